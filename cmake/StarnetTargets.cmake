@@ -1,0 +1,50 @@
+# How starnet's folders become targets (see docs/architecture.md).
+#
+# A library folder X holds include/starnet/X/ and src/. Each first-level subfolder P of src/
+# (src/*.cpp is the part "core") is an internal static library starnet_X_P, so that a part
+# builds and is tested on its own; starnet::X is the one public target and links every part.
+# tests/X/P/*_test.cpp (tests/X/*_test.cpp for the core part) becomes the GoogleTest executable
+# test_X_P, and *_benchmark.cpp beside them joins the single starnet_benchmarks executable.
+
+function(starnet_part folder part)
+  cmake_parse_arguments(ARG "" "" "DEPENDS" ${ARGN})
+  if(part STREQUAL "core")
+    file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/src/*.cpp)
+  else()
+    file(GLOB_RECURSE sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/src/${part}/*.cpp)
+  endif()
+  set(target starnet_${folder}_${part})
+  add_library(${target} STATIC ${sources})
+  target_include_directories(${target} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/include)
+  target_compile_features(${target} PUBLIC cxx_std_20)
+  target_link_libraries(${target} PUBLIC ${ARG_DEPENDS})
+  if(NOT TARGET starnet_${folder})
+    add_library(starnet_${folder} INTERFACE)
+    add_library(starnet::${folder} ALIAS starnet_${folder})
+  endif()
+  target_link_libraries(starnet_${folder} INTERFACE ${target})
+endfunction()
+
+function(starnet_tests folder part)
+  cmake_parse_arguments(ARG "" "" "DEPENDS;LABELS" ${ARGN})
+  if(part STREQUAL "core")
+    set(dir ${CMAKE_CURRENT_SOURCE_DIR}/${folder})
+  else()
+    set(dir ${CMAKE_CURRENT_SOURCE_DIR}/${folder}/${part})
+  endif()
+  file(GLOB tests CONFIGURE_DEPENDS ${dir}/*_test.cpp)
+  if(tests)
+    set(target test_${folder}_${part})
+    add_executable(${target} ${tests})
+    target_link_libraries(${target} PRIVATE starnet_${folder}_${part} ${ARG_DEPENDS}
+                          GTest::gtest GTest::gmock GTest::gtest_main)
+    target_compile_definitions(${target} PRIVATE
+      STARNET_SOURCE_DIR="${PROJECT_SOURCE_DIR}" STARNET_BINARY_DIR="${PROJECT_BINARY_DIR}")
+    gtest_discover_tests(${target} DISCOVERY_TIMEOUT 60 PROPERTIES LABELS "${ARG_LABELS}")
+  endif()
+  file(GLOB benches CONFIGURE_DEPENDS ${dir}/*_benchmark.cpp)
+  if(benches AND STARNET_BENCHMARKS)
+    target_sources(starnet_benchmarks PRIVATE ${benches})
+    target_link_libraries(starnet_benchmarks PRIVATE starnet_${folder}_${part} ${ARG_DEPENDS})
+  endif()
+endfunction()

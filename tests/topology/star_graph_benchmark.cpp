@@ -1,0 +1,42 @@
+// Breadth-first search over the implicit S_n (no adjacency list): the time and memory a user
+// pays to get the distance histogram of a star graph.
+#include <starnet/topology/star_graph.hpp>
+
+#include <benchmark/benchmark.h>
+#include <boost/graph/breadth_first_search.hpp>
+#include <boost/graph/two_bit_color_map.hpp>
+
+#include <cstdint>
+#include <vector>
+
+namespace {
+
+class DistanceRecorder : public boost::default_bfs_visitor {
+ public:
+  explicit DistanceRecorder(std::vector<std::uint8_t>& d) : d_(d) {}
+  void tree_edge(const starnet::topology::StarEdge& e, const starnet::topology::StarGraph&) const {
+    d_[e.target] = static_cast<std::uint8_t>(d_[e.source] + 1);
+  }
+
+ private:
+  std::vector<std::uint8_t>& d_;
+};
+
+void BM_StarGraphBfs(benchmark::State& state) {
+  const starnet::topology::StarGraph g(static_cast<int>(state.range(0)));
+  int diameter = 0;
+  for (auto _ : state) {
+    std::vector<std::uint8_t> d(g.size(), 0);
+    boost::two_bit_color_map<boost::typed_identity_property_map<std::uint32_t>> colors(g.size());
+    boost::breadth_first_search(g, 0U, boost::visitor(DistanceRecorder(d)).color_map(colors));
+    diameter = 0;
+    for (const auto x : d) diameter = x > diameter ? x : diameter;
+  }
+  state.counters["nodes"] = static_cast<double>(g.size());
+  state.counters["diameter"] = diameter;
+  state.counters["nodes_per_second"] =
+      benchmark::Counter(static_cast<double>(g.size()), benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_StarGraphBfs)->Arg(8)->Arg(9)->Arg(10)->Unit(benchmark::kMillisecond);
+
+}  // namespace

@@ -1,0 +1,25 @@
+#pragma once
+/// @file
+/// How a subcommand of `starnet` is written (STYLE.md rule 14): a file tools/X_command.cpp
+/// defines `void add_X_command(CLI::App& app, Action& action)`, which declares the options and
+/// sets `action` to the body: parse options → run → self-check → report, returning the exit code
+/// (0 success, 1 a verification failed). Errors are thrown (starnet::Error) and main() maps them
+/// to exit codes 2 and 3 (DESIGN.md).
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+
+namespace starnet::tools {
+
+using Action = std::function<int()>;
+
+void add_topo_command(CLI::App& app, Action& action);
+
+/// Writes @p content to @p path through a temporary file in the same folder and a rename, so
+/// that no half-written file is ever left behind. "-" writes to standard output.
+/// @throws UsageError naming the path when it cannot be written.
+void write_file_atomically(const std::string& path, const std::string& content);
+
+}  // namespace starnet::tools

@@ -1,0 +1,46 @@
+// The `starnet` command: one executable, one subcommand per tools/*_command.cpp.
+#include "command.hpp"
+
+#include <starnet/topology/error.hpp>
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <exception>
+
+int main(int argc, char** argv) {
+  using namespace starnet::tools;
+  CLI::App app{
+      "starnet — an emulator of processor interconnects centred on the star graph S_n.\n"
+      "Exit codes: 0 success, 1 a verification failed, 2 bad input or usage, 3 a runtime failure.",
+      "starnet"};
+  app.require_subcommand(1);
+  app.set_help_all_flag("--help-all", "Print the help of every subcommand and exit");
+  Action action;
+  add_topo_command(app, action);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "starnet: usage error: %s\nRun 'starnet --help' (or 'starnet SUBCOMMAND --help').\n", e.what());
+    return 2;
+  } catch (const starnet::Error& e) {
+    std::fprintf(stderr, "starnet: error: %s\n", e.what());
+    return e.exit_code();
+  }
+  try {
+    return action ? action() : 0;
+  } catch (const starnet::Error& e) {
+    std::fprintf(stderr, "starnet: error: %s\n", e.what());
+    return e.exit_code();
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "starnet: error: out of memory (try a smaller topology)\n");
+    return 3;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "starnet: internal error: %s\n", e.what());
+    return 3;
+  }
+}

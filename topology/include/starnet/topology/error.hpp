@@ -1,0 +1,76 @@
+#pragma once
+/// @file
+/// The one exception hierarchy of starnet, and STARNET_ASSERT for internal invariants.
+///
+/// Every error names the offending input and what was expected, e.g.
+/// `topology file "t.dot" line 7: link a->b has cost -1 (must be > 0)`. The command line maps
+/// each leaf to the documented exit code (DESIGN.md): 2 for bad input or usage, 3 for a runtime
+/// failure. A verification that fails is a result (exit 1), not an exception, except for a
+/// violation of the port model detected while emulating (ModelViolation, exit 1).
+
+#include <stdexcept>
+#include <string>
+
+namespace starnet {
+
+/// Root of every exception starnet throws on purpose.
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+  /// @return the process exit code the command line uses for this error.
+  [[nodiscard]] virtual int exit_code() const noexcept { return 3; }
+};
+
+/// Bad input: a topology spec or file, a flag value, a plan that cannot be. Exit code 2.
+class InputError : public Error {
+ public:
+  using Error::Error;
+  [[nodiscard]] int exit_code() const noexcept override { return 2; }
+};
+
+/// A topology spec, file or query that is not valid.
+class TopologyError : public InputError {
+ public:
+  using InputError::InputError;
+};
+
+/// A command line that does not make sense (unknown value, conflicting options).
+class UsageError : public InputError {
+ public:
+  using InputError::InputError;
+};
+
+/// A plan or schedule that cannot be built or run as given.
+class ScheduleError : public InputError {
+ public:
+  using InputError::InputError;
+};
+
+/// A node program broke the port model in strict mode: names step, node and link. Exit code 1.
+class ModelViolation : public Error {
+ public:
+  using Error::Error;
+  [[nodiscard]] int exit_code() const noexcept override { return 1; }
+};
+
+/// The emulator's transport failed (a worker died, a socket could not bind, a timeout). Exit 3.
+class TransportError : public Error {
+ public:
+  using Error::Error;
+};
+
+/// An external solver failed to solve a problem it was given. Exit code 3.
+class SolverError : public Error {
+ public:
+  using Error::Error;
+};
+
+namespace detail {
+[[noreturn]] void assertion_failed(const char* expr, const char* file, int line);
+}  // namespace detail
+
+}  // namespace starnet
+
+/// Internal invariant; never used to reject input (inputs are validated and throw InputError).
+#define STARNET_ASSERT(expr) \
+  ((expr) ? static_cast<void>(0) : ::starnet::detail::assertion_failed(#expr, __FILE__, __LINE__))

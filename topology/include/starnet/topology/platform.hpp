@@ -1,0 +1,108 @@
+#pragma once
+/// @file
+/// Platform: an arbitrary weighted, possibly asymmetric interconnect as a Boost.Graph
+/// adjacency_list with bundled properties (DESIGN.md, "topology/").
+///
+/// A node has a unique name, a role (a processor computes and takes part in collectives, a
+/// router only forwards) and a speed (unit tasks per time unit; a task takes 1/speed). A link is
+/// a directed arc with a cost: the time to send one unit-size message. An undirected family
+/// stores both arcs of every link and says so in `directed() == false`.
+///
+/// IMPORTANT: a Platform holds what it is given; validate() checks the invariants (unique
+/// non-empty names, costs and speeds > 0, no self-loops, no parallel arcs) and the file readers
+/// and generators call it.
+
+#include <starnet/topology/rational.hpp>
+#include <starnet/topology/topology.hpp>
+
+#include <boost/graph/adjacency_list.hpp>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+namespace starnet::topology {
+
+enum class Role { PROCESSOR, ROUTER };
+[[nodiscard]] std::string to_string(Role role);
+/// @throws TopologyError naming @p what when @p text is not "processor" or "router".
+[[nodiscard]] Role parse_role(std::string_view text, std::string_view what);
+
+struct NodeProperties {
+  std::string name;
+  Role role = Role::PROCESSOR;
+  Rational speed = 1;
+  /// Permutation label when the platform is a materialised star graph, empty otherwise.
+  std::string label;
+};
+
+struct LinkProperties {
+  Rational cost = 1;
+  /// Star-graph dimension k of the link, 0 when the platform is not a star graph.
+  int dimension = 0;
+};
+
+using PlatformGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, NodeProperties,
+                                            LinkProperties>;
+
+class Platform {
+ public:
+  using vertex_descriptor = boost::graph_traits<PlatformGraph>::vertex_descriptor;
+  using edge_descriptor = boost::graph_traits<PlatformGraph>::edge_descriptor;
+
+  /// @param name the spec or file the platform comes from. @param directed whether the links are
+  /// one-way arcs (true) or every link is stored as two arcs of one undirected link (false).
+  explicit Platform(std::string name = "platform", bool directed = true);
+
+  /// Adds a node. @throws TopologyError if the name is empty or already used.
+  vertex_descriptor add_node(NodeProperties props);
+  /// Adds the arc u→v, and v→u too when the platform is undirected.
+  /// @throws TopologyError on a self-loop, a duplicate arc, or a cost ≤ 0.
+  void add_link(vertex_descriptor u, vertex_descriptor v, LinkProperties props = {});
+  /// The node called @p name, if any.
+  [[nodiscard]] std::optional<vertex_descriptor> find(std::string_view name) const;
+  /// The node called @p name. @throws TopologyError naming it and @p what otherwise.
+  [[nodiscard]] vertex_descriptor at(std::string_view name, std::string_view what) const;
+
+  /// Checks the invariants listed in the file comment. @throws TopologyError naming the culprit.
+  void validate() const;
+
+  [[nodiscard]] const PlatformGraph& graph() const { return graph_; }
+  [[nodiscard]] PlatformGraph& graph() { return graph_; }
+  [[nodiscard]] const std::string& name() const { return name_; }
+  void set_name(std::string name) { name_ = std::move(name); }
+  [[nodiscard]] bool directed() const { return directed_; }
+  [[nodiscard]] std::size_t num_nodes() const { return boost::num_vertices(graph_); }
+  /// Links as the user counts them: arcs when directed, arc pairs when undirected.
+  [[nodiscard]] std::size_t num_links() const;
+
+ private:
+  PlatformGraph graph_;
+  std::string name_;
+  bool directed_;
+  std::unordered_map<std::string, vertex_descriptor> by_name_;
+};
+
+/// The emulator's view of a Platform: port p of v is v's p-th out-arc in insertion order.
+/// Holds a reference: the platform must outlive it.
+class PlatformTopology final : public Topology {
+ public:
+  explicit PlatformTopology(const Platform& platform);
+  [[nodiscard]] std::string name() const override { return platform_.name(); }
+  [[nodiscard]] NodeId num_nodes() const override { return platform_.num_nodes(); }
+  [[nodiscard]] Port degree(NodeId v) const override;
+  [[nodiscard]] NodeId neighbor(NodeId v, Port port) const override;
+  [[nodiscard]] std::optional<Port> port_to(NodeId v, NodeId u) const override;
+  [[nodiscard]] std::string node_name(NodeId v) const override;
+  [[nodiscard]] std::string link_name(NodeId v, Port port) const override;
+  [[nodiscard]] Rational link_cost(NodeId v, Port port) const override;
+  [[nodiscard]] Rational speed(NodeId v) const override;
+  [[nodiscard]] const Platform& platform() const { return platform_; }
+
+ private:
+  [[nodiscard]] Platform::edge_descriptor arc(NodeId v, Port port) const;
+  const Platform& platform_;
+};
+
+}  // namespace starnet::topology

@@ -1,0 +1,32 @@
+#pragma once
+/// @file
+/// Topology specs as users write them on the command line: `star:5`, `hypercube:7`,
+/// `debruijn:7`, `complete:8`, `ring:8`, `torus:4x4`, `mesh:4x4`, `tiers:SEED`, or a path to a
+/// `.dot` / `.graphml` file.
+
+#include <string>
+#include <string_view>
+
+namespace starnet::topology {
+
+/// A spec split into family and argument ("star", "5"); for a file, family is "file".
+struct Spec {
+  std::string text;
+  std::string family;
+  std::string argument;
+};
+
+/// Splits @p text. @throws TopologyError naming the spec when it is neither `family:argument`
+/// with a known family nor a path ending in .dot, .gv or .graphml.
+[[nodiscard]] Spec parse_spec(std::string_view text);
+
+/// The n of a `star:N` spec. @throws TopologyError naming the spec when it is not a star graph
+/// spec, or when N is not an integer in 1..12.
+[[nodiscard]] int star_dimension(const Spec& spec);
+
+/// Parses a whole number in [lo, hi] from a spec argument.
+/// @throws TopologyError naming @p spec, the value and the range.
+[[nodiscard]] long parse_spec_integer(std::string_view value, long lo, long hi, const Spec& spec,
+                                      std::string_view meaning);
+
+}  // namespace starnet::topology

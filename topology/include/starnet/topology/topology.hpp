@@ -1,0 +1,41 @@
+#pragma once
+/// @file
+/// The view of an interconnect that the emulator and the algorithms use: nodes numbered
+/// 0..num_nodes()-1, each with ports 0..degree(v)-1 leading to a neighbour. StarGraph answers it
+/// implicitly (nothing stored per node or edge); PlatformTopology answers it from a Platform.
+
+#include <starnet/topology/rational.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace starnet::topology {
+
+using NodeId = std::uint64_t;
+using Port = std::uint32_t;
+
+class Topology {
+ public:
+  virtual ~Topology() = default;
+  /// The spec or file this topology came from, e.g. "star:5".
+  [[nodiscard]] virtual std::string name() const = 0;
+  [[nodiscard]] virtual NodeId num_nodes() const = 0;
+  /// Number of outgoing ports of @p v (its out-degree).
+  [[nodiscard]] virtual Port degree(NodeId v) const = 0;
+  /// The node reached from @p v through @p port. @pre port < degree(v).
+  [[nodiscard]] virtual NodeId neighbor(NodeId v, Port port) const = 0;
+  /// The port of @p v that leads to @p u, if they are linked.
+  [[nodiscard]] virtual std::optional<Port> port_to(NodeId v, NodeId u) const = 0;
+  /// A name for messages and traces: the permutation label on a star graph, the node name on a
+  /// platform.
+  [[nodiscard]] virtual std::string node_name(NodeId v) const = 0;
+  /// A name for the link behind a port: "link 3" (dimension) on a star graph, "a->b" elsewhere.
+  [[nodiscard]] virtual std::string link_name(NodeId v, Port port) const = 0;
+  /// Time to send one unit-size message through @p port (1 unless the platform says otherwise).
+  [[nodiscard]] virtual Rational link_cost(NodeId v, Port port) const = 0;
+  /// Unit tasks per time unit computed by @p v (1 unless the platform says otherwise).
+  [[nodiscard]] virtual Rational speed(NodeId v) const = 0;
+};
+
+}  // namespace starnet::topology

@@ -1,0 +1,128 @@
+#include <starnet/topology/error.hpp>
+#include <starnet/topology/platform.hpp>
+
+#include <fmt/format.h>
+
+#include <iterator>
+
+namespace starnet::topology {
+
+std::string to_string(Role role) { return role == Role::PROCESSOR ? "processor" : "router"; }
+
+Role parse_role(std::string_view text, std::string_view what) {
+  if (text == "processor") return Role::PROCESSOR;
+  if (text == "router") return Role::ROUTER;
+  throw TopologyError(fmt::format("{}: role \"{}\" is not known (expected processor or router)", what, text));
+}
+
+Platform::Platform(std::string name, bool directed) : name_(std::move(name)), directed_(directed) {}
+
+Platform::vertex_descriptor Platform::add_node(NodeProperties props) {
+  if (props.name.empty()) throw TopologyError(fmt::format("{}: a node has an empty name", name_));
+  if (by_name_.contains(props.name)) {
+    throw TopologyError(fmt::format("{}: node name \"{}\" is used twice (names must be unique)", name_, props.name));
+  }
+  if (!(props.speed > 0)) {
+    throw TopologyError(fmt::format("{}: node \"{}\" has speed {} (must be > 0)", name_, props.name,
+                                    props.speed.to_string()));
+  }
+  const std::string name = props.name;
+  const auto v = boost::add_vertex(std::move(props), graph_);
+  by_name_.emplace(name, v);
+  return v;
+}
+
+void Platform::add_link(vertex_descriptor u, vertex_descriptor v, LinkProperties props) {
+  const auto& nu = graph_[u].name;
+  const auto& nv = graph_[v].name;
+  if (u == v) throw TopologyError(fmt::format("{}: link {}->{} is a self-loop", name_, nu, nv));
+  if (!(props.cost > 0)) {
+    throw TopologyError(
+        fmt::format("{}: link {}->{} has cost {} (must be > 0)", name_, nu, nv, props.cost.to_string()));
+  }
+  if (boost::edge(u, v, graph_).second) {
+    throw TopologyError(fmt::format("{}: link {}->{} is given twice", name_, nu, nv));
+  }
+  boost::add_edge(u, v, props, graph_);
+  if (!directed_) boost::add_edge(v, u, props, graph_);
+}
+
+std::optional<Platform::vertex_descriptor> Platform::find(std::string_view name) const {
+  const auto it = by_name_.find(std::string(name));
+  if (it == by_name_.end()) return std::nullopt;
+  return it->second;
+}
+
+Platform::vertex_descriptor Platform::at(std::string_view name, std::string_view what) const {
+  if (const auto v = find(name)) return *v;
+  throw TopologyError(fmt::format("{}: node \"{}\" does not exist in {}", what, name, name_));
+}
+
+void Platform::validate() const {
+  std::unordered_map<std::string, int> seen;
+  for (const auto v : boost::make_iterator_range(boost::vertices(graph_))) {
+    const auto& p = graph_[v];
+    if (p.name.empty()) throw TopologyError(fmt::format("{}: node {} has an empty name", name_, v));
+    if (++seen[p.name] > 1) throw TopologyError(fmt::format("{}: node name \"{}\" is used twice", name_, p.name));
+    if (!(p.speed > 0)) {
+      throw TopologyError(fmt::format("{}: node \"{}\" has speed {} (must be > 0)", name_, p.name, p.speed.to_string()));
+    }
+  }
+  for (const auto e : boost::make_iterator_range(boost::edges(graph_))) {
+    const auto u = boost::source(e, graph_);
+    const auto v = boost::target(e, graph_);
+    if (u == v) throw TopologyError(fmt::format("{}: link {}->{} is a self-loop", name_, graph_[u].name, graph_[v].name));
+    if (!(graph_[e].cost > 0)) {
+      throw TopologyError(fmt::format("{}: link {}->{} has cost {} (must be > 0)", name_, graph_[u].name,
+                                      graph_[v].name, graph_[e].cost.to_string()));
+    }
+  }
+}
+
+std::size_t Platform::num_links() const {
+  const std::size_t arcs = boost::num_edges(graph_);
+  return directed_ ? arcs : arcs / 2;
+}
+
+PlatformTopology::PlatformTopology(const Platform& platform) : platform_(platform) {}
+
+Port PlatformTopology::degree(NodeId v) const {
+  return static_cast<Port>(boost::out_degree(static_cast<Platform::vertex_descriptor>(v), platform_.graph()));
+}
+
+Platform::edge_descriptor PlatformTopology::arc(NodeId v, Port port) const {
+  auto [it, end] = boost::out_edges(static_cast<Platform::vertex_descriptor>(v), platform_.graph());
+  STARNET_ASSERT(port < static_cast<Port>(std::distance(it, end)));
+  std::advance(it, port);
+  return *it;
+}
+
+NodeId PlatformTopology::neighbor(NodeId v, Port port) const {
+  return boost::target(arc(v, port), platform_.graph());
+}
+
+std::optional<Port> PlatformTopology::port_to(NodeId v, NodeId u) const {
+  Port p = 0;
+  for (const auto e : boost::make_iterator_range(
+           boost::out_edges(static_cast<Platform::vertex_descriptor>(v), platform_.graph()))) {
+    if (boost::target(e, platform_.graph()) == u) return p;
+    ++p;
+  }
+  return std::nullopt;
+}
+
+std::string PlatformTopology::node_name(NodeId v) const {
+  return platform_.graph()[static_cast<Platform::vertex_descriptor>(v)].name;
+}
+
+std::string PlatformTopology::link_name(NodeId v, Port port) const {
+  return node_name(v) + "->" + node_name(neighbor(v, port));
+}
+
+Rational PlatformTopology::link_cost(NodeId v, Port port) const { return platform_.graph()[arc(v, port)].cost; }
+
+Rational PlatformTopology::speed(NodeId v) const {
+  return platform_.graph()[static_cast<Platform::vertex_descriptor>(v)].speed;
+}
+
+}  // namespace starnet::topology

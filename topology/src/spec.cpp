@@ -1,0 +1,58 @@
+#include <starnet/topology/error.hpp>
+#include <starnet/topology/spec.hpp>
+#include <starnet/topology/star_graph.hpp>
+
+#include <fmt/format.h>
+
+#include <array>
+#include <charconv>
+
+namespace starnet::topology {
+namespace {
+
+constexpr std::array<std::string_view, 9> FAMILIES = {"star", "hypercube", "debruijn", "complete", "ring",
+                                                      "torus", "mesh", "product", "tiers"};
+
+bool ends_with_any(std::string_view text) {
+  for (const std::string_view ext : {".dot", ".gv", ".graphml"}) {
+    if (text.size() > ext.size() && text.substr(text.size() - ext.size()) == ext) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+Spec parse_spec(std::string_view text) {
+  if (ends_with_any(text)) return {std::string(text), "file", std::string(text)};
+  const auto colon = text.find(':');
+  const std::string_view family = text.substr(0, colon);
+  for (const auto known : FAMILIES) {
+    if (family == known && colon != std::string_view::npos) {
+      return {std::string(text), std::string(family), std::string(text.substr(colon + 1))};
+    }
+  }
+  throw TopologyError(fmt::format(
+      "topology \"{}\" is not known (expected FAMILY:ARG with FAMILY one of star, hypercube, debruijn, complete, "
+      "ring, torus, mesh, product, tiers — e.g. star:5, torus:4x4 — or a .dot/.graphml file)",
+      text));
+}
+
+long parse_spec_integer(std::string_view value, long lo, long hi, const Spec& spec, std::string_view meaning) {
+  long v = 0;
+  const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+  if (value.empty() || ec != std::errc() || ptr != value.data() + value.size() || v < lo || v > hi) {
+    throw TopologyError(fmt::format("topology \"{}\": {} \"{}\" is not valid (expected an integer {}..{})", spec.text,
+                                    meaning, value, lo, hi));
+  }
+  return v;
+}
+
+int star_dimension(const Spec& spec) {
+  if (spec.family != "star") {
+    throw TopologyError(fmt::format("topology \"{}\" is not a star graph (expected star:N with N in 1..{})",
+                                    spec.text, StarGraph::MAX_N));
+  }
+  return static_cast<int>(parse_spec_integer(spec.argument, 1, StarGraph::MAX_N, spec, "star dimension N"));
+}
+
+}  // namespace starnet::topology

@@ -1,0 +1,112 @@
+#include <starnet/topology/error.hpp>
+#include <starnet/topology/star_graph.hpp>
+
+#include <fmt/format.h>
+
+namespace starnet::topology {
+namespace {
+
+constexpr std::array<std::uint64_t, 13> FACTORIALS = {1,       1,        2,         6,          24,
+                                                      120,     720,      5040,      40320,      362880,
+                                                      3628800, 39916800, 479001600};
+
+}  // namespace
+
+StarGraph::StarGraph(int n) : n_(n), size_(0) {
+  if (n < 1 || n > MAX_N) {
+    throw TopologyError(fmt::format("star graph dimension n = {} is out of range (must be 1..{}: S_{} would "
+                                    "have {} nodes, more than starnet emulates)",
+                                    n, MAX_N, MAX_N + 1, "6,227,020,800"));
+  }
+  size_ = static_cast<std::uint32_t>(FACTORIALS[static_cast<std::size_t>(n)]);
+}
+
+std::uint64_t StarGraph::factorial(int m) {
+  STARNET_ASSERT(m >= 0 && m <= MAX_N);
+  return FACTORIALS[static_cast<std::size_t>(m)];
+}
+
+// Position j (0-based) holds digit c_j = #{i < j : label[i] > label[j]}, and rank = Σ c_j·j!, so
+// the identity has rank 0.
+// Sub-star S_m fixes positions m..n-1, hence the digits of weight ≥ m!: a contiguous range.
+StarGraph::Label StarGraph::label(vertex_descriptor v) const {
+  STARNET_ASSERT(v < size_);
+  Label out{};
+  std::uint32_t used = 0;  // bit s set: symbol s+1 already placed (at a higher position)
+  for (int j = n_ - 1; j >= 0; --j) {
+    const auto f = static_cast<std::uint32_t>(FACTORIALS[static_cast<std::size_t>(j)]);
+    auto c = v / f;
+    v %= f;
+    // The c-th largest symbol among the unused ones (the unused symbols are those at positions ≤ j).
+    int s = n_ - 1;
+    for (;; --s) {
+      if ((used >> s & 1U) == 0) {
+        if (c == 0) break;
+        --c;
+      }
+    }
+    used |= 1U << s;
+    out[static_cast<std::size_t>(j)] = static_cast<std::uint8_t>(s + 1);
+  }
+  return out;
+}
+
+StarGraph::vertex_descriptor StarGraph::rank(const Label& label) const {
+  std::uint32_t r = 0;
+  for (int j = 1; j < n_; ++j) {
+    std::uint32_t c = 0;
+    for (int i = 0; i < j; ++i) c += label[static_cast<std::size_t>(i)] > label[static_cast<std::size_t>(j)] ? 1U : 0U;
+    r += c * static_cast<std::uint32_t>(FACTORIALS[static_cast<std::size_t>(j)]);
+  }
+  return r;
+}
+
+StarGraph::vertex_descriptor StarGraph::neighbor_along(vertex_descriptor v, int k) const {
+  STARNET_ASSERT(k >= 2 && k <= n_);
+  Label l = label(v);
+  std::swap(l[0], l[static_cast<std::size_t>(k - 1)]);
+  // Only the digits of positions < k change: keep the high part of the rank as it is.
+  const auto f = static_cast<std::uint32_t>(FACTORIALS[static_cast<std::size_t>(k)]);
+  std::uint32_t low = 0;
+  for (int j = 1; j < k; ++j) {
+    std::uint32_t c = 0;
+    for (int i = 0; i < j; ++i) c += l[static_cast<std::size_t>(i)] > l[static_cast<std::size_t>(j)] ? 1U : 0U;
+    low += c * static_cast<std::uint32_t>(FACTORIALS[static_cast<std::size_t>(j)]);
+  }
+  return v - v % f + low;
+}
+
+StarGraph::vertex_descriptor StarGraph::substar_begin(vertex_descriptor v, int m) const {
+  STARNET_ASSERT(m >= 0 && m <= n_);
+  const auto f = static_cast<std::uint32_t>(FACTORIALS[static_cast<std::size_t>(m)]);
+  return v - v % f;
+}
+
+int StarGraph::last_symbol(vertex_descriptor v) const { return label(v)[static_cast<std::size_t>(n_ - 1)]; }
+
+std::string StarGraph::label_string(vertex_descriptor v) const {
+  const Label l = label(v);
+  std::string out;
+  for (int j = 0; j < n_; ++j) {
+    if (n_ > 9 && j > 0) out += '.';
+    out += std::to_string(l[static_cast<std::size_t>(j)]);
+  }
+  return out;
+}
+
+std::string StarGraph::name() const { return "star:" + std::to_string(n_); }
+
+NodeId StarGraph::neighbor(NodeId v, Port port) const {
+  return neighbor_along(static_cast<vertex_descriptor>(v), dimension_of(port));
+}
+
+std::optional<Port> StarGraph::port_to(NodeId v, NodeId u) const {
+  for (int k = 2; k <= n_; ++k) {
+    if (neighbor_along(static_cast<vertex_descriptor>(v), k) == u) return port_of(k);
+  }
+  return std::nullopt;
+}
+
+std::string StarGraph::link_name(NodeId, Port port) const { return "link " + std::to_string(dimension_of(port)); }
+
+}  // namespace starnet::topology
