@@ -1,0 +1,55 @@
+#pragma once
+// Runs build/bin/starnet as a user would and captures what it prints, for the CLI tests.
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace starnet::tools::testing {
+
+struct CliResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+  [[nodiscard]] nlohmann::json json() const { return nlohmann::json::parse(out); }
+};
+
+/// Runs `starnet ARGS` through the shell (ARGS is a shell fragment, quoted by the caller).
+inline CliResult run_starnet(const std::string& args) {
+  const auto err_path = std::filesystem::temp_directory_path() / ("starnet_cli_err_" + std::to_string(::getpid()));
+  const std::string cmd = std::string(STARNET_EXE) + " " + args + " 2>" + err_path.string();
+  CliResult r;
+  FILE* pipe = ::popen(cmd.c_str(), "r");
+  if (pipe == nullptr) return r;
+  std::array<char, 65536> buf{};
+  std::size_t n = 0;
+  while ((n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0) r.out.append(buf.data(), n);
+  const int status = ::pclose(pipe);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream in(err_path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  r.err = ss.str();
+  std::filesystem::remove(err_path);
+  return r;
+}
+
+/// The stored transcript tests/tools/golden/NAME. Set STARNET_UPDATE_GOLDEN=1 to rewrite it
+/// from @p actual (then review the diff before committing).
+inline std::string golden(const std::string& name, const std::string& actual) {
+  const std::filesystem::path path = std::filesystem::path(STARNET_SOURCE_DIR) / "tests/tools/golden" / name;
+  if (std::getenv("STARNET_UPDATE_GOLDEN") != nullptr) std::ofstream(path) << actual;
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace starnet::tools::testing
