@@ -6,6 +6,12 @@
 # tests/X/P/*_test.cpp (tests/X/*_test.cpp for the core part) becomes the GoogleTest executable
 # test_X_P, and *_benchmark.cpp beside them joins the single starnet_benchmarks executable.
 
+# Declares the public target starnet::FOLDER (parts are added to it by starnet_part).
+function(starnet_library folder)
+  add_library(starnet_${folder} INTERFACE)
+  add_library(starnet::${folder} ALIAS starnet_${folder})
+endfunction()
+
 function(starnet_part folder part)
   cmake_parse_arguments(ARG "" "" "DEPENDS" ${ARGN})
   if(part STREQUAL "core")
@@ -18,10 +24,6 @@ function(starnet_part folder part)
   target_include_directories(${target} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/include)
   target_compile_features(${target} PUBLIC cxx_std_20)
   target_link_libraries(${target} PUBLIC ${ARG_DEPENDS})
-  if(NOT TARGET starnet_${folder})
-    add_library(starnet_${folder} INTERFACE)
-    add_library(starnet::${folder} ALIAS starnet_${folder})
-  endif()
   target_link_libraries(starnet_${folder} INTERFACE ${target})
 endfunction()
 
