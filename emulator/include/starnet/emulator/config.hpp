@@ -1,0 +1,49 @@
+#pragma once
+/// @file
+/// Run parameters of the emulator: port model, checking, time (DESIGN.md, "emulator/").
+
+#include <starnet/topology/rational.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace starnet::emulator {
+
+/// How many transfers a node takes part in at once. Full duplex: up to `ports` sends and,
+/// independently, up to `ports` receives. Half duplex: up to `ports` transfers in all.
+/// The default is the single-port full-duplex model of the star-graph paper.
+struct PortModel {
+  unsigned ports = 1;
+  bool half_duplex = false;
+  [[nodiscard]] unsigned send_capacity() const { return ports; }
+  [[nodiscard]] unsigned receive_capacity() const { return ports; }
+  [[nodiscard]] std::string to_string() const;
+};
+
+/// STRICT: a second send or receive beyond the port model, or a send along a missing link, is a
+/// ModelViolation naming step, nodes and link. ARBITRATED: contending transfers wait in a queue
+/// (first requested first served, ties by sender id), "if the receiver is busy, the sender waits".
+enum class Checking : std::uint8_t { STRICT, ARBITRATED };
+
+/// UNIT: every transfer takes one step, computations take none (step counts are what the star
+/// paper proves). TIMED: a transfer of size s on link e takes s·cost(e), a computation w/speed.
+enum class TimeMode : std::uint8_t { UNIT, TIMED };
+
+[[nodiscard]] std::string to_string(Checking checking);
+[[nodiscard]] std::string to_string(TimeMode mode);
+/// @throws UsageError naming @p what for anything but "strict"/"arbitrated".
+[[nodiscard]] Checking parse_checking(std::string_view text, std::string_view what);
+
+struct RunConfig {
+  PortModel ports;
+  Checking checking = Checking::STRICT;
+  TimeMode time = TimeMode::UNIT;
+  /// Record every event (the trace); counters are always kept.
+  bool trace = false;
+  /// Stop at this time even if events remain (periodic schedules run for a horizon).
+  std::optional<Rational> horizon;
+};
+
+}  // namespace starnet::emulator

@@ -1,0 +1,54 @@
+#pragma once
+/// @file
+/// How long transfers and computations take. The engine is instantiated for two time types:
+/// Rational (exact: unit steps, platform costs) and double (stochastic costs, Monte-Carlo).
+
+#include <starnet/emulator/config.hpp>
+#include <starnet/emulator/program.hpp>
+#include <starnet/topology/topology.hpp>
+
+namespace starnet::emulator {
+
+template <class Time>
+class CostModel {
+ public:
+  virtual ~CostModel() = default;
+  /// Duration of a transfer of @p size unit-size messages from @p from through @p port to @p to.
+  [[nodiscard]] virtual Time transfer(NodeId from, Port port, NodeId to, const Rational& size) const = 0;
+  /// Duration of @p work unit tasks on @p node.
+  [[nodiscard]] virtual Time compute(NodeId node, const Rational& work) const = 0;
+};
+
+/// Converts an exact duration to the engine's time type.
+template <class Time>
+[[nodiscard]] Time time_from(const Rational& r);
+template <>
+[[nodiscard]] inline Rational time_from<Rational>(const Rational& r) { return r; }
+template <>
+[[nodiscard]] inline double time_from<double>(const Rational& r) { return r.to_double(); }
+
+/// Unit time: one step per transfer whatever its size; computations are free.
+template <class Time>
+class UnitCosts final : public CostModel<Time> {
+ public:
+  [[nodiscard]] Time transfer(NodeId, Port, NodeId, const Rational&) const override { return Time(1); }
+  [[nodiscard]] Time compute(NodeId, const Rational&) const override { return Time(0); }
+};
+
+/// Timed: size·cost(link) per transfer and work/speed(node) per computation, from the topology.
+template <class Time>
+class TopologyCosts final : public CostModel<Time> {
+ public:
+  explicit TopologyCosts(const topology::Topology& topology) : topology_(topology) {}
+  [[nodiscard]] Time transfer(NodeId from, Port port, NodeId, const Rational& size) const override {
+    return time_from<Time>(size * topology_.link_cost(from, port));
+  }
+  [[nodiscard]] Time compute(NodeId node, const Rational& work) const override {
+    return time_from<Time>(work / topology_.speed(node));
+  }
+
+ private:
+  const topology::Topology& topology_;
+};
+
+}  // namespace starnet::emulator

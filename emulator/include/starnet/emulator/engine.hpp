@@ -1,0 +1,77 @@
+#pragma once
+/// @file
+/// Running node programs on a topology: the `local` engine (one process, no sockets) and what
+/// every engine returns. The `zmq` engine (zmq_engine.hpp) has the same semantics.
+///
+/// Semantics (both engines): time advances from one event time to the next. At each event
+/// time, in rounds until nothing more happens at that time: (1) transfers, computations and
+/// timers that end now are delivered; (2) every node with something to react to reacts, in
+/// node-id order; (3) the sends it started are checked against the port model (strict) or
+/// queued (arbitrated) at the receiver. Nothing depends on how nodes are partitioned among
+/// workers, so every engine and worker count produce the same trace.
+///
+/// Cost of an event time: proportional to the nodes that have something to react to, plus, when
+/// more than 1/16 of a worker's nodes do, one pass over that worker's nodes.
+///
+/// Usage:
+/// @code
+///   const topology::StarGraph g(5);
+///   const UnitCosts<Rational> costs;
+///   auto result = LocalEngine<Rational>().run(g, costs, [&](NodeRange r) { return make_program(r); }, {});
+/// @endcode
+
+#include <starnet/emulator/config.hpp>
+#include <starnet/emulator/costs.hpp>
+#include <starnet/emulator/program.hpp>
+#include <starnet/emulator/trace.hpp>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace starnet::emulator {
+
+/// Builds the program object serving one partition.
+using ProgramFactory = std::function<std::unique_ptr<NodeProgram>(NodeRange)>;
+
+template <class Time>
+struct RunResult {
+  Time makespan{};      ///< time of the last event (in unit mode: the number of steps)
+  Counters counters;
+  std::vector<TraceEvent<Time>> trace;  ///< sorted by TraceEvent::key(); empty unless asked for
+  std::vector<std::unique_ptr<NodeProgram>> programs;  ///< one per partition (in-process engines)
+  std::vector<std::string> reports;  ///< NodeProgram::report() of each partition
+  double wall_seconds = 0;
+};
+
+/// Splits the nodes into @p parts contiguous ranges of nearly equal size. On a star graph the
+/// cuts fall on sub-star boundaries (multiples of m! for the largest m that still gives every
+/// part a share), so that only high-dimension links cross partitions.
+/// @throws UsageError when parts is 0 or exceeds the number of nodes.
+[[nodiscard]] std::vector<NodeRange> partition_nodes(const topology::Topology& topology, unsigned parts);
+
+template <class Time>
+class Worker;
+
+/// The single-process engine. Reusable: buffers are kept between runs, so that Monte-Carlo
+/// studies running millions of small emulations do not allocate per run.
+template <class Time>
+class LocalEngine {
+ public:
+  LocalEngine();
+  ~LocalEngine();
+  LocalEngine(LocalEngine&&) noexcept;
+  LocalEngine& operator=(LocalEngine&&) noexcept;
+
+  /// Runs one program object over all nodes.
+  /// @throws ModelViolation in strict mode when a program breaks the port model, and on a
+  /// deadlock (transfers waiting for each other with nothing left to happen).
+  RunResult<Time> run(const topology::Topology& topology, const CostModel<Time>& costs,
+                      const ProgramFactory& factory, const RunConfig& config);
+
+ private:
+  std::unique_ptr<Worker<Time>> worker_;
+};
+
+}  // namespace starnet::emulator

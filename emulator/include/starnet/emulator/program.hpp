@@ -1,0 +1,101 @@
+#pragma once
+/// @file
+/// Node programs: how an algorithm is written once and run by every engine.
+///
+/// A NodeProgram object serves the nodes of one partition (a contiguous range of node ids); it
+/// keeps their state in whatever layout suits it (for S_11, 40 million nodes, a few words each).
+/// The engine calls react() for a node at the start of the run and then whenever the node has
+/// something to react to: messages that finished arriving, its own sends that finished,
+/// computations or timers that finished. During react() the node may start sends (at most one per
+/// free send port in strict mode), computations and timers. A node's program sees only its own
+/// events and the topology, never a global schedule.
+///
+/// Usage:
+/// @code
+///   class Echo final : public NodeProgram {
+///     void react(Context& ctx) override {
+///       if (ctx.starting() && ctx.node() == 0) ctx.send(/*port=*/0, "hello");
+///       for (const auto& m : ctx.received()) ctx.compute(/*work=*/1, /*tag=*/m.from);
+///     }
+///   };
+/// @endcode
+
+#include <starnet/topology/rational.hpp>
+#include <starnet/topology/topology.hpp>
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+namespace starnet::emulator {
+
+using topology::NodeId;
+using topology::Port;
+
+/// A message that finished arriving at the reacting node.
+struct Delivery {
+  NodeId from = 0;
+  Port port = 0;  ///< the sender's port the message left through
+  std::uint64_t tag = 0;
+  Rational size = 1;
+  std::string payload;
+};
+
+/// Something the reacting node started earlier that has now finished.
+struct Completion {
+  enum class Kind : std::uint8_t { SEND, COMPUTE, TIMER };
+  Kind kind = Kind::SEND;
+  std::uint64_t tag = 0;
+  NodeId peer = 0;  ///< for SEND: the receiver
+};
+
+/// The contiguous node-id range [begin, end) one program object serves.
+struct NodeRange {
+  NodeId begin = 0;
+  NodeId end = 0;
+  [[nodiscard]] NodeId size() const { return end - begin; }
+  [[nodiscard]] bool contains(NodeId v) const { return v >= begin && v < end; }
+};
+
+/// What a node sees and may do during one reaction. Only valid inside react().
+class Context {
+ public:
+  virtual ~Context() = default;
+  [[nodiscard]] virtual NodeId node() const = 0;
+  /// Index of the current event time (in unit time, the step number itself).
+  [[nodiscard]] virtual std::uint64_t step() const = 0;
+  /// True in the node's first reaction of the run (step 0).
+  [[nodiscard]] virtual bool starting() const = 0;
+  /// Messages that finished arriving now, in a deterministic order (sender id, then tag).
+  [[nodiscard]] virtual std::span<const Delivery> received() const = 0;
+  /// Sends, computations and timers of this node that finished now.
+  [[nodiscard]] virtual std::span<const Completion> completed() const = 0;
+  [[nodiscard]] virtual const topology::Topology& topology() const = 0;
+
+  /// Starts a transfer of @p payload through @p port; @p size in unit-size messages (the time is
+  /// size·cost of the link in timed mode, one step in unit mode). In strict mode a busy send
+  /// port or a missing port is a ModelViolation; in arbitrated mode the send waits its turn.
+  virtual void send(Port port, std::string payload, Rational size = 1, std::uint64_t tag = 0) = 0;
+  /// As send(), naming the neighbour instead of the port.
+  /// @throws ModelViolation (strict and arbitrated) when there is no link to @p to.
+  virtual void send_to(NodeId to, std::string payload, Rational size = 1, std::uint64_t tag = 0) = 0;
+  /// Starts a computation of @p work unit tasks (time work/speed in timed mode, none in unit
+  /// mode). Computations of one node run one after the other; they overlap its transfers.
+  virtual void compute(Rational work, std::uint64_t tag = 0) = 0;
+  /// Asks to react again after @p delay time units (a timer; occupies nothing).
+  virtual void sleep(Rational delay, std::uint64_t tag = 0) = 0;
+  /// Send ports not in use now (a send waiting for its receiver holds its port).
+  [[nodiscard]] virtual unsigned free_send_ports() const = 0;
+};
+
+class NodeProgram {
+ public:
+  virtual ~NodeProgram() = default;
+  /// Called for a node at step 0, then whenever it has deliveries or completions.
+  virtual void react(Context& ctx) = 0;
+  /// An opaque account of this partition after the run (e.g. how many nodes hold the right
+  /// value), handed back to the caller; processes send it to the coordinator.
+  [[nodiscard]] virtual std::string report() const { return {}; }
+};
+
+}  // namespace starnet::emulator

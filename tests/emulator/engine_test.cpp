@@ -1,0 +1,326 @@
+// The engine's semantics on small hand-made programs: port models, strict and arbitrated
+// checking, unit and timed time, zero-duration events, deadlocks, traces and counters.
+#include <starnet/emulator/engine.hpp>
+#include <starnet/topology/error.hpp>
+#include <starnet/topology/platform.hpp>
+#include <starnet/topology/star_graph.hpp>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <map>
+
+namespace starnet::emulator {
+namespace {
+
+using ::testing::HasSubstr;
+using topology::StarGraph;
+
+/// A program given as a function of the context; records what each node received.
+class Script final : public NodeProgram {
+ public:
+  using Body = std::function<void(Context&, Script&)>;
+  explicit Script(Body body) : body_(std::move(body)) {}
+  void react(Context& ctx) override {
+    for (const auto& d : ctx.received()) received[ctx.node()].push_back(d.payload);
+    body_(ctx, *this);
+  }
+  std::map<NodeId, std::vector<std::string>> received;
+
+ private:
+  Body body_;
+};
+
+template <class Time = Rational>
+RunResult<Time> run(const topology::Topology& g, const CostModel<Time>& costs, Script::Body body,
+                    RunConfig config = {}) {
+  config.trace = true;
+  return LocalEngine<Time>().run(g, costs, [&](NodeRange) { return std::make_unique<Script>(body); }, config);
+}
+
+Script& script(RunResult<Rational>& r) { return static_cast<Script&>(*r.programs.front()); }
+
+/// Three processors a, b, c, all linked both ways with the given costs; speed 2 on c.
+topology::Platform triangle(Rational ab, Rational bc, Rational ac) {
+  topology::Platform p("triangle", /*directed=*/false);
+  const auto a = p.add_node({"a", topology::Role::PROCESSOR, 1, ""});
+  const auto b = p.add_node({"b", topology::Role::PROCESSOR, 1, ""});
+  const auto c = p.add_node({"c", topology::Role::PROCESSOR, 2, ""});
+  p.add_link(a, b, {ab});
+  p.add_link(b, c, {bc});
+  p.add_link(a, c, {ac});
+  return p;
+}
+
+TEST(Engine, UnitTransferTakesOneStep) {
+  const StarGraph g(/*n=*/2);
+  const UnitCosts<Rational> costs;
+  auto r = run(g, costs, [](Context& ctx, Script&) {
+    if (ctx.starting()) ctx.send(StarGraph::port_of(/*k=*/2), "from " + ctx.topology().node_name(ctx.node()));
+  });
+  EXPECT_EQ(r.makespan, Rational(1));
+  EXPECT_EQ(r.counters.messages, 2U);
+  EXPECT_EQ(r.counters.payload_bytes, 14U);
+  EXPECT_EQ(r.counters.max_concurrent_sends, 1U);
+  EXPECT_EQ(r.counters.max_concurrent_receives, 1U);
+  EXPECT_EQ(script(r).received[0], std::vector<std::string>{"from 21"});
+  EXPECT_EQ(script(r).received[1], std::vector<std::string>{"from 12"});
+}
+
+TEST(Engine, StrictRejectsSecondSendInAStepNamingStepNodeAndLink) {
+  const StarGraph g(/*n=*/3);
+  const UnitCosts<Rational> costs;
+  try {
+    (void)run(g, costs, [](Context& ctx, Script&) {
+      if (ctx.starting() && ctx.node() == 0) {
+        ctx.send(StarGraph::port_of(2), "x");
+        ctx.send(StarGraph::port_of(3), "y");
+      }
+    });
+    FAIL() << "second send accepted";
+  } catch (const ModelViolation& e) {
+    EXPECT_THAT(e.what(), HasSubstr("step 0"));
+    EXPECT_THAT(e.what(), HasSubstr("node 123"));
+    EXPECT_THAT(e.what(), HasSubstr("link 3"));
+    EXPECT_THAT(e.what(), HasSubstr("send port is busy"));
+    EXPECT_EQ(e.exit_code(), 1);
+  }
+}
+
+TEST(Engine, StrictRejectsSecondReceiveInAStep) {
+  // On S_3, nodes 213 (link 2) and 321 (link 3) both send to 123 at step 0.
+  const StarGraph g(/*n=*/3);
+  const UnitCosts<Rational> costs;
+  const auto target = g.rank({1, 2, 3});
+  try {
+    (void)run(g, costs, [&](Context& ctx, Script&) {
+      if (ctx.starting() && ctx.node() != target) {
+        if (const auto port = ctx.topology().port_to(ctx.node(), target)) ctx.send(*port, "x");
+      }
+    });
+    FAIL() << "second receive accepted";
+  } catch (const ModelViolation& e) {
+    EXPECT_THAT(e.what(), HasSubstr("node 123 is sent a message"));
+    EXPECT_THAT(e.what(), HasSubstr("receive port is busy"));
+  }
+}
+
+TEST(Engine, RejectsSendAlongMissingLink) {
+  const StarGraph g(/*n=*/3);
+  const UnitCosts<Rational> costs;
+  const auto far = g.rank({2, 3, 1});  // at distance 2 from 123
+  EXPECT_THROW((void)run(g, costs,
+                         [&](Context& ctx, Script&) {
+                           if (ctx.starting() && ctx.node() == 0) ctx.send_to(far, "x");
+                         }),
+               ModelViolation);
+  EXPECT_THROW((void)run(g, costs,
+                         [&](Context& ctx, Script&) {
+                           if (ctx.starting() && ctx.node() == 0) ctx.send(/*port=*/7, "x");
+                         }),
+               ModelViolation);
+}
+
+TEST(Engine, KPortAllowsKConcurrentSends) {
+  const StarGraph g(/*n=*/3);
+  const UnitCosts<Rational> costs;
+  RunConfig config;
+  config.ports.ports = 2;
+  auto r = run(
+      g, costs,
+      [](Context& ctx, Script&) {
+        if (ctx.starting() && ctx.node() == 0) {
+          ctx.send(StarGraph::port_of(2), "x");
+          ctx.send(StarGraph::port_of(3), "y");
+        }
+      },
+      config);
+  EXPECT_EQ(r.counters.max_concurrent_sends, 2U);
+  EXPECT_EQ(r.makespan, Rational(1));
+}
+
+TEST(Engine, HalfDuplexForbidsSendingWhileReceiving) {
+  const StarGraph g(/*n=*/2);
+  const UnitCosts<Rational> costs;
+  RunConfig config;
+  config.ports.half_duplex = true;
+  const Script::Body exchange = [](Context& ctx, Script&) {
+    if (ctx.starting()) ctx.send(StarGraph::port_of(2), "x");
+  };
+  EXPECT_THROW((void)run(g, costs, exchange, config), ModelViolation);
+  config.ports.half_duplex = false;
+  EXPECT_NO_THROW((void)run(g, costs, exchange, config));
+}
+
+TEST(Engine, ArbitratedReceiverServesFirstComerThenNext) {
+  // b and c both send to a at time 0; a's single receive port takes b first (lower id).
+  const auto p = triangle(/*ab=*/Rational(3, 2), /*bc=*/1, /*ac=*/2);
+  const topology::PlatformTopology g(p);
+  const TopologyCosts<Rational> costs(g);
+  RunConfig config;
+  config.checking = Checking::ARBITRATED;
+  config.time = TimeMode::TIMED;
+  auto r = run(
+      g, costs,
+      [](Context& ctx, Script&) {
+        if (ctx.starting() && ctx.node() != 0) ctx.send_to(0, ctx.topology().node_name(ctx.node()));
+      },
+      config);
+  // b→a takes 3/2; c→a waits until 3/2 and takes 2: ends at 7/2.
+  EXPECT_EQ(r.makespan, Rational(7, 2));
+  EXPECT_EQ(script(r).received[0], (std::vector<std::string>{"b", "c"}));
+  bool saw_request = false;
+  for (const auto& e : r.trace) {
+    if (e.kind == EventKind::SEND && e.node == 2) {
+      EXPECT_EQ(e.time, Rational(3, 2));
+    }
+    saw_request = saw_request || (e.kind == EventKind::REQUEST && e.node == 2);
+  }
+  EXPECT_TRUE(saw_request);
+}
+
+TEST(Engine, TimedComputationOverlapsTransfers) {
+  // a sends 2 units to b (cost 3/2 → 3) while computing 4 tasks (speed 1 → 4); c computes 4
+  // tasks at speed 2 (→ 2) twice in a row (→ 4).
+  const auto p = triangle(/*ab=*/Rational(3, 2), 1, 1);
+  const topology::PlatformTopology g(p);
+  const TopologyCosts<Rational> costs(g);
+  RunConfig config;
+  config.time = TimeMode::TIMED;
+  std::map<NodeId, Rational> finished;
+  auto r = run(
+      g, costs,
+      [&](Context& ctx, Script&) {
+        if (ctx.starting() && ctx.node() == 0) {
+          ctx.send_to(1, "m", /*size=*/2);
+          ctx.compute(/*work=*/4);
+        }
+        if (ctx.starting() && ctx.node() == 2) {
+          ctx.compute(4, /*tag=*/1);
+          ctx.compute(4, /*tag=*/2);
+        }
+      },
+      config);
+  EXPECT_EQ(r.makespan, Rational(4));
+  for (const auto& e : r.trace) {
+    if (e.kind == EventKind::RECEIVE) {
+      EXPECT_EQ(e.time, Rational(3));
+    }
+    if (e.kind == EventKind::COMPUTE_END && e.node == 2 && e.tag == 1) {
+      EXPECT_EQ(e.time, Rational(2));
+    }
+    if (e.kind == EventKind::COMPUTE_END && e.node == 2 && e.tag == 2) {
+      EXPECT_EQ(e.time, Rational(4));
+    }
+    if (e.kind == EventKind::COMPUTE_END && e.node == 0) {
+      EXPECT_EQ(e.time, Rational(4));
+    }
+  }
+  EXPECT_EQ(r.counters.computations, 3U);
+}
+
+TEST(Engine, ZeroDurationEventsHappenInRoundsAtTheSameTime) {
+  // Free computations in unit mode: a chain of compute → send → compute at one node still
+  // sends once per step, and the computations all end at the time they start.
+  const StarGraph g(/*n=*/2);
+  const UnitCosts<Rational> costs;
+  auto r = run(g, costs, [](Context& ctx, Script&) {
+    if (ctx.node() != 0) return;
+    if (ctx.starting()) ctx.compute(1, /*tag=*/7);
+    for (const auto& c : ctx.completed()) {
+      if (c.kind == Completion::Kind::COMPUTE) ctx.send(StarGraph::port_of(2), "after compute");
+    }
+  });
+  EXPECT_EQ(r.makespan, Rational(1));
+  std::uint32_t max_round = 0;
+  for (const auto& e : r.trace) {
+    if (e.kind == EventKind::SEND) {
+      EXPECT_EQ(e.time, Rational(0));
+    }
+    max_round = std::max(max_round, e.round);
+  }
+  EXPECT_EQ(max_round, 1U);
+}
+
+TEST(Engine, TimersWakeTheNodeUp) {
+  const StarGraph g(/*n=*/1);
+  const UnitCosts<Rational> costs;
+  int woken = 0;
+  auto r = run(g, costs, [&](Context& ctx, Script&) {
+    if (ctx.starting()) ctx.sleep(Rational(5, 2), /*tag=*/3);
+    for (const auto& c : ctx.completed()) woken += (c.kind == Completion::Kind::TIMER && c.tag == 3) ? 1 : 0;
+  });
+  EXPECT_EQ(woken, 1);
+  EXPECT_EQ(r.makespan, Rational(5, 2));
+}
+
+TEST(Engine, HorizonStopsAnEndlessProgram) {
+  const StarGraph g(/*n=*/2);
+  const UnitCosts<Rational> costs;
+  RunConfig config;
+  config.horizon = Rational(10);
+  auto r = run(
+      g, costs,
+      [](Context& ctx, Script&) {
+        if (ctx.starting() || !ctx.received().empty()) ctx.send(StarGraph::port_of(2), "ping");
+      },
+      config);
+  EXPECT_EQ(r.makespan, Rational(10));
+  EXPECT_EQ(r.counters.messages, 20U);
+}
+
+TEST(Engine, ArbitratedHalfDuplexDeadlockIsReportedNotHung) {
+  const StarGraph g(/*n=*/2);
+  const UnitCosts<Rational> costs;
+  RunConfig config;
+  config.ports.half_duplex = true;
+  config.checking = Checking::ARBITRATED;
+  try {
+    (void)run(
+        g, costs, [](Context& ctx, Script&) { if (ctx.starting()) ctx.send(StarGraph::port_of(2), "x"); }, config);
+    FAIL() << "deadlock not reported";
+  } catch (const ModelViolation& e) {
+    EXPECT_THAT(e.what(), HasSubstr("deadlock"));
+    EXPECT_THAT(e.what(), HasSubstr("node 12"));
+  }
+}
+
+TEST(Engine, StochasticTimeRunsInDoubles) {
+  const StarGraph g(/*n=*/2);
+  class Costs final : public CostModel<double> {
+   public:
+    double transfer(NodeId from, Port, NodeId, const Rational&) const override { return from == 0 ? 0.25 : 0.5; }
+    double compute(NodeId, const Rational&) const override { return 0; }
+  } costs;
+  RunConfig config;
+  config.time = TimeMode::TIMED;
+  auto r = run<double>(
+      g, costs, [](Context& ctx, Script&) { if (ctx.starting()) ctx.send(StarGraph::port_of(2), "x"); }, config);
+  EXPECT_DOUBLE_EQ(r.makespan, 0.5);
+  EXPECT_EQ(r.counters.event_times, 3U);
+}
+
+TEST(PartitionNodes, CutsStarGraphsOnSubStarBoundaries) {
+  const StarGraph g(/*n=*/5);
+  const auto parts = partition_nodes(g, 3);
+  ASSERT_EQ(parts.size(), 3U);
+  EXPECT_EQ(parts.front().begin, 0U);
+  EXPECT_EQ(parts.back().end, 120U);
+  for (const auto& p : parts) EXPECT_EQ(p.begin % 24, 0U) << " a cut inside a sub-star S_4";
+}
+
+TEST(PartitionNodes, RejectsZeroAndTooManyWorkers) {
+  const StarGraph g(/*n=*/3);
+  EXPECT_THROW((void)partition_nodes(g, 0), UsageError);
+  try {
+    (void)partition_nodes(g, 7);
+    FAIL();
+  } catch (const UsageError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("--workers 7"));
+    EXPECT_THAT(e.what(), HasSubstr("6 nodes"));
+  }
+}
+
+}  // namespace
+}  // namespace starnet::emulator
