@@ -61,8 +61,11 @@ std::string to_json_line(const TraceEvent<Time>& e, const topology::Topology& to
     case EventKind::SEND:
     case EventKind::RECEIVE: {
       const NodeId from = e.kind == EventKind::RECEIVE ? e.peer : e.node;
-      line += fmt::format(R"(,"peer":"{}","link":"{}","size":"{}","bytes":{},"tag":{})", topology.node_name(e.peer),
-                          topology.link_name(from, e.port), e.size.to_string(), e.bytes, e.tag);
+      std::string hex;
+      for (const unsigned char c : e.payload) hex += fmt::format("{:02x}", c);
+      line += fmt::format(R"(,"peer":"{}","link":"{}","size":"{}","bytes":{},"tag":{},"payload":"{}")",
+                          topology.node_name(e.peer), topology.link_name(from, e.port), e.size.to_string(), e.bytes,
+                          e.tag, hex);
       break;
     }
     case EventKind::SEND_END:

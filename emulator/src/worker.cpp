@@ -117,9 +117,9 @@ std::string Worker<Time>::where() const {
 
 template <class Time>
 void Worker<Time>::record(EventKind kind, NodeId node, NodeId peer, Port port, std::uint64_t tag,
-                          const Rational& size, std::uint64_t bytes) {
+                          const Rational& size, const std::string& payload) {
   if (!config_.trace) return;
-  trace_.push_back({step_, round_, now_, kind, node, peer, port, tag, size, bytes});
+  trace_.push_back({step_, round_, now_, kind, node, peer, port, tag, size, payload.size(), payload});
 }
 
 template <class Time>
@@ -159,7 +159,7 @@ void Worker<Time>::start_send(NodeId from, Port port, std::string payload, const
                             config_.ports.to_string(), config_.ports.ports, config_.ports.ports == 1 ? "" : "s"));
       return;
     }
-    record(EventKind::REQUEST, from, to, port, tag, size, r.payload.size());
+    record(EventKind::REQUEST, from, to, port, tag, size, r.payload);
     pending_sends_[from].push_back(std::move(r));
     return;
   }
@@ -187,7 +187,7 @@ void Worker<Time>::start_compute(NodeId v, const Rational& work, std::uint64_t t
   }
   computing_[i] = 1;
   ++counters_.computations;
-  record(EventKind::COMPUTE, v, v, 0, tag, work, 0);
+  record(EventKind::COMPUTE, v, v, 0, tag, work);
   schedule(now_ + costs_->compute(v, work), Event{Due::COMPUTE_END, v, v, 0, tag, work, {}});
 }
 
@@ -211,7 +211,7 @@ void Worker<Time>::deliver_due() {
         --receiving_[local(e.node)];
         ++counters_.messages;
         counters_.payload_bytes += e.payload.size();
-        record(EventKind::RECEIVE, e.node, e.peer, e.port, e.tag, e.size, e.payload.size());
+        record(EventKind::RECEIVE, e.node, e.peer, e.port, e.tag, e.size, e.payload);
         out_[owner(e.peer)].done.push_back({e.peer, e.node, e.tag});
         deliveries_.push_back({e.node, Delivery{e.peer, e.port, e.tag, e.size, std::move(e.payload)}});
         grant_waiting(e.node);
@@ -219,7 +219,7 @@ void Worker<Time>::deliver_due() {
         break;
       }
       case Due::COMPUTE_END: {
-        record(EventKind::COMPUTE_END, e.node, e.node, 0, e.tag, e.size, 0);
+        record(EventKind::COMPUTE_END, e.node, e.node, 0, e.tag, e.size);
         completions_.push_back({e.node, Completion{Completion::Kind::COMPUTE, e.tag, e.node}});
         computing_[local(e.node)] = 0;
         if (const auto q = compute_queue_.find(e.node); q != compute_queue_.end()) {
@@ -231,7 +231,7 @@ void Worker<Time>::deliver_due() {
         break;
       }
       case Due::TIMER:
-        record(EventKind::TIMER, e.node, e.node, 0, e.tag, e.size, 0);
+        record(EventKind::TIMER, e.node, e.node, 0, e.tag, e.size);
         completions_.push_back({e.node, Completion{Completion::Kind::TIMER, e.tag, e.node}});
         break;
     }
@@ -242,7 +242,7 @@ template <class Time>
 void Worker<Time>::apply_send_done(const SendDone& done) {
   const NodeId u = done.sender;
   --sending_[local(u)];
-  record(EventKind::SEND_END, u, done.receiver, 0, done.tag, 0, 0);
+  record(EventKind::SEND_END, u, done.receiver, 0, done.tag, 0);
   completions_.push_back({u, Completion{Completion::Kind::SEND, done.tag, done.receiver}});
   issue_pending(u);
   if (config_.ports.half_duplex) grant_waiting(u);
@@ -318,7 +318,7 @@ template <class Time>
 void Worker<Time>::grant(Request<Time> r) {
   ++receiving_[local(r.to)];
   counters_.max_concurrent_receives = std::max<unsigned>(counters_.max_concurrent_receives, receiving_[local(r.to)]);
-  record(EventKind::SEND, r.from, r.to, r.port, r.tag, r.size, r.payload.size());
+  record(EventKind::SEND, r.from, r.to, r.port, r.tag, r.size, r.payload);
   schedule(now_ + r.duration, Event{Due::TRANSFER_END, r.to, r.from, r.port, r.tag, r.size, std::move(r.payload)});
 }
 
@@ -358,7 +358,7 @@ void Worker<Time>::accept_requests() {
                             topo.node_name(r.to), topo.node_name(r.from), topo.link_name(r.from, r.port),
                             config_.ports.to_string(), config_.ports.ports, config_.ports.ports == 1 ? "" : "s"));
     } else {
-      record(EventKind::REQUEST, r.from, r.to, r.port, r.tag, r.size, r.payload.size());
+      record(EventKind::REQUEST, r.from, r.to, r.port, r.tag, r.size, r.payload);
       waiting_[r.to].push_back(std::move(r));
     }
   }

@@ -119,7 +119,7 @@ class Worker {
   [[nodiscard]] bool can_receive(std::size_t i) const;
   [[nodiscard]] std::string where() const;
   void record(EventKind kind, NodeId node, NodeId peer, Port port, std::uint64_t tag, const Rational& size,
-              std::uint64_t bytes);
+              const std::string& payload = {});
   void violation(NodeId node, NodeId peer, std::string message);
   void schedule(Time at, Event event);
 

@@ -4,12 +4,13 @@
 ///
 /// Trace format (`--trace FILE`, JSON lines, one event per line, in the order
 /// step, round, node, event, peer):
-///   {"step":3,"time":"3","event":"send","node":"2134","peer":"1234","link":"link 2","size":"1","bytes":8}
+///   {"step":3,"round":0,"time":"3","event":"send","node":"2134","peer":"1234","link":"link 2","size":"1",
+///    "bytes":8,"tag":0,"payload":"0a00000000000000"}
 /// events: "request" (a send asked for, arbitrated mode, when it has to wait), "send" (a transfer
 /// starts), "receive" (it finished arriving; node = receiver, peer = sender), "send_end" (seen by
 /// the sender), "compute" / "compute_end", "timer". `time` is exact ("7/2") for exact runs and a
 /// decimal for stochastic ones; `step` is the index of the event time (equal to the time in unit
-/// mode); `round` orders reactions that happen at the same time (zero-duration events).
+/// mode); `payload` is the message in hex; `round` orders reactions that happen at the same time (zero-duration events).
 
 #include <starnet/emulator/program.hpp>
 
@@ -39,6 +40,7 @@ struct TraceEvent {
   std::uint64_t tag = 0;
   Rational size = 0;  ///< message size, or work of a computation
   std::uint64_t bytes = 0;
+  std::string payload;  ///< the message, for "send" and "receive" events
   /// The order in which traces are written: independent of how nodes were partitioned.
   [[nodiscard]] auto key() const { return std::tie(step, round, node, kind, peer, tag); }
 };
