@@ -18,6 +18,10 @@ int main(int argc, char** argv) {
   app.set_help_all_flag("--help-all", "Print the help of every subcommand and exit");
   Action action;
   add_topo_command(app, action);
+  add_allreduce_command(app, action);
+  add_broadcast_command(app, action);
+  add_demo_command(app, action);
+  add_worker_command(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

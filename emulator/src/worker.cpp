@@ -130,7 +130,12 @@ void Worker<Time>::violation(NodeId node, NodeId peer, std::string message) {
 
 template <class Time>
 void Worker<Time>::schedule(Time at, Event event) {
-  agenda_[at].push_back(std::move(event));
+  const auto [it, inserted] = agenda_.try_emplace(std::move(at));
+  if (inserted && !spare_.empty()) {
+    it->second = std::move(spare_.back());
+    spare_.pop_back();
+  }
+  it->second.push_back(std::move(event));
 }
 
 template <class Time>
@@ -203,9 +208,13 @@ void Worker<Time>::start_timer(NodeId v, const Rational& delay, std::uint64_t ta
 template <class Time>
 void Worker<Time>::deliver_due() {
   if (agenda_.empty() || agenda_.begin()->first != now_) return;
-  std::vector<Event> due = std::move(agenda_.begin()->second);
+  // Reuse buffers between event times: allocating millions of events per step costs more than
+  // processing them.
+  due_.clear();
+  std::swap(due_, agenda_.begin()->second);
+  spare_.push_back(std::move(agenda_.begin()->second));
   agenda_.erase(agenda_.begin());
-  for (auto& e : due) {
+  for (auto& e : due_) {
     switch (e.kind) {
       case Due::TRANSFER_END: {
         --receiving_[local(e.node)];

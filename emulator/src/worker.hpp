@@ -161,6 +161,8 @@ class Worker {
   std::vector<std::uint8_t> receiving_;  // receives in flight per node
   std::vector<std::uint8_t> computing_;
   std::map<Time, std::vector<Event>> agenda_;
+  std::vector<Event> due_;
+  std::vector<std::vector<Event>> spare_;  // emptied buckets, kept for their capacity
   std::unordered_map<NodeId, std::deque<Request<Time>>> waiting_;       // at the receiver (arbitrated)
   std::unordered_map<NodeId, std::deque<Request<Time>>> pending_sends_;  // at the sender (arbitrated)
   std::unordered_map<NodeId, std::deque<PendingCompute>> compute_queue_;

@@ -1,5 +1,6 @@
 #include <starnet/algorithms/star/allreduce.hpp>
 #include <starnet/emulator/engine.hpp>
+#include <starnet/emulator/zmq_engine.hpp>
 #include <starnet/topology/error.hpp>
 
 #include <gmock/gmock.h>
@@ -149,6 +150,44 @@ TEST(StarOp, RejectsUnknownOperatorNamingIt) {
     FAIL();
   } catch (const UsageError& e) {
     EXPECT_THAT(e.what(), ::testing::HasSubstr("--op: \"avg\""));
+  }
+}
+
+}  // namespace
+}  // namespace starnet::algorithms::star
+
+namespace starnet::algorithms::star {
+namespace {
+
+// Unit tests cover n ≤ 7 on every in-process engine: local, zmq with 1 and 3 worker threads
+// (process workers are covered by the command-line tests, which start real processes).
+TEST(StarEngines, AllReduceAndBroadcastVerifiedWithIdenticalTraces) {
+  for (int n = 2; n <= 7; ++n) {
+    const StarGraph g(n);
+    const UnitCosts<Rational> costs;
+    RunConfig config;
+    config.trace = n <= 5;
+    const Values values{true, /*seed=*/7};
+    const auto expected = reduce_sequentially(g, Op::XOR, values);
+    for (const bool broadcast : {false, true}) {
+      const emulator::ProgramFactory factory = [&](NodeRange r) {
+        return broadcast ? make_broadcast_program(g, r) : make_allreduce_program(g, Op::XOR, values, expected, r);
+      };
+      const auto local = LocalEngine<Rational>().run(g, costs, factory, config);
+      for (const unsigned k : {1U, 3U}) {
+        if (k > g.size()) continue;  // S_2 has 2 nodes
+        const auto zmq = emulator::run_zmq_threads<Rational>(g, costs, factory, config, k);
+        StarReport report;
+        for (const auto& text : zmq.reports) report.merge(StarReport::parse(text));
+        EXPECT_EQ(report.nodes_correct, StarGraph::factorial(n)) << " n=" << n << " k=" << k << " b=" << broadcast;
+        EXPECT_EQ(zmq.makespan, Rational(static_cast<std::int64_t>(allreduce_steps(n)))) << " n=" << n;
+        ASSERT_EQ(zmq.trace.size(), local.trace.size()) << " n=" << n << " k=" << k;
+        for (std::size_t i = 0; i < zmq.trace.size(); ++i) {
+          ASSERT_EQ(emulator::to_json_line(zmq.trace[i], g), emulator::to_json_line(local.trace[i], g))
+              << " n=" << n << " k=" << k << " event " << i;
+        }
+      }
+    }
   }
 }
 

@@ -1,0 +1,543 @@
+#include "wire.hpp"
+#include "worker.hpp"
+
+#include <starnet/emulator/zmq_engine.hpp>
+#include <starnet/topology/error.hpp>
+
+#include <fmt/format.h>
+#include <zmq.hpp>
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <exception>
+#include <map>
+#include <mutex>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+namespace starnet::emulator {
+namespace {
+
+constexpr std::uint8_t BATCH = 0;
+constexpr std::uint8_t ABORT = 1;
+constexpr auto POLL = std::chrono::milliseconds(100);
+
+zmq::socket_t make_socket(zmq::context_t& ctx, zmq::socket_type type) {
+  zmq::socket_t s(ctx, type);
+  s.set(zmq::sockopt::linger, 2000);  // let a last result or abort reach its peer, then give up
+  s.set(zmq::sockopt::sndhwm, 0);
+  s.set(zmq::sockopt::rcvhwm, 0);
+  return s;
+}
+
+std::string last_endpoint(zmq::socket_t& s) { return s.get(zmq::sockopt::last_endpoint); }
+
+/// Exchange between worker peers over PUSH/PULL sockets. In process mode a control socket to the
+/// coordinator is polled too, so that an abort reaches a worker waiting for a dead peer.
+template <class Time>
+class ZmqExchange final : public Exchange<Time> {
+ public:
+  ZmqExchange(zmq::context_t& ctx, unsigned self, zmq::socket_t pull, const std::vector<std::string>& endpoints,
+              zmq::socket_t* control, double timeout_seconds)
+      : self_(self), pull_(std::move(pull)), control_(control), timeout_(timeout_seconds) {
+    for (unsigned j = 0; j < endpoints.size(); ++j) {
+      push_.emplace_back(make_socket(ctx, zmq::socket_type::push));
+      if (j != self) push_.back().connect(endpoints[j]);
+    }
+  }
+
+  void exchange(std::vector<Batch<Time>>& out, std::vector<Batch<Time>>& in) override {
+    ++seq_;
+    for (unsigned j = 0; j < push_.size(); ++j) {
+      if (j == self_) continue;
+      wire::Writer w;
+      w.put(BATCH);
+      w.put(self_);
+      w.put(seq_);
+      wire::put_batch(w, out[j]);
+      push_[j].send(zmq::buffer(w.str()), zmq::send_flags::none);
+    }
+    std::swap(in[self_], out[self_]);
+    auto& got = early_[seq_];
+    got.resize(push_.size(), false);
+    unsigned missing = static_cast<unsigned>(push_.size()) - 1;
+    for (unsigned j = 0; j < got.size(); ++j) {
+      if (j != self_ && got[j]) {
+        wire::Reader r(stash_[{seq_, j}]);
+        wire::get_batch(r, in[j]);
+        stash_.erase({seq_, j});
+        --missing;
+      }
+    }
+    auto last = std::chrono::steady_clock::now();
+    while (missing > 0) {
+      std::vector<zmq::pollitem_t> items = {{pull_.handle(), 0, ZMQ_POLLIN, 0}};
+      if (control_ != nullptr) items.push_back({control_->handle(), 0, ZMQ_POLLIN, 0});
+      zmq::poll(items, POLL);
+      if (control_ != nullptr && (items[1].revents & ZMQ_POLLIN) != 0) {
+        zmq::message_t m;
+        (void)control_->recv(m);
+        throw TransportError("run aborted by the coordinator: " + m.to_string());
+      }
+      if ((items[0].revents & ZMQ_POLLIN) == 0) {
+        if (std::chrono::duration<double>(std::chrono::steady_clock::now() - last).count() > timeout_) {
+          throw TransportError(fmt::format("worker {} waited {} s for its peers' batches (step barrier)", self_,
+                                           timeout_));
+        }
+        continue;
+      }
+      last = std::chrono::steady_clock::now();
+      zmq::message_t m;
+      (void)pull_.recv(m);
+      wire::Reader r(m.to_string_view());
+      const auto type = r.get<std::uint8_t>();
+      const auto from = r.get<unsigned>();
+      const auto seq = r.get<std::uint64_t>();
+      if (type == ABORT) throw TransportError(fmt::format("worker {} failed: {}", from, r.get_string()));
+      if (seq == seq_) {
+        wire::get_batch(r, in[from]);
+        --missing;
+      } else {
+        // A peer already in a later exchange: keep its batch for then.
+        auto& later = early_[seq];
+        later.resize(push_.size(), false);
+        later[from] = true;
+        stash_[{seq, from}] = m.to_string().substr(1 + sizeof(unsigned) + sizeof(std::uint64_t));
+      }
+    }
+    early_.erase(seq_);
+  }
+
+  /// Tells every peer this worker is gone, so that none waits for it.
+  void abort(const std::string& reason) noexcept {
+    try {
+      for (unsigned j = 0; j < push_.size(); ++j) {
+        if (j == self_) continue;
+        wire::Writer w;
+        w.put(ABORT);
+        w.put(self_);
+        w.put(seq_);
+        w.put(reason);
+        (void)push_[j].send(zmq::buffer(w.str()), zmq::send_flags::dontwait);
+      }
+    } catch (...) {  // best effort: the peer may be gone already
+    }
+  }
+
+ private:
+  unsigned self_;
+  zmq::socket_t pull_;
+  std::vector<zmq::socket_t> push_;
+  zmq::socket_t* control_;
+  double timeout_;
+  std::uint64_t seq_ = 0;
+  std::map<std::uint64_t, std::vector<bool>> early_;
+  std::map<std::pair<std::uint64_t, unsigned>, std::string> stash_;
+};
+
+template <class Time>
+void merge_into(RunResult<Time>& result, Worker<Time>& worker) {
+  result.makespan = std::max(result.makespan, worker.makespan());
+  result.counters.merge(worker.counters());
+  auto& t = worker.trace();
+  result.trace.insert(result.trace.end(), std::make_move_iterator(t.begin()), std::make_move_iterator(t.end()));
+}
+
+template <class Time>
+void sort_trace(RunResult<Time>& result) {
+  std::sort(result.trace.begin(), result.trace.end(), [](const auto& a, const auto& b) { return a.key() < b.key(); });
+}
+
+std::atomic<unsigned> run_counter{0};
+
+}  // namespace
+
+template <class Time>
+RunResult<Time> run_zmq_threads(const topology::Topology& topology, const CostModel<Time>& costs,
+                                const ProgramFactory& factory, const RunConfig& config, unsigned workers) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto parts = partition_nodes(topology, workers);
+  zmq::context_t ctx;
+  std::vector<std::string> endpoints;
+  std::vector<zmq::socket_t> pulls;
+  const unsigned run = run_counter.fetch_add(1);
+  for (unsigned i = 0; i < workers; ++i) {
+    pulls.push_back(make_socket(ctx, zmq::socket_type::pull));
+    endpoints.push_back(fmt::format("inproc://starnet-{}-{}-{}", ::getpid(), run, i));
+    pulls.back().bind(endpoints.back());
+  }
+  RunResult<Time> result;
+  for (const auto& p : parts) result.programs.push_back(factory(p));
+  std::vector<Worker<Time>> cores(workers);
+  std::vector<std::exception_ptr> errors(workers);
+  std::vector<std::thread> threads;
+  for (unsigned i = 0; i < workers; ++i) {
+    threads.emplace_back([&, i] {
+      ZmqExchange<Time> exchange(ctx, i, std::move(pulls[i]), endpoints, nullptr, 600);
+      try {
+        cores[i].reset(topology, costs, config, parts, i, *result.programs[i], &exchange);
+        cores[i].run();
+      } catch (const std::exception& e) {
+        errors[i] = std::current_exception();
+        exchange.abort(e.what());
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  // Every worker reports the same port-model violation; otherwise the first failure that is not
+  // the echo of another worker's failure is the cause.
+  std::exception_ptr cause;
+  for (const auto& e : errors) {
+    if (!e) continue;
+    try {
+      std::rethrow_exception(e);
+    } catch (const ModelViolation&) {
+      cause = e;
+      break;
+    } catch (const TransportError&) {
+      if (!cause) cause = e;
+    } catch (...) {
+      cause = e;
+    }
+  }
+  if (cause) std::rethrow_exception(cause);
+  for (auto& core : cores) merge_into(result, core);
+  sort_trace(result);
+  for (const auto& p : result.programs) result.reports.push_back(p->report());
+  result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+template RunResult<Rational> run_zmq_threads(const topology::Topology&, const CostModel<Rational>&,
+                                             const ProgramFactory&, const RunConfig&, unsigned);
+template RunResult<double> run_zmq_threads(const topology::Topology&, const CostModel<double>&,
+                                           const ProgramFactory&, const RunConfig&, unsigned);
+
+// ---- processes ------------------------------------------------------------------------------
+//
+// Coordinator (ROUTER) ⇄ workers (DEALER): HELLO {index, pull endpoint} → CONFIG {job, config,
+// partitions, endpoints} → RESULT {makespan, counters, report, trace} or FAILED {exit, message}.
+// The coordinator sends ABORT when a worker dies, and reaps every child it started.
+
+namespace {
+
+constexpr char HELLO = 'H';
+constexpr char CONFIG = 'C';
+constexpr char RESULT = 'R';
+constexpr char FAILED = 'F';
+
+void put_config(wire::Writer& w, const RunConfig& c) {
+  w.put(c.ports.ports);
+  w.put(static_cast<std::uint8_t>(c.ports.half_duplex));
+  w.put(static_cast<std::uint8_t>(c.checking));
+  w.put(static_cast<std::uint8_t>(c.time));
+  w.put(static_cast<std::uint8_t>(c.trace));
+  w.put(static_cast<std::uint8_t>(c.horizon.has_value()));
+  w.put(c.horizon.value_or(0));
+}
+
+RunConfig get_config(wire::Reader& r) {
+  RunConfig c;
+  c.ports.ports = r.get<unsigned>();
+  c.ports.half_duplex = r.get<std::uint8_t>() != 0;
+  c.checking = static_cast<Checking>(r.get<std::uint8_t>());
+  c.time = static_cast<TimeMode>(r.get<std::uint8_t>());
+  c.trace = r.get<std::uint8_t>() != 0;
+  const bool horizon = r.get<std::uint8_t>() != 0;
+  const Rational h = r.get_rational();
+  if (horizon) c.horizon = h;
+  return c;
+}
+
+void put_trace_event(wire::Writer& w, const TraceEvent<Rational>& e) {
+  w.put(e.step);
+  w.put(e.round);
+  w.put(e.time);
+  w.put(e.kind);
+  w.put(e.node);
+  w.put(e.peer);
+  w.put(e.port);
+  w.put(e.tag);
+  w.put(e.size);
+  w.put(e.bytes);
+  w.put(e.payload);
+}
+
+TraceEvent<Rational> get_trace_event(wire::Reader& r) {
+  TraceEvent<Rational> e;
+  e.step = r.get<std::uint64_t>();
+  e.round = r.get<std::uint32_t>();
+  e.time = r.get_rational();
+  e.kind = r.get<EventKind>();
+  e.node = r.get<NodeId>();
+  e.peer = r.get<NodeId>();
+  e.port = r.get<Port>();
+  e.tag = r.get<std::uint64_t>();
+  e.size = r.get_rational();
+  e.bytes = r.get<std::uint64_t>();
+  e.payload = r.get_string();
+  return e;
+}
+
+struct Child {
+  pid_t pid = -1;
+  bool reaped = false;
+  bool answered = false;
+  std::string identity;
+  std::string endpoint;
+};
+
+std::string describe_status(int status) {
+  if (WIFSIGNALED(status)) return fmt::format("was killed by signal {} ({})", WTERMSIG(status), strsignal(WTERMSIG(status)));
+  return fmt::format("exited with status {}", WEXITSTATUS(status));
+}
+
+pid_t spawn(const std::vector<std::string>& argv) {
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  const pid_t parent = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid < 0) throw TransportError(fmt::format("cannot start a worker process ({})", std::strerror(errno)));
+  if (pid == 0) {
+    // A worker must not outlive its coordinator.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(126);
+    ::execv(args[0], args.data());
+    ::_exit(127);
+  }
+  return pid;
+}
+
+class Coordinator {
+ public:
+  Coordinator(const ProcessOptions& options) : options_(options), router_(make_socket(ctx_, zmq::socket_type::router)) {
+    router_.set(zmq::sockopt::linger, 0);
+    const std::string endpoint = options.port == 0 ? "tcp://127.0.0.1:*" : fmt::format("tcp://127.0.0.1:{}", options.port);
+    try {
+      router_.bind(endpoint);
+    } catch (const zmq::error_t& e) {
+      if (e.num() == EADDRINUSE) {
+        throw UsageError(fmt::format("--port {}: {} is already in use (choose another port, or 0 for any free one)",
+                                     options.port, endpoint));
+      }
+      throw UsageError(fmt::format("--port {}: cannot listen on {} ({})", options.port, endpoint, e.what()));
+    }
+    endpoint_ = last_endpoint(router_);
+  }
+
+  ~Coordinator() {
+    for (auto& c : children_) {
+      if (c.pid > 0 && !c.reaped) {
+        ::kill(c.pid, SIGKILL);
+        ::waitpid(c.pid, nullptr, 0);
+      }
+    }
+  }
+
+  RunResult<Rational> run(const topology::Topology& topology, const RunConfig& config, const std::string& job) {
+    const auto start = std::chrono::steady_clock::now();
+    const unsigned k = options_.workers;
+    const auto parts = partition_nodes(topology, k);
+    children_.resize(k);
+    for (unsigned i = 0; i < k; ++i) {
+      std::vector<std::string> argv = {options_.executable, "worker", "--connect", endpoint_, "--index",
+                                       std::to_string(i)};
+      if (options_.extra_arguments) {
+        for (auto& a : options_.extra_arguments(i)) argv.push_back(std::move(a));
+      }
+      children_[i].pid = spawn(argv);
+    }
+    // HELLO from everyone, then CONFIG to everyone.
+    unsigned hellos = 0;
+    while (hellos < k) {
+      auto [identity, body] = receive("connecting");
+      wire::Reader r(body);
+      if (r.get<char>() != HELLO) throw TransportError("a worker spoke before saying hello");
+      const auto index = r.get<unsigned>();
+      if (index >= k || !children_[index].identity.empty()) throw TransportError("a worker gave a wrong index");
+      children_[index].identity = identity;
+      children_[index].endpoint = r.get_string();
+      ++hellos;
+    }
+    for (unsigned i = 0; i < k; ++i) {
+      wire::Writer w;
+      w.put(CONFIG);
+      w.put(job);
+      put_config(w, config);
+      w.put(k);
+      for (const auto& p : parts) {
+        w.put(p.begin);
+        w.put(p.end);
+      }
+      for (const auto& c : children_) w.put(c.endpoint);
+      send(i, w.str());
+    }
+    RunResult<Rational> result;
+    result.reports.resize(k);
+    std::optional<std::pair<int, std::string>> failure;
+    for (unsigned answers = 0; answers < k; ++answers) {
+      auto [identity, body] = receive("running");
+      unsigned index = k;
+      for (unsigned i = 0; i < k; ++i) index = children_[i].identity == identity ? i : index;
+      if (index == k) throw TransportError("an unknown worker answered");
+      children_[index].answered = true;
+      wire::Reader r(body);
+      const char type = r.get<char>();
+      if (type == FAILED) {
+        const int code = r.get<int>();
+        std::string message = r.get_string();
+        // Prefer the cause over echoes of it (a peer noticing that this worker stopped).
+        if (!failure || (failure->first == 3 && code != 3)) failure = {code, std::move(message)};
+        continue;
+      }
+      if (type != RESULT) throw TransportError("a worker sent an unexpected message");
+      result.makespan = std::max(result.makespan, r.get_rational());
+      Counters c = r.get<Counters>();
+      result.counters.merge(c);
+      result.reports[index] = r.get_string();
+      const auto events = r.get<std::uint64_t>();
+      for (std::uint64_t e = 0; e < events; ++e) result.trace.push_back(get_trace_event(r));
+    }
+    if (failure) {
+      if (failure->first == 1) throw ModelViolation(failure->second);
+      if (failure->first == 2) throw ScheduleError(failure->second);
+      throw TransportError(failure->second);
+    }
+    sort_trace(result);
+    result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return result;
+  }
+
+ private:
+  void send(unsigned index, const std::string& body) {
+    router_.send(zmq::buffer(children_[index].identity), zmq::send_flags::sndmore);
+    router_.send(zmq::buffer(body), zmq::send_flags::none);
+  }
+
+  /// The next message from a worker, watching for dead children meanwhile.
+  std::pair<std::string, std::string> receive(const char* phase) {
+    const auto start = std::chrono::steady_clock::now();
+    for (;;) {
+      std::vector<zmq::pollitem_t> items = {{router_.handle(), 0, ZMQ_POLLIN, 0}};
+      zmq::poll(items, POLL);
+      if ((items[0].revents & ZMQ_POLLIN) != 0) {
+        zmq::message_t identity;
+        zmq::message_t body;
+        (void)router_.recv(identity);
+        (void)router_.recv(body);
+        return {identity.to_string(), body.to_string()};
+      }
+      check_children(phase);
+      if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > options_.timeout_seconds) {
+        abort_all("timeout");
+        throw TransportError(fmt::format("no worker answered for {} s while {} (increase the timeout?)",
+                                         options_.timeout_seconds, phase));
+      }
+    }
+  }
+
+  void check_children(const char* phase) {
+    for (unsigned i = 0; i < children_.size(); ++i) {
+      auto& c = children_[i];
+      if (c.reaped || c.answered) continue;
+      int status = 0;
+      if (::waitpid(c.pid, &status, WNOHANG) != c.pid) continue;
+      c.reaped = true;
+      abort_all(fmt::format("worker {} died", i));
+      throw TransportError(fmt::format("worker {} (pid {}) {} while {}; the run was stopped", i, c.pid,
+                                       describe_status(status), phase));
+    }
+  }
+
+  void abort_all(const std::string& reason) {
+    for (unsigned i = 0; i < children_.size(); ++i) {
+      if (children_[i].identity.empty() || children_[i].reaped) continue;
+      try {
+        router_.send(zmq::buffer(children_[i].identity), zmq::send_flags::sndmore | zmq::send_flags::dontwait);
+        router_.send(zmq::buffer(reason), zmq::send_flags::dontwait);
+      } catch (const zmq::error_t&) {  // best effort: the destructor kills what remains
+      }
+    }
+  }
+
+  ProcessOptions options_;
+  zmq::context_t ctx_;
+  zmq::socket_t router_;
+  std::string endpoint_;
+  std::vector<Child> children_;
+};
+
+}  // namespace
+
+RunResult<Rational> run_zmq_processes(const topology::Topology& topology, const RunConfig& config,
+                                      const std::string& job, const ProcessOptions& options) {
+  Coordinator coordinator(options);
+  return coordinator.run(topology, config, job);
+}
+
+int run_zmq_worker(const std::string& coordinator, unsigned index, const WorkerSetupFunction& setup) {
+  zmq::context_t ctx;
+  zmq::socket_t control = make_socket(ctx, zmq::socket_type::dealer);
+  control.connect(coordinator);
+  zmq::socket_t pull = make_socket(ctx, zmq::socket_type::pull);
+  pull.bind("tcp://127.0.0.1:*");
+  {
+    wire::Writer w;
+    w.put(HELLO);
+    w.put(index);
+    w.put(last_endpoint(pull));
+    control.send(zmq::buffer(w.str()), zmq::send_flags::none);
+  }
+  zmq::message_t m;
+  (void)control.recv(m);
+  wire::Reader r(m.to_string_view());
+  if (r.get<char>() != CONFIG) return 3;  // aborted before the run started
+  const std::string job = r.get_string();
+  const RunConfig config = get_config(r);
+  const auto k = r.get<unsigned>();
+  std::vector<NodeRange> parts(k);
+  for (auto& p : parts) {
+    p.begin = r.get<NodeId>();
+    p.end = r.get<NodeId>();
+  }
+  std::vector<std::string> endpoints(k);
+  for (auto& e : endpoints) e = r.get_string();
+
+  wire::Writer answer;
+  std::optional<ZmqExchange<Rational>> exchange;
+  try {
+    const WorkerSetup s = setup(job, index);
+    exchange.emplace(ctx, index, std::move(pull), endpoints, &control, 600);
+    auto program = s.factory(parts.at(index));
+    Worker<Rational> worker;
+    worker.reset(*s.topology, *s.costs, config, parts, index, *program, &*exchange);
+    worker.run();
+    answer.put(RESULT);
+    answer.put(worker.makespan());
+    answer.put(worker.counters());
+    answer.put(program->report());
+    answer.put(static_cast<std::uint64_t>(worker.trace().size()));
+    for (const auto& e : worker.trace()) put_trace_event(answer, e);
+  } catch (const Error& e) {
+    if (exchange) exchange->abort(e.what());
+    answer = {};
+    answer.put(FAILED);
+    answer.put(e.exit_code());
+    answer.put(std::string(e.what()));
+  } catch (const std::exception& e) {
+    if (exchange) exchange->abort(e.what());
+    answer = {};
+    answer.put(FAILED);
+    answer.put(3);
+    answer.put(fmt::format("worker {}: {}", index, e.what()));
+  }
+  control.send(zmq::buffer(answer.str()), zmq::send_flags::none);
+  return 0;
+}
+
+}  // namespace starnet::emulator

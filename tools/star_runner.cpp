@@ -1,0 +1,257 @@
+#include "star_runner.hpp"
+
+#include "command.hpp"
+
+#include <starnet/topology/error.hpp>
+#include <starnet/topology/star_graph.hpp>
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <map>
+#include <tuple>
+#include <filesystem>
+
+namespace starnet::tools {
+
+using algorithms::star::StarReport;
+using emulator::NodeRange;
+using topology::StarGraph;
+
+std::string StarJob::to_json() const {
+  nlohmann::json j = {{"collective", broadcast ? "broadcast" : "allreduce"},
+                      {"n", n},
+                      {"op", algorithms::star::to_string(op)},
+                      {"random", values.random},
+                      {"seed", values.seed}};
+  if (exit_worker) j["exit_worker"] = *exit_worker, j["exit_step"] = exit_step;
+  return j.dump();
+}
+
+StarJob StarJob::from_json(const std::string& text) {
+  const auto j = nlohmann::json::parse(text);
+  StarJob job;
+  job.broadcast = j.at("collective") == "broadcast";
+  job.n = j.at("n");
+  job.op = algorithms::star::parse_op(j.at("op").get<std::string>(), "job op");
+  job.values.random = j.at("random");
+  job.values.seed = j.at("seed");
+  if (j.contains("exit_worker")) {
+    job.exit_worker = j.at("exit_worker").get<unsigned>();
+    job.exit_step = j.at("exit_step");
+  }
+  return job;
+}
+
+void EngineOptions::add_to(CLI::App& app) {
+  app.add_option("--engine", engine, "local (one process, no sockets) or zmq (workers exchanging ZeroMQ batches)")
+      ->check(CLI::IsMember({"local", "zmq"}))
+      ->capture_default_str();
+  app.add_option("--workers", workers,
+                 "Number of zmq workers, each owning a range of sub-stars (default: 2 with --engine zmq)");
+  app.add_flag("--processes", processes,
+               "Run zmq workers as separate processes over tcp://127.0.0.1 instead of threads over inproc://");
+  app.add_option("--port", port, "TCP port of the coordinator with --processes (0: any free port)")
+      ->capture_default_str();
+  app.add_option("--trace", trace_path, "Write every event to FILE (see --trace-format)");
+  app.add_option("--trace-format", trace_format,
+                 "jsonl: one JSON object per event (docs/emulator.md); chrome: Chrome trace-event JSON for Perfetto")
+      ->check(CLI::IsMember({"jsonl", "chrome"}))
+      ->capture_default_str();
+}
+
+unsigned EngineOptions::worker_count() const {
+  if (workers == -1) return engine == "local" ? 1U : 2U;
+  if (workers < 0) throw UsageError(fmt::format("--workers {}: expected a positive number of workers", workers));
+  return static_cast<unsigned>(workers);
+}
+
+namespace {
+
+/// Wraps a program so that its process ends abruptly at a given step: how tests make a worker
+/// die mid-run.
+class ExitAtStep final : public emulator::NodeProgram {
+ public:
+  ExitAtStep(std::unique_ptr<emulator::NodeProgram> inner, std::uint64_t step)
+      : inner_(std::move(inner)), step_(step) {}
+  void react(emulator::Context& ctx) override {
+    if (ctx.step() >= step_) std::_Exit(70);
+    inner_->react(ctx);
+  }
+  [[nodiscard]] std::string report() const override { return inner_->report(); }
+
+ private:
+  std::unique_ptr<emulator::NodeProgram> inner_;
+  std::uint64_t step_;
+};
+
+emulator::ProgramFactory star_factory(const StarGraph& g, const StarJob& job, std::uint64_t expected) {
+  return [&g, job, expected](NodeRange r) {
+    return job.broadcast ? algorithms::star::make_broadcast_program(g, r)
+                         : algorithms::star::make_allreduce_program(g, job.op, job.values, expected, r);
+  };
+}
+
+std::uint64_t expected_value(const StarGraph& g, const StarJob& job) {
+  return job.broadcast ? 0 : algorithms::star::reduce_sequentially(g, job.op, job.values);
+}
+
+std::string self_executable() { return std::filesystem::read_symlink("/proc/self/exe").string(); }
+
+std::string chrome_trace(const emulator::RunResult<Rational>& run, const topology::Topology& g) {
+  // Chrome trace-event format (Perfetto, chrome://tracing): one complete event ("X") per
+  // transfer on the sender's row and one on the receiver's row; one time unit shows as 1 ms.
+  std::map<std::tuple<emulator::NodeId, emulator::NodeId, std::uint64_t>, std::vector<Rational>> started;
+  nlohmann::json events = nlohmann::json::array();
+  for (const auto& e : run.trace) {
+    if (e.kind == emulator::EventKind::SEND) started[{e.node, e.peer, e.tag}].push_back(e.time);
+    if (e.kind != emulator::EventKind::RECEIVE) continue;
+    auto& starts = started[{e.peer, e.node, e.tag}];
+    const Rational begin = starts.front();
+    starts.erase(starts.begin());
+    const double ts = begin.to_double() * 1000;
+    const double dur = (e.time - begin).to_double() * 1000;
+    const auto link = g.link_name(e.peer, e.port);
+    events.push_back({{"name", "send to " + g.node_name(e.node)}, {"ph", "X"}, {"ts", ts}, {"dur", dur},
+                      {"pid", 0}, {"tid", e.peer}, {"args", {{"link", link}}}});
+    events.push_back({{"name", "receive from " + g.node_name(e.peer)}, {"ph", "X"}, {"ts", ts}, {"dur", dur},
+                      {"pid", 0}, {"tid", e.node}, {"args", {{"link", link}}}});
+  }
+  for (emulator::NodeId v = 0; v < g.num_nodes(); ++v) {
+    events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", 0}, {"tid", v},
+                      {"args", {{"name", "node " + g.node_name(v)}}}});
+  }
+  return nlohmann::json{{"traceEvents", events}, {"displayTimeUnit", "ms"}}.dump() + "\n";
+}
+
+}  // namespace
+
+StarOutcome run_star_job(const StarJob& job, const EngineOptions& engine) {
+  const StarGraph g(job.n);
+  StarOutcome out;
+  out.expected_value = expected_value(g, job);
+  out.expected_steps = algorithms::star::allreduce_steps(job.n);
+  emulator::RunConfig config;
+  config.trace = !engine.trace_path.empty();
+  const emulator::UnitCosts<Rational> costs;
+  const unsigned k = engine.worker_count();
+  if (engine.engine == "local") {
+    if (k != 1) throw UsageError(fmt::format("--workers {}: the local engine has one worker (use --engine zmq)", k));
+    if (engine.processes) throw UsageError("--processes: only the zmq engine runs workers as processes");
+    out.run = emulator::LocalEngine<Rational>().run(g, costs, star_factory(g, job, out.expected_value), config);
+  } else if (!engine.processes) {
+    out.run = emulator::run_zmq_threads<Rational>(g, costs, star_factory(g, job, out.expected_value), config, k);
+  } else {
+    emulator::ProcessOptions options;
+    options.workers = k;
+    options.port = engine.port;
+    options.executable = self_executable();
+    out.run = emulator::run_zmq_processes(g, config, job.to_json(), options);
+  }
+  for (const auto& text : out.run.reports) out.report.merge(StarReport::parse(text));
+  const auto nodes = StarGraph::factorial(job.n);
+  out.verified = out.report.nodes_checked == nodes && out.report.nodes_correct == nodes &&
+                 out.run.makespan == Rational(static_cast<std::int64_t>(out.expected_steps)) &&
+                 (!job.broadcast || (out.report.duplicates == 0 && out.report.items_received == nodes * (nodes - 1)));
+  if (!engine.trace_path.empty()) {
+    std::string text;
+    if (engine.trace_format == "chrome") {
+      text = chrome_trace(out.run, g);
+    } else {
+      for (const auto& e : out.run.trace) text += emulator::to_json_line(e, g) + "\n";
+    }
+    write_file_atomically(engine.trace_path, text);
+  }
+  return out;
+}
+
+nlohmann::json star_json(const StarJob& job, const EngineOptions& engine, const StarOutcome& o) {
+  const auto& c = o.run.counters;
+  nlohmann::json levels = nlohmann::json::array();
+  for (int m = 2; m <= job.n; ++m) {
+    const auto first = o.report.level_first[static_cast<std::size_t>(m)];
+    const auto last = o.report.level_last[static_cast<std::size_t>(m)];
+    levels.push_back({{"level", m}, {"first_step", first}, {"last_step", last}, {"steps", last - first}});
+  }
+  nlohmann::json j = {{"topology", fmt::format("star:{}", job.n)},
+                      {"nodes", StarGraph::factorial(job.n)},
+                      {"steps", o.run.makespan.num()},
+                      {"expected_steps", o.expected_steps},
+                      {"messages", c.messages},
+                      {"payload_bytes", c.payload_bytes},
+                      {"max_messages_per_node_per_step", std::max(c.max_concurrent_sends, c.max_concurrent_receives)},
+                      {"levels", levels},
+                      {"verified", o.verified},
+                      {"nodes_verified", o.report.nodes_correct},
+                      {"engine", engine.engine},
+                      {"workers", engine.worker_count()},
+                      {"transport", engine.engine == "local" ? "none" : (engine.processes ? "tcp" : "inproc")},
+                      {"wall_seconds", o.run.wall_seconds}};
+  if (job.broadcast) {
+    j["collective"] = "all-to-all broadcast";
+    j["payload_items"] = o.report.items_received;
+    j["nodup"] = o.report.duplicates == 0;
+  } else {
+    j["collective"] = "all-reduce";
+    j["op"] = algorithms::star::to_string(job.op);
+    j["values"] = job.values.random ? fmt::format("random (seed {})", job.values.seed) : "rank + 1 (1..n!)";
+    j["result"] = o.expected_value;
+  }
+  return j;
+}
+
+std::string star_text(const StarJob& job, const EngineOptions& engine, const StarOutcome& o) {
+  const auto nodes = StarGraph::factorial(job.n);
+  std::string s = fmt::format(
+      "{} on star:{} ({} nodes), {} engine", job.broadcast ? "all-to-all broadcast (NODUP)" : "all-reduce (" +
+                                                                 algorithms::star::to_string(job.op) + ")",
+      job.n, nodes, engine.engine);
+  if (engine.engine == "zmq") {
+    s += fmt::format(", {} workers ({})", engine.worker_count(), engine.processes ? "processes over tcp" : "threads");
+  }
+  s += "\n";
+  for (int m = 2; m <= job.n; ++m) {
+    const auto first = o.report.level_first[static_cast<std::size_t>(m)];
+    const auto last = o.report.level_last[static_cast<std::size_t>(m)];
+    std::string links;
+    for (int k = m; k >= 2; --k) links += (k == m ? "" : ",") + std::to_string(k);
+    s += fmt::format("  level {:>2}: S_{} joins {} copies of S_{} over links {:<18} steps {:>2}..{:<2} ({} = {} − 1)\n",
+                     m, m, m, m - 1, links, first, last, last - first, m);
+  }
+  const auto& c = o.run.counters;
+  s += fmt::format("steps: {} (n(n−1)/2 = {})   messages: {}   payload: {} {}   max per node per step: {}\n",
+                   o.run.makespan.to_string(), o.expected_steps, c.messages,
+                   job.broadcast ? o.report.items_received : c.payload_bytes, job.broadcast ? "items" : "bytes",
+                   std::max(c.max_concurrent_sends, c.max_concurrent_receives));
+  if (o.verified) {
+    s += job.broadcast ? fmt::format("verified: each of the {} nodes holds all {} items, none received twice\n", nodes,
+                                     nodes)
+                       : fmt::format("verified: each of the {} nodes holds {}, the sequential {} of all values\n",
+                                     nodes, o.expected_value, algorithms::star::to_string(job.op));
+  } else {
+    s += fmt::format("NOT VERIFIED: {} of {} nodes correct{}, {} steps (expected {})\n", o.report.nodes_correct, nodes,
+                     o.report.first_wrong >= 0 ? fmt::format(" (first wrong: node {})", o.report.first_wrong) : "",
+                     o.run.makespan.to_string(), o.expected_steps);
+  }
+  s += fmt::format("wall time: {:.3f} s\n", o.run.wall_seconds);
+  return s;
+}
+
+emulator::WorkerSetup star_worker_setup(const std::string& text, unsigned index) {
+  const StarJob job = StarJob::from_json(text);
+  auto g = std::make_shared<StarGraph>(job.n);
+  emulator::WorkerSetup setup;
+  setup.topology = g;
+  setup.costs = std::make_shared<emulator::UnitCosts<Rational>>();
+  auto inner = star_factory(*g, job, expected_value(*g, job));
+  if (job.exit_worker == index) {
+    setup.factory = [inner, step = job.exit_step](NodeRange r) {
+      return std::make_unique<ExitAtStep>(inner(r), step);
+    };
+  } else {
+    setup.factory = inner;
+  }
+  return setup;
+}
+
+}  // namespace starnet::tools

@@ -1,0 +1,62 @@
+#pragma once
+// Running the star collectives (all-reduce, all-to-all broadcast) on a chosen engine, for the
+// `allreduce`, `broadcast`, `demo` and `worker` subcommands.
+
+#include <starnet/algorithms/star/allreduce.hpp>
+#include <starnet/emulator/engine.hpp>
+#include <starnet/emulator/zmq_engine.hpp>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+
+namespace starnet::tools {
+
+/// What to run; travels as JSON to worker processes.
+struct StarJob {
+  bool broadcast = false;  // all-to-all broadcast instead of all-reduce
+  int n = 0;
+  algorithms::star::Op op = algorithms::star::Op::SUM;
+  algorithms::star::Values values;
+  /// Testing aid: worker `exit_worker` ends its process abruptly at step `exit_step`.
+  std::optional<unsigned> exit_worker;
+  std::uint64_t exit_step = 0;
+  [[nodiscard]] std::string to_json() const;
+  static StarJob from_json(const std::string& text);
+};
+
+/// Which engine, how many workers, where the trace goes.
+struct EngineOptions {
+  std::string engine = "local";
+  int workers = -1;  // unset: 1 for local, 2 for zmq
+  bool processes = false;
+  int port = 0;
+  std::string trace_path;
+  std::string trace_format = "jsonl";
+  /// Declares --engine, --workers, --processes, --port, --trace (and its format).
+  void add_to(CLI::App& app);
+  /// @throws UsageError for a negative --workers.
+  [[nodiscard]] unsigned worker_count() const;
+};
+
+struct StarOutcome {
+  emulator::RunResult<Rational> run;
+  algorithms::star::StarReport report;
+  std::uint64_t expected_value = 0;
+  std::uint64_t expected_steps = 0;
+  bool verified = false;
+};
+
+/// Runs @p job; writes the trace if asked. @throws what the engines throw.
+StarOutcome run_star_job(const StarJob& job, const EngineOptions& engine);
+
+/// The summary printed by `allreduce`, `broadcast` and `demo` (one JSON object with --json).
+nlohmann::json star_json(const StarJob& job, const EngineOptions& engine, const StarOutcome& outcome);
+std::string star_text(const StarJob& job, const EngineOptions& engine, const StarOutcome& outcome);
+
+/// How a worker process rebuilds a job.
+emulator::WorkerSetup star_worker_setup(const std::string& job, unsigned index);
+
+}  // namespace starnet::tools
