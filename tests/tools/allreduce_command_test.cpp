@@ -1,0 +1,218 @@
+// `starnet allreduce`, `broadcast`, `demo` and `worker`, run as a user runs them.
+#include "cli_runner.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <arpa/inet.h>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace starnet::tools::testing {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::uint64_t factorial(int n) { return n <= 1 ? 1 : n * factorial(n - 1); }
+
+std::string read(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::filesystem::path scratch(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() / ("starnet_cli_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  return dir / name;
+}
+
+TEST(AllReduceCommand, VerifiedInNTimesNMinusOneHalfStepsForNTwoToNine) {
+  for (int n = 2; n <= 9; ++n) {
+    const auto r = run_starnet("allreduce --topology star:" + std::to_string(n) + " --json");
+    ASSERT_EQ(r.exit_code, 0) << " n=" << n << r.err;
+    const auto j = r.json();
+    const auto steps = static_cast<std::uint64_t>(n * (n - 1) / 2);
+    EXPECT_EQ(j["steps"], steps) << " n=" << n;
+    EXPECT_EQ(j["expected_steps"], steps) << " n=" << n;
+    EXPECT_EQ(j["nodes"], factorial(n)) << " n=" << n;
+    EXPECT_EQ(j["messages"], factorial(n) * steps) << " n=" << n;
+    EXPECT_EQ(j["payload_bytes"], 8 * factorial(n) * steps) << " n=" << n;
+    EXPECT_EQ(j["nodes_verified"], factorial(n)) << " n=" << n;
+    EXPECT_EQ(j["verified"], true) << " n=" << n;
+    EXPECT_EQ(j["max_messages_per_node_per_step"], 1) << " n=" << n;
+    EXPECT_EQ(j["result"], factorial(n) * (factorial(n) + 1) / 2) << " n=" << n;
+    for (const auto& level : j["levels"]) EXPECT_EQ(level["steps"], level["level"].get<int>() - 1) << " n=" << n;
+  }
+}
+
+TEST(BroadcastCommand, EveryNodeGetsEveryItemOnceForNTwoToNine) {
+  for (int n = 2; n <= 9; ++n) {
+    const auto r = run_starnet("broadcast --all-to-all --topology star:" + std::to_string(n) + " --json");
+    ASSERT_EQ(r.exit_code, 0) << " n=" << n << r.err;
+    const auto j = r.json();
+    EXPECT_EQ(j["steps"], n * (n - 1) / 2) << " n=" << n;
+    EXPECT_EQ(j["nodup"], true) << " n=" << n;
+    EXPECT_EQ(j["verified"], true) << " n=" << n;
+    EXPECT_EQ(j["payload_items"], factorial(n) * (factorial(n) - 1)) << " n=" << n;
+  }
+}
+
+TEST(AllReduceCommand, OtherOperatorsAndRandomValues) {
+  for (const char* op : {"min", "max", "xor"}) {
+    const auto r = run_starnet(std::string("allreduce --topology star:6 --values random --seed 9 --op ") + op +
+                               " --engine zmq --workers 3 --json");
+    ASSERT_EQ(r.exit_code, 0) << op << r.err;
+    EXPECT_EQ(r.json()["verified"], true) << op;
+    EXPECT_EQ(r.json()["op"], op);
+  }
+}
+
+TEST(AllReduceCommand, EveryEngineWritesTheSameTrace) {
+  const std::vector<std::pair<std::string, std::string>> engines = {
+      {"local", ""},
+      {"zmq1", "--engine zmq --workers 1"},
+      {"zmq3", "--engine zmq --workers 3"},
+      {"processes2", "--engine zmq --workers 2 --processes"}};
+  std::string reference;
+  for (const auto& [name, flags] : engines) {
+    const auto path = scratch("trace_" + name + ".jsonl");
+    const auto r = run_starnet("allreduce --topology star:5 --values random --seed 3 --trace " + path.string() + " " +
+                               flags + " --json");
+    ASSERT_EQ(r.exit_code, 0) << name << r.err;
+    EXPECT_EQ(r.json()["verified"], true) << name;
+    const auto trace = read(path);
+    EXPECT_EQ(std::count(trace.begin(), trace.end(), '\n'), 120 * 10 * 3) << name;  // send, receive, send_end
+    if (reference.empty()) {
+      reference = trace;
+    } else {
+      EXPECT_TRUE(trace == reference) << name << " trace differs from the local engine's";
+    }
+  }
+  const auto first = nlohmann::json::parse(reference.substr(0, reference.find('\n')));
+  EXPECT_EQ(first["event"], "send");
+  EXPECT_EQ(first["node"], "12345");
+  EXPECT_EQ(first["link"], "link 2");
+}
+
+TEST(AllReduceCommand, ChromeTraceOpensAsTraceEventJson) {
+  const auto path = scratch("trace.json");
+  const auto r = run_starnet("allreduce --topology star:3 --trace-format chrome --trace " + path.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(read(path));
+  int transfers = 0;
+  for (const auto& e : j["traceEvents"]) transfers += e["ph"] == "X" ? 1 : 0;
+  EXPECT_EQ(transfers, 2 * 6 * 3);  // each of 18 transfers on the sender's and the receiver's row
+}
+
+TEST(AllReduceCommand, StarOneTakesZeroStepsAndIsVerified) {
+  const auto r = run_starnet("allreduce --topology star:1 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.json()["steps"], 0);
+  EXPECT_EQ(r.json()["messages"], 0);
+  EXPECT_EQ(r.json()["verified"], true);
+}
+
+TEST(AllReduceCommand, BadInputIsExitTwoNamingTheInput) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"allreduce --topology star:13", "star:13"},
+      {"allreduce --topology star:x", "star:x"},
+      {"allreduce --topology hypercube:3", "not a star graph"},
+      {"allreduce --topology star:4 --engine zmq --workers 0", "--workers 0"},
+      {"allreduce --topology star:3 --engine zmq --workers 7", "--workers 7"},
+      {"allreduce --topology star:4 --op avg", "--op: \"avg\""},
+      {"allreduce --topology star:4 --values odd", "--values"},
+      {"allreduce --topology star:4 --engine mpi", "--engine"},
+      {"allreduce --topology star:4 --workers 2", "--workers 2"},
+      {"allreduce --compare --max-n 11", "--max-n 11"},
+      {"broadcast --topology star:4", "--all-to-all"},
+      {"allreduce", "--topology is required"}};
+  for (const auto& [args, needle] : cases) {
+    const auto r = run_starnet(args);
+    EXPECT_EQ(r.exit_code, 2) << args;
+    EXPECT_THAT(r.err, HasSubstr(needle)) << args;
+    EXPECT_TRUE(r.out.empty()) << args;
+  }
+}
+
+TEST(AllReduceCommand, PortInUseIsReported) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  addr.sin_port = 0;
+  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  ASSERT_EQ(::listen(fd, 1), 0);
+  socklen_t len = sizeof addr;
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  const int port = ntohs(addr.sin_port);
+  const auto r = run_starnet("allreduce --topology star:4 --engine zmq --processes --port " + std::to_string(port));
+  ::close(fd);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("already in use"));
+  EXPECT_THAT(r.err, HasSubstr(std::to_string(port)));
+}
+
+TEST(AllReduceCommand, AWorkerProcessDyingEndsTheRunWithExitThree) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto r = run_starnet("allreduce --topology star:6 --engine zmq --workers 2 --processes --fault-exit 1:4");
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_THAT(r.err, HasSubstr("worker 1"));
+  EXPECT_THAT(r.err, HasSubstr("exited with status 70"));
+  EXPECT_LT(seconds, 30.0) << " the coordinator must notice, not wait";
+}
+
+TEST(AllReduceCommand, CompareReproducesTableTwoWithMeasuredSteps) {
+  const auto r = run_starnet("allreduce --compare --max-n 8 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json();
+  ASSERT_EQ(j["rows"].size(), 6U);
+  for (const auto& row : j["rows"]) {
+    const int n = row["n"];
+    EXPECT_EQ(row["measured"], n * (n - 1) / 2) << " n=" << n;
+    EXPECT_EQ(row["measured"], row["paper"]) << " n=" << n;
+    EXPECT_EQ(row["sheu_formula"], row["sheu_paper"]) << " n=" << n;
+    EXPECT_LE(row["lower_bound"].get<int>(), row["measured"].get<int>()) << " n=" << n;
+    if (n != 8) EXPECT_EQ(row["tseng_formula"], row["tseng_paper"]) << " n=" << n;
+  }
+  // The paper prints 127 for Tseng's scheme on S_8; its own formula 3(n−1)² gives 147.
+  EXPECT_EQ(j["rows"][5]["tseng_formula"], 147);
+  EXPECT_EQ(j["rows"][5]["tseng_paper"], 127);
+  ASSERT_EQ(j["notes"].size(), 1U);
+  EXPECT_THAT(j["notes"][0].get<std::string>(), HasSubstr("127"));
+  const auto text = run_starnet("allreduce --compare --max-n 8");
+  EXPECT_EQ(text.out, golden("allreduce_compare.txt", text.out));
+}
+
+TEST(DemoCommand, RunsTheAllReduceOnS5OverTwoZmqWorkers) {
+  const auto r = run_starnet("demo");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("zmq engine, 2 workers"));
+  EXPECT_THAT(r.out, HasSubstr("steps: 10 (n(n−1)/2 = 10)"));
+  EXPECT_THAT(r.out, HasSubstr("verified: each of the 120 nodes holds 7260"));
+}
+
+TEST(AllReduceCommand, UnwritableTracePathIsExitTwoAndWritesNothing) {
+  const auto r = run_starnet("allreduce --topology star:3 --trace /nonexistent-dir/t.jsonl");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("/nonexistent-dir/t.jsonl"));
+  EXPECT_FALSE(std::filesystem::exists("/nonexistent-dir"));
+}
+
+TEST(AllReduceCommand, HelpListsEveryOption) {
+  const auto r = run_starnet("allreduce --help");
+  EXPECT_EQ(r.exit_code, 0);
+  for (const char* option : {"--topology", "--op", "--values", "--seed", "--json", "--engine", "--workers",
+                             "--processes", "--port", "--trace", "--trace-format", "--compare", "--max-n"}) {
+    EXPECT_THAT(r.out, HasSubstr(option)) << option;
+  }
+}
+
+}  // namespace
+}  // namespace starnet::tools::testing
