@@ -1,0 +1,60 @@
+// Node-messages per second of the all-reduce on S_n over the emulator (issue: S_10, 163,296,000
+// node-messages, in < 60 s and < 8 GiB with the zmq engine and 2 worker threads). Run:
+//   build/bin/starnet_benchmarks --benchmark_filter=AllReduce
+// Peak memory is the process's high-water mark after the run (VmHWM), so run one n at a time
+// to read it per n, e.g. --benchmark_filter='AllReduceZmq/10'.
+#include <starnet/algorithms/star/allreduce.hpp>
+#include <starnet/emulator/engine.hpp>
+#include <starnet/emulator/zmq_engine.hpp>
+
+#include <benchmark/benchmark.h>
+
+#include <fstream>
+#include <string>
+
+namespace {
+
+using starnet::Rational;
+using starnet::algorithms::star::Op;
+
+double peak_rss_mib() {
+  std::ifstream status("/proc/self/status");
+  std::string key;
+  while (status >> key) {
+    if (key == "VmHWM:") {
+      double kib = 0;
+      status >> kib;
+      return kib / 1024;
+    }
+  }
+  return 0;
+}
+
+void run(benchmark::State& state, bool zmq) {
+  const int n = static_cast<int>(state.range(0));
+  const starnet::topology::StarGraph g(n);
+  const starnet::emulator::UnitCosts<Rational> costs;
+  const starnet::algorithms::star::Values values;
+  const auto expected = starnet::algorithms::star::reduce_sequentially(g, Op::SUM, values);
+  const starnet::emulator::ProgramFactory factory = [&](starnet::emulator::NodeRange r) {
+    return starnet::algorithms::star::make_allreduce_program(g, Op::SUM, values, expected, r);
+  };
+  std::uint64_t messages = 0;
+  for (auto _ : state) {
+    const auto result = zmq ? starnet::emulator::run_zmq_threads<Rational>(g, costs, factory, {}, 2)
+                            : starnet::emulator::LocalEngine<Rational>().run(g, costs, factory, {});
+    messages = result.counters.messages;
+    benchmark::DoNotOptimize(result.reports);
+  }
+  state.counters["node_messages"] = static_cast<double>(messages);
+  state.counters["node_messages_per_second"] =
+      benchmark::Counter(static_cast<double>(messages), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["peak_rss_mib"] = peak_rss_mib();
+}
+
+void BM_AllReduceZmq(benchmark::State& state) { run(state, true); }
+void BM_AllReduceLocal(benchmark::State& state) { run(state, false); }
+BENCHMARK(BM_AllReduceZmq)->Arg(8)->Arg(9)->Arg(10)->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();
+BENCHMARK(BM_AllReduceLocal)->Arg(8)->Arg(9)->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();
+
+}  // namespace
