@@ -46,6 +46,7 @@ class Worker<Time>::NodeContext final : public Context {
   }
   void compute(Rational work, std::uint64_t tag) override { w_.start_compute(v_, work, tag); }
   void sleep(Rational delay, std::uint64_t tag) override { w_.start_timer(v_, delay, tag); }
+  void accept(NodeId from) override { w_.post(v_, from); }
   [[nodiscard]] unsigned free_send_ports() const override {
     const auto i = w_.local(v_);
     const unsigned used = w_.sending_[i] + (w_.config_.ports.half_duplex ? w_.receiving_[i] : 0U);
@@ -84,6 +85,7 @@ void Worker<Time>::reset(const topology::Topology& topology, const CostModel<Tim
   waiting_.clear();
   pending_sends_.clear();
   compute_queue_.clear();
+  posted_.clear();
   violation_.reset();
   out_.resize(partitions_.size());
   in_.resize(partitions_.size());
@@ -130,10 +132,16 @@ void Worker<Time>::violation(NodeId node, NodeId peer, std::string message) {
 
 template <class Time>
 void Worker<Time>::schedule(Time at, Event event) {
-  const auto [it, inserted] = agenda_.try_emplace(std::move(at));
-  if (inserted && !spare_.empty()) {
-    it->second = std::move(spare_.back());
-    spare_.pop_back();
+  auto it = agenda_.lower_bound(at);
+  if (it == agenda_.end() || it->first != at) {
+    if (spare_.empty()) {
+      it = agenda_.emplace_hint(it, std::move(at), std::vector<Event>{});
+    } else {
+      auto node = std::move(spare_.back());
+      spare_.pop_back();
+      node.key() = std::move(at);
+      it = agenda_.insert(it, std::move(node));
+    }
   }
   it->second.push_back(std::move(event));
 }
@@ -208,12 +216,10 @@ void Worker<Time>::start_timer(NodeId v, const Rational& delay, std::uint64_t ta
 template <class Time>
 void Worker<Time>::deliver_due() {
   if (agenda_.empty() || agenda_.begin()->first != now_) return;
-  // Reuse buffers between event times: allocating millions of events per step costs more than
-  // processing them.
   due_.clear();
-  std::swap(due_, agenda_.begin()->second);
-  spare_.push_back(std::move(agenda_.begin()->second));
-  agenda_.erase(agenda_.begin());
+  auto node = agenda_.extract(agenda_.begin());
+  std::swap(due_, node.mapped());
+  spare_.push_back(std::move(node));
   for (auto& e : due_) {
     switch (e.kind) {
       case Due::TRANSFER_END: {
@@ -325,6 +331,7 @@ void Worker<Time>::react(bool starting) {
 
 template <class Time>
 void Worker<Time>::grant(Request<Time> r) {
+  if (const auto it = posted_.find(r.to); it != posted_.end()) it->second.pop_front();
   ++receiving_[local(r.to)];
   counters_.max_concurrent_receives = std::max<unsigned>(counters_.max_concurrent_receives, receiving_[local(r.to)]);
   record(EventKind::SEND, r.from, r.to, r.port, r.tag, r.size, r.payload);
@@ -332,20 +339,39 @@ void Worker<Time>::grant(Request<Time> r) {
 }
 
 template <class Time>
+bool Worker<Time>::accepts(NodeId v, NodeId from) const {
+  const auto it = posted_.find(v);
+  return it == posted_.end() || (!it->second.empty() && it->second.front() == from);
+}
+
+template <class Time>
+void Worker<Time>::post(NodeId v, NodeId from) {
+  posted_[v].push_back(from);
+  grant_waiting(v);
+}
+
+template <class Time>
 void Worker<Time>::grant_waiting(NodeId v) {
   const auto it = waiting_.find(v);
   if (it == waiting_.end()) return;
-  while (!it->second.empty() && can_receive(local(v))) {
-    grant(std::move(it->second.front()));
-    it->second.pop_front();
+  auto& queue = it->second;
+  // First asked, first served among the senders the node accepts now.
+  for (auto q = queue.begin(); q != queue.end() && can_receive(local(v));) {
+    if (accepts(v, q->from)) {
+      grant(std::move(*q));
+      queue.erase(q);
+      q = queue.begin();
+    } else {
+      ++q;
+    }
   }
-  if (it->second.empty()) waiting_.erase(it);
+  if (queue.empty()) waiting_.erase(it);
 }
 
 template <class Time>
 void Worker<Time>::accept_requests() {
   incoming_.clear();
-  for (auto& batch : in_) {
+  for (auto& batch : inbound()) {
     for (auto& r : batch.requests) incoming_.push_back(std::move(r));
     batch.requests.clear();
   }
@@ -357,8 +383,13 @@ void Worker<Time>::accept_requests() {
   for (auto& r : incoming_) {
     const auto i = local(r.to);
     const bool queued = waiting_.contains(r.to);
-    if (!queued && can_receive(i)) {
+    if (!queued && can_receive(i) && accepts(r.to, r.from)) {
       grant(std::move(r));
+    } else if (config_.checking == Checking::STRICT && !accepts(r.to, r.from)) {
+      const auto& topo = *topology_;
+      violation(r.to, r.from,
+                fmt::format("node {} is sent a message by {} via {} but has not posted a receive from it",
+                            topo.node_name(r.to), topo.node_name(r.from), topo.link_name(r.from, r.port)));
     } else if (config_.checking == Checking::STRICT) {
       const auto& topo = *topology_;
       violation(r.to, r.from,
@@ -367,19 +398,19 @@ void Worker<Time>::accept_requests() {
                             topo.node_name(r.to), topo.node_name(r.from), topo.link_name(r.from, r.port),
                             config_.ports.to_string(), config_.ports.ports, config_.ports.ports == 1 ? "" : "s"));
     } else {
+      // Queued behind earlier requests, or not accepted yet: may still be served now if it is
+      // the sender the node posted.
       record(EventKind::REQUEST, r.from, r.to, r.port, r.tag, r.size, r.payload);
-      waiting_[r.to].push_back(std::move(r));
+      const NodeId to = r.to;
+      waiting_[to].push_back(std::move(r));
+      grant_waiting(to);
     }
   }
 }
 
 template <class Time>
 void Worker<Time>::exchange() {
-  if (exchange_ == nullptr) {
-    std::swap(in_[0], out_[0]);
-    out_[0].clear();
-    return;
-  }
+  if (exchange_ == nullptr) return;  // one worker: inbound() is what it sent itself
   exchange_->exchange(out_, in_);
   for (auto& b : out_) b.clear();
 }
@@ -401,6 +432,19 @@ std::optional<Fault> Worker<Time>::first_waiting() const {
 
 template <class Time>
 bool Worker<Time>::advance() {
+  if (exchange_ == nullptr) {
+    // One worker: the decision below without building and exchanging headers.
+    if (violation_) throw ModelViolation("strict port-model check: " + violation_->message);
+    if (!agenda_.empty() && agenda_.begin()->first == now_) {
+      ++round_;
+      return true;
+    }
+    if (agenda_.empty()) {
+      if (const auto waiting = first_waiting()) throw ModelViolation(waiting->message);
+      return false;
+    }
+    return move_to(agenda_.begin()->first);
+  }
   Header<Time> h;
   h.has_now = !agenda_.empty() && agenda_.begin()->first == now_;
   h.has_next = !agenda_.empty();
@@ -429,8 +473,13 @@ bool Worker<Time>::advance() {
     if (waiting) throw ModelViolation(waiting->message);
     return false;
   }
-  if (config_.horizon && *next > time_from<Time>(*config_.horizon)) return false;
-  now_ = *next;
+  return move_to(*next);
+}
+
+template <class Time>
+bool Worker<Time>::move_to(const Time& next) {
+  if (config_.horizon && next > time_from<Time>(*config_.horizon)) return false;
+  now_ = next;
   makespan_ = now_;
   ++step_;
   round_ = 0;
@@ -444,7 +493,7 @@ void Worker<Time>::run() {
   for (;;) {
     deliver_due();
     exchange();  // send-done notices
-    for (auto& batch : in_) {
+    for (auto& batch : inbound()) {
       for (const auto& done : batch.done) apply_send_done(done);
       batch.done.clear();
     }

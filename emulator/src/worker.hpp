@@ -136,9 +136,14 @@ class Worker {
   void accept_requests();
   void grant(Request<Time> request);
   void grant_waiting(NodeId v);
+  void post(NodeId v, NodeId from);
+  [[nodiscard]] bool accepts(NodeId v, NodeId from) const;
   void issue_pending(NodeId u);
   void exchange();
+  /// What arrived in the last exchange (with one worker: what it sent itself).
+  std::vector<Batch<Time>>& inbound() { return exchange_ != nullptr ? in_ : out_; }
   [[nodiscard]] bool advance();  // exchange headers, move to the next round; false when done
+  [[nodiscard]] bool move_to(const Time& next);
   [[nodiscard]] std::optional<Fault> first_waiting() const;
 
   const topology::Topology* topology_ = nullptr;
@@ -160,12 +165,16 @@ class Worker {
   std::vector<std::uint8_t> sending_;    // sends in flight (or waiting for the receiver) per node
   std::vector<std::uint8_t> receiving_;  // receives in flight per node
   std::vector<std::uint8_t> computing_;
-  std::map<Time, std::vector<Event>> agenda_;
+  using Agenda = std::map<Time, std::vector<Event>>;
+  Agenda agenda_;
   std::vector<Event> due_;
-  std::vector<std::vector<Event>> spare_;  // emptied buckets, kept for their capacity
+  // Map nodes of past event times, recycled with their buckets' capacity: a run allocates
+  // nothing per event time once warm (millions of small Monte-Carlo runs, or S_10's big steps).
+  std::vector<typename Agenda::node_type> spare_;
   std::unordered_map<NodeId, std::deque<Request<Time>>> waiting_;       // at the receiver (arbitrated)
   std::unordered_map<NodeId, std::deque<Request<Time>>> pending_sends_;  // at the sender (arbitrated)
   std::unordered_map<NodeId, std::deque<PendingCompute>> compute_queue_;
+  std::unordered_map<NodeId, std::deque<NodeId>> posted_;  // posted receives: senders accepted, in order
   std::optional<Fault> violation_;
 
   std::vector<Batch<Time>> out_;

@@ -180,6 +180,46 @@ TEST(Engine, ArbitratedReceiverServesFirstComerThenNext) {
   EXPECT_TRUE(saw_request);
 }
 
+TEST(Engine, PostedReceivesFixTheOrderOfArrival) {
+  // a posts c then b: b is ready first (cost 1 vs 2) but waits until c's message is in.
+  const auto p = triangle(/*ab=*/1, /*bc=*/1, /*ac=*/2);
+  const topology::PlatformTopology g(p);
+  const TopologyCosts<Rational> costs(g);
+  RunConfig config;
+  config.checking = Checking::ARBITRATED;
+  config.time = TimeMode::TIMED;
+  auto r = run(
+      g, costs,
+      [](Context& ctx, Script&) {
+        if (!ctx.starting()) return;
+        if (ctx.node() == 0) {
+          ctx.accept(2);
+          ctx.accept(1);
+        } else {
+          ctx.send_to(0, ctx.topology().node_name(ctx.node()));
+        }
+      },
+      config);
+  EXPECT_EQ(script(r).received[0], (std::vector<std::string>{"c", "b"}));
+  EXPECT_EQ(r.makespan, Rational(3));  // c: 0..2, then b: 2..3
+}
+
+TEST(Engine, StrictRejectsAMessageThatWasNotPosted) {
+  const auto p = triangle(1, 1, 1);
+  const topology::PlatformTopology g(p);
+  const UnitCosts<Rational> costs;
+  try {
+    (void)run(g, costs, [](Context& ctx, Script&) {
+      if (ctx.starting() && ctx.node() == 0) ctx.accept(2);
+      if (ctx.starting() && ctx.node() == 1) ctx.send_to(0, "x");
+    });
+    FAIL() << "unposted receive accepted";
+  } catch (const ModelViolation& e) {
+    EXPECT_THAT(e.what(), HasSubstr("node a is sent a message by b"));
+    EXPECT_THAT(e.what(), HasSubstr("has not posted a receive"));
+  }
+}
+
 TEST(Engine, TimedComputationOverlapsTransfers) {
   // a sends 2 units to b (cost 3/2 → 3) while computing 4 tasks (speed 1 → 4); c computes 4
   // tasks at speed 2 (→ 2) twice in a row (→ 4).

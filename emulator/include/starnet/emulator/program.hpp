@@ -86,6 +86,11 @@ class Context {
   virtual void sleep(Rational delay, std::uint64_t tag = 0) = 0;
   /// Send ports not in use now (a send waiting for its receiver holds its port).
   [[nodiscard]] virtual unsigned free_send_ports() const = 0;
+  /// Posts a receive from @p from (MPI-style): from its first call on, this node takes messages
+  /// only from the senders it posted, one message per call, in the order posted; other senders
+  /// wait (arbitrated) or violate the model (strict). Nodes that never call it take any sender.
+  /// This is how a plan fixes the order in which a node combines its children's values.
+  virtual void accept(NodeId from) = 0;
 };
 
 class NodeProgram {

@@ -1,0 +1,35 @@
+#pragma once
+/// @file
+/// The value a processor holds during a verified reduction, in one 8-byte message: a 32-bit sum
+/// (commutative check: + mod 2^32 of every processor's word) and the interval [lo, hi] of
+/// processors whose values it combines (non-commutative check: interval concatenation,
+/// [a, b] ⊕ [b+1, c] = [a, c], is associative but not commutative; combining anything else
+/// marks the value broken). The result is right when the sum equals the sequential sum and,
+/// for a non-commutative reduction, the interval is [0, n−1] and never broke.
+///
+/// IMPORTANT: intervals are 16-bit, so non-commutative checks need n ≤ 65,535.
+
+#include <cstdint>
+#include <string>
+
+namespace starnet::algorithms::nonclairvoyant {
+
+struct ReduceValue {
+  static constexpr std::uint16_t BROKEN = 0xFFFF;
+  std::uint32_t sum = 0;
+  std::uint16_t lo = 0;
+  std::uint16_t hi = 0;
+
+  /// Processor i's initial value.
+  static ReduceValue initial(std::uint64_t i);
+  /// left ⊕ right, in this order.
+  static ReduceValue combine(const ReduceValue& left, const ReduceValue& right);
+  /// The sum every right result carries for n processors.
+  static std::uint32_t expected_sum(std::uint64_t n);
+  [[nodiscard]] bool is_whole(std::uint64_t n) const { return lo == 0 && hi + 1U == n && lo != BROKEN; }
+
+  [[nodiscard]] std::string encode() const;
+  static ReduceValue decode(const std::string& bytes);
+};
+
+}  // namespace starnet::algorithms::nonclairvoyant

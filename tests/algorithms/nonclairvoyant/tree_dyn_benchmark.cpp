@@ -1,0 +1,42 @@
+// Cost of one small emulation (the unit of the Monte-Carlo studies: n = 64, random costs),
+// on a reused local engine. Run: build/bin/starnet_benchmarks --benchmark_filter=TreeDyn
+#include <starnet/algorithms/nonclairvoyant/tree_dyn.hpp>
+#include <starnet/emulator/engine.hpp>
+#include <starnet/topology/complete_graph.hpp>
+
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+
+namespace {
+
+using starnet::emulator::NodeId;
+
+class ExponentialCosts final : public starnet::emulator::CostModel<double> {
+ public:
+  double transfer(NodeId, starnet::emulator::Port, NodeId, const starnet::Rational&) const override {
+    state_ = state_ * 6364136223846793005ULL + 1442695040888963407ULL;
+    return -std::log((static_cast<double>(state_ >> 11) + 0.5) * 0x1.0p-53);
+  }
+  double compute(NodeId, const starnet::Rational&) const override { return 0; }
+
+ private:
+  mutable std::uint64_t state_ = 1;
+};
+
+void BM_TreeDynRun(benchmark::State& state) {
+  const starnet::topology::CompleteGraph g(static_cast<NodeId>(state.range(0)));
+  const ExponentialCosts costs;
+  starnet::emulator::RunConfig config;
+  config.checking = starnet::emulator::Checking::ARBITRATED;
+  config.time = starnet::emulator::TimeMode::TIMED;
+  starnet::emulator::LocalEngine<double> engine;
+  for (auto _ : state) {
+    auto r = engine.run(g, costs, starnet::algorithms::nonclairvoyant::make_tree_dyn, config);
+    benchmark::DoNotOptimize(r.makespan);
+  }
+  state.counters["runs_per_second"] = benchmark::Counter(1, benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_TreeDynRun)->Arg(64)->Unit(benchmark::kMicrosecond);
+
+}  // namespace
