@@ -163,7 +163,8 @@ void Worker<Time>::start_send(NodeId from, Port port, std::string payload, const
   const NodeId to = topo.neighbor(from, port);
   Request<Time> r{from, to, port, tag, size, costs_->transfer(from, port, to, size), std::move(payload)};
   const auto i = local(from);
-  if (!can_send(i)) {
+  // A zero-duration transfer holds no port: [t, t) overlaps nothing.
+  if (r.duration != Time(0) && !can_send(i)) {
     if (config_.checking == Checking::STRICT) {
       violation(from, to,
                 fmt::format("node {} starts a send to {} via {} while its send port is busy (the {} model allows {} "
@@ -182,7 +183,7 @@ void Worker<Time>::start_send(NodeId from, Port port, std::string payload, const
 template <class Time>
 void Worker<Time>::issue(Request<Time> request) {
   const auto i = local(request.from);
-  ++sending_[i];
+  if (request.duration != Time(0)) ++sending_[i];
   counters_.max_concurrent_sends = std::max<unsigned>(counters_.max_concurrent_sends, sending_[i]);
   out_[owner(request.to)].requests.push_back(std::move(request));
 }
@@ -223,11 +224,11 @@ void Worker<Time>::deliver_due() {
   for (auto& e : due_) {
     switch (e.kind) {
       case Due::TRANSFER_END: {
-        --receiving_[local(e.node)];
+        if (e.occupied) --receiving_[local(e.node)];
         ++counters_.messages;
         counters_.payload_bytes += e.payload.size();
         record(EventKind::RECEIVE, e.node, e.peer, e.port, e.tag, e.size, e.payload);
-        out_[owner(e.peer)].done.push_back({e.peer, e.node, e.tag});
+        out_[owner(e.peer)].done.push_back({e.peer, e.node, e.tag, e.occupied});
         deliveries_.push_back({e.node, Delivery{e.peer, e.port, e.tag, e.size, std::move(e.payload)}});
         grant_waiting(e.node);
         if (config_.ports.half_duplex) issue_pending(e.node);
@@ -237,7 +238,8 @@ void Worker<Time>::deliver_due() {
         record(EventKind::COMPUTE_END, e.node, e.node, 0, e.tag, e.size);
         completions_.push_back({e.node, Completion{Completion::Kind::COMPUTE, e.tag, e.node}});
         computing_[local(e.node)] = 0;
-        if (const auto q = compute_queue_.find(e.node); q != compute_queue_.end()) {
+        if (const auto q = compute_queue_.empty() ? compute_queue_.end() : compute_queue_.find(e.node);
+            q != compute_queue_.end()) {
           const PendingCompute next = q->second.front();
           q->second.pop_front();
           if (q->second.empty()) compute_queue_.erase(q);
@@ -256,7 +258,7 @@ void Worker<Time>::deliver_due() {
 template <class Time>
 void Worker<Time>::apply_send_done(const SendDone& done) {
   const NodeId u = done.sender;
-  --sending_[local(u)];
+  if (done.occupied) --sending_[local(u)];
   record(EventKind::SEND_END, u, done.receiver, 0, done.tag, 0);
   completions_.push_back({u, Completion{Completion::Kind::SEND, done.tag, done.receiver}});
   issue_pending(u);
@@ -265,6 +267,7 @@ void Worker<Time>::apply_send_done(const SendDone& done) {
 
 template <class Time>
 void Worker<Time>::issue_pending(NodeId u) {
+  if (pending_sends_.empty()) return;
   const auto it = pending_sends_.find(u);
   if (it == pending_sends_.end()) return;
   while (!it->second.empty() && can_send(local(u))) {
@@ -331,15 +334,20 @@ void Worker<Time>::react(bool starting) {
 
 template <class Time>
 void Worker<Time>::grant(Request<Time> r) {
-  if (const auto it = posted_.find(r.to); it != posted_.end()) it->second.pop_front();
-  ++receiving_[local(r.to)];
+  if (!posted_.empty()) {
+    if (const auto it = posted_.find(r.to); it != posted_.end()) it->second.pop_front();
+  }
+  const bool occupied = r.duration != Time(0);
+  if (occupied) ++receiving_[local(r.to)];
   counters_.max_concurrent_receives = std::max<unsigned>(counters_.max_concurrent_receives, receiving_[local(r.to)]);
   record(EventKind::SEND, r.from, r.to, r.port, r.tag, r.size, r.payload);
-  schedule(now_ + r.duration, Event{Due::TRANSFER_END, r.to, r.from, r.port, r.tag, r.size, std::move(r.payload)});
+  schedule(now_ + r.duration,
+           Event{Due::TRANSFER_END, r.to, r.from, r.port, r.tag, r.size, std::move(r.payload), occupied});
 }
 
 template <class Time>
 bool Worker<Time>::accepts(NodeId v, NodeId from) const {
+  if (posted_.empty()) return true;
   const auto it = posted_.find(v);
   return it == posted_.end() || (!it->second.empty() && it->second.front() == from);
 }
@@ -352,12 +360,13 @@ void Worker<Time>::post(NodeId v, NodeId from) {
 
 template <class Time>
 void Worker<Time>::grant_waiting(NodeId v) {
+  if (waiting_.empty()) return;
   const auto it = waiting_.find(v);
   if (it == waiting_.end()) return;
   auto& queue = it->second;
   // First asked, first served among the senders the node accepts now.
-  for (auto q = queue.begin(); q != queue.end() && can_receive(local(v));) {
-    if (accepts(v, q->from)) {
+  for (auto q = queue.begin(); q != queue.end();) {
+    if (accepts(v, q->from) && (q->duration == Time(0) || can_receive(local(v)))) {
       grant(std::move(*q));
       queue.erase(q);
       q = queue.begin();
@@ -382,8 +391,8 @@ void Worker<Time>::accept_requests() {
   }
   for (auto& r : incoming_) {
     const auto i = local(r.to);
-    const bool queued = waiting_.contains(r.to);
-    if (!queued && can_receive(i) && accepts(r.to, r.from)) {
+    const bool queued = !waiting_.empty() && waiting_.contains(r.to);
+    if (!queued && (r.duration == Time(0) || can_receive(i)) && accepts(r.to, r.from)) {
       grant(std::move(r));
     } else if (config_.checking == Checking::STRICT && !accepts(r.to, r.from)) {
       const auto& topo = *topology_;

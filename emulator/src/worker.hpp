@@ -37,6 +37,7 @@ struct SendDone {
   NodeId sender = 0;
   NodeId receiver = 0;
   std::uint64_t tag = 0;
+  bool occupied = true;  // false for a zero-duration transfer, which holds no port
 };
 
 /// A port-model violation or a deadlock seen by one worker; the smallest key wins everywhere so
@@ -107,6 +108,7 @@ class Worker {
     std::uint64_t tag = 0;
     Rational size = 0;
     std::string payload;
+    bool occupied = true;  // the transfer held the receiver's port (its duration is not zero)
   };
   struct PendingCompute {
     Rational work;

@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 
 #include <optional>
-#include <sstream>
 #include <vector>
 
 namespace starnet::algorithms::nonclairvoyant {
@@ -48,9 +47,7 @@ class DynamicReduction : public emulator::NodeProgram {
     const auto root = last_idle();
     const bool right = root && values_[*root].sum == ReduceValue::expected_sum(n) &&
                        (!ordered_ || values_[*root].is_whole(n)) && sends_ + 1 == n;
-    std::ostringstream out;
-    out << (right ? 1 : 0) << ' ' << (root ? static_cast<std::int64_t>(*root) : -1) << ' ' << sends_;
-    return out.str();
+    return fmt::format("{} {} {}", right ? 1 : 0, root ? static_cast<std::int64_t>(*root) : -1, sends_);
   }
 
  protected:

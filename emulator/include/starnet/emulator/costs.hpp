@@ -35,6 +35,22 @@ class UnitCosts final : public CostModel<Time> {
   [[nodiscard]] Time compute(NodeId, const Rational&) const override { return Time(0); }
 };
 
+/// Homogeneous: every transfer of size s takes s·d, every computation of w tasks takes w·c (the
+/// reduction-tree model of Canon and Antoniu).
+template <class Time>
+class UniformCosts final : public CostModel<Time> {
+ public:
+  UniformCosts(Rational d, Rational c) : d_(std::move(d)), c_(std::move(c)) {}
+  [[nodiscard]] Time transfer(NodeId, Port, NodeId, const Rational& size) const override {
+    return time_from<Time>(size * d_);
+  }
+  [[nodiscard]] Time compute(NodeId, const Rational& work) const override { return time_from<Time>(work * c_); }
+
+ private:
+  Rational d_;
+  Rational c_;
+};
+
 /// Timed: size·cost(link) per transfer and work/speed(node) per computation, from the topology.
 template <class Time>
 class TopologyCosts final : public CostModel<Time> {
