@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   add_broadcast_command(app, action);
   add_demo_command(app, action);
   add_worker_command(app, action);
+  add_markov_command(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
