@@ -3,6 +3,7 @@
 
 #include <boost/graph/breadth_first_search.hpp>
 #include <boost/graph/two_bit_color_map.hpp>
+#include <boost/range/iterator_range.hpp>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -53,6 +54,36 @@ TEST(StarGraph, NeighborSwapsFirstAndKthSymbol) {
       ASSERT_EQ(g.port_to(v, u), StarGraph::port_of(k));
     }
   }
+}
+
+TEST(StarGraph, NeighborFromADecodedLabelEqualsNeighborFromTheRank) {
+  const StarGraph g(/*n=*/8);
+  for (std::uint32_t v = 0; v < g.size(); v += 11) {
+    const auto l = g.label(v);
+    for (int k = 2; k <= 8; ++k) {
+      auto swapped = l;
+      std::swap(swapped[0], swapped[static_cast<std::size_t>(k - 1)]);
+      ASSERT_EQ(g.neighbor_along(v, l, k), g.rank(swapped)) << " v=" << v << " k=" << k;
+    }
+  }
+}
+
+TEST(StarGraph, OutEdgesAndAdjacentVerticesListLinksTwoToN) {
+  const StarGraph g(/*n=*/5);
+  for (std::uint32_t v = 0; v < g.size(); ++v) {
+    int k = 2;
+    for (const auto e : boost::make_iterator_range(out_edges(v, g))) {
+      EXPECT_EQ(e, (StarEdge{v, g.neighbor_along(v, k), k})) << " v=" << v;
+      ++k;
+    }
+    EXPECT_EQ(k, 6);
+    k = 2;
+    for (const auto u : boost::make_iterator_range(adjacent_vertices(v, g))) EXPECT_EQ(u, g.neighbor_along(v, k++));
+    EXPECT_EQ(k, 6);
+  }
+  const StarGraph one(/*n=*/1);
+  const auto [first, last] = out_edges(0, one);
+  EXPECT_TRUE(first == last);
 }
 
 TEST(StarGraph, SubStarsAreContiguousRankRanges) {

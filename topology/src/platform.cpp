@@ -3,7 +3,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iterator>
+#include <map>
+#include <tuple>
+#include <vector>
 
 namespace starnet::topology {
 
@@ -71,10 +75,28 @@ void Platform::validate() const {
   for (const auto e : boost::make_iterator_range(boost::edges(graph_))) {
     const auto u = boost::source(e, graph_);
     const auto v = boost::target(e, graph_);
-    if (u == v) throw TopologyError(fmt::format("{}: link {}->{} is a self-loop", name_, graph_[u].name, graph_[v].name));
+    const auto& nu = graph_[u].name;
+    const auto& nv = graph_[v].name;
+    if (u == v) throw TopologyError(fmt::format("{}: link {}->{} is a self-loop", name_, nu, nv));
     if (!(graph_[e].cost > 0)) {
-      throw TopologyError(fmt::format("{}: link {}->{} has cost {} (must be > 0)", name_, graph_[u].name,
-                                      graph_[v].name, graph_[e].cost.to_string()));
+      throw TopologyError(
+          fmt::format("{}: link {}->{} has cost {} (must be > 0)", name_, nu, nv, graph_[e].cost.to_string()));
+    }
+    if (!directed_) {
+      const auto [back, found] = boost::edge(v, u, graph_);
+      if (!found || graph_[back].cost != graph_[e].cost || graph_[back].dimension != graph_[e].dimension) {
+        throw TopologyError(fmt::format(
+            "{}: link {}->{} has no reverse arc of the same cost and dimension (the platform is undirected)", name_,
+            nu, nv));
+      }
+    }
+  }
+  for (const auto v : boost::make_iterator_range(boost::vertices(graph_))) {
+    std::vector<vertex_descriptor> targets;
+    for (const auto e : boost::make_iterator_range(boost::out_edges(v, graph_))) targets.push_back(boost::target(e, graph_));
+    std::sort(targets.begin(), targets.end());
+    if (const auto it = std::adjacent_find(targets.begin(), targets.end()); it != targets.end()) {
+      throw TopologyError(fmt::format("{}: link {}->{} is given twice", name_, graph_[v].name, graph_[*it].name));
     }
   }
 }
@@ -84,45 +106,101 @@ std::size_t Platform::num_links() const {
   return directed_ ? arcs : arcs / 2;
 }
 
-PlatformTopology::PlatformTopology(const Platform& platform) : platform_(platform) {}
+namespace {
+
+using ArcKey = std::pair<std::string, std::string>;
+using ArcValue = std::pair<Rational, int>;
+
+std::map<ArcKey, ArcValue> arcs_by_name(const Platform& p) {
+  const auto& g = p.graph();
+  std::map<ArcKey, ArcValue> out;
+  for (const auto e : boost::make_iterator_range(boost::edges(g))) {
+    out.emplace(ArcKey{g[boost::source(e, g)].name, g[boost::target(e, g)].name},
+                ArcValue{g[e].cost, g[e].dimension});
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<std::string> difference(const Platform& a, const Platform& b) {
+  if (a.directed() != b.directed()) {
+    return fmt::format("{} is {} but {} is {}", a.name(), a.directed() ? "directed" : "undirected", b.name(),
+                       b.directed() ? "directed" : "undirected");
+  }
+  for (const auto& [x, y] : {std::pair{&a, &b}, std::pair{&b, &a}}) {
+    for (const auto v : boost::make_iterator_range(boost::vertices(x->graph()))) {
+      const auto& p = x->graph()[v];
+      const auto w = y->find(p.name);
+      if (!w) return fmt::format("node \"{}\" of {} is missing from {}", p.name, x->name(), y->name());
+      const auto& q = y->graph()[*w];
+      if (std::tie(p.role, p.speed, p.label) != std::tie(q.role, q.speed, q.label)) {
+        return fmt::format("node \"{}\" is {} speed {} label \"{}\" in {} but {} speed {} label \"{}\" in {}", p.name,
+                           to_string(p.role), p.speed.to_string(), p.label, x->name(), to_string(q.role),
+                           q.speed.to_string(), q.label, y->name());
+      }
+    }
+  }
+  const auto arcs_a = arcs_by_name(a);
+  const auto arcs_b = arcs_by_name(b);
+  for (const auto& [x, y, nx, ny] : {std::tuple{&arcs_a, &arcs_b, &a, &b}, std::tuple{&arcs_b, &arcs_a, &b, &a}}) {
+    for (const auto& [key, value] : *x) {
+      const auto it = y->find(key);
+      if (it == y->end()) return fmt::format("link {}->{} of {} is missing from {}", key.first, key.second, nx->name(), ny->name());
+      if (it->second != value) {
+        return fmt::format("link {}->{} has cost {} dimension {} in {} but cost {} dimension {} in {}", key.first,
+                           key.second, value.first.to_string(), value.second, nx->name(), it->second.first.to_string(),
+                           it->second.second, ny->name());
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+PlatformTopology::PlatformTopology(std::shared_ptr<const Platform> platform) : platform_(std::move(platform)) {
+  STARNET_ASSERT(platform_ != nullptr);
+}
+
+PlatformTopology::PlatformTopology(Platform platform)
+    : PlatformTopology(std::make_shared<const Platform>(std::move(platform))) {}
 
 Port PlatformTopology::degree(NodeId v) const {
-  return static_cast<Port>(boost::out_degree(static_cast<Platform::vertex_descriptor>(v), platform_.graph()));
+  return static_cast<Port>(boost::out_degree(static_cast<Platform::vertex_descriptor>(v), platform_->graph()));
 }
 
 Platform::edge_descriptor PlatformTopology::arc(NodeId v, Port port) const {
-  auto [it, end] = boost::out_edges(static_cast<Platform::vertex_descriptor>(v), platform_.graph());
+  auto [it, end] = boost::out_edges(static_cast<Platform::vertex_descriptor>(v), platform_->graph());
   STARNET_ASSERT(port < static_cast<Port>(std::distance(it, end)));
   std::advance(it, port);
   return *it;
 }
 
 NodeId PlatformTopology::neighbor(NodeId v, Port port) const {
-  return boost::target(arc(v, port), platform_.graph());
+  return boost::target(arc(v, port), platform_->graph());
 }
 
 std::optional<Port> PlatformTopology::port_to(NodeId v, NodeId u) const {
   Port p = 0;
   for (const auto e : boost::make_iterator_range(
-           boost::out_edges(static_cast<Platform::vertex_descriptor>(v), platform_.graph()))) {
-    if (boost::target(e, platform_.graph()) == u) return p;
+           boost::out_edges(static_cast<Platform::vertex_descriptor>(v), platform_->graph()))) {
+    if (boost::target(e, platform_->graph()) == u) return p;
     ++p;
   }
   return std::nullopt;
 }
 
 std::string PlatformTopology::node_name(NodeId v) const {
-  return platform_.graph()[static_cast<Platform::vertex_descriptor>(v)].name;
+  return platform_->graph()[static_cast<Platform::vertex_descriptor>(v)].name;
 }
 
 std::string PlatformTopology::link_name(NodeId v, Port port) const {
   return node_name(v) + "->" + node_name(neighbor(v, port));
 }
 
-Rational PlatformTopology::link_cost(NodeId v, Port port) const { return platform_.graph()[arc(v, port)].cost; }
+Rational PlatformTopology::link_cost(NodeId v, Port port) const { return platform_->graph()[arc(v, port)].cost; }
 
 Rational PlatformTopology::speed(NodeId v) const {
-  return platform_.graph()[static_cast<Platform::vertex_descriptor>(v)].speed;
+  return platform_->graph()[static_cast<Platform::vertex_descriptor>(v)].speed;
 }
 
 }  // namespace starnet::topology

@@ -23,7 +23,6 @@ bool ends_with_any(std::string_view text) {
 }  // namespace
 
 Spec parse_spec(std::string_view text) {
-  if (ends_with_any(text)) return {std::string(text), "file", std::string(text)};
   const auto colon = text.find(':');
   const std::string_view family = text.substr(0, colon);
   for (const auto known : FAMILIES) {
@@ -31,18 +30,20 @@ Spec parse_spec(std::string_view text) {
       return {std::string(text), std::string(family), std::string(text.substr(colon + 1))};
     }
   }
+  if (ends_with_any(text)) return {std::string(text), "file", std::string(text)};
   throw TopologyError(fmt::format(
       "topology \"{}\" is not known (expected FAMILY:ARG with FAMILY one of star, hypercube, debruijn, complete, "
       "ring, torus, mesh, product, tiers — e.g. star:5, torus:4x4 — or a .dot/.graphml file)",
       text));
 }
 
-long parse_spec_integer(std::string_view value, long lo, long hi, const Spec& spec, std::string_view meaning) {
+long parse_spec_integer(std::string_view value, long lo, long hi, const Spec& spec, std::string_view meaning,
+                        std::string_view hint) {
   long v = 0;
   const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
   if (value.empty() || ec != std::errc() || ptr != value.data() + value.size() || v < lo || v > hi) {
-    throw TopologyError(fmt::format("topology \"{}\": {} \"{}\" is not valid (expected an integer {}..{})", spec.text,
-                                    meaning, value, lo, hi));
+    throw TopologyError(fmt::format("topology \"{}\": {} \"{}\" is not valid (expected an integer {}..{}{}{})",
+                                    spec.text, meaning, value, lo, hi, hint.empty() ? "" : "; ", hint));
   }
   return v;
 }
@@ -52,7 +53,7 @@ int star_dimension(const Spec& spec) {
     throw TopologyError(fmt::format("topology \"{}\" is not a star graph (expected star:N with N in 1..{})",
                                     spec.text, StarGraph::MAX_N));
   }
-  return static_cast<int>(parse_spec_integer(spec.argument, 1, StarGraph::MAX_N, spec, "star dimension N"));
+  return static_cast<int>(parse_spec_integer(spec.argument, 1, StarGraph::MAX_N, spec, "dimension N of star:N"));
 }
 
 }  // namespace starnet::topology

@@ -9,14 +9,16 @@
 /// stores both arcs of every link and says so in `directed() == false`.
 ///
 /// IMPORTANT: a Platform holds what it is given; validate() checks the invariants (unique
-/// non-empty names, costs and speeds > 0, no self-loops, no parallel arcs) and the file readers
-/// and generators call it.
+/// non-empty names, costs and speeds > 0, no self-loops, no parallel arcs, and in an undirected
+/// platform every arc paired with its reverse of the same cost and dimension) and the file
+/// readers and generators call it.
 
 #include <starnet/topology/rational.hpp>
 #include <starnet/topology/topology.hpp>
 
 #include <boost/graph/adjacency_list.hpp>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -39,7 +41,8 @@ struct NodeProperties {
 
 struct LinkProperties {
   Rational cost = 1;
-  /// Star-graph dimension k of the link, 0 when the platform is not a star graph.
+  /// Dimension of the link: k (2..n) in a star graph S_n, the flipped bit plus one (1..D) in a
+  /// hypercube, 0 elsewhere.
   int dimension = 0;
 };
 
@@ -84,13 +87,22 @@ class Platform {
   std::unordered_map<std::string, vertex_descriptor> by_name_;
 };
 
+/// Compares two platforms by node name, whatever their node order (a DOT file read back lists
+/// its nodes in another order than the platform it was written from).
+/// @return std::nullopt when both have the same directedness, the same nodes (name, role, speed,
+/// label) and the same arcs (end names, cost, dimension); otherwise a sentence naming the first
+/// difference found. O((V + E) log V).
+[[nodiscard]] std::optional<std::string> difference(const Platform& a, const Platform& b);
+
 /// The emulator's view of a Platform: port p of v is v's p-th out-arc in insertion order.
-/// Holds a reference: the platform must outlive it.
+/// Shares ownership of the platform, which it never modifies.
 class PlatformTopology final : public Topology {
  public:
-  explicit PlatformTopology(const Platform& platform);
-  [[nodiscard]] std::string name() const override { return platform_.name(); }
-  [[nodiscard]] NodeId num_nodes() const override { return platform_.num_nodes(); }
+  /// @pre @p platform is not null.
+  explicit PlatformTopology(std::shared_ptr<const Platform> platform);
+  explicit PlatformTopology(Platform platform);
+  [[nodiscard]] std::string name() const override { return platform_->name(); }
+  [[nodiscard]] NodeId num_nodes() const override { return platform_->num_nodes(); }
   [[nodiscard]] Port degree(NodeId v) const override;
   [[nodiscard]] NodeId neighbor(NodeId v, Port port) const override;
   [[nodiscard]] std::optional<Port> port_to(NodeId v, NodeId u) const override;
@@ -98,11 +110,11 @@ class PlatformTopology final : public Topology {
   [[nodiscard]] std::string link_name(NodeId v, Port port) const override;
   [[nodiscard]] Rational link_cost(NodeId v, Port port) const override;
   [[nodiscard]] Rational speed(NodeId v) const override;
-  [[nodiscard]] const Platform& platform() const { return platform_; }
+  [[nodiscard]] const Platform& platform() const { return *platform_; }
 
  private:
   [[nodiscard]] Platform::edge_descriptor arc(NodeId v, Port port) const;
-  const Platform& platform_;
+  std::shared_ptr<const Platform> platform_;
 };
 
 }  // namespace starnet::topology

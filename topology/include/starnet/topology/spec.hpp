@@ -1,8 +1,8 @@
 #pragma once
 /// @file
 /// Topology specs as users write them on the command line: `star:5`, `hypercube:7`,
-/// `debruijn:7`, `complete:8`, `ring:8`, `torus:4x4`, `mesh:4x4`, `tiers:SEED`, or a path to a
-/// `.dot` / `.graphml` file.
+/// `debruijn:7`, `complete:8`, `ring:8`, `torus:4x4`, `mesh:4x4`, `product:ring:4*star:3`,
+/// `tiers:SEED`, or a path to a `.dot` / `.gv` / `.graphml` file (docs/topology.md).
 
 #include <string>
 #include <string_view>
@@ -16,8 +16,10 @@ struct Spec {
   std::string argument;
 };
 
-/// Splits @p text. @throws TopologyError naming the spec when it is neither `family:argument`
-/// with a known family nor a path ending in .dot, .gv or .graphml.
+/// Splits @p text. A known family followed by ':' wins over a file extension, so that
+/// `product:a.dot*b.dot` is a product; write `./ring:8.dot` for a file with such a name.
+/// @throws TopologyError naming the spec when it is neither `family:argument` with a known family
+/// nor a path ending in .dot, .gv or .graphml.
 [[nodiscard]] Spec parse_spec(std::string_view text);
 
 /// The n of a `star:N` spec. @throws TopologyError naming the spec when it is not a star graph
@@ -25,8 +27,10 @@ struct Spec {
 [[nodiscard]] int star_dimension(const Spec& spec);
 
 /// Parses a whole number in [lo, hi] from a spec argument.
+/// @param meaning what the number is, e.g. "dimension D of hypercube:D".
+/// @param hint appended to the expectation, e.g. why @p hi is the limit; may be empty.
 /// @throws TopologyError naming @p spec, the value and the range.
 [[nodiscard]] long parse_spec_integer(std::string_view value, long lo, long hi, const Spec& spec,
-                                      std::string_view meaning);
+                                      std::string_view meaning, std::string_view hint = {});
 
 }  // namespace starnet::topology

@@ -16,7 +16,8 @@
 /// A vertex is the rank of its permutation, in an order chosen for locality: the rank reads the
 /// Lehmer code from the last position, so every sub-star S_m (the nodes that share positions
 /// m+1..n) is the contiguous rank range [r·m!, (r+1)·m!). Rank 0 is the identity 12…n. Nothing
-/// is stored per vertex or edge: neighbours are computed from the rank in O(n²) with n ≤ 12.
+/// is stored per vertex or edge: a label is decoded from the rank in O(n²) with n ≤ 12, and each
+/// neighbour follows from the label in O(n).
 ///
 /// The class models the Boost.Graph concepts VertexListGraph, IncidenceGraph and AdjacencyGraph
 /// (undirected), with the identity as vertex_index map, so that BGL algorithms such as
@@ -53,6 +54,9 @@ class StarGraph final : public Topology {
   [[nodiscard]] vertex_descriptor rank(const Label& label) const;
   /// Neighbour of @p v along link @p k (swap of symbols 1 and k), 2 ≤ k ≤ n. O(n²).
   [[nodiscard]] vertex_descriptor neighbor_along(vertex_descriptor v, int k) const;
+  /// The same from v's label decoded once: O(k). Breadth-first search over S_n decodes each
+  /// label once and asks for its n-1 neighbours this way. @pre @p label == label(v).
+  [[nodiscard]] vertex_descriptor neighbor_along(vertex_descriptor v, const Label& label, int k) const;
   /// First vertex of the sub-star S_m that contains @p v: the nodes sharing positions m+1..n of
   /// v's label form the rank range [substar_begin(v, m), substar_begin(v, m) + m!).
   [[nodiscard]] vertex_descriptor substar_begin(vertex_descriptor v, int m) const;

@@ -1,0 +1,117 @@
+#pragma once
+/// @file
+/// Topology families for what-if studies, and the two entry points that turn a spec
+/// (spec.hpp, docs/topology.md) into a model: make_platform() and make_topology().
+///
+/// | spec                | nodes (names)                             | links                              |
+/// |---------------------|-------------------------------------------|------------------------------------|
+/// | star:N   (N ≤ 8)    | N! permutation labels "2134", label set   | swap of symbols 1 and k, dim = k   |
+/// | hypercube:D         | 2^D bit strings "0110" (bit 0 rightmost)  | flip of bit i, dimension = i + 1   |
+/// | debruijn:D          | 2^D bit strings                           | x — (2x + b) mod 2^D, b ∈ {0, 1}   |
+/// | complete:N          | "0".."N-1"                                | every pair                         |
+/// | ring:N              | "0".."N-1"                                | i — (i + 1) mod N                  |
+/// | torus:AxB           | "(i,j)"                                   | product of ring:A and ring:B       |
+/// | mesh:AxB            | "(i,j)"                                   | product of two paths of A, B nodes |
+/// | product:S1*S2[*S3…] | "(a,b)" from the factors' names           | one factor's link, others fixed    |
+/// | tiers:SEED          | "wan0".., "man0".. routers, "p0".. procs  | random WAN/MAN/LAN tree            |
+///
+/// Families are undirected simple graphs with unit costs and speeds (tiers: random exact costs and
+/// speeds) and all nodes processors (tiers: WAN/MAN routers). Where a family's rule produces a
+/// self-loop or the same link twice (debruijn at 0…0, 1…1 and 0101…; ring:1, ring:2; torus with
+/// a side of 2), the self-loop is dropped and the duplicates merged into one link: the binary
+/// de Bruijn graph D_n therefore has degrees 2..4, the "degree 4" of Oh–Choi–Primeaux Table 1
+/// being its maximum.
+///
+/// Node order (the NodeId of PlatformTopology) is the order of the table: star by permutation rank
+/// (as StarGraph), bit strings by value, products in mixed radix with the first factor most
+/// significant. Star and hypercube links are added dimension by dimension, so port p of a node
+/// is link k = p + 2 (star, as in StarGraph) or dimension p + 1 (hypercube).
+///
+/// Tiers (Calvert, Doar, Zegura, "Modeling Internet topology", IEEE Comm. Magazine 1997) is the
+/// generator behind Figure 9 of Legrand, Marchal, Robert 2004 (15 nodes, 8 LAN processors); see
+/// tiers_platform().
+///
+/// Complexity: O(V + E) per family. A Platform is limited to MAX_PLATFORM_NODES nodes and
+/// MAX_PLATFORM_LINKS links; star graphs beyond star:8 are served by the implicit StarGraph.
+///
+/// IMPORTANT: is_vertex_transitive() trusts the family's mathematics; it never inspects a
+/// platform (and says false for files and tiers).
+
+#include <starnet/topology/platform.hpp>
+#include <starnet/topology/topology.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string_view>
+
+namespace starnet::topology {
+
+/// Most nodes and links a Platform built by make_platform() may have.
+inline constexpr std::uint64_t MAX_PLATFORM_NODES = 65'536;
+inline constexpr std::uint64_t MAX_PLATFORM_LINKS = 1'048'576;
+/// Largest star graph materialised as a Platform (S_8: 40,320 nodes; S_9 has 362,880).
+inline constexpr int MAX_STAR_PLATFORM_N = 8;
+/// Largest D of hypercube:D and debruijn:D (2^16 = MAX_PLATFORM_NODES nodes).
+inline constexpr int MAX_CUBE_D = 16;
+/// Largest N of complete:N (1448·1447/2 links ≤ MAX_PLATFORM_LINKS).
+inline constexpr int MAX_COMPLETE_N = 1448;
+
+/// S_n materialised. @throws TopologyError unless 1 ≤ n ≤ MAX_STAR_PLATFORM_N; for n ≤ 12 the
+/// message points to the implicit StarGraph.
+[[nodiscard]] Platform star_platform(int n);
+/// The D-cube Q_D. @throws TopologyError unless 1 ≤ d ≤ MAX_CUBE_D.
+[[nodiscard]] Platform hypercube_platform(int d);
+/// The undirected binary de Bruijn graph D_d (self-loops dropped, parallel links merged).
+/// @throws TopologyError unless 1 ≤ d ≤ MAX_CUBE_D.
+[[nodiscard]] Platform debruijn_platform(int d);
+/// K_n. @throws TopologyError unless 1 ≤ n ≤ MAX_COMPLETE_N.
+[[nodiscard]] Platform complete_platform(int n);
+/// C_n (ring:1 is one node, ring:2 one link). @throws TopologyError unless 1 ≤ n ≤ MAX_PLATFORM_NODES.
+[[nodiscard]] Platform ring_platform(int n);
+/// ring:A × ring:B. @throws TopologyError unless a, b ≥ 1 and a·b ≤ MAX_PLATFORM_NODES.
+[[nodiscard]] Platform torus_platform(int a, int b);
+/// path of A nodes × path of B nodes. @throws TopologyError unless a, b ≥ 1 and a·b ≤ MAX_PLATFORM_NODES.
+[[nodiscard]] Platform mesh_platform(int a, int b);
+/// Cartesian product of two or more platforms: node (x_1, …, x_m) is linked to every node that
+/// differs in one coordinate i by a link x_i → y_i of factor i, with that link's cost (dimension 0).
+/// A product node is a router if one of its coordinates is, and its speed is the smallest of its
+/// coordinates' speeds. The product is directed if a factor is. Its name is "product:A*B*…".
+/// @throws TopologyError when fewer than two factors are given or the product exceeds the limits.
+[[nodiscard]] Platform product_platform(std::span<const Platform> factors);
+
+/// A Tiers-like random WAN/MAN/LAN platform; the same seed gives the same platform on every
+/// machine (std::mt19937_64, whose output the C++ standard fixes, with our own unbiased mapping
+/// of its 64-bit words to ranges, SeededDraw in families.cpp, which also fixes the order of draws):
+///   - W ∈ [2, 3] WAN routers "wan0".. joined by a random tree (wan_i to a random wan_j, j < i),
+///     plus, when W = 3, the link that closes the WAN triangle with probability 1/2 (redundancy);
+///   - M ∈ [3, 5] MAN routers "man0".., each linked to a random WAN router;
+///   - P ∈ [6, 10] LAN processors "p0".., processor i < M on man_i, the others on a random MAN
+///     router (so every MAN has a LAN);
+///   - costs k/10 (time per unit message): WAN k ∈ [10, 30], MAN k ∈ [5, 15], LAN k ∈ [1, 4];
+///     processor speeds k/2, k ∈ [2, 20]; routers speed 1 (they do not compute).
+/// Node order: WAN routers, MAN routers, processors. Undirected, 11 to 18 nodes.
+[[nodiscard]] Platform tiers_platform(std::uint64_t seed);
+
+/// Builds the platform a spec names, files included (files.hpp); its name is the spec text.
+/// @throws TopologyError naming the spec and the expected form for an unknown family, a
+/// malformed or out-of-range argument (star:0, star:13, star:x, hypercube:-1, hypercube:40, …),
+/// star:N with N > MAX_STAR_PLATFORM_N (the implicit model serves N ≤ 12), a platform beyond
+/// MAX_PLATFORM_NODES / MAX_PLATFORM_LINKS, or a bad file.
+///
+/// @code
+///   const Platform p = make_platform("torus:4x4");   // 16 nodes "(0,0)".."(3,3)", 32 links
+/// @endcode
+[[nodiscard]] Platform make_platform(std::string_view spec);
+
+/// The model the emulator runs: star:N (1 ≤ N ≤ 12) is the implicit StarGraph, anything else a
+/// PlatformTopology that owns the platform make_platform() builds.
+/// @throws TopologyError as make_platform(), and for star:N outside 1..12.
+[[nodiscard]] std::unique_ptr<Topology> make_topology(std::string_view spec);
+
+/// True when the spec's family is vertex-transitive (star, hypercube, complete, ring, torus, and
+/// products of those), so that one breadth-first search gives every distance distribution.
+/// @throws TopologyError when the spec does not parse.
+[[nodiscard]] bool is_vertex_transitive(std::string_view spec);
+
+}  // namespace starnet::topology

@@ -1,0 +1,87 @@
+#pragma once
+/// @file
+/// Size, degrees and hop distances of a topology (issue 2, `starnet topo info` / `topo compare`).
+///
+/// Problem: node and link counts, out-degree range, and the hop distance d(u, v) of every ordered
+/// pair — along arcs when the platform is directed, link costs ignored — summarised as the
+/// distance histogram h[d] = #{(u, v) : d(u, v) = d} (h[0] = number of nodes), the diameter
+/// max d(u, v) and the average distance Σ_{u≠v} d(u, v) / #{(u, v) : u ≠ v, v reachable from u}.
+///
+/// Method: a vertex-transitive graph looks the same from every node, so one breadth-first search
+/// from node 0 gives every node's distance distribution and h = V × that distribution
+/// (DistanceMethod::ONE_BFS_VERTEX_TRANSITIVE, O(V + E)); any other platform gets one BFS per
+/// node (ALL_PAIRS_BFS, O(V·(V + E)), refused above MAX_ALL_PAIRS_WORK). Star graphs are searched
+/// on the implicit StarGraph with boost::breadth_first_search, a two-bit colour map and one byte
+/// of distance per node (3 bits of memory per node in all, plus the BFS queue): S_10 in about
+/// 0.6 s, S_11 (39,916,800 nodes) in well under 1 GiB (tests/topology/properties_benchmark.cpp).
+///
+/// IMPORTANT: the caller vouches for vertex-transitivity when it asks for ONE_BFS_VERTEX_TRANSITIVE
+/// (families.hpp: is_vertex_transitive()); nothing checks it.
+
+#include <starnet/topology/platform.hpp>
+#include <starnet/topology/rational.hpp>
+#include <starnet/topology/star_graph.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace starnet::topology {
+
+enum class DistanceMethod { ONE_BFS_VERTEX_TRANSITIVE, ALL_PAIRS_BFS };
+/// "one-bfs-vertex-transitive" or "all-pairs-bfs".
+[[nodiscard]] std::string to_string(DistanceMethod method);
+
+/// Most BFS steps, V·(V + E), an all-pairs search may take: about 2.5·10^8 steps run per second
+/// here (BM_AllPairsBfs), so the limit is about ten seconds (debruijn:14 fits, debruijn:15 not).
+inline constexpr std::uint64_t MAX_ALL_PAIRS_WORK = std::uint64_t{1} << 31;
+/// Largest star graph searched: S_11 takes about 12 s and 110 MiB; S_12 would take minutes and
+/// more than 1 GiB (479,001,600 nodes), so it is refused.
+inline constexpr int MAX_STAR_BFS_N = 11;
+
+struct TopologyProperties {
+  std::string name;
+  /// Computed on the implicit StarGraph rather than on a Platform.
+  bool implicit = false;
+  bool directed = false;
+  std::uint64_t nodes = 0;
+  /// Undirected links, or arcs when directed.
+  std::uint64_t links = 0;
+  std::uint64_t processors = 0;
+  /// Out-degree range (the degree of an undirected graph).
+  std::uint32_t degree_min = 0;
+  std::uint32_t degree_max = 0;
+  /// h[d]: ordered pairs (u, v) at distance d; h[0] = nodes.
+  std::vector<std::uint64_t> distance_histogram;
+  /// Ordered pairs (u, v) with no path from u to v.
+  std::uint64_t unreachable_pairs = 0;
+  DistanceMethod method = DistanceMethod::ALL_PAIRS_BFS;
+
+  /// Largest distance, or std::nullopt when a pair is unreachable (the diameter is infinite).
+  [[nodiscard]] std::optional<std::uint32_t> diameter() const;
+  /// Average distance over reachable ordered pairs u ≠ v, exactly; 0 when there is none.
+  [[nodiscard]] Rational average_distance() const;
+};
+
+/// Properties of S_n from one BFS on the implicit graph. O(n!·n), 3 bits per node plus the queue.
+/// @throws TopologyError naming star:n when n > MAX_STAR_BFS_N.
+[[nodiscard]] TopologyProperties star_graph_properties(const StarGraph& g);
+
+/// Properties of a platform. @param method ONE_BFS_VERTEX_TRANSITIVE only for a vertex-transitive
+/// platform (see the file comment). @throws TopologyError naming the platform when
+/// ALL_PAIRS_BFS would exceed MAX_ALL_PAIRS_WORK.
+[[nodiscard]] TopologyProperties platform_properties(const Platform& platform, DistanceMethod method);
+
+/// Properties of the topology a spec names: star:N on the implicit StarGraph (N ≤ 12), any
+/// other spec on make_platform(spec), with one BFS when is_vertex_transitive(spec).
+/// @throws TopologyError as make_platform() and platform_properties().
+///
+/// @code
+///   const auto p = topology_properties("star:5");  // 120 nodes, degree 4, diameter 6
+///   p.average_distance();                          // 26/7, exactly
+/// @endcode
+[[nodiscard]] TopologyProperties topology_properties(std::string_view spec);
+
+}  // namespace starnet::topology

@@ -1,0 +1,384 @@
+// Topology families (families.hpp): the generators, the spec dispatch and the size limits.
+#include <starnet/topology/error.hpp>
+#include <starnet/topology/families.hpp>
+#include <starnet/topology/files.hpp>
+#include <starnet/topology/spec.hpp>
+#include <starnet/topology/star_graph.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace starnet::topology {
+namespace {
+
+/// 1234567 → "1,234,567", for limits in messages.
+std::string grouped(std::uint64_t v) {
+  std::string digits = std::to_string(v);
+  for (auto i = static_cast<std::ptrdiff_t>(digits.size()) - 3; i > 0; i -= 3) digits.insert(static_cast<std::size_t>(i), ",");
+  return digits;
+}
+
+/// The accepted range of one family argument, shared by make_platform() (the user's text) and
+/// the family functions (their int argument), so that both report it the same way.
+struct Bound {
+  const char* meaning;
+  long lo;
+  long hi;
+  const char* hint;
+};
+
+const Bound HYPERCUBE_D{"dimension D of hypercube:D", 1, MAX_CUBE_D,
+                        "hypercube:17 would exceed the 65,536-node limit of a platform"};
+const Bound DEBRUIJN_D{"dimension D of debruijn:D", 1, MAX_CUBE_D,
+                       "debruijn:17 would exceed the 65,536-node limit of a platform"};
+const Bound COMPLETE_N{"size N of complete:N", 1, MAX_COMPLETE_N,
+                       "complete:1449 would exceed the 1,048,576-link limit of a platform"};
+const Bound RING_N{"size N of ring:N", 1, static_cast<long>(MAX_PLATFORM_NODES),
+                   "ring:65537 would exceed the 65,536-node limit of a platform"};
+const Bound GRID_SIDE{"side of AxB", 1, static_cast<long>(MAX_PLATFORM_NODES), "A·B is limited to 65,536 nodes"};
+const Bound TIERS_SEED{"seed of tiers:SEED", 0, std::numeric_limits<long>::max(), ""};
+
+int bounded(std::string_view value, const Bound& b, std::string_view spec_text) {
+  const Spec spec{std::string(spec_text), "", std::string(value)};
+  return static_cast<int>(parse_spec_integer(value, b.lo, b.hi, spec, b.meaning, b.hint));
+}
+
+void check_size(std::string_view spec_text, std::uint64_t nodes, std::uint64_t links) {
+  if (nodes > MAX_PLATFORM_NODES) {
+    throw TopologyError(fmt::format("topology \"{}\": {} nodes exceed the limit of {} nodes of a platform", spec_text,
+                                    grouped(nodes), grouped(MAX_PLATFORM_NODES)));
+  }
+  if (links > MAX_PLATFORM_LINKS) {
+    throw TopologyError(fmt::format("topology \"{}\": {} links exceed the limit of {} links of a platform", spec_text,
+                                    grouped(links), grouped(MAX_PLATFORM_LINKS)));
+  }
+}
+
+/// D-bit binary name of x, most significant bit first.
+std::string bits(std::uint32_t x, int d) {
+  std::string s(static_cast<std::size_t>(d), '0');
+  for (int i = 0; i < d; ++i) {
+    if ((x >> i & 1U) != 0) s[static_cast<std::size_t>(d - 1 - i)] = '1';
+  }
+  return s;
+}
+
+/// A family whose rule may produce self-loops or a link twice keeps one simple link (file comment
+/// of families.hpp).
+void add_simple_link(Platform& p, Platform::vertex_descriptor u, Platform::vertex_descriptor v, LinkProperties props = {}) {
+  if (u != v && !boost::edge(u, v, p.graph()).second) p.add_link(u, v, props);
+}
+
+Platform numbered(std::string name, int n) {
+  Platform p(std::move(name), /*directed=*/false);
+  for (int i = 0; i < n; ++i) p.add_node({std::to_string(i)});
+  return p;
+}
+
+Platform path_platform(int n) {
+  Platform p = numbered("path:" + std::to_string(n), n);
+  for (int i = 0; i + 1 < n; ++i) p.add_link(static_cast<Platform::vertex_descriptor>(i), static_cast<Platform::vertex_descriptor>(i + 1));
+  return p;
+}
+
+/// A×B for torus:AxB and mesh:AxB: "4x4" → {4, 4}.
+std::pair<int, int> grid_sides(const Spec& spec) {
+  const auto x = spec.argument.find('x');
+  if (x == std::string::npos) {
+    throw TopologyError(fmt::format("topology \"{}\": \"{}\" is not valid (expected {}:AxB with A and B positive "
+                                    "integers, e.g. {}:4x4)",
+                                    spec.text, spec.argument, spec.family, spec.family));
+  }
+  return {bounded(spec.argument.substr(0, x), GRID_SIDE, spec.text), bounded(spec.argument.substr(x + 1), GRID_SIDE, spec.text)};
+}
+
+void check_grid(std::string_view spec_text, int a, int b) {
+  (void)bounded(std::to_string(a), GRID_SIDE, spec_text);
+  (void)bounded(std::to_string(b), GRID_SIDE, spec_text);
+  check_size(spec_text, static_cast<std::uint64_t>(a) * static_cast<std::uint64_t>(b), 0);
+}
+
+/// The factors of product:S1*S2*…; none may itself be a product (write product:A*B*C instead).
+std::vector<std::string> product_factors(const Spec& spec) {
+  std::vector<std::string> out;
+  std::size_t begin = 0;
+  for (;;) {
+    const auto star = spec.argument.find('*', begin);
+    out.push_back(spec.argument.substr(begin, star - begin));
+    if (star == std::string::npos) break;
+    begin = star + 1;
+  }
+  if (out.size() < 2) {
+    throw TopologyError(fmt::format("topology \"{}\" has one factor (expected product:SPEC1*SPEC2[*SPEC3...] with at "
+                                    "least two factors, e.g. product:ring:4*star:3)",
+                                    spec.text));
+  }
+  for (const auto& f : out) {
+    if (f.starts_with("product:")) {
+      throw TopologyError(fmt::format("topology \"{}\": factor \"{}\" is itself a product (expected "
+                                      "product:A*B*C instead of nesting products)",
+                                      spec.text, f));
+    }
+  }
+  return out;
+}
+
+/// Uniform integers from a seed, identical on every machine: std::mt19937_64 is fully specified
+/// by the standard; std::uniform_int_distribution is not, hence our own mapping.
+class SeededDraw {
+ public:
+  explicit SeededDraw(std::uint64_t seed) : engine_(seed) {}
+  /// Uniform in [lo, hi] by rejection: the words below 2^64 mod (hi-lo+1) are redrawn, so that the
+  /// accepted ones cover every residue equally often.
+  std::int64_t uniform(std::int64_t lo, std::int64_t hi) {
+    const auto range = static_cast<std::uint64_t>(hi - lo) + 1;
+    const std::uint64_t reject_below = (0 - range) % range;
+    std::uint64_t x = 0;
+    do {
+      x = engine_();
+    } while (x < reject_below);
+    return lo + static_cast<std::int64_t>(x % range);
+  }
+
+ private:
+  std::mt19937_64 engine_;
+};
+
+Platform build(const Spec& spec) {
+  const std::string& f = spec.family;
+  if (f == "star") return star_platform(star_dimension(spec));
+  if (f == "hypercube") return hypercube_platform(bounded(spec.argument, HYPERCUBE_D, spec.text));
+  if (f == "debruijn") return debruijn_platform(bounded(spec.argument, DEBRUIJN_D, spec.text));
+  if (f == "complete") return complete_platform(bounded(spec.argument, COMPLETE_N, spec.text));
+  if (f == "ring") return ring_platform(bounded(spec.argument, RING_N, spec.text));
+  if (f == "torus" || f == "mesh") {
+    const auto [a, b] = grid_sides(spec);
+    return f == "torus" ? torus_platform(a, b) : mesh_platform(a, b);
+  }
+  if (f == "tiers") return tiers_platform(static_cast<std::uint64_t>(parse_spec_integer(
+                         spec.argument, TIERS_SEED.lo, TIERS_SEED.hi, spec, TIERS_SEED.meaning)));
+  if (f == "product") {
+    std::vector<Platform> factors;
+    for (const auto& text : product_factors(spec)) {
+      try {
+        factors.push_back(make_platform(text));
+      } catch (const TopologyError& e) {
+        throw TopologyError(fmt::format("in product \"{}\": {}", spec.text, e.what()));
+      }
+    }
+    return product_platform(factors);
+  }
+  STARNET_ASSERT(f == "file");
+  return read_platform_file(spec.argument);
+}
+
+}  // namespace
+
+Platform star_platform(int n) {
+  const StarGraph g(n);  // throws for n outside 1..12
+  if (n > MAX_STAR_PLATFORM_N) {
+    throw TopologyError(fmt::format(
+        "topology \"star:{}\": a star graph is materialised as a platform only up to star:{} ({} nodes) and star:{} "
+        "has {} nodes (expected N in 1..{}; the implicit model, e.g. starnet topo info, serves star:N up to {})",
+        n, MAX_STAR_PLATFORM_N, grouped(StarGraph::factorial(MAX_STAR_PLATFORM_N)), n, grouped(g.size()),
+        MAX_STAR_PLATFORM_N, StarGraph::MAX_N));
+  }
+  Platform p(g.name(), /*directed=*/false);
+  for (StarGraph::vertex_descriptor v = 0; v < g.size(); ++v) {
+    const std::string label = g.label_string(v);
+    p.add_node({label, Role::PROCESSOR, 1, label});
+  }
+  // Dimension by dimension, so that port p of every node is link k = p + 2, as in StarGraph.
+  for (int k = 2; k <= n; ++k) {
+    for (StarGraph::vertex_descriptor v = 0; v < g.size(); ++v) {
+      const auto u = g.neighbor_along(v, k);
+      if (v < u) p.add_link(v, u, {1, k});
+    }
+  }
+  return p;
+}
+
+Platform hypercube_platform(int d) {
+  const std::string name = fmt::format("hypercube:{}", d);
+  (void)bounded(std::to_string(d), HYPERCUBE_D, name);
+  const std::uint32_t size = 1U << d;
+  Platform p(name, /*directed=*/false);
+  for (std::uint32_t x = 0; x < size; ++x) p.add_node({bits(x, d)});
+  for (int i = 0; i < d; ++i) {  // dimension by dimension: port p is dimension p + 1
+    for (std::uint32_t x = 0; x < size; ++x) {
+      const std::uint32_t y = x ^ (1U << i);
+      if (x < y) p.add_link(x, y, {1, i + 1});
+    }
+  }
+  return p;
+}
+
+Platform debruijn_platform(int d) {
+  const std::string name = fmt::format("debruijn:{}", d);
+  (void)bounded(std::to_string(d), DEBRUIJN_D, name);
+  const std::uint32_t size = 1U << d;
+  Platform p(name, /*directed=*/false);
+  for (std::uint32_t x = 0; x < size; ++x) p.add_node({bits(x, d)});
+  for (std::uint32_t x = 0; x < size; ++x) {
+    for (std::uint32_t b = 0; b < 2; ++b) add_simple_link(p, x, ((x << 1) | b) & (size - 1));
+  }
+  return p;
+}
+
+Platform complete_platform(int n) {
+  const std::string name = fmt::format("complete:{}", n);
+  (void)bounded(std::to_string(n), COMPLETE_N, name);
+  Platform p = numbered(name, n);
+  for (int i = 0; i < n; ++i) {
+    for (int j = i + 1; j < n; ++j) p.add_link(static_cast<Platform::vertex_descriptor>(i), static_cast<Platform::vertex_descriptor>(j));
+  }
+  return p;
+}
+
+Platform ring_platform(int n) {
+  const std::string name = fmt::format("ring:{}", n);
+  (void)bounded(std::to_string(n), RING_N, name);
+  Platform p = numbered(name, n);
+  for (int i = 0; i < n; ++i) {
+    add_simple_link(p, static_cast<Platform::vertex_descriptor>(i), static_cast<Platform::vertex_descriptor>((i + 1) % n));
+  }
+  return p;
+}
+
+Platform torus_platform(int a, int b) {
+  const std::string name = fmt::format("torus:{}x{}", a, b);
+  check_grid(name, a, b);
+  const Platform factors[] = {ring_platform(a), ring_platform(b)};
+  Platform p = product_platform(factors);
+  p.set_name(name);
+  return p;
+}
+
+Platform mesh_platform(int a, int b) {
+  const std::string name = fmt::format("mesh:{}x{}", a, b);
+  check_grid(name, a, b);
+  const Platform factors[] = {path_platform(a), path_platform(b)};
+  Platform p = product_platform(factors);
+  p.set_name(name);
+  return p;
+}
+
+Platform product_platform(std::span<const Platform> factors) {
+  std::string name = "product:";
+  for (std::size_t i = 0; i < factors.size(); ++i) name += (i > 0 ? "*" : "") + factors[i].name();
+  if (factors.size() < 2) {
+    throw TopologyError(fmt::format("topology \"{}\" has {} factor(s) (expected at least two)", name, factors.size()));
+  }
+  // Size first, in 64 bits with each factor ≤ the limits, before anything is built.
+  std::uint64_t nodes = 1;
+  bool directed = false;
+  for (const auto& f : factors) {
+    if (f.num_nodes() == 0) throw TopologyError(fmt::format("topology \"{}\": factor {} has no nodes", name, f.name()));
+    nodes *= f.num_nodes();
+    directed = directed || f.directed();
+    check_size(name, nodes, 0);
+  }
+  std::uint64_t arcs = 0;
+  for (const auto& f : factors) arcs += boost::num_edges(f.graph()) * (nodes / f.num_nodes());
+  check_size(name, nodes, directed ? arcs : arcs / 2);
+
+  // Node x has coordinate (x / stride_i) mod n_i in factor i; the first factor is most significant.
+  std::vector<std::uint64_t> stride(factors.size(), 1);
+  for (std::size_t i = factors.size() - 1; i > 0; --i) stride[i - 1] = stride[i] * factors[i].num_nodes();
+  const auto coordinate = [&](std::uint64_t x, std::size_t i) {
+    return static_cast<Platform::vertex_descriptor>(x / stride[i] % factors[i].num_nodes());
+  };
+  Platform p(name, directed);
+  for (std::uint64_t x = 0; x < nodes; ++x) {
+    NodeProperties props{"(", Role::PROCESSOR, std::numeric_limits<std::int64_t>::max(), ""};
+    for (std::size_t i = 0; i < factors.size(); ++i) {
+      const auto& c = factors[i].graph()[coordinate(x, i)];
+      props.name += (i > 0 ? "," : "") + c.name;
+      if (c.role == Role::ROUTER) props.role = Role::ROUTER;
+      props.speed = std::min(props.speed, c.speed);
+    }
+    props.name += ")";
+    p.add_node(std::move(props));
+  }
+  for (std::uint64_t x = 0; x < nodes; ++x) {
+    for (std::size_t i = 0; i < factors.size(); ++i) {
+      const auto& g = factors[i].graph();
+      const auto c = coordinate(x, i);
+      for (const auto e : boost::make_iterator_range(boost::out_edges(c, g))) {
+        const std::uint64_t y = x - c * stride[i] + boost::target(e, g) * stride[i];
+        // An undirected product adds each link once (add_link adds both arcs).
+        if (directed || x < y) {
+          p.add_link(static_cast<Platform::vertex_descriptor>(x), static_cast<Platform::vertex_descriptor>(y), {g[e].cost, 0});
+        }
+      }
+    }
+  }
+  return p;
+}
+
+Platform tiers_platform(std::uint64_t seed) {
+  SeededDraw draw(seed);
+  const auto tenths = [&](int lo, int hi) { return Rational(draw.uniform(lo, hi), 10); };
+  const auto wan = static_cast<int>(draw.uniform(2, 3));
+  const auto man = static_cast<int>(draw.uniform(3, 5));
+  const auto lan = static_cast<int>(draw.uniform(6, 10));
+  Platform p(fmt::format("tiers:{}", seed), /*directed=*/false);
+  for (int i = 0; i < wan; ++i) p.add_node({fmt::format("wan{}", i), Role::ROUTER});
+  for (int i = 0; i < man; ++i) p.add_node({fmt::format("man{}", i), Role::ROUTER});
+  for (int i = 0; i < lan; ++i) p.add_node({fmt::format("p{}", i), Role::PROCESSOR, Rational(draw.uniform(2, 20), 2)});
+  const auto wan_node = [](int i) { return static_cast<Platform::vertex_descriptor>(i); };
+  const auto man_node = [&](int i) { return static_cast<Platform::vertex_descriptor>(wan + i); };
+  const auto lan_node = [&](int i) { return static_cast<Platform::vertex_descriptor>(wan + man + i); };
+
+  std::vector<int> parent(static_cast<std::size_t>(wan), -1);
+  for (int i = 1; i < wan; ++i) {
+    parent[static_cast<std::size_t>(i)] = static_cast<int>(draw.uniform(0, i - 1));
+    p.add_link(wan_node(i), wan_node(parent[static_cast<std::size_t>(i)]), {tenths(10, 30)});
+  }
+  if (wan == 3 && draw.uniform(0, 1) == 1) {
+    // wan2 hangs on wan0 or wan1; the triangle's missing side joins it to the other one.
+    p.add_link(wan_node(2), wan_node(1 - parent[2]), {tenths(10, 30)});
+  }
+  for (int i = 0; i < man; ++i) {
+    const auto w = static_cast<int>(draw.uniform(0, wan - 1));
+    p.add_link(man_node(i), wan_node(w), {tenths(5, 15)});
+  }
+  for (int i = 0; i < lan; ++i) {
+    const int m = i < man ? i : static_cast<int>(draw.uniform(0, man - 1));
+    p.add_link(lan_node(i), man_node(m), {tenths(1, 4)});
+  }
+  p.validate();
+  return p;
+}
+
+Platform make_platform(std::string_view text) {
+  const Spec spec = parse_spec(text);
+  Platform p = build(spec);
+  p.set_name(spec.text);
+  return p;
+}
+
+std::unique_ptr<Topology> make_topology(std::string_view text) {
+  const Spec spec = parse_spec(text);
+  if (spec.family == "star") return std::make_unique<StarGraph>(star_dimension(spec));
+  Platform p = build(spec);
+  p.set_name(spec.text);
+  return std::make_unique<PlatformTopology>(std::move(p));
+}
+
+bool is_vertex_transitive(std::string_view text) {
+  const Spec spec = parse_spec(text);
+  if (spec.family == "product") {
+    const auto factors = product_factors(spec);
+    return std::all_of(factors.begin(), factors.end(), [](const std::string& f) { return is_vertex_transitive(f); });
+  }
+  return spec.family == "star" || spec.family == "hypercube" || spec.family == "complete" || spec.family == "ring" ||
+         spec.family == "torus";
+}
+
+}  // namespace starnet::topology

@@ -1,0 +1,162 @@
+// Hop-distance properties by breadth-first search (properties.hpp).
+#include <starnet/topology/error.hpp>
+#include <starnet/topology/families.hpp>
+#include <starnet/topology/properties.hpp>
+#include <starnet/topology/spec.hpp>
+
+#include <boost/graph/breadth_first_search.hpp>
+#include <boost/graph/two_bit_color_map.hpp>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <limits>
+
+namespace starnet::topology {
+namespace {
+
+/// Records each node's distance when BFS discovers it, and counts the nodes at each distance.
+template <class Distance>
+class HistogramRecorder : public boost::default_bfs_visitor {
+ public:
+  HistogramRecorder(std::vector<Distance>& distance, std::vector<std::uint64_t>& histogram)
+      : distance_(distance), histogram_(histogram) {}
+  template <class Edge, class Graph>
+  void tree_edge(const Edge& e, const Graph& g) const {
+    const auto d = static_cast<Distance>(distance_[source(e, g)] + 1);
+    distance_[target(e, g)] = d;
+    if (d >= histogram_.size()) histogram_.resize(static_cast<std::size_t>(d) + 1, 0);
+    ++histogram_[d];
+  }
+
+ private:
+  std::vector<Distance>& distance_;
+  std::vector<std::uint64_t>& histogram_;
+};
+
+/// One BFS from @p s: adds the nodes at each distance from s to @p histogram (h[0] included) and
+/// returns how many nodes s does not reach.
+template <class Graph, class Distance, class ColorMap>
+std::uint64_t bfs_from(const Graph& g, typename boost::graph_traits<Graph>::vertex_descriptor s, std::uint64_t nodes,
+                       std::vector<Distance>& distance, ColorMap colors, std::vector<std::uint64_t>& histogram) {
+  std::vector<std::uint64_t> from_s{1};
+  distance[s] = 0;
+  boost::breadth_first_search(g, s, boost::visitor(HistogramRecorder<Distance>(distance, from_s)).color_map(colors));
+  if (histogram.size() < from_s.size()) histogram.resize(from_s.size(), 0);
+  std::uint64_t reached = 0;
+  for (std::size_t d = 0; d < from_s.size(); ++d) {
+    histogram[d] += from_s[d];
+    reached += from_s[d];
+  }
+  return nodes - reached;
+}
+
+}  // namespace
+
+std::string to_string(DistanceMethod method) {
+  return method == DistanceMethod::ONE_BFS_VERTEX_TRANSITIVE ? "one-bfs-vertex-transitive" : "all-pairs-bfs";
+}
+
+std::optional<std::uint32_t> TopologyProperties::diameter() const {
+  if (unreachable_pairs > 0) return std::nullopt;
+  return static_cast<std::uint32_t>(distance_histogram.size() - 1);
+}
+
+Rational TopologyProperties::average_distance() const {
+  // Σ d·h[d] stays below 2^63 up to S_12 (≈ 2.2·10^18); 128 bits keep the sums exact anyway.
+  Wide num = 0;
+  Wide den = 0;
+  for (std::size_t d = 1; d < distance_histogram.size(); ++d) {
+    num += static_cast<Wide>(d) * distance_histogram[d];
+    den += distance_histogram[d];
+  }
+  if (den == 0) return 0;
+  Wide a = num;
+  Wide b = den;
+  while (b != 0) {
+    const Wide t = a % b;
+    a = b;
+    b = t;
+  }
+  num /= a;
+  den /= a;
+  if (num > std::numeric_limits<std::int64_t>::max() || den > std::numeric_limits<std::int64_t>::max()) {
+    throw Error(fmt::format("{}: the exact average distance does not fit 64-bit rationals", name));
+  }
+  return {static_cast<std::int64_t>(num), static_cast<std::int64_t>(den)};
+}
+
+TopologyProperties star_graph_properties(const StarGraph& g) {
+  if (g.n() > MAX_STAR_BFS_N) {
+    throw TopologyError(fmt::format("topology \"{}\": a breadth-first search over its {} nodes would take minutes and "
+                                    "more than 1 GiB (expected star:N with N ≤ {} for distances)",
+                                    g.name(), g.size(), MAX_STAR_BFS_N));
+  }
+  TopologyProperties out;
+  out.name = g.name();
+  out.implicit = true;
+  out.nodes = g.size();
+  out.links = g.size() * static_cast<std::uint64_t>(g.n() - 1) / 2;
+  out.processors = g.size();
+  out.degree_min = out.degree_max = static_cast<std::uint32_t>(g.n() - 1);
+  out.method = DistanceMethod::ONE_BFS_VERTEX_TRANSITIVE;
+  std::vector<std::uint8_t> distance(g.size());  // diameter ⌊3(n-1)/2⌋ ≤ 16 fits a byte
+  boost::two_bit_color_map<boost::typed_identity_property_map<StarGraph::vertex_descriptor>> colors(g.size());
+  const auto unreached = bfs_from(g, StarGraph::vertex_descriptor{0}, g.size(), distance, colors, out.distance_histogram);
+  STARNET_ASSERT(unreached == 0);
+  for (auto& h : out.distance_histogram) h *= out.nodes;
+  return out;
+}
+
+TopologyProperties platform_properties(const Platform& platform, DistanceMethod method) {
+  const auto& g = platform.graph();
+  TopologyProperties out;
+  out.name = platform.name();
+  out.directed = platform.directed();
+  out.nodes = platform.num_nodes();
+  out.links = platform.num_links();
+  out.method = method;
+  out.degree_min = std::numeric_limits<std::uint32_t>::max();
+  for (const auto v : boost::make_iterator_range(boost::vertices(g))) {
+    const auto degree = static_cast<std::uint32_t>(boost::out_degree(v, g));
+    out.degree_min = std::min(out.degree_min, degree);
+    out.degree_max = std::max(out.degree_max, degree);
+    out.processors += g[v].role == Role::PROCESSOR ? 1 : 0;
+  }
+  if (out.nodes == 0) {
+    out.degree_min = 0;
+    return out;
+  }
+  const std::uint64_t work = out.nodes * (out.nodes + boost::num_edges(g));
+  if (method == DistanceMethod::ALL_PAIRS_BFS && work > MAX_ALL_PAIRS_WORK) {
+    throw TopologyError(fmt::format("topology \"{}\": all-pairs BFS over {} nodes and {} arcs would take {} steps "
+                                    "(expected at most {} for a platform that is not vertex-transitive)",
+                                    platform.name(), out.nodes, boost::num_edges(g), work, MAX_ALL_PAIRS_WORK));
+  }
+  std::vector<std::uint32_t> distance(out.nodes);
+  boost::two_bit_color_map<boost::property_map<PlatformGraph, boost::vertex_index_t>::const_type> colors(
+      out.nodes, boost::get(boost::vertex_index, g));
+  if (method == DistanceMethod::ONE_BFS_VERTEX_TRANSITIVE) {
+    out.unreachable_pairs = out.nodes * bfs_from(g, Platform::vertex_descriptor{0}, out.nodes, distance, colors,
+                                                 out.distance_histogram);
+    for (auto& h : out.distance_histogram) h *= out.nodes;
+  } else {
+    for (const auto s : boost::make_iterator_range(boost::vertices(g))) {
+      out.unreachable_pairs += bfs_from(g, s, out.nodes, distance, colors, out.distance_histogram);
+    }
+  }
+  return out;
+}
+
+TopologyProperties topology_properties(std::string_view text) {
+  const Spec spec = parse_spec(text);
+  if (spec.family == "star") {
+    TopologyProperties out = star_graph_properties(StarGraph(star_dimension(spec)));
+    out.name = spec.text;
+    return out;
+  }
+  const Platform platform = make_platform(text);
+  return platform_properties(platform, is_vertex_transitive(text) ? DistanceMethod::ONE_BFS_VERTEX_TRANSITIVE
+                                                                  : DistanceMethod::ALL_PAIRS_BFS);
+}
+
+}  // namespace starnet::topology
