@@ -1,0 +1,224 @@
+// `starnet steady scatter|gossip|reduce`: the optimal steady-state throughput of a series of
+// collectives on a weighted platform (Legrand, Marchal, Robert 2004), certified exactly, and the
+// periodic schedule that achieves it (matchings, trees, start-up), optionally for a fixed period.
+#include "command.hpp"
+
+#include <starnet/algorithms/steady_state/planner.hpp>
+#include <starnet/topology/error.hpp>
+#include <starnet/topology/families.hpp>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <sstream>
+
+namespace starnet::tools {
+namespace {
+
+namespace ss = algorithms::steady_state;
+
+struct SteadyOptions {
+  std::string topology;
+  std::string source;   // scatter
+  std::string sources;  // gossip
+  std::string targets;  // scatter, gossip
+  std::string participants;  // reduce
+  std::string target;        // reduce
+  std::string message_size = "1";
+  std::string task_work = "1";
+  std::string period;  // --period P: the fixed-period approximation
+  int iteration_limit = 0;
+  bool whole_messages = false;
+  bool json = false;
+};
+
+/// "A,B,,C" → {"A", "B", "C"}: empty items are dropped, so "" is the empty list.
+std::vector<std::string> split_names(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    if (!item.empty()) out.push_back(item);
+  }
+  return out;
+}
+
+std::optional<mpq_class> parse_period(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  const Rational p = Rational::parse(text, "--period");
+  if (!(p > 0)) throw UsageError(fmt::format("--period {}: the period must be > 0", text));
+  return ss::to_mpq(p);
+}
+
+ss::ReduceCosts parse_costs(const SteadyOptions& o) {
+  const Rational size = Rational::parse(o.message_size, "--message-size");
+  const Rational work = Rational::parse(o.task_work, "--task-work");
+  return {[size](int, int) { return size; }, [work](int, int, int) { return work; }};
+}
+
+nlohmann::json tree_json(const ss::SteadyStateProblem& problem, const ss::WeightedTree& tree) {
+  nlohmann::json tasks = nlohmann::json::array();
+  for (const int t : tree.tasks) tasks.push_back(problem.task_label(t));
+  return {{"weight", tree.weight.get_str()}, {"tasks", tasks}};
+}
+
+nlohmann::json schedule_json(const ss::SteadyStateProblem& problem, const ss::PeriodicSchedule& s) {
+  nlohmann::json matchings = nlohmann::json::array();
+  for (const auto& m : s.matchings) {
+    nlohmann::json transfers = nlohmann::json::array();
+    for (const auto& tr : m.transfers) {
+      transfers.push_back({{"from", problem.node_name(tr.from)},
+                           {"to", problem.node_name(tr.to)},
+                           {"type", problem.types()[static_cast<std::size_t>(tr.type)].label},
+                           {"amount", tr.amount.get_str()},
+                           {"tree", tr.tree},
+                           {"start_period", tr.start_period}});
+    }
+    matchings.push_back({{"weight", m.duration.get_str()}, {"transfers", transfers}});
+  }
+  nlohmann::json computations = nlohmann::json::array();
+  for (const auto& c : s.computations) {
+    computations.push_back({{"node", problem.node_name(c.node)},
+                            {"task", problem.task_label(c.task)},
+                            {"amount", c.amount.get_str()},
+                            {"tree", c.tree},
+                            {"start_period", c.start_period}});
+  }
+  nlohmann::json trees = nlohmann::json::array();
+  for (const auto& tree : s.trees) trees.push_back(tree_json(problem, tree));
+  return {{"period", s.period.get_str()},
+          {"throughput", s.throughput().get_str()},
+          {"operations_per_period", s.operations_per_period.get_str()},
+          {"startup_periods", s.startup_periods},
+          {"matchings", matchings},
+          {"computations", computations},
+          {problem.collective() == ss::Collective::REDUCE ? "trees" : "routes", trees}};
+}
+
+nlohmann::json report_json(const ss::SteadyStateProblem& problem, const ss::SteadyStatePlanner& planner,
+                           const std::string& topology, bool certified) {
+  const auto& lp = planner.solver().linear_program();
+  nlohmann::json j = schedule_json(problem, planner.schedule());
+  j["collective"] = ss::to_string(problem.collective());
+  j["topology"] = topology;
+  j["problem"] = problem.describe();
+  j["status"] = ss::to_string(planner.status());
+  j["throughput"] = planner.throughput().get_str();
+  j["lp_period"] = planner.solver().period().get_str();
+  j["certified"] = certified;
+  j["lp"] = {{"rows", lp.num_constraints()},
+             {"columns", lp.num_variables()},
+             {"exact_simplex", planner.solver().lp_solver().used_exact_simplex()}};
+  if (const auto& fixed = planner.fixed_schedule()) {
+    nlohmann::json f = schedule_json(problem, *fixed);
+    f["loss_bound"] = mpq_class(mpq_class(static_cast<long>(planner.trees().size())) / fixed->period).get_str();
+    j["fixed_period"] = f;
+  }
+  return j;
+}
+
+std::string report_text(const ss::SteadyStateProblem& problem, const ss::SteadyStatePlanner& planner,
+                        const ss::CertificateCheck& check) {
+  const auto& s = planner.schedule();
+  const char* trees = problem.collective() == ss::Collective::REDUCE ? "trees" : "routes";
+  std::string out = fmt::format("{}\n", problem.describe());
+  out += fmt::format("throughput {} per time unit ({})\n", planner.throughput().get_str(),
+                     check ? "certified optimal in exact arithmetic" : "NOT certified: " + check.failure);
+  out += fmt::format("period {}: {} operations, {} matching(s), {} {}, start-up {} period(s)\n", s.period.get_str(),
+                     s.operations_per_period.get_str(), s.matchings.size(), s.trees.size(), trees, s.startup_periods);
+  if (const auto& fixed = planner.fixed_schedule()) {
+    out += fmt::format("fixed period {}: throughput {} ({} operations, {} matching(s); loss at most {} {} / {})\n",
+                       fixed->period.get_str(), fixed->throughput().get_str(), fixed->operations_per_period.get_str(),
+                       fixed->matchings.size(), planner.trees().size(), trees, fixed->period.get_str());
+  }
+  return out;
+}
+
+/// parse options → plan → self-check → report. Exit 1 when the exact checks fail.
+int run_steady(ss::Collective collective, const SteadyOptions& o) {
+  const auto period = parse_period(o.period);
+  const auto platform = std::make_unique<const topology::Platform>(topology::make_platform(o.topology));
+  const ss::SteadyStateProblem problem =
+      collective == ss::Collective::SCATTER ? ss::SteadyStateProblem::scatter(*platform, o.source, split_names(o.targets))
+      : collective == ss::Collective::GOSSIP
+          ? ss::SteadyStateProblem::gossip(*platform, split_names(o.sources), split_names(o.targets))
+          : ss::SteadyStateProblem::reduce(*platform, split_names(o.participants), o.target, parse_costs(o));
+  ss::SteadyStatePlanner planner(problem);
+  planner.whole_messages(o.whole_messages).fixed_period(period).iteration_limit(o.iteration_limit);
+  if (const auto status = planner.run(); status != ss::Status::OPTIMAL) {
+    throw SolverError(fmt::format("{}: the linear program is {} (expected OPTIMAL; the problem always has the "
+                                  "feasible solution 0 and a bounded throughput)",
+                                  problem.describe(), ss::to_string(status)));
+  }
+  const ss::CertificateCheck check = planner.verify();
+  // `--emulate K` (emulator side) slots in here: run planner.schedule() for K time units and add
+  // the measured counts to both reports.
+  if (o.json) {
+    std::cout << report_json(problem, planner, o.topology, static_cast<bool>(check)).dump(2) << "\n";
+  } else {
+    std::cout << report_text(problem, planner, check);
+  }
+  return check ? 0 : 1;
+}
+
+void add_common_options(CLI::App& cmd, SteadyOptions& o) {
+  cmd.add_option("--topology", o.topology,
+                 "Weighted platform: a .dot/.graphml file (cost, speed, role attributes) or a family spec such as "
+                 "tiers:SEED")
+      ->required();
+  cmd.add_option("--period", o.period,
+                 "Also build the fixed-period approximation (Section 4.6) for this period P > 0 (e.g. 10 or 7/2)");
+  cmd.add_option("--iteration-limit", o.iteration_limit,
+                 "Give up (exit 3) when GLPK's simplex needs more iterations than this (0: no limit)")
+      ->capture_default_str();
+  cmd.add_flag("--whole-messages", o.whole_messages,
+               "Multiply the optimal schedule's period so that no message is split across matchings (the paper's "
+               "second lcm); the --period schedule keeps its period");
+  cmd.add_flag("--json", o.json,
+               "Print one JSON document: throughput, period, certified, matchings [{weight, transfers}], "
+               "trees/routes [{weight, tasks}], computations, fixed_period");
+}
+
+}  // namespace
+
+void add_steady_command(CLI::App& app, Action& action) {
+  static SteadyOptions o;
+  auto* steady = app.add_subcommand(
+      "steady",
+      "Steady-state series of collectives (Legrand, Marchal, Robert 2004): the optimal throughput TP as an exact "
+      "fraction, certified by an LP dual, and a periodic schedule of one-port matchings achieving it. Exit 1 if "
+      "a certificate check fails, 3 if the LP solver fails.");
+  steady->require_subcommand(1);
+
+  auto* scatter = steady->add_subcommand("scatter", "Series of scatters: SOURCE sends a distinct message to each target");
+  add_common_options(*scatter, o);
+  scatter->add_option("--source", o.source, "Source processor")->required();
+  scatter->add_option("--targets", o.targets, "Target processors, comma-separated (A,B,C)")->required();
+  scatter->callback([&action] { action = [] { return run_steady(ss::Collective::SCATTER, o); }; });
+
+  auto* gossip = steady->add_subcommand(
+      "gossip", "Series of personalised all-to-alls: every source sends a distinct message to every other target");
+  add_common_options(*gossip, o);
+  gossip->add_option("--sources", o.sources, "Source processors, comma-separated")->required();
+  gossip->add_option("--targets", o.targets, "Target processors, comma-separated")->required();
+  gossip->callback([&action] { action = [] { return run_steady(ss::Collective::GOSSIP, o); }; });
+
+  auto* reduce = steady->add_subcommand(
+      "reduce", "Series of reduces v_0 ⊕ … ⊕ v_N (⊕ associative, non-commutative) to one target processor");
+  add_common_options(*reduce, o);
+  reduce->add_option("--participants", o.participants,
+                     "Processors holding v_0, v_1, … in this order (the order of ⊕), comma-separated")
+      ->required();
+  reduce->add_option("--target", o.target, "Processor that receives v_0 ⊕ … ⊕ v_N")->required();
+  reduce->add_option("--message-size", o.message_size, "Size of every partial result v[k,m], in unit messages")
+      ->capture_default_str();
+  reduce->add_option("--task-work", o.task_work,
+                     "Work of every task T[k,l,m]; it takes work/speed on a processor")
+      ->capture_default_str();
+  reduce->callback([&action] { action = [] { return run_steady(ss::Collective::REDUCE, o); }; });
+}
+
+}  // namespace starnet::tools
