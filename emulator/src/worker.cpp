@@ -280,10 +280,42 @@ void Worker<Time>::issue_pending(NodeId u) {
 template <class Time>
 void Worker<Time>::react(bool starting) {
   const std::size_t n = static_cast<std::size_t>(range_.size());
-  // Group this round's deliveries and completions by node: entry k < D is deliveries_[k], else
-  // completions_[k - D]. Counting sort when many nodes are involved, comparison sort otherwise.
+  const auto run_node = [&](NodeId v, bool start) {
+    if (node_deliveries_.size() > 1) {
+      std::sort(node_deliveries_.begin(), node_deliveries_.end(),
+                [](const Delivery& a, const Delivery& b) { return std::tie(a.from, a.tag) < std::tie(b.from, b.tag); });
+    }
+    if (node_completions_.size() > 1) {
+      std::sort(node_completions_.begin(), node_completions_.end(), [](const Completion& a, const Completion& b) {
+        return std::tie(a.kind, a.peer, a.tag) < std::tie(b.kind, b.peer, b.tag);
+      });
+    }
+    NodeContext ctx(*this, v, start);
+    program_->react(ctx);
+    node_deliveries_.clear();
+    node_completions_.clear();
+  };
   const auto d = static_cast<std::uint32_t>(deliveries_.size());
   const auto total = static_cast<std::uint32_t>(deliveries_.size() + completions_.size());
+  if (starting) {
+    STARNET_ASSERT(total == 0);
+    for (std::size_t i = 0; i < n; ++i) run_node(range_.begin + i, true);
+    return;
+  }
+  if (total == 1) {  // the common case of sparse runs: one event, nothing to group
+    if (d == 1) {
+      node_deliveries_.push_back(std::move(deliveries_[0].second));
+    } else {
+      node_completions_.push_back(completions_[0].second);
+    }
+    const NodeId v = d == 1 ? deliveries_[0].first : completions_[0].first;
+    deliveries_.clear();
+    completions_.clear();
+    run_node(v, false);
+    return;
+  }
+  // Group this round's deliveries and completions by node: entry k < D is deliveries_[k], else
+  // completions_[k - D]. Counting sort when many nodes are involved, comparison sort otherwise.
   const auto node_of = [&](std::uint32_t k) {
     return local(k < d ? deliveries_[k].first : completions_[k - d].first);
   };
@@ -301,21 +333,7 @@ void Worker<Time>::react(bool starting) {
       return na != nb ? na < nb : a < b;
     });
   }
-  const auto run_node = [&](NodeId v, bool start) {
-    std::sort(node_deliveries_.begin(), node_deliveries_.end(),
-              [](const Delivery& a, const Delivery& b) { return std::tie(a.from, a.tag) < std::tie(b.from, b.tag); });
-    std::sort(node_completions_.begin(), node_completions_.end(), [](const Completion& a, const Completion& b) {
-      return std::tie(a.kind, a.peer, a.tag) < std::tie(b.kind, b.peer, b.tag);
-    });
-    NodeContext ctx(*this, v, start);
-    program_->react(ctx);
-    node_deliveries_.clear();
-    node_completions_.clear();
-  };
   std::size_t k = 0;
-  if (starting) {
-    for (std::size_t i = 0; i < n; ++i) run_node(range_.begin + i, true);
-  }
   while (k < total) {
     const auto i = node_of(order_[k]);
     for (; k < total && node_of(order_[k]) == i; ++k) {
@@ -380,11 +398,15 @@ void Worker<Time>::grant_waiting(NodeId v) {
 template <class Time>
 void Worker<Time>::accept_requests() {
   incoming_.clear();
-  for (auto& batch : inbound()) {
-    for (auto& r : batch.requests) incoming_.push_back(std::move(r));
-    batch.requests.clear();
+  if (exchange_ == nullptr) {
+    std::swap(incoming_, out_[0].requests);  // one worker: no copy
+  } else {
+    for (auto& batch : in_) {
+      for (auto& r : batch.requests) incoming_.push_back(std::move(r));
+      batch.requests.clear();
+    }
   }
-  if (config_.checking == Checking::ARBITRATED) {
+  if (config_.checking == Checking::ARBITRATED && incoming_.size() > 1) {
     // First asked, first served; requests of one round are ordered by sender (then issue order).
     std::stable_sort(incoming_.begin(), incoming_.end(),
                      [](const Request<Time>& a, const Request<Time>& b) { return a.from < b.from; });
