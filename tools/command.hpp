@@ -21,6 +21,7 @@ void add_broadcast_command(CLI::App& app, Action& action);
 void add_demo_command(CLI::App& app, Action& action);
 void add_worker_command(CLI::App& app, Action& action);
 void add_markov_command(CLI::App& app, Action& action);
+void add_reduce_command(CLI::App& app, Action& action);
 void add_steady_command(CLI::App& app, Action& action);
 
 /// Writes @p content to @p path through a temporary file in the same folder and a rename, so

@@ -36,3 +36,13 @@ ReduceValue ReduceValue::decode(const std::string& bytes) {
 }
 
 }  // namespace starnet::algorithms::nonclairvoyant
+
+namespace starnet::algorithms::nonclairvoyant {
+
+std::string CheckedOperator::show(const std::string& v) const {
+  const auto x = ReduceValue::decode(v);
+  if (x.lo == ReduceValue::BROKEN) return "sum " + std::to_string(x.sum) + ", order broken";
+  return "sum " + std::to_string(x.sum) + ", [" + std::to_string(x.lo) + ", " + std::to_string(x.hi) + "]";
+}
+
+}  // namespace starnet::algorithms::nonclairvoyant

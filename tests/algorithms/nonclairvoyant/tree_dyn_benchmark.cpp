@@ -40,3 +40,25 @@ void BM_TreeDynRun(benchmark::State& state) {
 BENCHMARK(BM_TreeDynRun)->Arg(64)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
+
+#include <starnet/algorithms/nonclairvoyant/montecarlo.hpp>
+
+namespace {
+
+// One Figure 4 point in miniature: the four algorithms, n = 64, gamma costs, CV 1, μ_c = 0,
+// on one thread. Simulations per second = 4 × runs / time.
+void BM_MonteCarloPoint(benchmark::State& state) {
+  using namespace starnet::algorithms::nonclairvoyant;
+  const auto runs = static_cast<std::uint64_t>(state.range(0));
+  for (auto _ : state) {
+    MonteCarlo mc;
+    mc.scenario({64, starnet::algorithms::stochastic::DistributionKind::GAMMA, 1, 1, 0}).runs(runs).seed(1).threads(1);
+    mc.run();
+    benchmark::DoNotOptimize(mc.outcomes());
+  }
+  state.counters["simulations_per_second"] =
+      benchmark::Counter(static_cast<double>(4 * runs), benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_MonteCarloPoint)->Arg(2000)->Unit(benchmark::kMillisecond);
+
+}  // namespace

@@ -33,3 +33,21 @@ struct ReduceValue {
 };
 
 }  // namespace starnet::algorithms::nonclairvoyant
+
+#include <starnet/algorithms/trees/plan_program.hpp>
+
+namespace starnet::algorithms::nonclairvoyant {
+
+/// ReduceValue as a plan-program operator (both checks at once; not commutative).
+class CheckedOperator final : public trees::Operator {
+ public:
+  [[nodiscard]] std::string name() const override { return "checked"; }
+  [[nodiscard]] bool commutative() const override { return false; }
+  [[nodiscard]] std::string initial(std::uint64_t i) const override { return ReduceValue::initial(i).encode(); }
+  [[nodiscard]] std::string combine(const std::string& a, const std::string& b) const override {
+    return ReduceValue::combine(ReduceValue::decode(a), ReduceValue::decode(b)).encode();
+  }
+  [[nodiscard]] std::string show(const std::string& v) const override;
+};
+
+}  // namespace starnet::algorithms::nonclairvoyant

@@ -1,0 +1,112 @@
+#pragma once
+/// @file
+/// The four non-clairvoyant reductions of Benoit, Canon and Marchal (2014, Section 3) run on the
+/// emulator with random heterogeneous costs, and the Monte-Carlo studies of Section 5.
+///
+/// Binomial-stat and Fibonacci-stat are static plans (the binomial and Fibonacci trees of
+/// Canon–Antoniu, cut to the first n processors) executed by the generic plan program as soon as
+/// each machine is ready; Tree-dyn and Non-Commut-Tree-dyn are node programs (tree_dyn.hpp).
+/// Every run is verified: the sum of all values for all four, and the non-commutative interval
+/// concatenation for the three that keep neighbours together (reduce_value.hpp).
+///
+/// Costs: in run r of a study with seed S, transfer times d_ij and computation times c_i are
+/// drawn from RandomStream(S, r, algorithm index) — reproducible whatever the thread count. A
+/// processor sends its value once, so each d_ij is drawn when (and if) its transfer starts;
+/// each c_i is drawn once per run, before it starts. μ_c = 0 means no computation cost.
+///
+/// Complexity: one run costs O(n log n) emulator work; runs are spread over threads with TBB.
+/// IMPORTANT: the dynamic algorithms share their slot among all processors: local engine only.
+
+#include <starnet/algorithms/stochastic/cost_distribution.hpp>
+#include <starnet/algorithms/stochastic/summary.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace starnet::algorithms::nonclairvoyant {
+
+enum class Algorithm : std::uint8_t { BINOMIAL_STAT, FIBONACCI_STAT, TREE_DYN, NONCOMMUT_TREE_DYN };
+[[nodiscard]] std::string_view to_string(Algorithm a);
+/// binomial-stat, fibonacci-stat, tree-dyn, noncommut-tree-dyn.
+/// @throws UsageError naming @p name and listing the algorithms.
+[[nodiscard]] Algorithm parse_algorithm(std::string_view name);
+/// Whether the algorithm only combines neighbouring partial results.
+[[nodiscard]] bool supports_noncommutative(Algorithm a);
+/// Parent array of the static algorithms' trees on n processors (root 0, parents before
+/// children, each node receiving its children in increasing order).
+/// @throws UsageError for the dynamic algorithms.
+[[nodiscard]] std::vector<int> static_tree(Algorithm a, int n);
+
+/// One point of a study.
+struct Scenario {
+  int n = 64;
+  stochastic::DistributionKind distribution = stochastic::DistributionKind::GAMMA;
+  double cv = 1;
+  double mu_d = 1;
+  double mu_c = 0;
+};
+
+struct AlgorithmOutcome {
+  Algorithm algorithm = Algorithm::TREE_DYN;
+  stochastic::Summary summary;
+  std::uint64_t verified = 0;  ///< runs whose result was checked and right
+  std::vector<double> makespans;
+};
+
+/// Monte-Carlo runs of several algorithms on one scenario. LEMON-style: set parameters, run(),
+/// then query.
+///
+/// Usage:
+/// @code
+///   MonteCarlo mc;
+///   mc.algorithms({Algorithm::TREE_DYN}).scenario({64, DistributionKind::GAMMA, 0.5, 1, 0}).runs(1000).seed(1);
+///   mc.run();
+///   double mean = mc.outcomes()[0].summary.mean;
+/// @endcode
+class MonteCarlo {
+ public:
+  MonteCarlo& algorithms(std::vector<Algorithm> list);
+  /// @throws InputError when the CV is outside the distribution's range (named), n < 1 or
+  /// n > 65535, or a mean is negative.
+  MonteCarlo& scenario(const Scenario& s);
+  MonteCarlo& runs(std::uint64_t r);
+  MonteCarlo& seed(std::uint64_t s);
+  /// Worker threads (0: TBB's default).
+  MonteCarlo& threads(unsigned t);
+  /// Called from time to time with the runs done so far and the total (for a progress bar).
+  MonteCarlo& progress(std::function<void(std::uint64_t, std::uint64_t)> f);
+  /// Keep every run's makespan (outcomes()[i].makespans); off by default for big studies.
+  MonteCarlo& keep_samples(bool keep);
+
+  /// Runs everything. @throws Error when a run breaks the emulator's model (a bug).
+  void run();
+
+  /// @pre run() must be called. One entry per algorithm, in the order given.
+  [[nodiscard]] const std::vector<AlgorithmOutcome>& outcomes() const { return outcomes_; }
+  [[nodiscard]] double wall_seconds() const { return wall_seconds_; }
+
+ private:
+  std::vector<Algorithm> algorithms_{Algorithm::BINOMIAL_STAT, Algorithm::FIBONACCI_STAT, Algorithm::TREE_DYN,
+                                     Algorithm::NONCOMMUT_TREE_DYN};
+  Scenario scenario_;
+  std::uint64_t runs_ = 1000;
+  std::uint64_t seed_ = 1;
+  unsigned threads_ = 0;
+  bool keep_ = false;
+  std::function<void(std::uint64_t, std::uint64_t)> progress_;
+  std::vector<AlgorithmOutcome> outcomes_;
+  double wall_seconds_ = 0;
+};
+
+/// One run of one algorithm with the costs of run @p run_index: the makespan, whether the
+/// result was verified, and (with @p trace) the events, for Gantt charts.
+struct SingleRun {
+  double makespan = 0;
+  bool verified = false;
+};
+[[nodiscard]] SingleRun run_once(Algorithm a, const Scenario& s, std::uint64_t seed, std::uint64_t run_index);
+
+}  // namespace starnet::algorithms::nonclairvoyant

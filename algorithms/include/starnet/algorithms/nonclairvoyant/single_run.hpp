@@ -1,0 +1,98 @@
+#pragma once
+/// @file
+/// Single runs of the four non-clairvoyant reductions on costs chosen by the caller: fixed
+/// heterogeneous costs d_ij, c_i (exact rationals; the worst-case instances of Section 4), a
+/// static tree with processors relabelled (the optimal schedules those instances are compared
+/// with), or the random costs of run r of a Monte-Carlo study, with the emulator's trace.
+///
+/// Paper: A. Benoit, L.-C. Canon, L. Marchal, "Non-clairvoyant reduction algorithms for
+/// heterogeneous platforms", Concurrency Computat.: Pract. Exper. 2014, Sections 3–4.
+/// Model as in tree_dyn.hpp: d_ij is the time to send a value from P_i to P_j, c_i the time of
+/// one reduction on P_i; the emulator (timed, arbitrated, complete graph) reveals them.
+///
+/// Complexity: one run is O(n log n) emulator work plus the trace when asked for.
+/// IMPORTANT: emulate_study_run() re-creates run r of MonteCarlo (montecarlo.hpp) by drawing the
+/// same numbers in the same order; the tests check its makespans against run_once() bit for bit,
+/// so a change of the drawing order in montecarlo.cpp must be made here too.
+
+#include <starnet/algorithms/nonclairvoyant/montecarlo.hpp>
+#include <starnet/algorithms/trees/reduction_plan.hpp>
+#include <starnet/emulator/costs.hpp>
+#include <starnet/emulator/trace.hpp>
+#include <starnet/topology/rational.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <vector>
+
+namespace starnet::algorithms::nonclairvoyant {
+
+/// Fixed costs: d_ij given by a function (a dense matrix, or a rule for instances too large to
+/// store n² entries) and c_i by a vector. Transfers of size s take s·d_ij, w reductions w·c_i.
+class FixedCosts final : public emulator::CostModel<Rational> {
+ public:
+  using TransferRule = std::function<Rational(int from, int to)>;
+
+  /// @param transfer d(i, j) for i ≠ j in 0..n−1; it must return a value ≥ 0.
+  /// @param compute c_0..c_(n−1), each ≥ 0; n = compute.size() ≥ 1.
+  /// @throws InputError naming the processor when a c_i is negative, or when there is none.
+  FixedCosts(TransferRule transfer, std::vector<Rational> compute);
+
+  /// From matrices: @p d is n×n (the diagonal is ignored), @p c has n entries.
+  /// @throws InputError naming the row and column of the first entry that is negative or of a
+  ///         row of the wrong length, or naming n when the sizes differ.
+  static FixedCosts from_matrices(std::vector<std::vector<Rational>> d, std::vector<Rational> c);
+
+  [[nodiscard]] int n() const { return static_cast<int>(compute_.size()); }
+  [[nodiscard]] Rational d(int from, int to) const { return transfer_(from, to); }
+  [[nodiscard]] const Rational& c(int i) const { return compute_.at(static_cast<std::size_t>(i)); }
+
+  /// @throws ScheduleError naming the pair when d(from, to) is negative.
+  [[nodiscard]] Rational transfer(emulator::NodeId from, emulator::Port port, emulator::NodeId to,
+                                  const Rational& size) const override;
+  [[nodiscard]] Rational compute(emulator::NodeId node, const Rational& work) const override;
+
+ private:
+  TransferRule transfer_;
+  std::vector<Rational> compute_;
+};
+
+/// What one emulated reduction gave.
+template <class Time>
+struct Emulation {
+  Time makespan{};
+  /// The result was checked: the sum of all values, and for the algorithms that support a
+  /// non-commutative ⊕ (and relabelled trees, see emulate_tree()) as documented there.
+  bool verified = false;
+  /// Every event, when asked for (RunConfig::trace); what Gantt charts are drawn from.
+  std::vector<emulator::TraceEvent<Time>> trace;
+};
+
+/// The plan Binomial-stat or Fibonacci-stat executes on n processors: static_tree() laid out by
+/// trees::plan_asap() with unit costs (the plan's times are unused: machines go when ready), so
+/// processor ids are the plan's machine ids. This is the plan MonteCarlo runs.
+/// @throws UsageError for the dynamic algorithms or n < 1.
+[[nodiscard]] trees::ReductionPlan static_plan(Algorithm a, int n);
+
+/// Runs @p a once on fixed costs: n = costs.n() processors, exact times.
+/// Verified as in MonteCarlo: the sum for all four, plus the interval order for the three that
+/// support a non-commutative operator.
+/// @throws Error when the run breaks the emulator's model (a bug). O(n log n) plus the trace.
+[[nodiscard]] Emulation<Rational> emulate(Algorithm a, const FixedCosts& costs, bool trace = false);
+
+/// Runs a static tree as soon as ready on fixed costs, machine m of @p plan played by processor
+/// @p label[m] (each machine receives its children in the plan's order). The operator is the
+/// sum, so only the sum is verified: a relabelled tree need not combine neighbours.
+/// @param label a permutation of 0..plan.n()−1; plan.n() must equal costs.n().
+/// @throws InputError when @p label is not a permutation of the right size (naming the entry).
+[[nodiscard]] Emulation<Rational> emulate_tree(const trees::ReductionPlan& plan, std::span<const int> label,
+                                               const FixedCosts& costs, bool trace = false);
+
+/// Run @p run_index of a MonteCarlo study with @p seed on @p scenario, for algorithm @p a: the
+/// same costs, hence the same makespan as run_once() and as the study's sample, with the trace.
+/// @throws InputError / UsageError as MonteCarlo::scenario().
+[[nodiscard]] Emulation<double> emulate_study_run(Algorithm a, const Scenario& scenario, std::uint64_t seed,
+                                                  std::uint64_t run_index, bool trace = true);
+
+}  // namespace starnet::algorithms::nonclairvoyant

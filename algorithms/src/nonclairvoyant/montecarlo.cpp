@@ -1,0 +1,244 @@
+#include <starnet/algorithms/nonclairvoyant/montecarlo.hpp>
+#include <starnet/algorithms/nonclairvoyant/reduce_value.hpp>
+#include <starnet/algorithms/nonclairvoyant/tree_dyn.hpp>
+#include <starnet/algorithms/stochastic/random_stream.hpp>
+#include <starnet/algorithms/trees/special_trees.hpp>
+#include <starnet/emulator/engine.hpp>
+#include <starnet/topology/complete_graph.hpp>
+#include <starnet/topology/error.hpp>
+
+#include <fmt/format.h>
+#include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+
+namespace starnet::algorithms::nonclairvoyant {
+
+using emulator::NodeId;
+using emulator::NodeRange;
+using stochastic::CostDistribution;
+using stochastic::RandomStream;
+
+std::string_view to_string(Algorithm a) {
+  switch (a) {
+    case Algorithm::BINOMIAL_STAT: return "binomial-stat";
+    case Algorithm::FIBONACCI_STAT: return "fibonacci-stat";
+    case Algorithm::TREE_DYN: return "tree-dyn";
+    case Algorithm::NONCOMMUT_TREE_DYN: return "noncommut-tree-dyn";
+  }
+  return "?";
+}
+
+Algorithm parse_algorithm(std::string_view name) {
+  for (const auto a : {Algorithm::BINOMIAL_STAT, Algorithm::FIBONACCI_STAT, Algorithm::TREE_DYN,
+                       Algorithm::NONCOMMUT_TREE_DYN}) {
+    if (name == to_string(a)) return a;
+  }
+  throw UsageError(fmt::format(
+      "algorithm \"{}\" is not known (expected binomial-stat, fibonacci-stat, tree-dyn or noncommut-tree-dyn)", name));
+}
+
+bool supports_noncommutative(Algorithm a) { return a != Algorithm::TREE_DYN; }
+
+std::vector<int> static_tree(Algorithm a, int n) {
+  if (n < 1) throw UsageError(fmt::format("n = {}: at least one processor is needed", n));
+  std::vector<int> full;
+  if (a == Algorithm::BINOMIAL_STAT) {
+    int order = 0;
+    while ((1 << order) < n) ++order;
+    full = trees::binomial_tree(order);
+  } else if (a == Algorithm::FIBONACCI_STAT) {
+    // Smallest order k with F_(k+2) ≥ n (Section 3: "use only the first n processors").
+    for (int order = -1;; ++order) {
+      full = trees::fibonacci_tree(order);
+      if (static_cast<int>(full.size()) >= n) break;
+    }
+  } else {
+    throw UsageError(fmt::format("{} is dynamic: it has no static tree", to_string(a)));
+  }
+  // Parents precede children, so the first n processors form a tree rooted at 0.
+  full.resize(static_cast<std::size_t>(n));
+  return full;
+}
+
+namespace {
+
+/// d_ij and c_i of one run: d drawn when a transfer starts (each processor sends once, so each
+/// pair is used at most once), c_i drawn once per processor at the start of the run.
+class StochasticCosts final : public emulator::CostModel<double> {
+ public:
+  StochasticCosts(const CostDistribution& d, const CostDistribution& c, int n) : d_(d), c_dist_(c), c_(n) {}
+  void start(RandomStream& stream) {
+    stream_ = &stream;
+    for (auto& c : c_) c = c_dist_(stream);
+  }
+  double transfer(NodeId, emulator::Port, NodeId, const Rational&) const override { return d_(*stream_); }
+  double compute(NodeId v, const Rational& work) const override { return c_[v] * work.to_double(); }
+
+ private:
+  const CostDistribution& d_;
+  const CostDistribution& c_dist_;
+  std::vector<double> c_;
+  RandomStream* stream_ = nullptr;
+};
+
+/// What every run of one scenario shares (read-only) and what each thread owns.
+struct Shared {
+  explicit Shared(const Scenario& s)
+      : scenario(s),
+        graph(static_cast<NodeId>(s.n)),
+        d(s.distribution, s.mu_d, s.cv),
+        c(s.distribution, s.mu_c, s.mu_c == 0 ? 0.0 : s.cv),
+        expected(op.sequential(static_cast<std::uint64_t>(s.n))) {
+    for (const auto a : {Algorithm::BINOMIAL_STAT, Algorithm::FIBONACCI_STAT}) {
+      // The plans' times are not used: the machines go as soon as they are ready.
+      const auto parent = static_tree(a, s.n);
+      plans[static_cast<int>(a)] = trees::plan_asap(std::string(to_string(a)), trees::CostModel(1, 1), parent);
+    }
+    config.checking = emulator::Checking::ARBITRATED;
+    config.time = emulator::TimeMode::TIMED;
+  }
+  Scenario scenario;
+  topology::CompleteGraph graph;
+  CostDistribution d;
+  CostDistribution c;
+  CheckedOperator op;
+  std::string expected;
+  trees::ReductionPlan plans[2];
+  emulator::RunConfig config;
+};
+
+struct PerThread {
+  explicit PerThread(const Shared& s) : costs(s.d, s.c, s.scenario.n) {}
+  emulator::LocalEngine<double> engine;
+  StochasticCosts costs;
+};
+
+SingleRun one(const Shared& shared, PerThread& local, Algorithm a, std::uint64_t seed, std::uint64_t run,
+              bool trace = false) {
+  RandomStream stream(seed, run, static_cast<std::uint32_t>(a));
+  local.costs.start(stream);
+  emulator::ProgramFactory factory;
+  switch (a) {
+    case Algorithm::TREE_DYN: factory = make_tree_dyn; break;
+    case Algorithm::NONCOMMUT_TREE_DYN: factory = make_noncommut_tree_dyn; break;
+    default:
+      factory = [&](NodeRange r) {
+        return trees::make_plan_program(shared.plans[static_cast<int>(a)], shared.op, trees::Timing::AS_SOON_AS_READY,
+                                        r);
+      };
+  }
+  auto config = shared.config;
+  config.trace = trace;
+  const auto result = local.engine.run(shared.graph, local.costs, factory, config);
+  SingleRun out;
+  out.makespan = result.makespan;
+  if (a == Algorithm::TREE_DYN || a == Algorithm::NONCOMMUT_TREE_DYN) {
+    out.verified = !result.reports.front().empty() && result.reports.front()[0] == '1';
+  } else {
+    const auto report = trees::PlanRunReport::merge(result.reports);
+    out.verified = report.root_done && report.root_value == shared.expected;
+  }
+  return out;
+}
+
+void validate(const Scenario& s) {
+  if (s.n < 1 || s.n > 65535) {
+    throw InputError(fmt::format("--n {}: expected 1..65535 processors (the order check packs indices in 16 bits)", s.n));
+  }
+  if (!(s.mu_d >= 0) || !(s.mu_c >= 0)) {
+    throw InputError(fmt::format("--mu-d {} / --mu-c {}: mean costs must be ≥ 0", s.mu_d, s.mu_c));
+  }
+  // The distributions check the CV against their ranges (InputError naming both).
+  (void)CostDistribution(s.distribution, s.mu_d, s.cv);
+}
+
+}  // namespace
+
+MonteCarlo& MonteCarlo::algorithms(std::vector<Algorithm> list) {
+  if (list.empty()) throw UsageError("--algos: at least one algorithm is needed");
+  algorithms_ = std::move(list);
+  return *this;
+}
+MonteCarlo& MonteCarlo::scenario(const Scenario& s) {
+  validate(s);
+  scenario_ = s;
+  return *this;
+}
+MonteCarlo& MonteCarlo::runs(std::uint64_t r) {
+  if (r < 1) throw UsageError("--runs 0: at least one run is needed");
+  runs_ = r;
+  return *this;
+}
+MonteCarlo& MonteCarlo::seed(std::uint64_t s) {
+  seed_ = s;
+  return *this;
+}
+MonteCarlo& MonteCarlo::threads(unsigned t) {
+  threads_ = t;
+  return *this;
+}
+MonteCarlo& MonteCarlo::progress(std::function<void(std::uint64_t, std::uint64_t)> f) {
+  progress_ = std::move(f);
+  return *this;
+}
+MonteCarlo& MonteCarlo::keep_samples(bool keep) {
+  keep_ = keep;
+  return *this;
+}
+
+void MonteCarlo::run() {
+  const auto start = std::chrono::steady_clock::now();
+  const Shared shared(scenario_);
+  const std::size_t k = algorithms_.size();
+  std::vector<std::vector<double>> makespans(k, std::vector<double>(runs_));
+  std::vector<std::atomic<std::uint64_t>> verified(k);
+  std::atomic<std::uint64_t> done{0};
+  std::atomic<std::int64_t> last_report{0};
+  tbb::enumerable_thread_specific<PerThread> locals([&] { return PerThread(shared); });
+  const auto body = [&](const tbb::blocked_range<std::uint64_t>& range) {
+    auto& local = locals.local();
+    std::vector<std::uint64_t> ok(k, 0);
+    for (std::uint64_t r = range.begin(); r != range.end(); ++r) {
+      for (std::size_t a = 0; a < k; ++a) {
+        const auto out = one(shared, local, algorithms_[a], seed_, r);
+        makespans[a][r] = out.makespan;
+        ok[a] += out.verified ? 1 : 0;
+      }
+    }
+    for (std::size_t a = 0; a < k; ++a) verified[a] += ok[a];
+    const auto total = done += range.size();
+    if (progress_) {
+      const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start)
+                           .count();
+      auto last = last_report.load();
+      if (now - last >= 250 && last_report.compare_exchange_strong(last, now)) progress_(total, runs_);
+    }
+  };
+  tbb::task_arena arena(threads_ == 0 ? tbb::task_arena::automatic : static_cast<int>(threads_));
+  arena.execute([&] { tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, runs_, 64), body); });
+  outcomes_.clear();
+  for (std::size_t a = 0; a < k; ++a) {
+    AlgorithmOutcome o;
+    o.algorithm = algorithms_[a];
+    o.summary = stochastic::summarize(makespans[a]);
+    o.verified = verified[a];
+    if (keep_) o.makespans = std::move(makespans[a]);
+    outcomes_.push_back(std::move(o));
+  }
+  wall_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+SingleRun run_once(Algorithm a, const Scenario& s, std::uint64_t seed, std::uint64_t run_index) {
+  validate(s);
+  const Shared shared(s);
+  PerThread local(shared);
+  return one(shared, local, a, seed, run_index);
+}
+
+}  // namespace starnet::algorithms::nonclairvoyant

@@ -1,0 +1,176 @@
+#include <starnet/algorithms/nonclairvoyant/reduce_value.hpp>
+#include <starnet/algorithms/nonclairvoyant/single_run.hpp>
+#include <starnet/algorithms/nonclairvoyant/tree_dyn.hpp>
+#include <starnet/algorithms/stochastic/random_stream.hpp>
+#include <starnet/algorithms/trees/plan_program.hpp>
+#include <starnet/emulator/engine.hpp>
+#include <starnet/topology/complete_graph.hpp>
+#include <starnet/topology/error.hpp>
+
+#include <fmt/format.h>
+
+namespace starnet::algorithms::nonclairvoyant {
+
+using emulator::NodeId;
+using emulator::NodeRange;
+
+FixedCosts::FixedCosts(TransferRule transfer, std::vector<Rational> compute)
+    : transfer_(std::move(transfer)), compute_(std::move(compute)) {
+  if (compute_.empty()) throw InputError("fixed costs: no processor (expected c_0..c_(n-1), n >= 1)");
+  for (std::size_t i = 0; i < compute_.size(); ++i) {
+    if (compute_[i] < 0) {
+      throw InputError(fmt::format("fixed costs: c_{} = {} (expected >= 0)", i, compute_[i].to_string()));
+    }
+  }
+}
+
+FixedCosts FixedCosts::from_matrices(std::vector<std::vector<Rational>> d, std::vector<Rational> c) {
+  if (d.size() != c.size()) {
+    throw InputError(fmt::format("fixed costs: d has {} rows but c has n = {} entries (expected n rows)", d.size(),
+                                 c.size()));
+  }
+  for (std::size_t i = 0; i < d.size(); ++i) {
+    if (d[i].size() != c.size()) {
+      throw InputError(fmt::format("fixed costs: row {} of d has {} entries (expected n = {})", i, d[i].size(),
+                                   c.size()));
+    }
+    for (std::size_t j = 0; j < d.size(); ++j) {
+      if (i != j && d[i][j] < 0) {
+        throw InputError(fmt::format("fixed costs: d_{},{} = {} (expected >= 0)", i, j, d[i][j].to_string()));
+      }
+    }
+  }
+  auto matrix = std::make_shared<const std::vector<std::vector<Rational>>>(std::move(d));
+  return FixedCosts([matrix](int from, int to) { return (*matrix)[from][to]; }, std::move(c));
+}
+
+Rational FixedCosts::transfer(NodeId from, emulator::Port, NodeId to, const Rational& size) const {
+  const Rational d = transfer_(static_cast<int>(from), static_cast<int>(to));
+  if (d < 0) throw ScheduleError(fmt::format("fixed costs: d_{},{} = {} (expected >= 0)", from, to, d.to_string()));
+  return size * d;
+}
+
+Rational FixedCosts::compute(NodeId node, const Rational& work) const { return work * compute_[node]; }
+
+trees::ReductionPlan static_plan(Algorithm a, int n) {
+  return trees::plan_asap(std::string(to_string(a)), trees::CostModel(1, 1), static_tree(a, n));
+}
+
+namespace {
+
+emulator::RunConfig run_config(bool trace) {
+  emulator::RunConfig config;
+  config.checking = emulator::Checking::ARBITRATED;
+  config.time = emulator::TimeMode::TIMED;
+  config.trace = trace;
+  return config;
+}
+
+/// Runs @p a on n processors with @p costs and checks the result as MonteCarlo does.
+template <class Time>
+Emulation<Time> run_algorithm(Algorithm a, int n, const emulator::CostModel<Time>& costs, bool trace) {
+  const topology::CompleteGraph graph(static_cast<NodeId>(n));
+  const CheckedOperator op;
+  emulator::ProgramFactory factory;
+  trees::ReductionPlan plan;
+  const bool dynamic = a == Algorithm::TREE_DYN || a == Algorithm::NONCOMMUT_TREE_DYN;
+  if (a == Algorithm::TREE_DYN) {
+    factory = make_tree_dyn;
+  } else if (a == Algorithm::NONCOMMUT_TREE_DYN) {
+    factory = make_noncommut_tree_dyn;
+  } else {
+    plan = static_plan(a, n);
+    factory = [&](NodeRange r) {
+      return trees::make_plan_program(plan, op, trees::Timing::AS_SOON_AS_READY, r);
+    };
+  }
+  auto result = emulator::LocalEngine<Time>().run(graph, costs, factory, run_config(trace));
+  Emulation<Time> out;
+  out.makespan = result.makespan;
+  if (dynamic) {
+    out.verified = !result.reports.front().empty() && result.reports.front()[0] == '1';
+  } else {
+    const auto report = trees::PlanRunReport::merge(result.reports);
+    out.verified = report.root_done && report.root_value == op.sequential(static_cast<std::uint64_t>(n));
+  }
+  out.trace = std::move(result.trace);
+  return out;
+}
+
+/// The costs of one run of a study, drawn exactly as MonteCarlo draws them (montecarlo.cpp):
+/// RandomStream(seed, run, algorithm), c_0..c_(n−1) first, then one d per transfer as it starts.
+class StudyRunCosts final : public emulator::CostModel<double> {
+ public:
+  StudyRunCosts(const Scenario& s, std::uint64_t seed, std::uint64_t run, Algorithm a)
+      : d_(s.distribution, s.mu_d, s.cv),
+        stream_(seed, run, static_cast<std::uint32_t>(a)),
+        c_(static_cast<std::size_t>(s.n)) {
+    const stochastic::CostDistribution c(s.distribution, s.mu_c, s.mu_c == 0 ? 0.0 : s.cv);
+    for (auto& ci : c_) ci = c(stream_);
+  }
+  double transfer(NodeId, emulator::Port, NodeId, const Rational&) const override { return d_(stream_); }
+  double compute(NodeId v, const Rational& work) const override { return c_[v] * work.to_double(); }
+
+ private:
+  stochastic::CostDistribution d_;
+  mutable stochastic::RandomStream stream_;
+  std::vector<double> c_;
+};
+
+}  // namespace
+
+Emulation<Rational> emulate(Algorithm a, const FixedCosts& costs, bool trace) {
+  return run_algorithm<Rational>(a, costs.n(), costs, trace);
+}
+
+Emulation<Rational> emulate_tree(const trees::ReductionPlan& plan, std::span<const int> label, const FixedCosts& costs,
+                                 bool trace) {
+  const int n = plan.n();
+  if (n != costs.n() || static_cast<int>(label.size()) != n) {
+    throw InputError(fmt::format("relabelled tree: plan on {} machines, {} labels, {} processors (expected equal)", n,
+                                 label.size(), costs.n()));
+  }
+  std::vector<bool> seen(static_cast<std::size_t>(n), false);
+  for (int m = 0; m < n; ++m) {
+    const int p = label[static_cast<std::size_t>(m)];
+    if (p < 0 || p >= n || seen[static_cast<std::size_t>(p)]) {
+      throw InputError(fmt::format("relabelled tree: label[{}] = {} (expected a permutation of 0..{})", m, p, n - 1));
+    }
+    seen[static_cast<std::size_t>(p)] = true;
+  }
+  // The plan program reads only parent, children (in reception order) and root in this mode.
+  trees::ReductionPlan relabelled;
+  relabelled.algorithm = plan.algorithm + " (relabelled)";
+  relabelled.model = plan.model;
+  relabelled.length = plan.length;
+  relabelled.parent.assign(static_cast<std::size_t>(n), -1);
+  relabelled.children.assign(static_cast<std::size_t>(n), {});
+  const auto at = [&](int m) { return label[static_cast<std::size_t>(m)]; };
+  relabelled.root = at(plan.root);
+  for (int m = 0; m < n; ++m) {
+    const auto p = static_cast<std::size_t>(at(m));
+    relabelled.parent[p] = plan.parent[static_cast<std::size_t>(m)] < 0 ? -1 : at(plan.parent[static_cast<std::size_t>(m)]);
+    for (const int child : plan.children[static_cast<std::size_t>(m)]) relabelled.children[p].push_back(at(child));
+  }
+  const auto sum = trees::make_operator("sum", "relabelled tree");
+  const topology::CompleteGraph graph(static_cast<NodeId>(n));
+  auto result = emulator::LocalEngine<Rational>().run(
+      graph, costs,
+      [&](NodeRange r) { return trees::make_plan_program(relabelled, *sum, trees::Timing::AS_SOON_AS_READY, r); },
+      run_config(trace));
+  const auto report = trees::PlanRunReport::merge(result.reports);
+  Emulation<Rational> out;
+  out.makespan = result.makespan;
+  out.verified = report.root_done && report.root_value == sum->sequential(static_cast<std::uint64_t>(n));
+  out.trace = std::move(result.trace);
+  return out;
+}
+
+Emulation<double> emulate_study_run(Algorithm a, const Scenario& scenario, std::uint64_t seed, std::uint64_t run_index,
+                                    bool trace) {
+  MonteCarlo().scenario(scenario);  // the same validation and messages as a study
+  const StudyRunCosts costs(scenario, seed, run_index, a);
+  return run_algorithm<double>(a, scenario.n, costs, trace);
+}
+
+}  // namespace starnet::algorithms::nonclairvoyant

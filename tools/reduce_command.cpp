@@ -1,0 +1,342 @@
+// `starnet reduce`: the reduction trees of Canon and Antoniu (RR-7898, 2012) — plan, self-check,
+// report — and the Figure 2 study of their approximation ratios.
+#include "command.hpp"
+
+#include <starnet/algorithms/trees/figure2_study.hpp>
+#include <starnet/algorithms/trees/greedy_trees.hpp>
+#include <starnet/algorithms/trees/plan_validator.hpp>
+#include <starnet/algorithms/trees/tree_bounds.hpp>
+#include <starnet/algorithms/trees/tree_planner.hpp>
+#include <starnet/topology/error.hpp>
+#include <starnet/topology/rational.hpp>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <iostream>
+#include <optional>
+#include <spawn.h>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace starnet::tools {
+namespace {
+
+namespace trees = algorithms::trees;
+
+// Plans are kept in memory whole (about 100 bytes per machine) and printed with --json.
+constexpr int MAX_ELEMENTS = 10'000'000;
+
+struct ReduceOptions {
+  std::string algo;
+  int n = 0;
+  std::string d;
+  std::string c;
+  int k = 0;
+  bool has_n = false;
+  bool has_k = false;
+  std::string op = "sum";
+  bool json = false;
+  std::string study;
+  int max_n = 10'000;
+  std::string csv;
+  std::string plot;
+};
+
+/// The operator the self-check folds the plan with: sum of v_i = i, or concatenation of the
+/// tokens "<i>" (not commutative: it fails unless the plan combines v_0 ⊕ … ⊕ v_(n−1) in order).
+enum class ReduceOp { SUM, CONCAT };
+
+ReduceOp parse_op(const std::string& text) {
+  if (text == "sum") return ReduceOp::SUM;
+  if (text == "concat") return ReduceOp::CONCAT;
+  throw UsageError(fmt::format("--op \"{}\" is unknown (expected sum or concat)", text));
+}
+
+/// Whether folding the plan with @p op gives v_0 ⊕ … ⊕ v_(n−1) computed sequentially.
+bool combines_in_order(const trees::ReductionPlan& plan, ReduceOp op) {
+  const int n = plan.n();
+  if (op == ReduceOp::SUM) {
+    std::vector<std::int64_t> values(static_cast<std::size_t>(n));
+    std::int64_t expected = 0;
+    for (int i = 0; i < n; ++i) expected += values[static_cast<std::size_t>(i)] = i;
+    return trees::combine(plan, std::move(values), std::plus<>()) == expected;
+  }
+  std::vector<std::string> values(static_cast<std::size_t>(n));
+  std::string expected;
+  for (int i = 0; i < n; ++i) {
+    values[static_cast<std::size_t>(i)] = fmt::format("<{}>", i);
+    expected += values[static_cast<std::size_t>(i)];
+  }
+  return trees::combine(plan, std::move(values), std::plus<>()) == expected;
+}
+
+/// An exact number for JSON: an integer, or a fraction string such as "7/2".
+nlohmann::ordered_json exact(const Rational& r) {
+  if (r.is_integer()) return r.num();
+  return r.to_string();
+}
+
+/// What planning and checking produced; an emulation result joins it when plans run on the emulator.
+struct PlanOutcome {
+  trees::ReductionPlan plan;
+  trees::PlanCheck check;
+  bool in_order = false;
+  Rational lower_bound;
+  Rational upper_bound;
+  std::optional<Rational> limited_upper_bound;
+};
+
+nlohmann::ordered_json plan_json(const ReduceOptions& o, const PlanOutcome& r) {
+  const trees::ReductionPlan& plan = r.plan;
+  nlohmann::ordered_json transfers = nlohmann::ordered_json::array();
+  for (const trees::Transfer& t : plan.transfers) transfers.push_back({{"from", t.from}, {"to", t.to}, {"start", exact(t.start)}});
+  nlohmann::ordered_json out = {
+      {"algo", plan.algorithm},
+      {"n", plan.n()},
+      {"d", exact(plan.model.d())},
+      {"c", exact(plan.model.c())},
+  };
+  if (o.has_k) out["k"] = o.k;
+  out["op"] = o.op;
+  out["length"] = exact(plan.length);
+  out["lower_bound"] = exact(r.lower_bound);
+  out["upper_bound"] = exact(r.upper_bound);
+  if (r.limited_upper_bound) out["limited_upper_bound"] = exact(*r.limited_upper_bound);
+  out["root"] = plan.root;
+  out["parents"] = plan.parent;
+  out["children"] = plan.children;
+  out["transfers"] = std::move(transfers);
+  out["reducers"] = r.check.reducers;
+  out["max_concurrent_transfers"] = r.check.max_concurrent_transfers;
+  out["plan_valid"] = r.check.valid;
+  out["combined_in_order"] = r.in_order;
+  return out;
+}
+
+void print_plan(const ReduceOptions& o, const PlanOutcome& r) {
+  const trees::ReductionPlan& plan = r.plan;
+  fmt::print("{}: n = {}, d = {}, c = {}{}: length {} (Lemma 5: >= {}, Proposition 6: <= {}{})\n", plan.algorithm,
+             plan.n(), plan.model.d().to_string(), plan.model.c().to_string(), o.has_k ? fmt::format(", K = {}", o.k) : "",
+             plan.length.to_string(), r.lower_bound.to_string(), r.upper_bound.to_string(),
+             r.limited_upper_bound ? fmt::format(", Proposition 8: <= {}", r.limited_upper_bound->to_string()) : "");
+  fmt::print("plan {}: {} transfers, {} reducers, at most {} transfers at once; {} {} v0..v{} in order\n",
+             r.check.valid ? "valid" : "INVALID", plan.transfers.size(), r.check.reducers,
+             r.check.max_concurrent_transfers, o.op, r.in_order ? "combines" : "does NOT combine", plan.n() - 1);
+}
+
+int run_plan(const ReduceOptions& o) {
+  if (o.algo.empty() || !o.has_n || o.d.empty() || o.c.empty()) {
+    throw UsageError("--algo needs --n, --d and --c (e.g. starnet reduce --algo greedy --n 10 --d 1 --c 1)");
+  }
+  if (o.n > MAX_ELEMENTS) {
+    throw UsageError(fmt::format("--n {}: at most {} elements (the plan is kept in memory)", o.n, MAX_ELEMENTS));
+  }
+  const ReduceOp op = parse_op(o.op);
+  trees::PlanRequest request;
+  request.algorithm = trees::parse_algorithm(o.algo);
+  request.n = o.n;
+  request.model = trees::CostModel(Rational::parse(o.d, "--d"), Rational::parse(o.c, "--c"));
+  if (o.has_k) request.k = o.k;
+
+  PlanOutcome r;
+  r.plan = trees::make_plan(request);
+  // Self-check: the plan against the model, and the order in which it combines the elements.
+  r.check = trees::check_plan(r.plan);
+  r.in_order = r.check.valid && combines_in_order(r.plan, op);
+  // Running the plan on the emulator, emulate(r.plan, op), joins here.
+  r.lower_bound = trees::optimal_length_lower_bound(o.n, request.model);
+  r.upper_bound = trees::optimal_length_upper_bound(o.n, request.model);
+  if (o.has_k && o.k <= trees::max_concurrent_transfers_limit(o.n)) {
+    r.limited_upper_bound = trees::limited_length_upper_bound(o.n, o.k, request.model);
+  }
+
+  if (o.json) {
+    std::cout << plan_json(o, r).dump() << "\n";
+  } else {
+    print_plan(o, r);
+  }
+  if (!r.check.valid) {
+    fmt::print(stderr, "starnet reduce: verification failed: {}\n", r.check.problem);
+    return 1;
+  }
+  if (!r.in_order) {
+    fmt::print(stderr, "starnet reduce: verification failed: the plan does not combine v0..v{} in order\n", o.n - 1);
+    return 1;
+  }
+  return 0;
+}
+
+/// A string literal for gnuplot (single quotes, a quote doubled).
+std::string gnuplot_quote(const std::string& text) {
+  std::string out = "'";
+  for (const char ch : text) out += ch == '\'' ? std::string("''") : std::string(1, ch);
+  return out + "'";
+}
+
+/// The gnuplot script of Figure 2, data inline; it writes `outfile` (the plot by default).
+std::string figure2_script(const std::vector<trees::Figure2Row>& rows, const std::string& plot, int max_n) {
+  const bool svg = plot.ends_with(".svg");
+  std::string s = fmt::format(
+      "# Figure 2 of Canon & Antoniu (RR-7898, 2012), from `starnet reduce --study figure2 --max-n {}`.\n"
+      "# Run `gnuplot {}` to redraw; pass -e \"outfile='other.{}'\" to write elsewhere.\n"
+      "if (!exists(\"outfile\")) outfile = {}\n"
+      "set terminal {} size 900,540 {}\n"
+      "set output outfile\n"
+      "set title \"Strategy length / optimal length (Canon and Antoniu 2012, Figure 2)\"\n"
+      "set xlabel \"number of elements n\"\n"
+      "set ylabel \"ratio to the optimum\"\n"
+      "set logscale x\n"
+      "set xrange [2:{}]\n"
+      "set yrange [0.95:2.05]\n"
+      "set key bottom right\n"
+      "set grid\n"
+      "$ratios << EOD\n",
+      max_n, gnuplot_quote(plot.substr(0, plot.size() - 4) + ".gp"), svg ? "svg" : "png", gnuplot_quote(plot),
+      svg ? "svg" : "pngcairo", svg ? "dynamic background rgb 'white'" : "", max_n);
+  for (const auto& row : rows) {
+    s += fmt::format("{} {:.9f} {:.9f}\n", row.n, row.binomial_ratio().to_double(), row.fibonacci_ratio().to_double());
+  }
+  s += "EOD\n"
+       "plot $ratios using 1:2 with lines lw 1.5 title \"binomial strategy, d = c\", \\\n"
+       "     $ratios using 1:3 with lines lw 1.5 title \"Fibonacci strategy, min(d, c) = 0\", \\\n"
+       "     2 with lines dt 2 lc rgb 'gray40' title \"bound of Theorems 18 and 19\"\n";
+  return s;
+}
+
+/// Writes the script beside the plot (FILE.gp for FILE.svg) and runs gnuplot on it; the plot is
+/// drawn to a temporary name and renamed, like every output file.
+void draw_figure2(const std::vector<trees::Figure2Row>& rows, const std::string& plot, int max_n) {
+  namespace fs = std::filesystem;
+  const std::string script = plot.substr(0, plot.size() - 4) + ".gp";
+  write_file_atomically(script, figure2_script(rows, plot, max_n));
+  const fs::path target(plot);
+  const fs::path tmp = (target.has_parent_path() ? target.parent_path() : fs::path(".")) /
+                       fmt::format(".{}.tmp{}", target.filename().string(), ::getpid());
+  const std::string assign = "outfile=" + gnuplot_quote(tmp.string());
+  std::string program = "gnuplot";
+  std::string e = "-e";
+  std::vector<char*> argv{program.data(), e.data(), const_cast<char*>(assign.c_str()),
+                          const_cast<char*>(script.c_str()), nullptr};
+  pid_t pid = 0;
+  int status = 0;
+  const int spawned = ::posix_spawnp(&pid, "gnuplot", nullptr, nullptr, argv.data(), environ);
+  if (spawned != 0 || ::waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    std::error_code ignored;
+    fs::remove(tmp, ignored);
+    throw Error(fmt::format("--plot \"{}\": gnuplot failed on \"{}\" ({}; gnuplot-nox is in tools/packages.txt)", plot,
+                            script, spawned != 0 ? "cannot be started" : "non-zero exit"));
+  }
+  std::error_code ec;
+  fs::rename(tmp, target, ec);
+  if (ec) throw UsageError(fmt::format("--plot \"{}\": cannot be written ({})", plot, ec.message()));
+}
+
+/// The largest ratio of a column and the first n reaching it.
+struct Worst {
+  Rational ratio = 0;
+  int n = 0;
+};
+
+int run_study(const ReduceOptions& o) {
+  if (o.study != "figure2") throw UsageError(fmt::format("--study \"{}\" is unknown (expected figure2)", o.study));
+  if (!o.algo.empty() || o.has_n || !o.d.empty() || !o.c.empty() || o.has_k) {
+    throw UsageError("--study takes --max-n, --csv, --plot and --json only (not --algo, --n, --d, --c or --k)");
+  }
+  if (o.max_n > MAX_ELEMENTS) {
+    throw UsageError(fmt::format("--max-n {}: at most {} elements", o.max_n, MAX_ELEMENTS));
+  }
+  if (!o.plot.empty() && !o.plot.ends_with(".svg") && !o.plot.ends_with(".png")) {
+    throw UsageError(fmt::format("--plot \"{}\": expected a file name ending in .svg or .png", o.plot));
+  }
+  const std::vector<trees::Figure2Row> rows = trees::figure2_study(o.max_n);
+  Worst binomial;
+  Worst fibonacci;
+  bool within = true;  // Theorems 18 and 19: both ratios lie in [1, 2]
+  for (const auto& row : rows) {
+    const Rational b = row.binomial_ratio();
+    const Rational f = row.fibonacci_ratio();
+    within = within && b >= 1 && b <= 2 && f >= 1 && f <= 2;
+    if (b > binomial.ratio) binomial = {b, row.n};
+    if (f > fibonacci.ratio) fibonacci = {f, row.n};
+  }
+  if (!o.csv.empty()) write_file_atomically(o.csv, trees::figure2_csv(rows));
+  if (!o.plot.empty()) draw_figure2(rows, o.plot, o.max_n);
+
+  if (o.json) {
+    const auto worst = [](const Worst& w) {
+      return nlohmann::ordered_json{{"max_ratio", exact(w.ratio)}, {"max_ratio_decimal", w.ratio.to_double()}, {"at_n", w.n}};
+    };
+    nlohmann::ordered_json out = {{"study", "figure2"}, {"max_n", o.max_n}, {"binomial_strategy_d_eq_c", worst(binomial)},
+                          {"fibonacci_strategy_min_zero", worst(fibonacci)}, {"within_theorems_18_19", within}};
+    if (!o.csv.empty()) out["csv"] = o.csv;
+    if (!o.plot.empty()) out["plot"] = o.plot;
+    std::cout << out.dump() << "\n";
+  } else {
+    fmt::print("Figure 2, 2 <= n <= {}: ratio to the optimal length\n", o.max_n);
+    fmt::print("binomial strategy, d = c:          max {} ~ {:.4f} at n = {}\n", binomial.ratio.to_string(),
+               binomial.ratio.to_double(), binomial.n);
+    fmt::print("Fibonacci strategy, min(d, c) = 0: max {} ~ {:.4f} at n = {}\n", fibonacci.ratio.to_string(),
+               fibonacci.ratio.to_double(), fibonacci.n);
+    if (!o.csv.empty()) fmt::print("csv: {}\n", o.csv);
+    if (!o.plot.empty()) fmt::print("plot: {} (script {}.gp)\n", o.plot, o.plot.substr(0, o.plot.size() - 4));
+  }
+  if (!within) {
+    fmt::print(stderr, "starnet reduce: verification failed: a ratio lies outside [1, 2] (Theorems 18 and 19)\n");
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_reduce_command(CLI::App& app, Action& action) {
+  auto* cmd = app.add_subcommand(
+      "reduce",
+      "Reduction trees with transfers (cost d) overlapping computations (cost c), Canon and Antoniu\n"
+      "(INRIA RR-7898, 2012): plan one reduction of n elements, check the plan against the model\n"
+      "(one transfer at a time per machine, a transfer only once the sender's result is complete) and\n"
+      "fold it with --op to check it combines v0 + v1 + ... + v(n-1) in order; or run the Figure 2 study.\n"
+      "  starnet reduce --algo greedy --n 10 --d 3/2 --c 1 [--json]\n"
+      "  starnet reduce --study figure2 [--max-n 10000] [--csv ratios.csv] [--plot ratios.svg]\n"
+      "Exit codes: 0 success, 1 a check failed, 2 bad input.");
+  static ReduceOptions o;
+  cmd->add_option("--algo", o.algo,
+                  "Algorithm: greedy (Alg. 1, optimal), greedy-transfers (Alg. 2, at most K transfers at once),\n"
+                  "greedy-reducers (Alg. 3, at most K reducers), binomial (n = 2^k), fibonacci (n = F(k+2)),\n"
+                  "binomial-strategy, fibonacci-strategy (Section 7.3)");
+  auto* n = cmd->add_option("--n", o.n, fmt::format("Number of elements, one per machine, 1..{}", MAX_ELEMENTS));
+  cmd->add_option("--d", o.d, "Transfer cost d >= 0: an integer, fraction (3/2) or decimal (0.5)");
+  cmd->add_option("--c", o.c, "Computation cost c >= 0: an integer, fraction or decimal");
+  auto* k = cmd->add_option("--k", o.k,
+                            "Limit K: concurrent transfers for greedy-transfers (1..floor(n/2)), reducers for\n"
+                            "greedy-reducers (1..n-1)");
+  cmd->add_option("--op", o.op, "Operator of the self-check: sum (default) or concat (not commutative)");
+  cmd->add_flag("--json", o.json,
+                "Print one JSON document. Plans: algo, n, d, c, [k], op, length, lower_bound, upper_bound,\n"
+                "[limited_upper_bound], root, parents (root -1), children (reception order), transfers\n"
+                "[{from, to, start}], reducers, max_concurrent_transfers, plan_valid, combined_in_order;\n"
+                "times are exact (an integer or a fraction string such as \"7/2\")");
+  cmd->add_option("--study", o.study, "Run a study instead of one plan: figure2");
+  cmd->add_option("--max-n", o.max_n, "Figure 2 study: largest n (default 10000)");
+  cmd->add_option("--csv", o.csv, "Figure 2 study: write the exact lengths and ratios for every n as CSV");
+  cmd->add_option("--plot", o.plot,
+                  "Figure 2 study: draw the ratios with gnuplot into FILE.svg or FILE.png (the script is\n"
+                  "kept as FILE.gp)");
+  cmd->callback([&action, n, k] {
+    o.has_n = n->count() > 0;
+    o.has_k = k->count() > 0;
+    action = [] {
+      if (!o.study.empty()) return run_study(o);
+      return run_plan(o);
+    };
+  });
+}
+
+}  // namespace starnet::tools
