@@ -22,6 +22,19 @@
 namespace starnet::emulator {
 namespace {
 
+// libzmq is not built with ThreadSanitizer, so TSan cannot see that a message's bytes are
+// written before they are sent and read after they arrive; tell it (inproc workers are threads).
+#if defined(__SANITIZE_THREAD__)
+extern "C" void __tsan_acquire(void* addr);
+extern "C" void __tsan_release(void* addr);
+char tsan_channel;
+void before_send() { __tsan_release(&tsan_channel); }
+void after_receive() { __tsan_acquire(&tsan_channel); }
+#else
+void before_send() {}
+void after_receive() {}
+#endif
+
 constexpr std::uint8_t BATCH = 0;
 constexpr std::uint8_t ABORT = 1;
 constexpr auto POLL = std::chrono::milliseconds(100);
@@ -59,7 +72,9 @@ class ZmqExchange final : public Exchange<Time> {
       w.put(self_);
       w.put(seq_);
       wire::put_batch(w, out[j]);
-      push_[j].send(zmq::buffer(w.str()), zmq::send_flags::none);
+      zmq::message_t message(w.str().data(), w.str().size());
+      before_send();
+      push_[j].send(message, zmq::send_flags::none);
     }
     std::swap(in[self_], out[self_]);
     auto& got = early_[seq_];
@@ -93,6 +108,7 @@ class ZmqExchange final : public Exchange<Time> {
       last = std::chrono::steady_clock::now();
       zmq::message_t m;
       (void)pull_.recv(m);
+      after_receive();
       wire::Reader r(m.to_string_view());
       const auto type = r.get<std::uint8_t>();
       const auto from = r.get<unsigned>();
@@ -122,7 +138,9 @@ class ZmqExchange final : public Exchange<Time> {
         w.put(self_);
         w.put(seq_);
         w.put(reason);
-        (void)push_[j].send(zmq::buffer(w.str()), zmq::send_flags::dontwait);
+        zmq::message_t message(w.str().data(), w.str().size());
+        before_send();
+        (void)push_[j].send(message, zmq::send_flags::dontwait);
       }
     } catch (...) {  // best effort: the peer may be gone already
     }
