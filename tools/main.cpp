@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
   add_markov_command(app, action);
   add_reduce_command(app, action);
   add_steady_command(app, action);
+  add_whatif_command(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,0 +1,85 @@
+#pragma once
+/// @file
+/// Lower bounds on the steps (or time) of reduce, broadcast and all-reduce under a port model,
+/// printed beside every measured step count of the what-if study (issue 8; docs/whatif.md).
+///
+/// Model: one word per node, messages of one word, a transfer takes one step (or, timed, at least
+/// c_min, the smallest link cost); a node takes part in at most k receives (and k sends) at once,
+/// or k transfers in all in half duplex.
+///
+/// Counting bound, ⌈log_{k+1} N⌉. Let m_t be the most words (original values) any single piece of
+/// data at time t depends on. A node receives at most k messages per step, each depending on at
+/// most m_t words, so m_{t+1} ≤ (k + 1)·m_t, m_0 = 1. Reduce and all-reduce need m_T ≥ N;
+/// broadcast is the same argument forwards (the informed nodes grow at most (k+1)-fold per step).
+/// Half duplex only tightens the per-step capacity, so the bound stands.
+/// Timed: a port finishes at most one transfer in any half-open window of length c_min (each
+/// lasts ≥ c_min), so m_t ≤ (k + 1)·m_{t−c_min} and m_t = 1 for t < c_min: T ≥ c_min·⌈log_{k+1} N⌉.
+///
+/// Half-duplex single-port all-reduce, N ≥ 2: ⌈log₂ N⌉ + 1. Let t* be the first step after which
+/// some node holds all N words; t* ≥ ⌈log₂ N⌉ by the counting bound. A node full after step t* − 1
+/// received in that step (it was not full before). If every node were full after step t* − 1, every
+/// node would have received in that step; in half duplex a receiver does not send, so no message
+/// would have been sent: a contradiction. Hence T ≥ t* + 1. (Nothing of the kind holds for k ≥ 2,
+/// where a node may send and receive in one step, nor for full duplex: recursive doubling meets
+/// ⌈log₂ N⌉ there. The often quoted 2⌈log₂ N⌉ − 1 is an upper bound of reduce + broadcast, not a
+/// lower bound. In timed mode the "+1" is not a whole c_min, so the timed bound omits it.)
+///
+/// Distance bound: a word moves one link per transfer, so all-reduce needs the diameter (hops, or
+/// the weighted diameter Σ cost along a shortest path when timed), reduce and broadcast the
+/// eccentricity of the root.
+///
+/// Complexity: eccentricity O(V + E) (hops) or O(E log V) rational operations (weighted);
+/// diameter: one eccentricity for a vertex-transitive topology, all pairs when the work fits
+/// MAX_DIAMETER_WORK, else a lower estimate from a few sweeps (reported as inexact).
+/// IMPORTANT: the caller vouches for vertex-transitivity (an intact star, hypercube, ring, torus,
+/// complete graph with unit costs); nothing checks it.
+
+#include <starnet/algorithms/generic/schedule.hpp>
+#include <starnet/emulator/config.hpp>
+#include <starnet/topology/rational.hpp>
+#include <starnet/topology/topology.hpp>
+
+#include <algorithm>
+#include <cstdint>
+
+namespace starnet::algorithms::generic {
+
+/// Most arc visits, V·(V + E), of an all-pairs diameter (hops; weighted: an eighth of it).
+inline constexpr std::uint64_t MAX_DIAMETER_WORK = std::uint64_t{1} << 28;
+
+/// ⌈log_b n⌉ in exact integer arithmetic. @pre b ≥ 2, n ≥ 1.
+[[nodiscard]] std::uint64_t ceil_log(std::uint64_t b, std::uint64_t n);
+
+struct StepBound {
+  std::uint64_t counting = 0;  ///< ⌈log_{k+1} N⌉, +1 for single-port half-duplex all-reduce
+  std::uint64_t distance = 0;  ///< diameter (all-reduce) or eccentricity of the root
+  [[nodiscard]] std::uint64_t value() const { return std::max(counting, distance); }
+};
+
+/// The step bound of the file comment. @param distance the diameter for all-reduce, the root's
+/// eccentricity otherwise. @pre nodes ≥ 1, ports.ports ≥ 1.
+[[nodiscard]] StepBound step_lower_bound(Collective collective, const emulator::PortModel& ports, NodeId nodes,
+                                         std::uint64_t distance);
+
+struct TimeBound {
+  Rational counting;  ///< c_min·⌈log_{k+1} N⌉
+  Rational distance;  ///< weighted diameter or root eccentricity
+  [[nodiscard]] Rational value() const { return std::max(counting, distance); }
+};
+
+/// The timed bound of the file comment. @pre nodes ≥ 1, ports.ports ≥ 1, min_cost > 0.
+[[nodiscard]] TimeBound time_lower_bound(const emulator::PortModel& ports, NodeId nodes, const Rational& min_cost,
+                                         const Rational& distance);
+
+/// Largest distance from @p v to a node it reaches: hops, or Σ link_cost when @p weighted.
+[[nodiscard]] Rational eccentricity(const topology::Topology& topology, NodeId v, bool weighted);
+
+struct Diameter {
+  Rational value;
+  bool exact = true;  ///< false: a lower estimate (the largest eccentricity of a few sweeps)
+};
+
+/// The diameter of a connected topology (file comment).
+[[nodiscard]] Diameter diameter(const topology::Topology& topology, bool weighted, bool vertex_transitive);
+
+}  // namespace starnet::algorithms::generic

@@ -1,0 +1,169 @@
+#pragma once
+/// @file
+/// What-if studies: the same collective across topologies, port models, link costs and faults,
+/// every run verified and set beside its lower bound (issue 8; `starnet whatif`, docs/whatif.md).
+///
+/// For each topology spec, each fault scenario (the explicit failed links and nodes, plus random
+/// link faults at each rate) and each port model, the study runs every algorithm that applies:
+///   - star: the all-reduce of Oh, Choi, Primeaux on S_n (algorithms/star, as is), all-reduce only;
+///     it needs every link and node, equal link costs, and a node that sends and receives in one
+///     step (not single-port half duplex);
+///   - recursive-doubling on hypercube:D, all-reduce only (recursive_doubling.hpp);
+///   - ring on ring:N and torus:AxB, all-reduce only (ring.hpp);
+///   - bfs-tree everywhere, for all three collectives (bfs_tree.hpp), on what the root reaches.
+/// An algorithm that needs a failed link or node is a row "not applicable: link u–v used at step s
+/// is down" (s from its schedule: for the star all-reduce the first step s whose
+/// level_of_step(s).link() is the link's dimension).
+///
+/// Runs: equal link costs c (unit costs, or a topology whose links all cost the same): unit time,
+/// strict checking — exact step counts, any port-model violation is an error; the makespan is
+/// c·steps. Heterogeneous costs (the topology's, or random): timed, arbitrated checking (contending
+/// transfers wait their turn), the makespan an exact fraction, the bound the timed bound.
+///
+/// Complexity: per row, one plan (O(V log V + E)) and one emulation (O(transfers)); per topology
+/// and scenario one diameter (bounds.hpp). Memory O(V + E + transfers).
+/// IMPORTANT: every node holds a value and takes part, routers of a tiers platform included.
+///
+/// Usage:
+/// @code
+///   WhatIfStudy study;
+///   study.collective(Collective::ALLREDUCE).topologies({"star:5", "hypercube:7"})
+///        .port_models({{1, false}, {2, false}}).fault_rates({0, 0.01}).seed(7).run();
+///   for (const WhatIfRow& row : study.rows()) { ... row.steps, row.lower_bound ... }
+/// @endcode
+
+#include <starnet/algorithms/generic/bounds.hpp>
+#include <starnet/algorithms/generic/schedule.hpp>
+#include <starnet/algorithms/generic/subnetwork.hpp>
+#include <starnet/algorithms/star/allreduce.hpp>
+#include <starnet/emulator/config.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace starnet::algorithms::generic {
+
+enum class Algorithm : std::uint8_t { STAR, RECURSIVE_DOUBLING, RING, BFS_TREE };
+/// "star", "recursive-doubling", "ring", "bfs-tree".
+[[nodiscard]] std::string to_string(Algorithm a);
+
+struct WhatIfRow {
+  std::string topology;  ///< the spec
+  Algorithm algorithm = Algorithm::BFS_TREE;
+  std::string variant;  ///< e.g. "unidirectional" for ring, "split exchanges" for recursive doubling
+  emulator::PortModel ports;
+  std::string faults;  ///< "none", or what failed, e.g. "random p=0.01 (3 links) + nodes 5"
+  double fail_rate = 0;
+  std::uint64_t failed_links = 0;
+  std::uint64_t failed_nodes = 0;
+  std::uint64_t total_nodes = 0;  ///< of the intact topology
+  std::uint64_t nodes = 0;        ///< nodes the algorithm ran on (what the root reaches)
+  std::uint64_t links = 0;
+  std::uint64_t alive_nodes = 0;  ///< nodes that did not fail
+  bool connected = true;          ///< the root reaches every alive node
+  std::string root;               ///< name of the root
+  Rational diameter;              ///< hops (of the network the row ran on)
+  bool diameter_exact = true;
+  bool applicable = true;
+  std::string reason;  ///< why not, when !applicable
+  emulator::TimeMode time = emulator::TimeMode::UNIT;
+  std::uint64_t steps = 0;          ///< unit time: measured steps
+  std::uint64_t planned_steps = 0;  ///< steps of the plan (star: n(n−1)/2)
+  Rational makespan;                ///< unit time: c·steps; timed: the exact makespan
+  std::uint64_t messages = 0;
+  std::uint64_t lower_bound = 0;  ///< unit time: the step bound
+  Rational lower_bound_time;      ///< c·(step bound), or the timed bound
+  Rational bound_counting;        ///< the counting term, in the row's units (steps or time)
+  Rational bound_distance;        ///< the distance term, likewise
+  std::optional<double> ratio;    ///< makespan / lower_bound_time; none when the bound is 0 < makespan
+  bool verified = false;
+  double wall_seconds = 0;
+};
+
+class WhatIfStudy {
+ public:
+  WhatIfStudy& collective(Collective c) {
+    collective_ = c;
+    return *this;
+  }
+  /// Topology specs (spec.hpp), e.g. "star:5", "torus:11x11".
+  WhatIfStudy& topologies(std::vector<std::string> specs) {
+    specs_ = std::move(specs);
+    return *this;
+  }
+  /// Port models, each k ≥ 1 (default: single-port full duplex).
+  WhatIfStudy& port_models(std::vector<emulator::PortModel> models) {
+    models_ = std::move(models);
+    return *this;
+  }
+  /// Link costs: unit, the topology's own, or random (seeded by seed()).
+  WhatIfStudy& costs(CostKind costs) {
+    costs_ = costs;
+    return *this;
+  }
+  /// `--fail-links` / `--fail-nodes` text (names or indices), applied to every topology.
+  WhatIfStudy& failed_links(std::string text) {
+    failed_links_ = std::move(text);
+    return *this;
+  }
+  WhatIfStudy& failed_nodes(std::string text) {
+    failed_nodes_ = std::move(text);
+    return *this;
+  }
+  /// Random link-fault probabilities, one scenario each (none: one scenario without random faults).
+  WhatIfStudy& fault_rates(std::vector<double> rates) {
+    rates_ = std::move(rates);
+    return *this;
+  }
+  /// Seed of random faults and random costs.
+  WhatIfStudy& seed(std::uint64_t seed) {
+    seed_ = seed;
+    return *this;
+  }
+  /// The root of reduce and broadcast, and of the BFS trees: a node name or index (default "0").
+  WhatIfStudy& root(std::string root) {
+    root_ = std::move(root);
+    return *this;
+  }
+  WhatIfStudy& op(Op op) {
+    op_ = op;
+    return *this;
+  }
+  WhatIfStudy& values(star::Values values) {
+    values_ = values;
+    return *this;
+  }
+
+  /// Runs every row.
+  /// @throws UsageError naming the input for no topology, no port model, k < 1, a fault rate
+  /// outside [0, 1], a failed link or node or a root that is not in a topology, a failed root.
+  /// @throws TopologyError naming the spec for an unknown or malformed topology.
+  /// @throws ModelViolation when an algorithm breaks the port model (a bug, never expected).
+  WhatIfStudy& run();
+
+  /// @pre run() was called.
+  [[nodiscard]] const std::vector<WhatIfRow>& rows() const { return rows_; }
+  /// Every applicable row verified. @pre run() was called.
+  [[nodiscard]] bool all_verified() const;
+  /// Wall time of run(), seconds.
+  [[nodiscard]] double wall_seconds() const { return wall_seconds_; }
+
+ private:
+  Collective collective_ = Collective::ALLREDUCE;
+  std::vector<std::string> specs_;
+  std::vector<emulator::PortModel> models_{emulator::PortModel{}};
+  CostKind costs_ = CostKind::UNIT;
+  std::string failed_links_;
+  std::string failed_nodes_;
+  std::vector<double> rates_;
+  std::uint64_t seed_ = 1;
+  std::string root_ = "0";
+  Op op_ = Op::SUM;
+  star::Values values_;
+  std::vector<WhatIfRow> rows_;
+  double wall_seconds_ = 0;
+};
+
+}  // namespace starnet::algorithms::generic

@@ -1,0 +1,239 @@
+#include "../../topology/expect_error.hpp"
+
+#include <starnet/algorithms/generic/whatif.hpp>
+#include <starnet/algorithms/star/allreduce.hpp>
+#include <starnet/emulator/costs.hpp>
+#include <starnet/emulator/engine.hpp>
+#include <starnet/topology/error.hpp>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <map>
+
+namespace starnet::algorithms::generic {
+namespace {
+
+using emulator::PortModel;
+using ::testing::HasSubstr;
+
+const std::vector<PortModel> MODELS = {{1, false}, {1, true}, {2, false}, {2, true}};
+
+std::string where(const WhatIfRow& r) {
+  return r.topology + " " + to_string(r.algorithm) + " " + r.ports.to_string() + " faults " + r.faults;
+}
+
+/// The acceptance checks every study must pass: every applicable row verified, and the bound
+/// never above what was measured.
+void expect_sound(const WhatIfStudy& study) {
+  ASSERT_FALSE(study.rows().empty());
+  for (const auto& r : study.rows()) {
+    if (!r.applicable) continue;
+    EXPECT_TRUE(r.verified) << where(r);
+    EXPECT_LE(r.lower_bound_time, r.makespan) << where(r);
+    if (r.time == emulator::TimeMode::UNIT) {
+      EXPECT_LE(r.lower_bound, r.steps) << where(r);
+      EXPECT_EQ(r.steps, r.planned_steps) << where(r);
+    }
+    ASSERT_TRUE(r.ratio.has_value()) << where(r);
+    EXPECT_GE(*r.ratio, 1.0) << where(r);
+  }
+  EXPECT_TRUE(study.all_verified());
+}
+
+TEST(WhatIfStudy, StarRowsTakeNTimesNMinusOneHalfStepsAndRecursiveDoublingDSteps) {
+  WhatIfStudy study;
+  study.topologies({"star:3", "star:4", "star:5", "star:6", "hypercube:3", "hypercube:5", "hypercube:7"})
+      .port_models(MODELS)
+      .run();
+  expect_sound(study);
+  int star_rows = 0;
+  int cube_rows = 0;
+  for (const auto& r : study.rows()) {
+    if (r.algorithm == Algorithm::STAR && r.applicable) {
+      const int n = r.topology.back() - '0';
+      EXPECT_EQ(r.steps, star::allreduce_steps(n)) << where(r);
+      EXPECT_EQ(r.messages, r.nodes * star::allreduce_steps(n)) << where(r);
+      ++star_rows;
+    }
+    if (r.algorithm == Algorithm::RECURSIVE_DOUBLING) {
+      const int d = r.topology.back() - '0';
+      const bool split = r.ports.half_duplex && r.ports.ports == 1;
+      EXPECT_EQ(r.steps, static_cast<std::uint64_t>(split ? 2 * d : d)) << where(r);
+      if (!split) {
+        EXPECT_EQ(r.lower_bound, r.steps) << where(r);  // d = ⌈log₂ 2^d⌉ = diameter: optimal
+      }
+      ++cube_rows;
+    }
+  }
+  EXPECT_EQ(star_rows, 4 * 3);  // single-port half duplex is not applicable
+  EXPECT_EQ(cube_rows, 3 * 4);
+}
+
+TEST(WhatIfStudy, EveryCollectiveOnEveryFamilyWithFaultsIsSound) {
+  for (const Collective c : {Collective::ALLREDUCE, Collective::REDUCE, Collective::BROADCAST}) {
+    WhatIfStudy study;
+    study.collective(c)
+        .topologies(
+            {"star:5", "hypercube:7", "debruijn:7", "torus:11x11", "ring:10", "complete:12", "mesh:5x5", "tiers:2"})
+        .port_models(MODELS)
+        .fault_rates({0, 0.05})
+        .seed(3)
+        .run();
+    SCOPED_TRACE(to_string(c));
+    expect_sound(study);
+    for (const auto& r : study.rows()) {
+      if (c != Collective::ALLREDUCE) {
+        EXPECT_EQ(r.algorithm, Algorithm::BFS_TREE) << where(r);
+      }
+      if (r.fail_rate == 0) {
+        EXPECT_EQ(r.faults, "p=0 (0 links)");
+      }
+    }
+  }
+}
+
+TEST(WhatIfStudy, OneRowPerTopologyPortModelScenarioAndAlgorithm) {
+  WhatIfStudy study;
+  study.topologies({"star:4", "hypercube:4", "torus:4x4", "debruijn:4"})
+      .port_models({{1, false}, {2, false}})
+      .fault_rates({0, 0.01, 0.05})
+      .run();
+  std::map<std::string, int> per_topology;
+  for (const auto& r : study.rows()) ++per_topology[r.topology];
+  EXPECT_EQ(per_topology["star:4"], 2 * 3 * 2);  // star, bfs-tree
+  EXPECT_EQ(per_topology["hypercube:4"], 2 * 3 * 2);
+  EXPECT_EQ(per_topology["torus:4x4"], 2 * 3 * 2);
+  EXPECT_EQ(per_topology["debruijn:4"], 2 * 3 * 1);
+}
+
+TEST(WhatIfStudy, AFailedLinkMakesTheStarAllReduceNotApplicableAtTheFirstStepThatUsesIt) {
+  // star:4, link 1234–3214 is dimension 3: levels m = 3, 4 use link 3 at steps 1 and 4.
+  WhatIfStudy study;
+  study.topologies({"star:4"}).failed_links("1234-3214").run();
+  ASSERT_EQ(study.rows().size(), 2U);
+  const auto& star = study.rows()[0];
+  EXPECT_EQ(star.algorithm, Algorithm::STAR);
+  EXPECT_FALSE(star.applicable);
+  EXPECT_EQ(star.reason, "link 1234–3214 used at step 1 is down");
+  EXPECT_EQ(star.failed_links, 1U);
+  const auto& tree = study.rows()[1];
+  EXPECT_TRUE(tree.applicable && tree.verified);
+  EXPECT_EQ(tree.links, 36U - 1);
+  // Which step is found follows level_of_step: the first s with link() == k.
+  for (int k = 2; k <= 6; ++k) {
+    std::uint64_t s = 0;
+    while (star::level_of_step(s).link() != k) ++s;
+    EXPECT_EQ(s, star::allreduce_steps(k - 1)) << " k=" << k;
+  }
+}
+
+TEST(WhatIfStudy, RecursiveDoublingAndRingNameTheFirstFailedLinkTheyUse) {
+  WhatIfStudy cube;
+  cube.topologies({"hypercube:4"}).failed_links("0-8").run();  // dimension 4: round 3
+  EXPECT_EQ(cube.rows()[0].reason, "link 0000–1000 used at step 3 is down");
+  WhatIfStudy torus;
+  torus.topologies({"torus:3x3"}).failed_links("(1,0)-(2,0)").run();  // a column link: phase 2, round 0
+  EXPECT_EQ(torus.rows()[0].reason, "link (1,0)–(2,0) used at step 2 is down");
+  WhatIfStudy node;
+  node.topologies({"ring:5"}).failed_nodes("3").run();
+  EXPECT_EQ(node.rows()[0].reason, "node 3 used at step 0 is down");
+  EXPECT_TRUE(node.rows()[1].verified);
+  EXPECT_EQ(node.rows()[1].nodes, 4U);  // bfs-tree on the path that is left
+}
+
+TEST(WhatIfStudy, ADisconnectedPlatformIsReportedWithWhatTheRootReaches) {
+  WhatIfStudy study;
+  study.topologies({"mesh:3x3"}).failed_links("(2,2)-(1,2),(2,2)-(2,1)").run();
+  ASSERT_EQ(study.rows().size(), 1U);
+  const auto& r = study.rows()[0];
+  EXPECT_FALSE(r.connected);
+  EXPECT_EQ(r.alive_nodes, 9U);
+  EXPECT_EQ(r.nodes, 8U);
+  EXPECT_TRUE(r.verified);
+  EXPECT_EQ(r.faults, "2 links");
+}
+
+TEST(WhatIfStudy, SinglePortHalfDuplexStarIsNotApplicableBecauseItWouldBreakThePortModel) {
+  WhatIfStudy study;
+  study.topologies({"star:4"}).port_models({{1, true}}).run();
+  EXPECT_FALSE(study.rows()[0].applicable);
+  EXPECT_THAT(study.rows()[0].reason, HasSubstr("half duplex"));
+  // Running it anyway is a strict-mode violation: the reason is the emulator's verdict.
+  const topology::StarGraph g(4);
+  const emulator::UnitCosts<Rational> costs;
+  emulator::RunConfig config;
+  config.ports = {1, true};
+  EXPECT_THROW(
+      emulator::LocalEngine<Rational>().run(
+          g, costs, [&](emulator::NodeRange r) { return star::make_allreduce_program(g, Op::SUM, {}, 0, r); }, config),
+      ModelViolation);
+}
+
+TEST(WhatIfStudy, RandomCostsRunTimedWithExactMakespansAndTheTimedBound) {
+  WhatIfStudy study;
+  study.topologies({"star:4", "hypercube:5", "torus:4x5", "debruijn:5", "tiers:3"})
+      .port_models(MODELS)
+      .costs(CostKind::RANDOM)
+      .seed(9)
+      .fault_rates({0, 0.1})
+      .run();
+  expect_sound(study);
+  bool fractional = false;
+  for (const auto& r : study.rows()) {
+    if (r.algorithm == Algorithm::STAR) {
+      EXPECT_FALSE(r.applicable);
+      continue;
+    }
+    if (!r.applicable) continue;
+    EXPECT_EQ(r.time, emulator::TimeMode::TIMED) << where(r);
+    fractional = fractional || r.makespan.den() != 1;
+  }
+  EXPECT_TRUE(fractional);
+  // The same seed gives the same makespans.
+  WhatIfStudy again;
+  again.topologies({"star:4", "hypercube:5", "torus:4x5", "debruijn:5", "tiers:3"})
+      .port_models(MODELS)
+      .costs(CostKind::RANDOM)
+      .seed(9)
+      .fault_rates({0, 0.1})
+      .run();
+  ASSERT_EQ(again.rows().size(), study.rows().size());
+  for (std::size_t i = 0; i < study.rows().size(); ++i) EXPECT_EQ(again.rows()[i].makespan, study.rows()[i].makespan);
+}
+
+TEST(WhatIfStudy, TopologyCostsOfEqualLinksStayInUnitTimeScaled) {
+  WhatIfStudy study;
+  study.topologies({"tiers:5", "ring:7"}).costs(CostKind::TOPOLOGY).run();
+  expect_sound(study);
+  EXPECT_EQ(study.rows()[0].time, emulator::TimeMode::TIMED);  // tiers has heterogeneous costs
+  EXPECT_EQ(study.rows()[1].time, emulator::TimeMode::UNIT);   // ring:7, all links cost 1
+  EXPECT_EQ(study.rows()[1].steps, 6U);
+}
+
+TEST(WhatIfStudy, BadInputIsAnErrorNamingTheInput) {
+  const auto study = [] { return WhatIfStudy().topologies({"hypercube:7"}); };
+  EXPECT_ERROR(TopologyError, study().topologies({"cube:7"}).run(), "cube:7");
+  EXPECT_ERROR(TopologyError, study().topologies({"star:13"}).run(), "star:13");
+  EXPECT_ERROR(UsageError, study().failed_links("3-17").run(), "--fail-links 3-17", "no link", "hypercube:7");
+  EXPECT_ERROR(UsageError, study().failed_nodes("300").run(), "--fail-nodes 300", "hypercube:7");
+  EXPECT_ERROR(UsageError, study().port_models({{0, false}}).run(), "--ports 0", "k ≥ 1");
+  EXPECT_ERROR(UsageError, study().fault_rates({1.5}).run(), "--fail-random 1.5");
+  EXPECT_ERROR(UsageError, study().root("zz").run(), "--root zz", "hypercube:7");
+  EXPECT_ERROR(UsageError, study().failed_nodes("5").root("5").run(), "--root 5", "--fail-nodes");
+  EXPECT_ERROR(UsageError, WhatIfStudy().run(), "--topologies");
+}
+
+TEST(WhatIfStudy, TheRootOfReduceAndBroadcastCanBeChosen) {
+  WhatIfStudy study;
+  study.collective(Collective::BROADCAST).topologies({"mesh:1x9"}).root("(0,4)").run();
+  const auto& r = study.rows()[0];
+  EXPECT_EQ(r.root, "(0,4)");
+  EXPECT_TRUE(r.verified);
+  // The middle of a path of 9 serves one side a step later: 1 + 4 steps, one above the bound 4.
+  EXPECT_EQ(r.steps, 5U);
+  EXPECT_EQ(r.lower_bound, 4U);
+}
+
+}  // namespace
+}  // namespace starnet::algorithms::generic

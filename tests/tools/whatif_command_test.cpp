@@ -1,0 +1,219 @@
+// `starnet whatif`, run as a user runs it.
+#include "cli_runner.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace starnet::tools::testing {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::filesystem::path whatif_scratch(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() / ("starnet_whatif_cli_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  return dir / name;
+}
+
+std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+/// "7/2" or "7" as a double.
+double fraction(const std::string& text) {
+  const auto slash = text.find('/');
+  if (slash == std::string::npos) return std::stod(text);
+  return std::stod(text.substr(0, slash)) / std::stod(text.substr(slash + 1));
+}
+
+TEST(WhatIfCommand, TheIssuesStudyIsVerifiedRowByRowWithBoundsBelowTheMeasurements) {
+  const auto r = run_starnet(
+      "whatif --collective allreduce --topologies star:5,hypercube:7,debruijn:7,torus:11x11 --ports 1,2 "
+      "--duplex full,half --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json();
+  EXPECT_EQ(j["verified"], true);
+  // star: star + bfs-tree; hypercube: recursive-doubling + bfs-tree; debruijn: bfs-tree; torus: ring + bfs-tree.
+  ASSERT_EQ(j["rows"].size(), 4U * (2 + 2 + 1 + 2));
+  for (const auto& row : j["rows"]) {
+    const auto where = row["topology"].get<std::string>() + " " + row["algorithm"].get<std::string>() + " " +
+                       std::to_string(row["ports"].get<int>()) + " " + row["duplex"].get<std::string>();
+    for (const char* key : {"topology", "algorithm", "ports", "duplex", "faults", "nodes", "links", "diameter", "steps",
+                            "messages", "lower_bound", "ratio", "verified"}) {
+      EXPECT_TRUE(row.contains(key)) << where << " lacks " << key;
+    }
+    if (row["applicable"] == false) {
+      EXPECT_EQ(row["algorithm"], "star") << where;
+      EXPECT_EQ(row["ports"], 1) << where;
+      EXPECT_EQ(row["duplex"], "half") << where;
+      continue;
+    }
+    EXPECT_EQ(row["verified"], true) << where;
+    const auto steps = row["steps"].get<std::uint64_t>();
+    const auto bound = row["lower_bound"].get<std::uint64_t>();
+    EXPECT_LE(bound, steps) << where;
+    EXPECT_DOUBLE_EQ(row["ratio"].get<double>(), static_cast<double>(steps) / static_cast<double>(bound)) << where;
+    if (row["algorithm"] == "star") {
+      EXPECT_EQ(steps, 10U) << where;  // n(n−1)/2 on S_5
+      EXPECT_EQ(row["messages"], 1200) << where;
+    }
+    if (row["algorithm"] == "recursive-doubling") {
+      EXPECT_EQ(steps, row["ports"] == 1 && row["duplex"] == "half" ? 14U : 7U) << where;  // d on Q_7
+    }
+  }
+}
+
+TEST(WhatIfCommand, FaultsMakeTheStarAllReduceNotApplicableAndTheTreeRunsOnWhatIsLeft) {
+  const auto r = run_starnet("whatif --topologies star:5 --fail-links 0-1 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto rows = r.json()["rows"];
+  ASSERT_EQ(rows.size(), 2U);
+  EXPECT_EQ(rows[0]["reason"], "not applicable: link 12345–21345 used at step 0 is down");
+  EXPECT_EQ(rows[0]["verified"], nullptr);
+  EXPECT_EQ(rows[1]["verified"], true);
+  EXPECT_EQ(rows[1]["links"], 239);
+  const auto random = run_starnet(
+      "whatif --topologies star:5,hypercube:7,torus:11x11 --fail-random 0,0.01,0.05 --seed 5 --ports 1,2 --json");
+  ASSERT_EQ(random.exit_code, 0) << random.err;
+  for (const auto& row : random.json()["rows"]) {
+    if (row["applicable"] == true) {
+      EXPECT_EQ(row["verified"], true) << row.dump();
+    }
+  }
+}
+
+TEST(WhatIfCommand, ADisconnectedPlatformIsReportedAsSuch) {
+  const auto r = run_starnet("whatif --topologies ring:8 --fail-links 2-3,6-7");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("not applicable: link 2–3 used at step 0 is down"));
+  EXPECT_THAT(r.out, HasSubstr("disconnected, root 0 reaches 4 of 8 alive nodes"));
+}
+
+TEST(WhatIfCommand, RandomCostsGiveExactTimedMakespansAboveTheTimedBound) {
+  const auto r =
+      run_starnet("whatif --topologies hypercube:5,torus:5x5,tiers:3 --costs random --seed 3 --ports 1,2 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const auto& row : r.json()["rows"]) {
+    EXPECT_EQ(row["time"], "timed") << row.dump();
+    EXPECT_EQ(row["steps"], nullptr);
+    EXPECT_EQ(row["verified"], true) << row.dump();
+    EXPECT_LE(fraction(row["lower_bound_time"]), fraction(row["makespan"])) << row.dump();
+  }
+}
+
+TEST(WhatIfCommand, WritesCsvAndAPlotThroughGnuplot) {
+  const auto csv = whatif_scratch("rows.csv");
+  const auto svg = whatif_scratch("study.svg");
+  const auto png = whatif_scratch("study.png");
+  const auto r = run_starnet("whatif --topologies star:4,hypercube:4,torus:4x4 --ports 1,2 --fail-random 0,0.1 --csv " +
+                             csv.string() + " --plot " + svg.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto text = slurp(csv);
+  EXPECT_THAT(text.substr(0, 40), HasSubstr("topology,algorithm,variant,ports,duplex"));
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1 + 3 * 2 * 2 * 2);  // header + rows
+  // Every line has as many fields as the header, commas inside quoted fields (node names such as
+  // "(0,1)" in reasons) included.
+  std::istringstream lines(text);
+  std::string line;
+  std::size_t header_fields = 0;
+  while (std::getline(lines, line)) {
+    std::size_t fields = 1;
+    bool quoted = false;
+    for (const char c : line) {
+      if (c == '"') quoted = !quoted;
+      if (c == ',' && !quoted) ++fields;
+    }
+    if (header_fields == 0) header_fields = fields;
+    EXPECT_EQ(fields, header_fields) << line;
+  }
+  const auto figure = slurp(svg);
+  EXPECT_THAT(figure, HasSubstr("<svg"));
+  EXPECT_THAT(figure, HasSubstr("lower bound"));
+  EXPECT_THAT(figure, HasSubstr("recursive-doubling"));
+  const auto p = run_starnet("whatif --topologies ring:6 --plot " + png.string());
+  ASSERT_EQ(p.exit_code, 0) << p.err;
+  EXPECT_EQ(slurp(png).substr(1, 3), "PNG");
+  // Nothing half-written is left behind in the folder.
+  for (const auto& entry : std::filesystem::directory_iterator(csv.parent_path())) {
+    EXPECT_EQ(entry.path().filename().string().find(".tmp"), std::string::npos) << entry.path();
+  }
+}
+
+TEST(WhatIfCommand, TableMatchesTheStoredTranscript) {
+  const auto r = run_starnet(
+      "whatif --topologies star:4,hypercube:3,torus:3x3,mesh:2x3 --ports 1,2 --duplex full,half "
+      "--fail-random 0,0.1 --seed 2");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, golden("whatif_table.txt", r.out));
+}
+
+TEST(WhatIfCommand, ReduceAndBroadcastRunTheTreeFromTheRoot) {
+  for (const char* c : {"reduce", "broadcast"}) {
+    const auto r =
+        run_starnet(std::string("whatif --collective ") + c + " --topologies star:5,torus:5x5 --root 3 --json");
+    ASSERT_EQ(r.exit_code, 0) << c << r.err;
+    const auto rows = r.json()["rows"];
+    ASSERT_EQ(rows.size(), 2U) << c;
+    for (const auto& row : rows) {
+      EXPECT_EQ(row["algorithm"], "bfs-tree") << c;
+      EXPECT_EQ(row["verified"], true) << c;
+    }
+    EXPECT_EQ(rows[1]["root"], "(0,3)") << c;  // index 3 of torus:5x5
+  }
+}
+
+TEST(WhatIfCommand, BadInputIsExitTwoNamingTheInput) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"whatif --collective gather --topologies star:4", "\"gather\""},
+      {"whatif --topologies star:4,cube:7", "cube:7"},
+      {"whatif --topologies hypercube:7 --fail-links 3-17", "--fail-links 3-17"},
+      {"whatif --topologies hypercube:7 --fail-nodes 9999", "--fail-nodes 9999"},
+      {"whatif --topologies star:4 --ports 0", "--ports 0"},
+      {"whatif --topologies star:4 --ports 1,x", "\"x\""},
+      {"whatif --topologies star:4 --duplex quarter", "\"quarter\""},
+      {"whatif --topologies star:4 --fail-random 2", "--fail-random 2"},
+      {"whatif --topologies star:4 --fail-random often", "\"often\""},
+      {"whatif --topologies star:4 --costs free", "\"free\""},
+      {"whatif --topologies star:4 --plot study.pdf", "--plot study.pdf"},
+      {"whatif --topologies star:4 --root 99", "--root 99"},
+      {"whatif --topologies star:4 --op avg", "--op: \"avg\""},
+      {"whatif --topologies star:4 --csv /nonexistent-dir/rows.csv", "/nonexistent-dir/rows.csv"},
+      {"whatif", "--topologies is required"}};
+  for (const auto& [args, needle] : cases) {
+    const auto r = run_starnet(args);
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.err;
+    EXPECT_THAT(r.err, HasSubstr(needle)) << args;
+    EXPECT_TRUE(r.out.empty()) << args;
+  }
+}
+
+TEST(WhatIfCommand, ReportsItsWallTime) {
+  const auto r = run_starnet("whatif --topologies star:5,hypercube:10 --ports 1,2 --fail-random 0,0.01 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_GT(r.json()["wall_seconds"].get<double>(), 0.0);
+  for (const auto& row : r.json()["rows"]) {
+    if (row["applicable"] == true) {
+      EXPECT_GE(row["wall_seconds"].get<double>(), 0.0);
+    }
+  }
+}
+
+TEST(WhatIfCommand, HelpListsEveryOption) {
+  const auto r = run_starnet("whatif --help");
+  EXPECT_EQ(r.exit_code, 0);
+  for (const char* option :
+       {"--collective", "--topologies", "--ports", "--duplex", "--costs", "--seed", "--fail-links", "--fail-nodes",
+        "--fail-random", "--root", "--op", "--values", "--json", "--csv", "--plot"}) {
+    EXPECT_THAT(r.out, HasSubstr(option)) << option;
+  }
+}
+
+}  // namespace
+}  // namespace starnet::tools::testing

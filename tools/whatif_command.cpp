@@ -1,0 +1,441 @@
+// `starnet whatif`: one collective across topologies, port models, link costs and faults, every
+// run verified on the emulator and set beside its lower bound (issue 8; docs/whatif.md).
+#include "command.hpp"
+
+#include <starnet/algorithms/generic/whatif.hpp>
+#include <starnet/topology/error.hpp>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+
+namespace starnet::tools {
+namespace {
+
+using algorithms::generic::Algorithm;
+using algorithms::generic::WhatIfRow;
+using algorithms::generic::WhatIfStudy;
+
+struct WhatIfOptions {
+  std::string collective = "allreduce";
+  std::string topologies;
+  std::string ports = "1";
+  std::string duplex = "full";
+  std::string costs = "unit";
+  std::uint64_t seed = 1;
+  std::string fail_links;
+  std::string fail_nodes;
+  std::string fail_random;
+  std::string root = "0";
+  std::string op = "sum";
+  std::string values = "rank";
+  bool json = false;
+  std::string csv;
+  std::string plot;
+};
+
+std::vector<emulator::PortModel> port_models(const WhatIfOptions& o) {
+  std::vector<unsigned> ks;
+  for (const auto& item : algorithms::generic::split_list(o.ports)) {
+    long k = 0;
+    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), k);
+    if (ec != std::errc() || end != item.data() + item.size()) {
+      throw UsageError(fmt::format("--ports {}: \"{}\" is not a number of ports (expected integers k ≥ 1, e.g. 1,2)",
+                                   o.ports, item));
+    }
+    if (k < 1) throw UsageError(fmt::format("--ports {}: a node needs at least one port (expected k ≥ 1)", item));
+    if (k > 1024) throw UsageError(fmt::format("--ports {}: too many ports (expected k ≤ 1024)", item));
+    ks.push_back(static_cast<unsigned>(k));
+  }
+  std::vector<bool> halves;
+  for (const auto& item : algorithms::generic::split_list(o.duplex)) {
+    if (item != "full" && item != "half") {
+      throw UsageError(
+          fmt::format("--duplex {}: \"{}\" is not a duplex mode (expected full, half or full,half)", o.duplex, item));
+    }
+    halves.push_back(item == "half");
+  }
+  if (ks.empty()) throw UsageError("--ports: no port count given (expected e.g. 1,2)");
+  if (halves.empty()) throw UsageError("--duplex: no duplex mode given (expected full, half or full,half)");
+  std::vector<emulator::PortModel> models;
+  for (const unsigned k : ks) {
+    for (const bool half : halves) models.push_back({k, half});
+  }
+  return models;
+}
+
+std::vector<double> fault_rates(const std::string& text) {
+  std::vector<double> rates;
+  for (const auto& item : algorithms::generic::split_list(text)) {
+    double p = 0;
+    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), p);
+    if (ec != std::errc() || end != item.data() + item.size()) {
+      throw UsageError(
+          fmt::format("--fail-random {}: \"{}\" is not a probability (expected e.g. 0,0.01,0.05)", text, item));
+    }
+    rates.push_back(p);
+  }
+  return rates;
+}
+
+/// Where the plot goes, checked before anything runs: "svg" or "png".
+std::string plot_format(const std::string& path) {
+  const auto ext = std::filesystem::path(path).extension().string();
+  if (ext == ".svg") return "svg";
+  if (ext == ".png") return "png";
+  throw UsageError(fmt::format("--plot {}: expected a file name ending in .svg or .png", path));
+}
+
+std::string duplex_text(const emulator::PortModel& m) { return m.half_duplex ? "half" : "full"; }
+std::string port_text(const emulator::PortModel& m) { return fmt::format("{} {}", m.ports, duplex_text(m)); }
+bool timed(const WhatIfRow& r) { return r.time == emulator::TimeMode::TIMED; }
+
+nlohmann::json row_json(const WhatIfRow& r) {
+  nlohmann::json j = {{"topology", r.topology},
+                      {"algorithm", to_string(r.algorithm)},
+                      {"variant", r.variant},
+                      {"ports", r.ports.ports},
+                      {"duplex", duplex_text(r.ports)},
+                      {"faults", r.faults},
+                      {"fail_rate", r.fail_rate},
+                      {"failed_links", r.failed_links},
+                      {"failed_nodes", r.failed_nodes},
+                      {"total_nodes", r.total_nodes},
+                      {"nodes", r.nodes},
+                      {"links", r.links},
+                      {"alive_nodes", r.alive_nodes},
+                      {"connected", r.connected},
+                      {"root", r.root},
+                      {"diameter", r.diameter.num()},
+                      {"diameter_exact", r.diameter_exact},
+                      {"applicable", r.applicable}};
+  if (!r.applicable) {
+    j["reason"] = "not applicable: " + r.reason;
+    for (const char* key : {"time", "steps", "planned_steps", "makespan", "messages", "lower_bound", "lower_bound_time",
+                            "bound_counting", "bound_distance", "ratio", "verified"}) {
+      j[key] = nullptr;
+    }
+    return j;
+  }
+  j["time"] = timed(r) ? "timed" : "unit";
+  j["steps"] = timed(r) ? nlohmann::json(nullptr) : nlohmann::json(r.steps);
+  j["planned_steps"] = r.planned_steps;
+  j["makespan"] = r.makespan.to_string();
+  j["messages"] = r.messages;
+  j["lower_bound"] = timed(r) ? nlohmann::json(nullptr) : nlohmann::json(r.lower_bound);
+  j["lower_bound_time"] = r.lower_bound_time.to_string();
+  j["bound_counting"] = r.bound_counting.to_string();
+  j["bound_distance"] = r.bound_distance.to_string();
+  j["ratio"] = r.ratio ? nlohmann::json(*r.ratio) : nlohmann::json(nullptr);
+  j["verified"] = r.verified;
+  j["wall_seconds"] = r.wall_seconds;
+  return j;
+}
+
+std::string csv_cell(const nlohmann::json& v) {
+  if (v.is_null()) return "";
+  std::string s = v.is_string() ? v.get<std::string>() : v.dump();
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string quoted = "\"";
+  for (const char c : s) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+constexpr const char* CSV_COLUMNS[] = {"topology",       "algorithm",        "variant",        "ports",
+                                       "duplex",         "faults",           "fail_rate",      "failed_links",
+                                       "failed_nodes",   "total_nodes",      "nodes",          "links",
+                                       "alive_nodes",    "connected",        "root",           "diameter",
+                                       "diameter_exact", "applicable",       "reason",         "time",
+                                       "steps",          "planned_steps",    "makespan",       "messages",
+                                       "lower_bound",    "lower_bound_time", "bound_counting", "bound_distance",
+                                       "ratio",          "verified",         "wall_seconds"};
+
+std::string csv_text(const std::vector<WhatIfRow>& rows) {
+  std::string out;
+  for (const char* c : CSV_COLUMNS) out += (out.empty() ? "" : ",") + std::string(c);
+  out += "\n";
+  for (const auto& r : rows) {
+    const auto j = row_json(r);
+    std::string line;
+    for (std::size_t i = 0; i < std::size(CSV_COLUMNS); ++i) {
+      if (i > 0) line += ",";
+      if (j.contains(CSV_COLUMNS[i])) line += csv_cell(j[CSV_COLUMNS[i]]);
+    }
+    out += line + "\n";
+  }
+  return out;
+}
+
+/// The measured value and the bound of a row as text: steps in unit time, the makespan otherwise.
+std::pair<std::string, std::string> measured_text(const WhatIfRow& r) {
+  if (timed(r)) return {"t=" + r.makespan.to_string(), "t=" + r.lower_bound_time.to_string()};
+  return {std::to_string(r.steps), std::to_string(r.lower_bound)};
+}
+
+std::string table_text(const WhatIfStudy& study, const WhatIfOptions& o) {
+  using Cells = std::vector<std::string>;
+  std::vector<Cells> table{{"topology", "ports", "faults", "nodes", "links", "diam", "algorithm", "steps", "bound",
+                            "ratio", "messages", "verified"}};
+  std::vector<std::string> notes;
+  std::set<std::string> noted;
+  std::size_t verified = 0;
+  std::size_t na = 0;
+  for (const auto& r : study.rows()) {
+    Cells row{r.topology,
+              port_text(r.ports),
+              r.faults,
+              std::to_string(r.nodes),
+              std::to_string(r.links),
+              (r.diameter_exact ? "" : "≥") + r.diameter.to_string(),
+              to_string(r.algorithm)};
+    if (!r.applicable) {
+      ++na;
+      row.push_back("not applicable: " + r.reason);
+    } else {
+      const auto [steps, bound] = measured_text(r);
+      verified += r.verified ? 1 : 0;
+      row.insert(row.end(), {steps, bound, r.ratio ? fmt::format("{:.2f}", *r.ratio) : "-", std::to_string(r.messages),
+                             r.verified ? "yes" : "NO"});
+    }
+    table.push_back(std::move(row));
+    const auto key = r.topology + "|" + r.faults;
+    if (!r.connected && noted.insert(key).second) {
+      notes.push_back(
+          fmt::format("{} with faults {}: disconnected, root {} reaches {} of {} alive nodes (the bfs-tree "
+                      "rows ran on those)",
+                      r.topology, r.faults, r.root, r.nodes, r.alive_nodes));
+    }
+  }
+  // Column widths in characters (UTF-8 aware: "≥" is one column).
+  const auto width = [](const std::string& s) {
+    return static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
+  };
+  // A "not applicable" reason runs on past the columns it covers, so it sets no width.
+  std::vector<std::size_t> widths(table[0].size(), 0);
+  for (const auto& row : table) {
+    const std::size_t sized = row.size() == widths.size() ? row.size() : row.size() - 1;
+    for (std::size_t i = 0; i < sized; ++i) widths[i] = std::max(widths[i], width(row[i]));
+  }
+  const std::set<std::size_t> right = {3, 4, 5, 7, 8, 9, 10};
+  std::string out = fmt::format("whatif: {} ({} of {} values), {} link costs{}; {} rows\n", o.collective, o.op,
+                                o.values == "rank" ? "rank + 1" : fmt::format("random (seed {})", o.seed), o.costs,
+                                o.costs == "random" ? fmt::format(" (seed {})", o.seed) : "", study.rows().size());
+  for (const auto& row : table) {
+    std::string line;
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      const auto pad = widths[i] > width(row[i]) ? widths[i] - width(row[i]) : 0;
+      const std::string spaces(pad, ' ');
+      const bool reason = row.size() != widths.size() && i + 1 == row.size();
+      line += (i == 0 ? "" : "  ") + (reason              ? row[i]
+                                      : right.contains(i) ? spaces + row[i]
+                                                          : row[i] + (i + 1 < row.size() ? spaces : ""));
+    }
+    out += line + "\n";
+  }
+  out += fmt::format(
+      "steps: measured on the emulator, unit time, strict port-model checks (t=…: timed makespan with heterogeneous "
+      "costs); bound = max(⌈log_(k+1) N⌉ (+1 for single-port half-duplex all-reduce), diameter for all-reduce or the "
+      "root's eccentricity) — docs/whatif.md\n");
+  for (const auto& n : notes) out += "note: " + n + "\n";
+  out += fmt::format("{} verified, {} not applicable, {} NOT verified\n", verified, na,
+                     study.rows().size() - verified - na);
+  return out;
+}
+
+/// Runs gnuplot in a scratch folder and moves its figure to @p path: one group of bars per
+/// (topology, port model, faults), one bar per algorithm that ran, coloured by algorithm, and the
+/// group's lower bound as a black line across it.
+void write_plot(const WhatIfStudy& study, const WhatIfOptions& o, const std::string& path) {
+  const std::vector<Algorithm> algorithms = {Algorithm::STAR, Algorithm::RECURSIVE_DOUBLING, Algorithm::RING,
+                                             Algorithm::BFS_TREE};
+  const std::map<Algorithm, std::string> colours = {{Algorithm::STAR, "#4C72B0"},
+                                                    {Algorithm::RECURSIVE_DOUBLING, "#55A868"},
+                                                    {Algorithm::RING, "#C44E52"},
+                                                    {Algorithm::BFS_TREE, "#8172B2"}};
+  std::map<Algorithm, std::string> bars;  // "x value" lines per algorithm
+  std::string bounds;                     // "centre value half-width" lines
+  std::string tics;
+  bool any_timed = false;
+  double x = 0;
+  std::size_t groups = 0;
+  const auto& rows = study.rows();
+  for (std::size_t i = 0; i < rows.size();) {
+    // A group: consecutive rows of one (topology, port model, faults).
+    std::size_t j = i;
+    const auto same = [&](const WhatIfRow& a, const WhatIfRow& b) {
+      return a.topology == b.topology && a.ports.ports == b.ports.ports && a.ports.half_duplex == b.ports.half_duplex &&
+             a.faults == b.faults;
+    };
+    const double first = x;
+    std::optional<double> bound;
+    for (; j < rows.size() && same(rows[i], rows[j]); ++j) {
+      const auto& r = rows[j];
+      if (!r.applicable) continue;
+      any_timed = any_timed || timed(r);
+      bars[r.algorithm] += fmt::format("{} {}\n", x, timed(r) ? r.makespan.to_double() : static_cast<double>(r.steps));
+      bound = timed(r) ? r.lower_bound_time.to_double() : static_cast<double>(r.lower_bound);
+      x += 1;
+    }
+    if (bound) {
+      const double centre = (first + x - 1) / 2;
+      bounds += fmt::format("{} {} {}\n", centre, *bound, (x - first) / 2);
+      const auto& r = rows[i];
+      tics += fmt::format("{}\"{} {}{}\" {}", tics.empty() ? "" : ", ", r.topology, port_text(r.ports),
+                          r.faults == "none" ? "" : " " + r.faults, centre);
+      ++groups;
+      x += 1;  // gap between groups
+    }
+    i = j;
+  }
+  namespace fs = std::filesystem;
+  std::string pattern = (fs::temp_directory_path() / "starnet-whatif-XXXXXX").string();
+  if (::mkdtemp(pattern.data()) == nullptr) {
+    throw Error("--plot: cannot create a scratch folder in " + fs::temp_directory_path().string());
+  }
+  const fs::path dir(pattern);
+  struct Cleanup {
+    fs::path dir;
+    ~Cleanup() {
+      std::error_code ignored;
+      fs::remove_all(dir, ignored);
+    }
+  } cleanup{dir};
+  const std::string format = plot_format(path);
+  const auto width = static_cast<std::size_t>(std::max(900.0, 28 * x + 60 * static_cast<double>(groups) / 4 + 240));
+  std::string script = fmt::format(
+      "set terminal {} size {},640 {}\n"
+      "set output '{}'\n"
+      "set title \"{}: measured {} per topology, port model (k ports, duplex) and faults; black line: lower bound\" "
+      "noenhanced\n"
+      "set style fill solid 0.85 border rgb '#333333'\n"
+      "set boxwidth 0.8\n"
+      "set xtics ({}) rotate by -40 scale 0 font ',9' noenhanced\n"
+      "set xrange [-1:{}]\n"
+      "set ylabel '{}'\n"
+      "set yrange [0:*]\n"
+      "set grid ytics\n"
+      "set key outside top center horizontal noenhanced\n"
+      "set bmargin 11\n"
+      "set rmargin 14\n",
+      format == "svg" ? "svg" : "pngcairo", width,
+      format == "svg" ? "dynamic background rgb 'white' font 'sans,11'" : "font 'sans,10'",
+      (dir / ("plot." + format)).string(), o.collective, any_timed ? "steps (makespan when timed)" : "steps", tics, x,
+      any_timed ? "steps / makespan" : "steps");
+  std::string plot = "plot ";
+  for (const Algorithm a : algorithms) {
+    if (!bars.contains(a)) continue;
+    const auto file = dir / (to_string(a) + ".dat");
+    std::ofstream(file) << bars[a];
+    plot +=
+        fmt::format("'{}' using 1:2 with boxes title '{}' lc rgb '{}', ", file.string(), to_string(a), colours.at(a));
+  }
+  std::ofstream(dir / "bounds.dat") << bounds;
+  plot += fmt::format("'{}' using 1:2:3 with xerrorbars lc rgb 'black' lw 3 pt 7 ps 0 title 'lower bound'\n",
+                      (dir / "bounds.dat").string());
+  std::ofstream(dir / "plot.gp") << script << (bars.empty() ? "plot 0 notitle\n" : plot);
+  const std::string command =
+      fmt::format("gnuplot '{}' 2>'{}'", (dir / "plot.gp").string(), (dir / "gnuplot.err").string());
+  const int status = std::system(command.c_str());
+  if (status != 0) {
+    std::stringstream err;
+    err << std::ifstream(dir / "gnuplot.err").rdbuf();
+    throw Error(
+        fmt::format("--plot {}: gnuplot failed (status {}; is gnuplot installed?): {}", path, status, err.str()));
+  }
+  std::stringstream figure;
+  figure << std::ifstream(dir / ("plot." + format), std::ios::binary).rdbuf();
+  write_file_atomically(path, figure.str());
+}
+
+int run(const WhatIfOptions& o) {
+  if (o.topologies.empty()) throw UsageError("--topologies is required (e.g. --topologies star:5,hypercube:7)");
+  if (!o.plot.empty()) (void)plot_format(o.plot);
+  if (o.values != "rank" && o.values != "random") {
+    throw UsageError(fmt::format("--values: \"{}\" is not known (expected rank or random)", o.values));
+  }
+  WhatIfStudy study;
+  study.collective(algorithms::generic::parse_collective(o.collective, "--collective"))
+      .topologies(algorithms::generic::split_list(o.topologies))
+      .port_models(port_models(o))
+      .costs(algorithms::generic::parse_cost_kind(o.costs, "--costs"))
+      .failed_links(o.fail_links)
+      .failed_nodes(o.fail_nodes)
+      .fault_rates(fault_rates(o.fail_random))
+      .seed(o.seed)
+      .root(o.root)
+      .op(algorithms::star::parse_op(o.op, "--op"))
+      .values({o.values == "random", o.seed})
+      .run();
+  if (!o.csv.empty()) write_file_atomically(o.csv, csv_text(study.rows()));
+  if (!o.plot.empty()) write_plot(study, o, o.plot);
+  if (o.json) {
+    nlohmann::json rows = nlohmann::json::array();
+    for (const auto& r : study.rows()) rows.push_back(row_json(r));
+    std::cout << nlohmann::json{{"collective", o.collective},
+                                {"costs", o.costs},
+                                {"seed", o.seed},
+                                {"rows", rows},
+                                {"verified", study.all_verified()},
+                                {"wall_seconds", study.wall_seconds()}}
+                     .dump(2)
+              << "\n";
+  } else {
+    std::cout << table_text(study, o);
+  }
+  return study.all_verified() ? 0 : 1;
+}
+
+}  // namespace
+
+void add_whatif_command(CLI::App& app, Action& action) {
+  static WhatIfOptions o;
+  auto* cmd = app.add_subcommand(
+      "whatif",
+      "What if the machine were another topology, had more ports, other link costs, failed links? Runs one collective "
+      "on each topology under each port model and fault scenario with every algorithm that applies (star all-reduce "
+      "on star:N, recursive doubling on hypercube:D, ring on ring:N and torus:AxB, a greedy BFS tree everywhere), "
+      "verifies every node on the emulator and prints the steps beside a lower bound (docs/whatif.md). Exit 1 if a "
+      "run is not verified.");
+  cmd->add_option("--collective", o.collective, "allreduce, reduce or broadcast (reduce and broadcast: from --root)")
+      ->capture_default_str();
+  cmd->add_option("--topologies", o.topologies,
+                  "Comma-separated topology specs: star:N, hypercube:D, debruijn:D, complete:N, ring:N, torus:AxB, "
+                  "mesh:AxB, tiers:SEED or a .dot/.graphml file");
+  cmd->add_option("--ports", o.ports, "Comma-separated numbers of ports k ≥ 1 (k-port model)")->capture_default_str();
+  cmd->add_option("--duplex", o.duplex, "full, half or full,half: may a port send and receive at once")
+      ->capture_default_str();
+  cmd->add_option("--costs", o.costs,
+                  "Link costs: unit; topology (the platform's own, e.g. from a file or tiers); random (k/4, k in 2..8, "
+                  "seeded by --seed). Heterogeneous costs run in timed mode with exact makespans")
+      ->capture_default_str();
+  cmd->add_option("--seed", o.seed, "Seed of --fail-random, --costs random and --values random")->capture_default_str();
+  cmd->add_option("--fail-links", o.fail_links,
+                  "Failed links u-v, comma-separated; nodes by name or index, e.g. 3-17 or (0,1)-(0,2)");
+  cmd->add_option("--fail-nodes", o.fail_nodes, "Failed nodes, comma-separated, by name or index");
+  cmd->add_option("--fail-random", o.fail_random,
+                  "Comma-separated probabilities P: one fault scenario each, where every link fails independently "
+                  "with probability P (seeded; the failures at P are a subset of those at a larger P)");
+  cmd->add_option("--root", o.root, "Root of reduce and broadcast and of the BFS trees: node name or index")
+      ->capture_default_str();
+  cmd->add_option("--op", o.op, "Operator: sum (mod 2^64), min, max or xor")->capture_default_str();
+  cmd->add_option("--values", o.values, "Node values: rank (node i holds i + 1) or random (seeded by --seed)")
+      ->capture_default_str();
+  cmd->add_flag("--json", o.json, "Print one JSON document {\"rows\": [...], ...} instead of the table");
+  cmd->add_option("--csv", o.csv, "Also write the rows as CSV to FILE");
+  cmd->add_option("--plot", o.plot,
+                  "Also write a gnuplot bar chart (steps per topology and port model, lower bound "
+                  "marked) to FILE.svg or FILE.png");
+  cmd->callback([&action] { action = [] { return run(o); }; });
+}
+
+}  // namespace starnet::tools
