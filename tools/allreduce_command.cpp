@@ -1,6 +1,7 @@
 // `starnet allreduce` and `starnet broadcast --all-to-all`: the star collectives of Oh, Choi and
 // Primeaux on the emulator, verified node by node; `allreduce --compare` prints Table 2.
 #include "command.hpp"
+#include "gantt.hpp"
 #include "star_runner.hpp"
 
 #include <starnet/topology/error.hpp>
@@ -22,6 +23,7 @@ struct StarOptions {
   std::uint64_t seed = 1;
   bool json = false;
   std::string fault;
+  std::string gantt;
   EngineOptions engine;
 };
 
@@ -48,7 +50,9 @@ StarJob make_job(const StarOptions& o, bool broadcast) {
 
 int run_and_report(const StarOptions& o, bool broadcast) {
   const StarJob job = make_job(o, broadcast);
+  if (!o.gantt.empty()) require_gantt_rows(topology::StarGraph(job.n));
   const StarOutcome outcome = run_star_job(job, o.engine);
+  if (!o.gantt.empty()) write_file_atomically(o.gantt, gantt_svg(outcome.run.trace, topology::StarGraph(job.n)));
   if (o.json) {
     std::cout << star_json(job, o.engine, outcome).dump(2) << "\n";
   } else {
@@ -67,6 +71,8 @@ void add_star_options(CLI::App& cmd, StarOptions& o, bool reduce) {
   }
   cmd.add_flag("--json", o.json, "Print one JSON object instead of the summary");
   o.engine.add_to(cmd);
+  cmd.add_option("--gantt", o.gantt, "Draw the run as a Gantt chart, SVG (one row per node, at most 1000; docs/viz.md)")
+      ->each([&o](const std::string&) { o.engine.keep_trace = true; });
   cmd.add_option("--fault-exit", o.fault,
                  "Testing aid: with --processes, worker WORKER exits abruptly at step STEP (WORKER:STEP)");
 }
@@ -77,6 +83,7 @@ constexpr int PAPER_SHEU[] = {6, 12, 18, 26, 34, 42, 50, 60};
 constexpr int PAPER_OURS[] = {3, 6, 10, 15, 21, 28, 36, 45};
 
 int compare(const StarOptions& o, int max_n) {
+  if (!o.gantt.empty()) throw UsageError("--gantt draws one run: give --topology instead of --compare");
   if (max_n < 3 || max_n > 10) {
     throw UsageError(fmt::format("--max-n {}: Table 2 covers n = 3..10 (expected 3..10)", max_n));
   }

@@ -20,6 +20,9 @@ void add_allreduce_command(CLI::App& app, Action& action);
 void add_broadcast_command(CLI::App& app, Action& action);
 void add_demo_command(CLI::App& app, Action& action);
 void add_worker_command(CLI::App& app, Action& action);
+void add_viz_command(CLI::App& app, Action& action);
+/// `topo draw`, added to the `topo` subcommand by add_topo_command (tools/topo_draw.cpp).
+void add_topo_draw_command(CLI::App& topo, Action& action);
 void add_markov_command(CLI::App& app, Action& action);
 void add_reduce_command(CLI::App& app, Action& action);
 void add_steady_command(CLI::App& app, Action& action);

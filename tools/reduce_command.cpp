@@ -1,12 +1,16 @@
 // `starnet reduce`: the reduction trees of Canon and Antoniu (RR-7898, 2012) — plan, self-check,
 // report — and the Figure 2 study of their approximation ratios.
 #include "command.hpp"
+#include "gantt.hpp"
 
 #include <starnet/algorithms/trees/figure2_study.hpp>
+#include <starnet/algorithms/trees/plan_program.hpp>
 #include <starnet/algorithms/trees/greedy_trees.hpp>
 #include <starnet/algorithms/trees/plan_validator.hpp>
 #include <starnet/algorithms/trees/tree_bounds.hpp>
 #include <starnet/algorithms/trees/tree_planner.hpp>
+#include <starnet/emulator/engine.hpp>
+#include <starnet/topology/complete_graph.hpp>
 #include <starnet/topology/error.hpp>
 #include <starnet/topology/rational.hpp>
 
@@ -47,34 +51,49 @@ struct ReduceOptions {
   int max_n = 10'000;
   std::string csv;
   std::string plot;
+  std::string gantt;
 };
 
-/// The operator the self-check folds the plan with: sum of v_i = i, or concatenation of the
-/// tokens "<i>" (not commutative: it fails unless the plan combines v_0 ⊕ … ⊕ v_(n−1) in order).
-enum class ReduceOp { SUM, CONCAT };
-
-ReduceOp parse_op(const std::string& text) {
-  if (text == "sum") return ReduceOp::SUM;
-  if (text == "concat") return ReduceOp::CONCAT;
-  throw UsageError(fmt::format("--op \"{}\" is unknown (expected sum or concat)", text));
-}
+// Concatenated values grow with n: keep the non-commutative check to sizes it stays cheap at.
+constexpr int MAX_CONCAT_ELEMENTS = 20'000;
 
 /// Whether folding the plan with @p op gives v_0 ⊕ … ⊕ v_(n−1) computed sequentially.
-bool combines_in_order(const trees::ReductionPlan& plan, ReduceOp op) {
-  const int n = plan.n();
-  if (op == ReduceOp::SUM) {
-    std::vector<std::int64_t> values(static_cast<std::size_t>(n));
-    std::int64_t expected = 0;
-    for (int i = 0; i < n; ++i) expected += values[static_cast<std::size_t>(i)] = i;
-    return trees::combine(plan, std::move(values), std::plus<>()) == expected;
-  }
-  std::vector<std::string> values(static_cast<std::size_t>(n));
-  std::string expected;
-  for (int i = 0; i < n; ++i) {
-    values[static_cast<std::size_t>(i)] = fmt::format("<{}>", i);
-    expected += values[static_cast<std::size_t>(i)];
-  }
-  return trees::combine(plan, std::move(values), std::plus<>()) == expected;
+bool combines_in_order(const trees::ReductionPlan& plan, const trees::Operator& op) {
+  std::vector<std::string> values(static_cast<std::size_t>(plan.n()));
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = op.initial(i);
+  const auto folded = trees::combine(plan, std::move(values),
+                                     [&](const std::string& a, const std::string& b) { return op.combine(a, b); });
+  return folded == op.sequential(static_cast<std::uint64_t>(plan.n()));
+}
+
+/// The plan run on the emulator at its planned times: strict single-port half-duplex checking
+/// (one transfer at a time, sending or receiving), exact time, transfers d, reductions c.
+struct Emulation {
+  emulator::RunResult<Rational> run;
+  trees::PlanRunReport report;
+  bool root_right = false;
+  std::string root_shown;  ///< the root's final value, readable
+};
+
+Emulation emulate(const trees::ReductionPlan& plan, const trees::Operator& op, bool trace) {
+  const topology::CompleteGraph machines(static_cast<emulator::NodeId>(plan.n()));
+  const emulator::UniformCosts<Rational> costs(plan.model.d(), plan.model.c());
+  emulator::RunConfig config;
+  config.ports.half_duplex = true;
+  config.checking = emulator::Checking::STRICT;
+  config.time = emulator::TimeMode::TIMED;
+  config.trace = trace;
+  Emulation e;
+  e.run = emulator::LocalEngine<Rational>().run(
+      machines, costs,
+      [&](emulator::NodeRange r) {
+        return trees::make_plan_program(plan, op, trees::Timing::AT_PLANNED_TIMES, r);
+      },
+      config);
+  e.report = trees::PlanRunReport::merge(e.run.reports);
+  e.root_right = e.report.root_done && e.report.root_value == op.sequential(static_cast<std::uint64_t>(plan.n()));
+  e.root_shown = e.report.root_done ? op.show(e.report.root_value) : "";
+  return e;
 }
 
 /// An exact number for JSON: an integer, or a fraction string such as "7/2".
@@ -88,6 +107,11 @@ struct PlanOutcome {
   trees::ReductionPlan plan;
   trees::PlanCheck check;
   bool in_order = false;
+  Emulation emulated;
+  [[nodiscard]] bool emulated_as_planned() const {
+    return emulated.run.makespan == plan.length && emulated.report.late == 0 && emulated.root_right;
+  }
+  [[nodiscard]] bool verified() const { return check.valid && in_order && emulated_as_planned(); }
   Rational lower_bound;
   Rational upper_bound;
   std::optional<Rational> limited_upper_bound;
@@ -117,6 +141,10 @@ nlohmann::ordered_json plan_json(const ReduceOptions& o, const PlanOutcome& r) {
   out["max_concurrent_transfers"] = r.check.max_concurrent_transfers;
   out["plan_valid"] = r.check.valid;
   out["combined_in_order"] = r.in_order;
+  out["emulated_length"] = exact(r.emulated.run.makespan);
+  out["emulated_messages"] = r.emulated.run.counters.messages;
+  out["emulated_root_value"] = r.emulated.root_shown;
+  out["verified"] = r.verified();
   return out;
 }
 
@@ -129,6 +157,12 @@ void print_plan(const ReduceOptions& o, const PlanOutcome& r) {
   fmt::print("plan {}: {} transfers, {} reducers, at most {} transfers at once; {} {} v0..v{} in order\n",
              r.check.valid ? "valid" : "INVALID", plan.transfers.size(), r.check.reducers,
              r.check.max_concurrent_transfers, o.op, r.in_order ? "combines" : "does NOT combine", plan.n() - 1);
+  fmt::print("emulated (single-port half-duplex, strict): length {}{}, {} messages; the root {} v0 {} ... {} v{}\n",
+             r.emulated.run.makespan.to_string(),
+             r.emulated.run.makespan == plan.length ? " = predicted" : " != predicted " + plan.length.to_string(),
+             r.emulated.run.counters.messages, r.emulated.root_right ? "holds" : "does NOT hold", o.op == "sum" ? "+" : "++",
+             o.op == "sum" ? "+" : "++", plan.n() - 1);
+  fmt::print("{}\n", r.verified() ? "verified" : "NOT VERIFIED");
 }
 
 int run_plan(const ReduceOptions& o) {
@@ -138,7 +172,14 @@ int run_plan(const ReduceOptions& o) {
   if (o.n > MAX_ELEMENTS) {
     throw UsageError(fmt::format("--n {}: at most {} elements (the plan is kept in memory)", o.n, MAX_ELEMENTS));
   }
-  const ReduceOp op = parse_op(o.op);
+  const auto op = trees::make_operator(o.op, "--op");
+  if (!op->commutative() && o.n > MAX_CONCAT_ELEMENTS) {
+    throw UsageError(fmt::format("--op {} with --n {}: at most {} elements (values grow with n; use --op sum)", o.op,
+                                 o.n, MAX_CONCAT_ELEMENTS));
+  }
+  if (!o.gantt.empty()) {
+    require_gantt_rows(topology::CompleteGraph(static_cast<emulator::NodeId>(o.n)));
+  }
   trees::PlanRequest request;
   request.algorithm = trees::parse_algorithm(o.algo);
   request.n = o.n;
@@ -149,8 +190,11 @@ int run_plan(const ReduceOptions& o) {
   r.plan = trees::make_plan(request);
   // Self-check: the plan against the model, and the order in which it combines the elements.
   r.check = trees::check_plan(r.plan);
-  r.in_order = r.check.valid && combines_in_order(r.plan, op);
-  // Running the plan on the emulator, emulate(r.plan, op), joins here.
+  r.in_order = r.check.valid && combines_in_order(r.plan, *op);
+  r.emulated = emulate(r.plan, *op, !o.gantt.empty());
+  if (!o.gantt.empty()) {
+    write_file_atomically(o.gantt, gantt_svg(r.emulated.run.trace, topology::CompleteGraph(static_cast<emulator::NodeId>(o.n))));
+  }
   r.lower_bound = trees::optimal_length_lower_bound(o.n, request.model);
   r.upper_bound = trees::optimal_length_upper_bound(o.n, request.model);
   if (o.has_k && o.k <= trees::max_concurrent_transfers_limit(o.n)) {
@@ -168,6 +212,14 @@ int run_plan(const ReduceOptions& o) {
   }
   if (!r.in_order) {
     fmt::print(stderr, "starnet reduce: verification failed: the plan does not combine v0..v{} in order\n", o.n - 1);
+    return 1;
+  }
+  if (!r.emulated_as_planned()) {
+    fmt::print(stderr,
+               "starnet reduce: verification failed: the emulated run took {} (predicted {}), {} machine(s) late, root "
+               "value {}\n",
+               r.emulated.run.makespan.to_string(), r.plan.length.to_string(), r.emulated.report.late,
+               r.emulated.root_right ? "right" : "wrong");
     return 1;
   }
   return 0;
@@ -302,7 +354,10 @@ void add_reduce_command(CLI::App& app, Action& action) {
       "Reduction trees with transfers (cost d) overlapping computations (cost c), Canon and Antoniu\n"
       "(INRIA RR-7898, 2012): plan one reduction of n elements, check the plan against the model\n"
       "(one transfer at a time per machine, a transfer only once the sender's result is complete) and\n"
-      "fold it with --op to check it combines v0 + v1 + ... + v(n-1) in order; or run the Figure 2 study.\n"
+      "fold it with --op to check it combines v0 + v1 + ... + v(n-1) in order, then run it on the emulator\n"
+      "(transfers at their planned times, strict single-port half-duplex): verified only if the emulated\n"
+      "length equals the predicted length exactly and the root holds v0 + ... + v(n-1); or run the\n"
+      "Figure 2 study.\n"
       "  starnet reduce --algo greedy --n 10 --d 3/2 --c 1 [--json]\n"
       "  starnet reduce --study figure2 [--max-n 10000] [--csv ratios.csv] [--plot ratios.svg]\n"
       "Exit codes: 0 success, 1 a check failed, 2 bad input.");
@@ -325,6 +380,8 @@ void add_reduce_command(CLI::App& app, Action& action) {
                 "times are exact (an integer or a fraction string such as \"7/2\")");
   cmd->add_option("--study", o.study, "Run a study instead of one plan: figure2");
   cmd->add_option("--max-n", o.max_n, "Figure 2 study: largest n (default 10000)");
+  cmd->add_option("--gantt", o.gantt,
+                  "Write the emulated run as an SVG Gantt chart (one row per machine, at most 1000 machines)");
   cmd->add_option("--csv", o.csv, "Figure 2 study: write the exact lengths and ratios for every n as CSV");
   cmd->add_option("--plot", o.plot,
                   "Figure 2 study: draw the ratios with gnuplot into FILE.svg or FILE.png (the script is\n"

@@ -1,6 +1,7 @@
 #include "star_runner.hpp"
 
 #include "command.hpp"
+#include "gantt.hpp"
 
 #include <starnet/topology/error.hpp>
 #include <starnet/topology/star_graph.hpp>
@@ -8,8 +9,6 @@
 #include <fmt/format.h>
 
 #include <cstdlib>
-#include <map>
-#include <tuple>
 #include <filesystem>
 
 namespace starnet::tools {
@@ -101,21 +100,15 @@ std::string self_executable() { return std::filesystem::read_symlink("/proc/self
 std::string chrome_trace(const emulator::RunResult<Rational>& run, const topology::Topology& g) {
   // Chrome trace-event format (Perfetto, chrome://tracing): one complete event ("X") per
   // transfer on the sender's row and one on the receiver's row; one time unit shows as 1 ms.
-  std::map<std::tuple<emulator::NodeId, emulator::NodeId, std::uint64_t>, std::vector<Rational>> started;
   nlohmann::json events = nlohmann::json::array();
-  for (const auto& e : run.trace) {
-    if (e.kind == emulator::EventKind::SEND) started[{e.node, e.peer, e.tag}].push_back(e.time);
-    if (e.kind != emulator::EventKind::RECEIVE) continue;
-    auto& starts = started[{e.peer, e.node, e.tag}];
-    const Rational begin = starts.front();
-    starts.erase(starts.begin());
-    const double ts = begin.to_double() * 1000;
-    const double dur = (e.time - begin).to_double() * 1000;
-    const auto link = g.link_name(e.peer, e.port);
-    events.push_back({{"name", "send to " + g.node_name(e.node)}, {"ph", "X"}, {"ts", ts}, {"dur", dur},
-                      {"pid", 0}, {"tid", e.peer}, {"args", {{"link", link}}}});
-    events.push_back({{"name", "receive from " + g.node_name(e.peer)}, {"ph", "X"}, {"ts", ts}, {"dur", dur},
-                      {"pid", 0}, {"tid", e.node}, {"args", {{"link", link}}}});
+  for (const auto& t : trace_intervals(run.trace).transfers) {
+    const double ts = t.start.to_double() * 1000;
+    const double dur = (t.end - t.start).to_double() * 1000;
+    const auto link = g.link_name(t.from, t.port);
+    events.push_back({{"name", "send to " + g.node_name(t.to)}, {"ph", "X"}, {"ts", ts}, {"dur", dur},
+                      {"pid", 0}, {"tid", t.from}, {"args", {{"link", link}}}});
+    events.push_back({{"name", "receive from " + g.node_name(t.from)}, {"ph", "X"}, {"ts", ts}, {"dur", dur},
+                      {"pid", 0}, {"tid", t.to}, {"args", {{"link", link}}}});
   }
   for (emulator::NodeId v = 0; v < g.num_nodes(); ++v) {
     events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", 0}, {"tid", v},
@@ -132,7 +125,7 @@ StarOutcome run_star_job(const StarJob& job, const EngineOptions& engine) {
   out.expected_value = expected_value(g, job);
   out.expected_steps = algorithms::star::allreduce_steps(job.n);
   emulator::RunConfig config;
-  config.trace = !engine.trace_path.empty();
+  config.trace = engine.keep_trace || !engine.trace_path.empty();
   const emulator::UnitCosts<Rational> costs;
   const unsigned k = engine.worker_count();
   if (engine.engine == "local") {

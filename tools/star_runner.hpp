@@ -35,6 +35,8 @@ struct EngineOptions {
   int port = 0;
   std::string trace_path;
   std::string trace_format = "jsonl";
+  /// Record the trace even without --trace (for drawings: --gantt, `starnet viz`).
+  bool keep_trace = false;
   /// Declares --engine, --workers, --processes, --port, --trace (and its format).
   void add_to(CLI::App& app);
   /// @throws UsageError for a negative --workers.

@@ -1,9 +1,12 @@
 // `starnet steady scatter|gossip|reduce`: the optimal steady-state throughput of a series of
 // collectives on a weighted platform (Legrand, Marchal, Robert 2004), certified exactly, and the
-// periodic schedule that achieves it (matchings, trees, start-up), optionally for a fixed period.
+// periodic schedule that achieves it (matchings, trees, start-up), optionally for a fixed period;
+// with --emulate K, the schedule run on the emulator and the operations it completes.
 #include "command.hpp"
+#include "gantt.hpp"
 
 #include <starnet/algorithms/steady_state/planner.hpp>
+#include <starnet/algorithms/steady_state/schedule_program.hpp>
 #include <starnet/topology/error.hpp>
 #include <starnet/topology/families.hpp>
 
@@ -30,6 +33,8 @@ struct SteadyOptions {
   std::string message_size = "1";
   std::string task_work = "1";
   std::string period;  // --period P: the fixed-period approximation
+  std::string emulate;  // --emulate K: the horizon
+  std::string gantt;    // --gantt FILE.svg: the emulated run
   int iteration_limit = 0;
   bool whole_messages = false;
   bool json = false;
@@ -52,6 +57,25 @@ std::optional<mpq_class> parse_period(const std::string& text) {
   if (!(p > 0)) throw UsageError(fmt::format("--period {}: the period must be > 0", text));
   return ss::to_mpq(p);
 }
+
+std::optional<mpq_class> parse_horizon(const SteadyOptions& o) {
+  if (o.emulate.empty()) {
+    if (!o.gantt.empty()) throw UsageError("--gantt draws the emulated run: give --emulate K as well");
+    return std::nullopt;
+  }
+  const Rational k = Rational::parse(o.emulate, "--emulate");
+  if (!(k > 0)) throw UsageError(fmt::format("--emulate {}: the horizon K must be > 0 time units", o.emulate));
+  return ss::to_mpq(k);
+}
+
+/// The emulations of the optimal schedule and, with --period, of the fixed-period one.
+struct Emulations {
+  std::optional<ss::ScheduleEmulator> optimal;
+  std::optional<ss::ScheduleEmulator> fixed;
+  [[nodiscard]] bool verified() const {
+    return (!optimal || optimal->result().verified()) && (!fixed || fixed->result().verified());
+  }
+};
 
 ss::ReduceCosts parse_costs(const SteadyOptions& o) {
   const Rational size = Rational::parse(o.message_size, "--message-size");
@@ -98,8 +122,23 @@ nlohmann::json schedule_json(const ss::SteadyStateProblem& problem, const ss::Pe
           {problem.collective() == ss::Collective::REDUCE ? "trees" : "routes", trees}};
 }
 
+nlohmann::json emulation_json(const ss::ScheduleEmulation& e) {
+  return {{"horizon", e.plan.horizon.get_str()},
+          {"completed", e.report.completed.get_str()},
+          {"bound", e.plan.bound.get_str()},
+          {"ratio", e.ratio.get_str()},
+          {"proposition1", e.guaranteed.get_str()},
+          {"predicted", e.plan.completed.get_str()},
+          {"repetitions", e.plan.repetitions.get_str()},
+          {"startup_periods", e.plan.startup_periods},
+          {"messages", e.run.counters.messages},
+          {"values_verified", e.report.verified},
+          {"verified", e.verified()},
+          {"failure", e.failure()}};
+}
+
 nlohmann::json report_json(const ss::SteadyStateProblem& problem, const ss::SteadyStatePlanner& planner,
-                           const std::string& topology, bool certified) {
+                           const std::string& topology, bool certified, const Emulations& emulations) {
   const auto& lp = planner.solver().linear_program();
   nlohmann::json j = schedule_json(problem, planner.schedule());
   j["collective"] = ss::to_string(problem.collective());
@@ -115,13 +154,26 @@ nlohmann::json report_json(const ss::SteadyStateProblem& problem, const ss::Stea
   if (const auto& fixed = planner.fixed_schedule()) {
     nlohmann::json f = schedule_json(problem, *fixed);
     f["loss_bound"] = mpq_class(mpq_class(static_cast<long>(planner.trees().size())) / fixed->period).get_str();
+    if (emulations.fixed) f["emulated"] = emulation_json(emulations.fixed->result());
     j["fixed_period"] = f;
   }
+  if (emulations.optimal) j["emulated"] = emulation_json(emulations.optimal->result());
   return j;
 }
 
+std::string emulation_text(const char* what, const ss::ScheduleEmulation& e) {
+  std::string out = fmt::format(
+      "emulated {} for K = {}: {} operations completed, bound TP·K = {}, ratio {} ({:.4f}); Proposition 1 "
+      "guarantees {}\n",
+      what, e.plan.horizon.get_str(), e.report.completed.get_str(), e.plan.bound.get_str(), e.ratio.get_str(),
+      e.ratio.get_d(), e.guaranteed.get_str());
+  out += e.verified() ? fmt::format("  {} results verified, one port respected\n", e.report.verified)
+                      : fmt::format("  NOT verified: {}\n", e.failure());
+  return out;
+}
+
 std::string report_text(const ss::SteadyStateProblem& problem, const ss::SteadyStatePlanner& planner,
-                        const ss::CertificateCheck& check) {
+                        const ss::CertificateCheck& check, const Emulations& emulations) {
   const auto& s = planner.schedule();
   const char* trees = problem.collective() == ss::Collective::REDUCE ? "trees" : "routes";
   std::string out = fmt::format("{}\n", problem.describe());
@@ -134,12 +186,16 @@ std::string report_text(const ss::SteadyStateProblem& problem, const ss::SteadyS
                        fixed->period.get_str(), fixed->throughput().get_str(), fixed->operations_per_period.get_str(),
                        fixed->matchings.size(), planner.trees().size(), trees, fixed->period.get_str());
   }
+  if (emulations.optimal) out += emulation_text("schedule", emulations.optimal->result());
+  if (emulations.fixed) out += emulation_text("fixed-period schedule", emulations.fixed->result());
   return out;
 }
 
-/// parse options → plan → self-check → report. Exit 1 when the exact checks fail.
+/// parse options → plan → self-check → emulate → report. Exit 1 when an exact check or the
+/// emulation fails.
 int run_steady(ss::Collective collective, const SteadyOptions& o) {
   const auto period = parse_period(o.period);
+  const auto horizon = parse_horizon(o);
   const auto platform = std::make_unique<const topology::Platform>(topology::make_platform(o.topology));
   const ss::SteadyStateProblem problem =
       collective == ss::Collective::SCATTER ? ss::SteadyStateProblem::scatter(*platform, o.source, split_names(o.targets))
@@ -154,14 +210,28 @@ int run_steady(ss::Collective collective, const SteadyOptions& o) {
                                   problem.describe(), ss::to_string(status)));
   }
   const ss::CertificateCheck check = planner.verify();
-  // `--emulate K` (emulator side) slots in here: run planner.schedule() for K time units and add
-  // the measured counts to both reports.
-  if (o.json) {
-    std::cout << report_json(problem, planner, o.topology, static_cast<bool>(check)).dump(2) << "\n";
-  } else {
-    std::cout << report_text(problem, planner, check);
+  Emulations emulations;
+  if (horizon) {
+    auto& emulator = emulations.optimal.emplace(problem, planner.schedule());
+    emulator.optimal_throughput(planner.throughput()).trace(!o.gantt.empty());
+    if (!o.gantt.empty()) require_gantt_rows(emulator.topology());
+    const auto& e = emulator.run(*horizon);
+    if (!o.gantt.empty()) {
+      GanttOptions chart;
+      chart.title = fmt::format("{}: {} periods of {}, K = {}", problem.describe(), e.plan.whole_periods.get_str(),
+                                planner.schedule().period.get_str(), horizon->get_str());
+      write_file_atomically(o.gantt, gantt_svg(e.run.trace, emulator.topology(), chart));
+    }
+    if (const auto& fixed = planner.fixed_schedule()) {
+      emulations.fixed.emplace(problem, *fixed).optimal_throughput(planner.throughput()).run(*horizon);
+    }
   }
-  return check ? 0 : 1;
+  if (o.json) {
+    std::cout << report_json(problem, planner, o.topology, static_cast<bool>(check), emulations).dump(2) << "\n";
+  } else {
+    std::cout << report_text(problem, planner, check, emulations);
+  }
+  return check && emulations.verified() ? 0 : 1;
 }
 
 void add_common_options(CLI::App& cmd, SteadyOptions& o) {
@@ -177,9 +247,16 @@ void add_common_options(CLI::App& cmd, SteadyOptions& o) {
   cmd.add_flag("--whole-messages", o.whole_messages,
                "Multiply the optimal schedule's period so that no message is split across matchings (the paper's "
                "second lcm); the --period schedule keeps its period");
+  cmd.add_option("--emulate", o.emulate,
+                 "Run the schedule on the emulator (timed, strict single-port) for K time units, e.g. 1000 or 7/2: "
+                 "start-up, steady state and clean-up; count the operations completed, every result verified, "
+                 "against TP·K (Lemma 1) and Proposition 1's guarantee. With --period, the fixed-period schedule too");
+  cmd.add_option("--gantt", o.gantt,
+                 "Draw the emulated run of the schedule as a Gantt chart, SVG (needs --emulate; docs/viz.md)");
   cmd.add_flag("--json", o.json,
                "Print one JSON document: throughput, period, certified, matchings [{weight, transfers}], "
-               "trees/routes [{weight, tasks}], computations, fixed_period");
+               "trees/routes [{weight, tasks}], computations, fixed_period, and with --emulate: emulated {horizon, "
+               "completed, bound, ratio, proposition1, verified, ...}");
 }
 
 }  // namespace

@@ -197,6 +197,7 @@ void add_topo_command(CLI::App& app, Action& action) {
     };
   });
 
+  add_topo_draw_command(*topo, action);
 }
 
 }  // namespace starnet::tools

@@ -100,6 +100,19 @@ TEST(AllReduceCommand, EveryEngineWritesTheSameTrace) {
   EXPECT_EQ(first["link"], "link 2");
 }
 
+TEST(AllReduceCommand, WorkerProcessesVerifyEveryNUpToSeven) {
+  for (int n = 2; n <= 7; ++n) {
+    for (const char* collective : {"allreduce", "broadcast --all-to-all"}) {
+      const auto r = run_starnet(std::string(collective) + " --topology star:" + std::to_string(n) +
+                                 " --engine zmq --workers 2 --processes --json");
+      ASSERT_EQ(r.exit_code, 0) << collective << " n=" << n << r.err;
+      EXPECT_EQ(r.json()["verified"], true) << collective << " n=" << n;
+      EXPECT_EQ(r.json()["transport"], "tcp");
+      EXPECT_EQ(r.json()["steps"], n * (n - 1) / 2) << collective << " n=" << n;
+    }
+  }
+}
+
 TEST(AllReduceCommand, ChromeTraceOpensAsTraceEventJson) {
   const auto path = scratch("trace.json");
   const auto r = run_starnet("allreduce --topology star:3 --trace-format chrome --trace " + path.string());

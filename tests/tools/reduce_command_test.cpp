@@ -133,7 +133,9 @@ TEST(ReduceCommand, BadInputExitsTwoNamingTheInput) {
       {"--algo greedy7 --n 8 --d 1 --c 1", {"\"greedy7\"", "greedy-transfers", "fibonacci-strategy"}},
       {"--algo binomial --n 6 --d 1 --c 1", {"n = 6", "power of two"}},
       {"--algo fibonacci --n 4 --d 1 --c 1", {"n = 4", "Fibonacci number"}},
-      {"--algo greedy --n 4 --d 1 --c 1 --op xor", {"--op \"xor\"", "sum or concat"}},
+      {"--algo greedy --n 4 --d 1 --c 1 --op xor", {"--op: \"xor\"", "sum or concat"}},
+      {"--algo greedy --n 30000 --d 1 --c 1 --op concat", {"--op concat", "at most 20000"}},
+      {"--algo greedy --n 2000 --d 1 --c 1 --gantt g.svg", {"2000", "1000"}},
       {"--algo greedy --n 4", {"--algo needs --n, --d and --c"}},
       {"--n 4 --d 1 --c 1", {"--algo needs"}},
       {"--study figure3", {"--study \"figure3\"", "figure2"}},
@@ -148,6 +150,36 @@ TEST(ReduceCommand, BadInputExitsTwoNamingTheInput) {
     for (const char* w : c.words) EXPECT_THAT(r.err, HasSubstr(w)) << c.args;
     EXPECT_EQ(r.out, "") << c.args;
   }
+}
+
+TEST(ReduceCommand, EveryAlgorithmEmulatesToItsPredictedLength) {
+  const std::vector<std::string> runs = {"greedy --n 37 --d 3/2 --c 1",  "greedy-transfers --n 37 --k 3 --d 1 --c 2",
+                                         "greedy-reducers --n 37 --k 5 --d 2 --c 1", "binomial --n 32 --d 1 --c 0",
+                                         "fibonacci --n 34 --d 0 --c 1",  "binomial-strategy --n 37 --d 2/3 --c 1",
+                                         "fibonacci-strategy --n 37 --d 1 --c 1"};
+  for (const auto& args : runs) {
+    for (const char* op : {"sum", "concat"}) {
+      const auto r = run_starnet("reduce --algo " + args + " --op " + op + " --json");
+      ASSERT_EQ(r.exit_code, 0) << args << r.err;
+      const auto j = r.json();
+      EXPECT_EQ(j["emulated_length"], j["length"]) << args;
+      EXPECT_EQ(j["verified"], true) << args;
+      EXPECT_EQ(j["emulated_messages"], j["n"].get<int>() - 1) << args;
+    }
+  }
+  const auto concat = run_starnet("reduce --algo greedy --n 4 --d 1 --c 1 --op concat --json");
+  EXPECT_EQ(concat.json()["emulated_root_value"], "[0][1][2][3]");
+}
+
+TEST(ReduceCommand, GanttChartOfTheEmulatedRun) {
+  const auto svg = scratch("gantt") / "g.svg";
+  const auto r = run_starnet("reduce --algo greedy --n 10 --d 3/2 --c 1 --gantt " + svg.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream in(svg);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  EXPECT_THAT(ss.str(), HasSubstr("makespan 8"));
+  EXPECT_THAT(ss.str(), HasSubstr("send P1 → P0"));
 }
 
 TEST(ReduceCommand, Figure2StudyWritesCsvAndPlot) {

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 #include <string>
 #include <unistd.h>
 
@@ -160,6 +161,101 @@ TEST(SteadyCommand, HumanSummaryMatchesTranscript) {
   EXPECT_EQ(normalised, golden("steady_summary.txt", normalised));
 }
 
+/// `--emulate K` for K = 10, 100 and 1000 periods: every emulation verified, never above TP·K
+/// (Lemma 1), never below Proposition 1's guarantee, the ratio rising towards 1.
+void expect_emulations_approach_one(const std::string& args, const std::string& label) {
+  const auto plan = run_starnet(args + " --json");
+  ASSERT_EQ(plan.exit_code, 0) << plan.err;
+  const Fraction period = parse(plan.json()["period"]);
+  const Fraction tp = parse(plan.json()["throughput"]);
+  ASSERT_EQ(period.den, 1) << label;
+  Fraction previous{-1, 1};
+  for (const long periods : {10L, 100L, 1000L}) {
+    const Fraction k = mul(period, {periods, 1});
+    const auto r = run_starnet(args + " --emulate " + std::to_string(static_cast<long>(k.num)) + " --json");
+    ASSERT_EQ(r.exit_code, 0) << label << " periods=" << periods << "\n" << r.err;
+    const auto j = r.json();
+    const auto& e = j["emulated"];
+    EXPECT_EQ(e["verified"], true) << label << ": " << e["failure"];
+    const Fraction completed = parse(e["completed"]);
+    EXPECT_TRUE(equal(parse(e["bound"]), mul(tp, k))) << label << " " << e.dump();
+    EXPECT_TRUE(less_equal(completed, parse(e["bound"]))) << label << " " << e.dump();
+    EXPECT_TRUE(less_equal(parse(e["proposition1"]), completed)) << label << " " << e.dump();
+    EXPECT_TRUE(equal(completed, parse(e["predicted"]))) << label << " " << e.dump();
+    EXPECT_TRUE(equal(mul(parse(e["ratio"]), parse(e["bound"])), completed)) << label << " " << e.dump();
+    EXPECT_TRUE(less_equal(previous, parse(e["ratio"]))) << label << " periods=" << periods;
+    previous = parse(e["ratio"]);
+  }
+  EXPECT_TRUE(less_equal({95, 100}, previous)) << label << ": ratio at 1000 periods";
+}
+
+TEST(SteadyCommand, EmulatedFigure2ScatterApproachesTheBound) {
+  expect_emulations_approach_one("steady scatter " + FIGURE2 + " --source Ps --targets P0,P1", "figure 2");
+  // Whole messages: period 24 instead of 6 (no message split), the same limit.
+  expect_emulations_approach_one("steady scatter " + FIGURE2 + " --source Ps --targets P0,P1 --whole-messages",
+                                 "figure 2 whole messages");
+}
+
+TEST(SteadyCommand, EmulatedFigure6ReduceVerifiesEveryValue) {
+  expect_emulations_approach_one("steady reduce " + FIGURE6 + " --participants P0,P1,P2 --target P0", "figure 6");
+  const auto r = run_starnet("steady reduce " + FIGURE6 + " --participants P0,P1,P2 --target P0 --emulate 100 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json();
+  const auto& e = j["emulated"];
+  EXPECT_EQ(e["values_verified"].get<long>(), std::stol(e["completed"].get<std::string>()));
+  EXPECT_GT(e["values_verified"].get<long>(), 0);
+}
+
+TEST(SteadyCommand, EmulatedTiersEndToEnd) {
+  expect_emulations_approach_one("steady reduce --topology tiers:2 --participants p0,p1,p2,p3,p4,p5,p6,p7 --target p4 "
+                                 "--message-size 10 --task-work 10",
+                                 "tiers:2 reduce");
+  expect_emulations_approach_one("steady gossip --topology tiers:2 --sources p0,p1,p2 --targets p5,p6,p7", "tiers:2 gossip");
+}
+
+TEST(SteadyCommand, EmulatedFixedPeriodStaysBelowTheOptimum) {
+  const auto r = run_starnet("steady scatter " + FIGURE2 + " --source Ps --targets P0,P1 --period 7/2 --emulate 700 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json();
+  const auto& fixed = j["fixed_period"]["emulated"];
+  EXPECT_EQ(fixed["verified"], true) << fixed.dump();
+  EXPECT_EQ(fixed["bound"], j["emulated"]["bound"]) << "both against the optimal TP·K";
+  EXPECT_TRUE(less_equal(parse(fixed["completed"]), parse(j["emulated"]["completed"]))) << j.dump();
+}
+
+TEST(SteadyCommand, EmulatedGanttChart) {
+  const auto svg = std::filesystem::temp_directory_path() / ("starnet_steady_" + std::to_string(::getpid()) + ".svg");
+  const auto r = run_starnet("steady reduce " + FIGURE6 + " --participants P0,P1,P2 --target P0 --emulate 8 --gantt " +
+                             svg.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream in(svg);
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_NE(text.str().find("<svg"), std::string::npos);
+  EXPECT_NE(text.str().find("</svg>"), std::string::npos);
+  for (const char* row : {"P0", "P1", "P2"}) EXPECT_NE(text.str().find(row), std::string::npos) << row;
+  std::filesystem::remove(svg);
+}
+
+TEST(SteadyCommand, EmulatedHumanSummaryMatchesTranscript) {
+  const std::string cmds[] = {
+      "steady scatter " + FIGURE2 + " --source Ps --targets P0,P1 --emulate 600",
+      "steady reduce " + FIGURE6 + " --participants P0,P1,P2 --target P0 --period 5 --emulate 100",
+  };
+  std::string all;
+  for (const auto& cmd : cmds) {
+    const auto r = run_starnet(cmd);
+    ASSERT_EQ(r.exit_code, 0) << cmd << r.err;
+    const auto on = r.out.find(" on ");
+    const auto eol = r.out.find('\n');
+    ASSERT_LT(on, eol) << r.out;
+    // The platform path differs per checkout: keep its file name.
+    all += r.out.substr(0, on) + " on " + std::filesystem::path(r.out.substr(on + 4, eol - on - 4)).filename().string() +
+           r.out.substr(eol);
+  }
+  EXPECT_EQ(all, golden("steady_emulate_summary.txt", all));
+}
+
 TEST(SteadyCommand, BadInputExitsTwoNamingIt) {
   const auto dir = std::filesystem::temp_directory_path() / ("starnet_steady_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
@@ -182,6 +278,11 @@ TEST(SteadyCommand, BadInputExitsTwoNamingIt) {
       {"scatter --topology " + zero_cost.string() + " --source A --targets B", {"A->B", "cost"}},
       {"scatter --topology nosuch:3 --source A --targets B", {"nosuch:3"}},
       {"scatter " + FIGURE2 + " --source Ps", {"--targets"}},
+      {"scatter " + FIGURE2 + " --source Ps --targets P0 --emulate 0", {"--emulate 0", "> 0"}},
+      {"scatter " + FIGURE2 + " --source Ps --targets P0 --emulate -3/2", {"--emulate -3/2", "> 0"}},
+      {"scatter " + FIGURE2 + " --source Ps --targets P0 --emulate soon", {"--emulate", "\"soon\""}},
+      {"scatter " + FIGURE2 + " --source Ps --targets P0 --emulate 1000000000000", {"horizon K = 1000000000000"}},
+      {"scatter " + FIGURE2 + " --source Ps --targets P0 --gantt g.svg", {"--gantt", "--emulate"}},
   };
   for (const auto& c : cases) {
     const auto r = run_starnet("steady " + c.args);
@@ -204,7 +305,7 @@ TEST(SteadyCommand, HelpNamesTheCollectives) {
   EXPECT_EQ(r.exit_code, 0);
   for (const char* word : {"scatter", "gossip", "reduce", "Legrand"}) EXPECT_NE(r.out.find(word), std::string::npos) << word;
   const auto s = run_starnet("steady reduce --help");
-  for (const char* word : {"--participants", "--target", "--period", "--json", "--task-work"}) {
+  for (const char* word : {"--participants", "--target", "--period", "--json", "--task-work", "--emulate", "--gantt"}) {
     EXPECT_NE(s.out.find(word), std::string::npos) << word;
   }
 }

@@ -1,0 +1,177 @@
+// The Gantt chart writer (tools/gantt.hpp), called as the subcommands call it: on real traces of the
+// emulator, and on traces changed by hand to see that the picture follows the trace.
+#include "../../tools/gantt.hpp"
+#include "../topology/expect_error.hpp"
+#include "viz_xml.hpp"
+
+#include <starnet/algorithms/star/allreduce.hpp>
+#include <starnet/emulator/engine.hpp>
+#include <starnet/topology/error.hpp>
+#include <starnet/topology/star_graph.hpp>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+namespace starnet::tools::testing {
+namespace {
+
+using emulator::EventKind;
+using emulator::TraceEvent;
+using topology::StarGraph;
+
+std::vector<TraceEvent<Rational>> allreduce_trace(const StarGraph& g) {
+  const algorithms::star::Values values{};
+  const auto expected = algorithms::star::reduce_sequentially(g, algorithms::star::Op::SUM, values);
+  emulator::RunConfig config;
+  config.trace = true;
+  return emulator::LocalEngine<Rational>()
+      .run(
+          g, emulator::UnitCosts<Rational>(),
+          [&](emulator::NodeRange r) {
+            return algorithms::star::make_allreduce_program(g, algorithms::star::Op::SUM, values, expected, r);
+          },
+          config)
+      .trace;
+}
+
+std::string text_of(const std::vector<XmlElement>& all, const std::string& cls) {
+  const auto found = select(all, "text", cls);
+  return found.empty() ? "" : found.front().text;
+}
+
+TEST(GanttChart, AllReduceOnS3HasASendAndAReceiveBarPerTransfer) {
+  const StarGraph g(3);
+  const std::string svg = gantt_svg(allreduce_trace(g), g);
+  ASSERT_EQ(xml_errors(svg), "");
+  const auto all = xml_elements(svg);
+  // 6 nodes × 3 steps = 18 transfers, each on its sender's and its receiver's row.
+  EXPECT_EQ(select(all, "rect", "bar send").size(), 18U);
+  EXPECT_EQ(select(all, "rect", "bar receive").size(), 18U);
+  EXPECT_EQ(select(all, "rect", "bar compute").size(), 0U);
+  EXPECT_EQ(select(all, "line", "flow").size(), 18U);
+  EXPECT_EQ(select(all, "rect", "bar unfinished").size(), 0U);
+  EXPECT_EQ(text_of(all, "makespan-label"), "makespan 3");
+  // One row per node, labelled with its permutation; bars start at the three step times.
+  std::set<std::string> labels;
+  for (const auto& t : select(all, "text")) labels.insert(t.text);
+  for (StarGraph::vertex_descriptor v = 0; v < g.size(); ++v) EXPECT_TRUE(labels.contains(g.label_string(v))) << v;
+  std::set<double> starts;
+  std::set<double> widths;
+  for (const auto& bar : select(all, "rect", "bar send")) {
+    starts.insert(bar.number("x"));
+    widths.insert(bar.number("width"));
+  }
+  EXPECT_EQ(starts.size(), 3U);
+  EXPECT_EQ(widths.size(), 1U);  // unit time: every transfer takes one step
+}
+
+TEST(GanttChart, AChangedTraceDrawsADifferentPicture) {
+  const StarGraph g(3);
+  const auto trace = allreduce_trace(g);
+  auto changed = trace;
+  // The first transfer now ends at 5/2 instead of 1: its two bars grow by half, nothing else moves.
+  const auto receive =
+      std::find_if(changed.begin(), changed.end(), [](const auto& e) { return e.kind == EventKind::RECEIVE; });
+  ASSERT_NE(receive, changed.end());
+  receive->time = Rational(5, 2);
+  const auto before = xml_elements(gantt_svg(trace, g));
+  const std::string changed_svg = gantt_svg(changed, g);
+  ASSERT_EQ(xml_errors(changed_svg), "");
+  const auto after = xml_elements(changed_svg);
+  for (const char* cls : {"send", "receive"}) {
+    const auto a = select(before, "rect", std::string("bar ") + cls);
+    const auto b = select(after, "rect", std::string("bar ") + cls);
+    ASSERT_EQ(a.size(), b.size()) << cls;
+    int different = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      EXPECT_EQ(a[i].number("x"), b[i].number("x")) << cls << " bar " << i;
+      if (a[i].number("width") != b[i].number("width")) {
+        ++different;
+        EXPECT_NEAR(b[i].number("width"), 2.5 * a[i].number("width"), 0.02) << cls << " bar " << i;
+      }
+    }
+    EXPECT_EQ(different, 1) << cls;
+  }
+  // A last transfer ending at 4 moves the makespan.
+  for (auto it = changed.rbegin(); it != changed.rend(); ++it) {
+    if (it->kind == EventKind::RECEIVE) {
+      it->time = Rational(4);
+      break;
+    }
+  }
+  EXPECT_EQ(text_of(xml_elements(gantt_svg(changed, g)), "makespan-label"), "makespan 4");
+}
+
+TEST(GanttChart, ComputationsAndUnfinishedTransfersOnDoubleTime) {
+  const StarGraph g(2);
+  // Node 12 computes 3 tasks over [0, 1.5], then sends to 21 a transfer that the horizon cuts at 2.
+  std::vector<TraceEvent<double>> trace(3);
+  trace[0].kind = EventKind::COMPUTE;
+  trace[0].size = 3;
+  trace[1].kind = EventKind::COMPUTE_END;
+  trace[1].time = 1.5;
+  trace[1].step = 1;
+  trace[2].kind = EventKind::SEND;
+  trace[2].time = 2;
+  trace[2].step = 2;
+  trace[2].peer = 1;
+  const std::string svg = gantt_svg(trace, g, {.title = "two nodes", .width = 600});
+  ASSERT_EQ(xml_errors(svg), "");
+  const auto all = xml_elements(svg);
+  const auto compute = select(all, "rect", "bar compute");
+  ASSERT_EQ(compute.size(), 1U);
+  const auto unfinished = select(all, "rect", "bar unfinished");
+  EXPECT_EQ(unfinished.size(), 2U);  // the cut transfer, on both rows
+  for (const auto& bar : unfinished) EXPECT_EQ(bar.number("width"), 1.0) << "zero length, drawn one pixel wide";
+  EXPECT_EQ(text_of(all, "makespan-label"), "makespan 2");
+  EXPECT_THAT(svg, ::testing::HasSubstr("two nodes"));
+  EXPECT_THAT(svg, ::testing::HasSubstr("compute at 12: 3 tasks, time 0 to 1.5"));
+  // The computation spans 0..1.5 of a 0..2 axis.
+  const auto sends = select(all, "rect", "bar send");
+  ASSERT_EQ(sends.size(), 1U);
+  EXPECT_NEAR(compute.front().number("width"), 0.75 * (sends.front().number("x") - compute.front().number("x")), 0.02);
+}
+
+TEST(TraceIntervals, PairsEqualTransfersFirstInFirstOut) {
+  std::vector<TraceEvent<Rational>> trace(4);
+  for (int i = 0; i < 4; ++i) {
+    trace[i].time = Rational(i);
+    trace[i].kind = i < 2 ? EventKind::SEND : EventKind::RECEIVE;
+    trace[i].node = i < 2 ? 0 : 1;
+    trace[i].peer = i < 2 ? 1 : 0;
+  }
+  const auto intervals = trace_intervals(trace);
+  ASSERT_EQ(intervals.transfers.size(), 2U);
+  EXPECT_EQ(intervals.transfers[0].end, Rational(2));
+  EXPECT_EQ(intervals.transfers[1].end, Rational(3));
+  EXPECT_TRUE(intervals.transfers[1].finished);
+  EXPECT_EQ(intervals.makespan, Rational(3));
+}
+
+TEST(TraceIntervals, RejectsAReceiveOrComputeEndThatNeverStarted) {
+  std::vector<TraceEvent<Rational>> trace(1);
+  trace[0].kind = EventKind::RECEIVE;
+  trace[0].node = 1;
+  trace[0].step = 4;
+  EXPECT_ERROR(InputError, trace_intervals(trace), "trace event 0", "step 4", "without an earlier unmatched send",
+               "from node 0 to node 1");
+  trace[0].kind = EventKind::COMPUTE_END;
+  EXPECT_ERROR(InputError, trace_intervals(trace), "trace event 0", "compute_end", "at node 1");
+}
+
+TEST(GanttChart, RejectsMoreRowsThanItCanShowAndNodesOutsideTheTopology) {
+  EXPECT_ERROR(UsageError, gantt_svg(std::vector<TraceEvent<Rational>>{}, StarGraph(7)), "star:7", "5040 nodes",
+               "at most 1000", "--trace-format chrome");
+  EXPECT_ERROR(UsageError, require_gantt_rows(StarGraph(7)), "--gantt", "star:7");
+  std::vector<TraceEvent<Rational>> trace(1);
+  trace[0].node = 99;
+  EXPECT_ERROR(InputError, gantt_svg(trace, StarGraph(3)), "node 99", "outside star:3", "nodes 0..5");
+}
+
+TEST(XmlEscape, EscapesTheFiveXmlCharacters) { EXPECT_EQ(xml_escape(R"(a<b>&"c'd)"), "a&lt;b&gt;&amp;&quot;c&apos;d"); }
+
+}  // namespace
+}  // namespace starnet::tools::testing

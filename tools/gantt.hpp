@@ -1,0 +1,108 @@
+#pragma once
+/// @file
+/// Gantt charts drawn from emulator traces: one row per machine, transfers and computations as
+/// bars, the makespan marked — the kind of schedule picture of Canon and Antoniu (2012, Figure 1)
+/// and of Benoit, Canon and Marchal (2014, Figure 2). Everything drawn is read from the trace
+/// (what happened), never recomputed from the algorithm.
+///
+/// Usage, from a subcommand that ran the emulator with RunConfig::trace set:
+/// @code
+///   if (!gantt_path.empty()) write_file_atomically(gantt_path, gantt_svg(run.trace, topology));
+/// @endcode
+///
+/// Complexity: O(E log E) for a trace of E events; the SVG has O(E) elements.
+/// IMPORTANT: a transfer is matched to the earliest unmatched send with the same sender, receiver
+/// and tag (first in, first out), which is what the emulator's engines do on one link; a trace
+/// edited by hand so that equal keys overtake each other is drawn with swapped bars.
+
+#include <starnet/emulator/trace.hpp>
+#include <starnet/topology/topology.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace starnet::tools {
+
+/// A transfer as the trace tells it: a "send" event paired with its "receive".
+template <class Time>
+struct TransferInterval {
+  emulator::NodeId from = 0;
+  emulator::NodeId to = 0;
+  emulator::Port port = 0;  ///< the sender's port
+  std::uint64_t tag = 0;
+  Time start{};
+  Time end{};  ///< the receive time; the trace's last time when unfinished
+  std::uint64_t start_step = 0;
+  std::uint64_t end_step = 0;
+  bool finished = false;  ///< false: still in flight when the trace ends (a horizon cut it)
+  std::string payload;
+};
+
+/// A computation: a "compute" event paired with its "compute_end".
+template <class Time>
+struct ComputeInterval {
+  emulator::NodeId node = 0;
+  std::uint64_t tag = 0;
+  Time start{};
+  Time end{};
+  bool finished = false;
+  Rational work = 0;
+};
+
+template <class Time>
+struct TraceIntervals {
+  std::vector<TransferInterval<Time>> transfers;    ///< in the order of their "send" events
+  std::vector<ComputeInterval<Time>> computations;  ///< in the order of their "compute" events
+  Time makespan{};                                  ///< time of the last event (0 for an empty trace)
+};
+
+/// Pairs the events of @p trace into transfers and computations.
+/// @param trace events in the emulator's order (RunResult::trace, sorted by TraceEvent::key()).
+/// @return the intervals; transfers and computations without an end event are kept, unfinished.
+/// @throws InputError naming the event (index, step, nodes, tag) when a "receive" has no earlier
+/// unmatched "send" or a "compute_end" no earlier unmatched "compute".
+/// Complexity: O(E log E).
+template <class Time>
+[[nodiscard]] TraceIntervals<Time> trace_intervals(const std::vector<emulator::TraceEvent<Time>>& trace);
+
+/// Most machines (rows) a Gantt chart draws.
+inline constexpr std::uint64_t MAX_GANTT_ROWS = 1000;
+
+/// Checks that @p topology fits in a Gantt chart; call it before running, so that a run too large
+/// to draw fails at once instead of recording a huge trace.
+/// @throws UsageError naming the topology and its node count when it has more than
+/// MAX_GANTT_ROWS nodes (the message offers --trace / --trace-format chrome instead).
+void require_gantt_rows(const topology::Topology& topology);
+
+struct GanttOptions {
+  /// Drawn above the chart; empty: "<topology name>: makespan <T>".
+  std::string title;
+  /// Width of the picture in pixels (its height follows from the number of rows).
+  double width = 960;
+};
+
+/// Draws @p trace as a Gantt chart, as SVG text (a complete, well-formed XML document).
+///
+/// Each node of @p topology (processor or router) is one row, labelled with its name, with three
+/// lanes: sends (sender side, from the "send" event to the matching "receive"), receives (the same
+/// transfer on the receiver's row) and computations ("compute" to "compute_end"). A thin line
+/// joins each send bar to its receive bar, so a reduction tree can be followed from row to row;
+/// every bar has a tooltip (peer, link, times, payload size). The time axis runs from 0 to the
+/// makespan (the time of the last event), which is marked by a dashed line and its exact value.
+/// Unfinished transfers and computations (a horizon) are drawn to the end with a dashed outline.
+///
+/// @param trace the run's events (RunConfig::trace must have been set).
+/// @param topology the topology the trace was recorded on: row labels, link names.
+/// @return the SVG document; deterministic (same trace, same text).
+/// @throws UsageError as require_gantt_rows().
+/// @throws InputError when an event names a node outside the topology, and as trace_intervals().
+/// Complexity: O(E log E + V) for E events and V nodes.
+template <class Time>
+[[nodiscard]] std::string gantt_svg(const std::vector<emulator::TraceEvent<Time>>& trace,
+                                    const topology::Topology& topology, const GanttOptions& options = {});
+
+/// Escapes text for XML content and attribute values (&, <, >, ", ').
+[[nodiscard]] std::string xml_escape(const std::string& text);
+
+}  // namespace starnet::tools

@@ -1,0 +1,466 @@
+// `starnet viz allreduce` and `starnet viz broadcast --all-to-all`: one self-contained HTML page
+// (inline SVG, CSS, JS; no network) that steps through the star collectives of Oh, Choi and
+// Primeaux (2005) on S_N, N ≤ 5 (docs/viz.md).
+//
+// Everything the page shows at a step is read from the emulator's trace: the messages are the
+// transfers that started at that step, their values decoded from the payloads; a node's buffers
+// are rebuilt from the messages it received (result = own value ⊕ everything received so far,
+// outgoing = what it last received along the level's top link); the recursion level m of a step
+// is the highest link dimension used so far, and its link d the dimension its messages used.
+// The algorithm itself is never consulted: the page shows what happened.
+#include "command.hpp"
+#include "gantt.hpp"
+#include "html/viz_assets.hpp"
+#include "star_runner.hpp"
+#include "viz_layout.hpp"
+
+#include <starnet/topology/error.hpp>
+#include <starnet/topology/spec.hpp>
+#include <starnet/topology/star_graph.hpp>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+#include <map>
+#include <set>
+
+namespace starnet::tools {
+namespace {
+
+using algorithms::star::Op;
+using emulator::NodeId;
+using topology::StarGraph;
+
+/// Largest N of a page: S_5 has 120 nodes and 120 messages per step, about what a screen shows.
+constexpr int MAX_PAGE_N = 5;
+
+/// Node boxes in the drawing (SVG user units).
+constexpr double BOX_W = 68;
+constexpr double BOX_H = 46;
+
+/// "S₃": sub-star names with Unicode subscripts.
+std::string s_(std::uint64_t m) {
+  static const char* digits[] = {"₀", "₁", "₂", "₃", "₄", "₅", "₆", "₇", "₈", "₉"};
+  std::string sub;
+  for (const char c : std::to_string(m)) sub += digits[c - '0'];
+  return "S" + sub;
+}
+
+/// Little-endian unsigned integer of @p bytes bytes at @p offset of a payload.
+std::uint64_t le_word(const std::string& payload, std::size_t offset, std::size_t bytes) {
+  STARNET_ASSERT(payload.size() >= offset + bytes);
+  std::uint64_t x = 0;
+  for (std::size_t i = bytes; i-- > 0;) x = (x << 8) | static_cast<unsigned char>(payload[offset + i]);
+  return x;
+}
+
+/// Items are numbered like the node values, rank + 1: "7–12", or "7" for one item.
+std::string item_range(std::uint64_t begin, std::uint64_t end) {
+  return end - begin == 1 ? std::to_string(begin + 1) : fmt::format("{}–{}", begin + 1, end);
+}
+
+std::string held_ranges(const std::vector<bool>& held) {
+  std::string out;
+  for (std::size_t b = 0; b < held.size();) {
+    if (!held[b]) {
+      ++b;
+      continue;
+    }
+    std::size_t e = b;
+    while (e < held.size() && held[e]) ++e;
+    out += (out.empty() ? "" : ", ") + item_range(b, e);
+    b = e;
+  }
+  return out;
+}
+
+std::string op_verb(Op op) {
+  switch (op) {
+    case Op::SUM:
+      return "adds what it receives to its result";
+    case Op::MIN:
+      return "keeps the minimum of its result and what it receives";
+    case Op::MAX:
+      return "keeps the maximum of its result and what it receives";
+    case Op::XOR:
+      return "xors what it receives into its result";
+  }
+  return "";
+}
+
+/// The one-sentence explanation of a step, from what the trace says about it.
+std::string explain(const StarJob& job, int level, const std::set<int>& dims, bool first_of_level,
+                    std::uint64_t items) {
+  if (dims.size() != 1) return fmt::format("Level m = {}: messages along links {}.", level, fmt::join(dims, ", "));
+  const int d = *dims.begin();
+  const std::string sub = s_(static_cast<std::uint64_t>(level - 1));
+  if (!job.broadcast) {
+    if (level == 2)
+      return fmt::format("Level m = 2, link 2: the two nodes of each S₂ exchange their values; each {}.",
+                         op_verb(job.op));
+    if (first_of_level) {
+      return fmt::format(
+          "Level m = {0} begins, link {0}: every node sends its result — the {1} over its {2} — to its neighbour in "
+          "another {2} of its {3}, and {4}; what arrives along link {0} is also kept in the outgoing buffer.",
+          level, algorithms::star::to_string(job.op), sub, s_(static_cast<std::uint64_t>(level)), op_verb(job.op));
+    }
+    return fmt::format(
+        "Level m = {0}, link d = {1}: every node forwards its outgoing buffer (the partial result received along "
+        "link {0}) along link {1}, within its {2}, and {3}.",
+        level, d, sub, op_verb(job.op));
+  }
+  if (level == 2) return "Level m = 2, link 2: the two nodes of each S₂ exchange their items.";
+  if (first_of_level) {
+    return fmt::format(
+        "Level m = {0} begins, link {0}: every node sends the meta message of its {1} — the {2} items it holds — to "
+        "its neighbour in another {1} of its {3}; what arrives is stored and kept in the outgoing buffer.",
+        level, sub, items, s_(static_cast<std::uint64_t>(level)));
+  }
+  return fmt::format(
+      "Level m = {0}, link d = {1}: every node forwards its outgoing buffer (the {2} items received along link {0}) "
+      "along link {1}, within its {3}; no item reaches a node twice (NODUP).",
+      level, d, items, sub);
+}
+
+struct PageData {
+  nlohmann::json json;
+  bool verified = false;
+  std::size_t steps = 0;
+};
+
+/// The per-step data of the page, rebuilt from the trace of @p out (see the file comment).
+PageData page_data(const StarJob& job, const StarGraph& g, const StarOutcome& out, const StarLayout& layout) {
+  const NodeId nodes = g.size();
+  const auto transfers = trace_intervals(out.run.trace).transfers;
+  // A page step is the set of transfers that started at one event time.
+  std::map<std::uint64_t, std::vector<const TransferInterval<Rational>*>> by_start;
+  for (const auto& t : transfers) {
+    STARNET_ASSERT(t.finished);
+    by_start[t.start_step].push_back(&t);
+  }
+
+  std::vector<std::uint64_t> result(nodes);
+  std::vector<std::vector<bool>> held(nodes, std::vector<bool>(nodes, false));
+  std::vector<std::string> outgoing(nodes, "–");
+  std::vector<std::uint64_t> items_received(nodes, 0);
+  for (NodeId v = 0; v < nodes; ++v) {
+    result[v] = job.values.of(v);
+    held[v][v] = true;
+  }
+  const auto state = [&](nlohmann::json& step) {
+    nlohmann::json res = nlohmann::json::array();
+    nlohmann::json detail = nlohmann::json::array();
+    for (NodeId v = 0; v < nodes; ++v) {
+      if (job.broadcast) {
+        res.push_back(std::to_string(std::count(held[v].begin(), held[v].end(), true)));
+        detail.push_back(held_ranges(held[v]));
+      } else {
+        res.push_back(std::to_string(result[v]));
+      }
+    }
+    step["result"] = res;
+    step["outgoing"] = outgoing;
+    if (job.broadcast) step["held"] = detail;
+  };
+
+  nlohmann::json steps = nlohmann::json::array();
+  nlohmann::json start = {{"step", 0}, {"messages", nlohmann::json::array()}};
+  const std::size_t total = by_start.size();
+  start["explain"] =
+      job.broadcast ? fmt::format(
+                          "Start: every node holds its own item (items are numbered like the nodes' ranks + 1: 1..{}). "
+                          "The broadcast takes {} steps (n(n−1)/2 = {} for n = {}).",
+                          nodes, total, algorithms::star::allreduce_steps(job.n), job.n)
+                    : fmt::format(
+                          "Start: every node holds its own value in its result buffer (the node of rank r holds "
+                          "r + 1: 1..{}); the outgoing buffers are empty. The all-reduce takes {} steps (n(n−1)/2 = {} "
+                          "for n = {}).",
+                          nodes, total, algorithms::star::allreduce_steps(job.n), job.n);
+  state(start);
+  steps.push_back(start);
+
+  int level = 0;
+  for (const auto& [start_step, group] : by_start) {
+    std::set<int> dims;
+    for (const auto* t : group) dims.insert(StarGraph::dimension_of(t->port));
+    const bool first_of_level = *dims.rbegin() > level;
+    level = std::max(level, *dims.rbegin());
+    nlohmann::json messages = nlohmann::json::array();
+    std::uint64_t items = 0;
+    for (const auto* t : group) {
+      const int dim = StarGraph::dimension_of(t->port);
+      std::string text;
+      if (job.broadcast) {
+        const std::uint64_t b = le_word(t->payload, 0, 4);
+        const std::uint64_t e = le_word(t->payload, 4, 4);
+        STARNET_ASSERT(b < e && e <= nodes);
+        items = e - b;
+        text = item_range(b, e);
+        for (std::uint64_t i = b; i < e; ++i) held[t->to][i] = true;
+        items_received[t->to] += e - b;
+      } else {
+        const std::uint64_t x = le_word(t->payload, 0, 8);
+        text = std::to_string(x);
+        result[t->to] = algorithms::star::apply(job.op, result[t->to], x);
+      }
+      // Along the level's top link arrives what the node forwards in the rest of the level.
+      if (dim == level) outgoing[t->to] = text;
+      messages.push_back({t->from, t->to, dim, text});
+    }
+    nlohmann::json step = {{"step", steps.size()},
+                           {"level", level},
+                           {"links", dims},
+                           {"messages", messages},
+                           {"explain", explain(job, level, dims, first_of_level, items)}};
+    state(step);
+    steps.push_back(step);
+  }
+
+  PageData page;
+  page.steps = total;
+  std::uint64_t good = 0;
+  for (NodeId v = 0; v < nodes; ++v) {
+    const bool ok = job.broadcast ? std::count(held[v].begin(), held[v].end(), true) == static_cast<long>(nodes) &&
+                                        items_received[v] == nodes - 1
+                                  : result[v] == out.expected_value;
+    good += ok ? 1 : 0;
+  }
+  page.verified = good == nodes && out.verified;
+  std::string final_text;
+  if (page.verified) {
+    final_text =
+        job.broadcast
+            ? fmt::format("Done: all {0} nodes hold all {0} items, each received once (checked from the trace).", nodes)
+            : fmt::format(
+                  "Done: all {} nodes hold {}, the {} of all {} values (checked from the trace against "
+                  "the sequential {}).",
+                  nodes, out.expected_value, algorithms::star::to_string(job.op), nodes,
+                  algorithms::star::to_string(job.op));
+  } else {
+    final_text = fmt::format("NOT VERIFIED: {} of {} nodes end as they should.", good, nodes);
+  }
+  nlohmann::json node_list = nlohmann::json::array();
+  for (NodeId v = 0; v < nodes; ++v) {
+    node_list.push_back({std::round(layout.nodes[v].x * 10) / 10, std::round(layout.nodes[v].y * 10) / 10,
+                         g.label_string(static_cast<StarGraph::vertex_descriptor>(v))});
+  }
+  page.json = {{"collective", job.broadcast ? "broadcast" : "allreduce"},
+               {"topology", fmt::format("star:{}", job.n)},
+               {"n", job.n},
+               {"op", job.broadcast ? "" : algorithms::star::to_string(job.op)},
+               {"box", {BOX_W, BOX_H}},
+               {"nodes", node_list},
+               {"steps", steps},
+               {"final", final_text},
+               {"verified", page.verified}};
+  return page;
+}
+
+/// The static drawing: sub-star outlines, links coloured by dimension, node boxes in their
+/// initial state (the script updates buffers and draws messages).
+std::string star_svg(const StarJob& job, const StarGraph& g, const StarLayout& layout, const nlohmann::json& start) {
+  std::string s = fmt::format(
+      "<svg id=\"star\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {0:.0f} {1:.0f}\" "
+      "preserveAspectRatio=\"xMidYMid meet\" role=\"img\" aria-label=\"the star graph {2} with its "
+      "sub-stars\">\n<defs>\n",
+      layout.width, layout.height, s_(static_cast<std::uint64_t>(job.n)));
+  for (int k = 2; k <= job.n; ++k) {
+    s += fmt::format(
+        "<marker id=\"arrow-d{0}\" class=\"d{0}\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"5\" "
+        "markerHeight=\"5\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\"/></marker>\n",
+        k);
+  }
+  s += "</defs>\n<g id=\"substars\">\n";
+  for (const auto& o : layout.substars) {
+    s += fmt::format("<circle class=\"substar m{}\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{:.1f}\"/>\n", o.m, o.center.x,
+                     o.center.y, o.radius);
+    if (o.m == job.n - 1) {
+      s += fmt::format("<text class=\"substar-label\" x=\"{:.1f}\" y=\"{:.1f}\">{} · last symbol {}</text>\n",
+                       o.center.x, o.center.y - o.radius - 8, s_(static_cast<std::uint64_t>(o.m)),
+                       g.last_symbol(o.begin));
+    }
+  }
+  s += "</g>\n<g id=\"links\">\n";
+  for (StarGraph::vertex_descriptor v = 0; v < g.size(); ++v) {
+    for (int k = 2; k <= job.n; ++k) {
+      const auto u = g.neighbor_along(v, k);
+      if (u < v) continue;
+      s += fmt::format("<line class=\"link d{}\" x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\"/>\n", k,
+                       layout.nodes[v].x, layout.nodes[v].y, layout.nodes[u].x, layout.nodes[u].y);
+    }
+  }
+  s += "</g>\n<g id=\"messages\"></g>\n<g id=\"nodes\">\n";
+  const char* result_key = job.broadcast ? "held" : "res";
+  for (StarGraph::vertex_descriptor v = 0; v < g.size(); ++v) {
+    s += fmt::format(
+        "<g class=\"node\" id=\"node-{0}\" data-rank=\"{0}\" transform=\"translate({1:.1f} {2:.1f})\" tabindex=\"0\">"
+        "<rect x=\"{3:.0f}\" y=\"{4:.0f}\" width=\"{5:.0f}\" height=\"{6:.0f}\" rx=\"7\"/>"
+        "<text class=\"label\" y=\"-8\">{7}</text>"
+        "<text class=\"result\" y=\"7\"><tspan class=\"key\">{8} </tspan><tspan class=\"val\">{9}</tspan></text>"
+        "<text class=\"outgoing\" y=\"19\"><tspan class=\"key\">out </tspan><tspan class=\"val\">{10}</tspan></text>"
+        "</g>\n",
+        v, layout.nodes[v].x, layout.nodes[v].y, -BOX_W / 2, -BOX_H / 2, BOX_W, BOX_H, g.label_string(v), result_key,
+        start["result"][v].get<std::string>(), start["outgoing"][v].get<std::string>());
+  }
+  s += "</g>\n<g id=\"message-labels\"></g>\n</svg>\n";
+  return s;
+}
+
+std::string legend(const StarJob& job) {
+  static const char* names[] = {"",
+                                "",
+                                "link 2 (swap symbols 1 and 2)",
+                                "link 3 (swap symbols 1 and 3)",
+                                "link 4 (swap symbols 1 and 4)",
+                                "link 5 (swap symbols 1 and 5)"};
+  std::string s = "<ul class=\"legend\">\n";
+  for (int k = 2; k <= job.n; ++k) {
+    s += fmt::format(
+        "<li><svg width=\"28\" height=\"10\"><line class=\"link d{}\" x1=\"0\" y1=\"5\" x2=\"28\" "
+        "y2=\"5\"/></svg> {}</li>\n",
+        k, names[k]);
+  }
+  return s + "</ul>\n";
+}
+
+std::string page_html(const StarJob& job, const StarGraph& g, const StarLayout& layout, const PageData& page) {
+  const std::string what =
+      job.broadcast ? "All-to-all broadcast" : "All-reduce (" + algorithms::star::to_string(job.op) + ")";
+  const std::string title = fmt::format("{} on the star graph {}", what, s_(static_cast<std::uint64_t>(job.n)));
+  std::string data = page.json.dump();
+  // Inside <script>, "</" could close the element: JSON allows "<\/".
+  for (std::size_t i = data.find("</"); i != std::string::npos; i = data.find("</", i + 3)) data.replace(i, 2, "<\\/");
+  const std::string buffers =
+      job.broadcast
+          ? "<b>held</b>: how many items the node holds (its result buffer; click a node for the list); "
+            "<b>out</b>: its outgoing buffer, the meta message it received along the level's top link m and forwards "
+            "along links m−1, …, 2."
+          : "<b>res</b>: the node's own value combined with everything it has received (the paper's result and "
+            "outgoing buffers together); <b>out</b>: its outgoing buffer, the partial result it received along the "
+            "level's top link m and forwards along links m−1, …, 2.";
+  return fmt::format(
+      R"html(<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
+<title>{0} — starnet</title>
+<style>
+{1}</style>
+</head>
+<body>
+<main>
+<div id="drawing">
+{2}</div>
+<aside id="panel">
+<h1>{0}</h1>
+<p class="source">Oh, Choi, Primeaux (2005), run on the starnet emulator: {3} nodes, single-port, {4} steps. Everything shown is read from the run's trace.</p>
+<div class="controls">
+<button id="first" title="Back to the start (Home)">Start</button>
+<button id="back" title="One step back (←)">◀ Back</button>
+<button id="play" title="Play / pause (space)">▶ Play</button>
+<button id="forward" title="One step forward (→)">Forward ▶</button>
+<button id="last" title="To the end (End)">End</button>
+</div>
+<p id="step-counter" aria-live="polite">Step 0 of {4}</p>
+<p id="phase"></p>
+<p id="status"></p>
+<h2>Buffers</h2>
+<p class="note">{5}</p>
+<h2>Links</h2>
+{6}<p class="note">Grey circles group the sub-stars: nodes sharing their last symbols. Arrows are the messages of the step, with their values. Scroll to zoom, drag to pan, double-click to reset.</p>
+<h2>Node</h2>
+<p id="detail" class="note">Click a node to see its buffers and messages.</p>
+</aside>
+</main>
+<script type="application/json" id="starnet-data">{7}</script>
+<script>
+{8}</script>
+</body>
+</html>
+)html",
+      title, VIZ_CSS, star_svg(job, g, layout, page.json["steps"][0]), g.size(), page.steps, buffers, legend(job), data,
+      VIZ_JS);
+}
+
+struct VizOptions {
+  std::string topology;
+  std::string op = "sum";
+  std::string output;
+  bool all_to_all = false;
+};
+
+int run_page(const VizOptions& o, bool broadcast) {
+  StarJob job;
+  job.broadcast = broadcast;
+  job.n = topology::star_dimension(topology::parse_spec(o.topology));
+  if (job.n > MAX_PAGE_N || job.n < 2) {
+    throw UsageError(fmt::format(
+        "--topology {}: the animated page is limited to star:2..star:{} ({}); for a larger star graph write the trace "
+        "instead: starnet {} --topology {} --trace FILE.json --trace-format chrome (opens in Perfetto), or --trace "
+        "FILE.jsonl",
+        o.topology, MAX_PAGE_N,
+        job.n < 2 ? "S_1 has one node and no step to show"
+                  : fmt::format("S_{} has {} nodes and as many messages per step: the page would be unreadable", job.n,
+                                StarGraph::factorial(job.n)),
+        broadcast ? "broadcast --all-to-all" : "allreduce", o.topology));
+  }
+  job.op = algorithms::star::parse_op(o.op, "--op");
+  EngineOptions engine;
+  engine.keep_trace = true;
+  const StarOutcome out = run_star_job(job, engine);
+  const StarGraph g(job.n);
+  // A node takes a disc of radius 36 (a box's half-width and a little): pairs sit side by side,
+  // so the half-diagonal (41) would only spread the drawing and shrink its text. The two nodes of
+  // an S_2 are further apart, for the two message labels on their link.
+  const StarLayout layout = star_layout(g, 36, 28, 64, 40);
+  const PageData page = page_data(job, g, out, layout);
+  write_file_atomically(o.output, page_html(job, g, layout, page));
+  if (o.output != "-") {
+    std::cout << fmt::format(
+        "{}: {} on star:{}, {} nodes, {} steps, {} messages, {}\n", o.output,
+        broadcast ? "all-to-all broadcast" : "all-reduce (" + algorithms::star::to_string(job.op) + ")", job.n,
+        g.size(), page.steps, out.run.counters.messages, page.verified ? "verified" : "NOT VERIFIED");
+  }
+  return page.verified ? 0 : 1;
+}
+
+void add_page_options(CLI::App& cmd, VizOptions& o) {
+  cmd.add_option("--topology", o.topology,
+                 "star:N with N = 2..5 (larger N: write a trace instead, e.g. `starnet allreduce --topology star:7 "
+                 "--trace t.json --trace-format chrome`)")
+      ->required();
+  cmd.add_option("-o,--output", o.output, "The HTML file to write (atomically; - for standard output)")->required();
+}
+
+}  // namespace
+
+void add_viz_command(CLI::App& app, Action& action) {
+  static VizOptions o;
+  auto* viz = app.add_subcommand(
+      "viz",
+      "Teaching pages: a self-contained HTML page (no network) that steps through a star collective on S_N, "
+      "N ≤ 5, drawn from the emulator's trace (docs/viz.md)");
+  viz->require_subcommand(1);
+  auto* allreduce = viz->add_subcommand(
+      "allreduce",
+      "The all-reduce of Oh, Choi, Primeaux (2005) step by step: messages on the links and each node's "
+      "result and outgoing buffers. Exit 1 if the run or the page's reconstruction is not verified.");
+  add_page_options(*allreduce, o);
+  allreduce->add_option("--op", o.op, "Operator: sum (mod 2^64), min, max or xor; node values are rank + 1")
+      ->capture_default_str();
+  allreduce->callback([&action] { action = [] { return run_page(o, false); }; });
+  auto* broadcast = viz->add_subcommand(
+      "broadcast",
+      "The all-to-all broadcast (NODUP) step by step: meta messages on the links and the items each node "
+      "holds. Exit 1 if the run or the page's reconstruction is not verified.");
+  broadcast->add_flag("--all-to-all", o.all_to_all, "All-to-all broadcast (the only kind implemented)")->required();
+  add_page_options(*broadcast, o);
+  broadcast->callback([&action] { action = [] { return run_page(o, true); }; });
+}
+
+}  // namespace starnet::tools
