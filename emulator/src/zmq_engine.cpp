@@ -54,9 +54,11 @@ std::string last_endpoint(zmq::socket_t& s) { return s.get(zmq::sockopt::last_en
 template <class Time>
 class ZmqExchange final : public Exchange<Time> {
  public:
+  /// @param stop set by a sibling thread that failed (threads only): checked while waiting, so a
+  /// failure that could not even send its abort message (out of memory) still stops everyone.
   ZmqExchange(zmq::context_t& ctx, unsigned self, zmq::socket_t pull, const std::vector<std::string>& endpoints,
-              zmq::socket_t* control, double timeout_seconds)
-      : self_(self), pull_(std::move(pull)), control_(control), timeout_(timeout_seconds) {
+              zmq::socket_t* control, double timeout_seconds, const std::atomic<bool>* stop = nullptr)
+      : self_(self), pull_(std::move(pull)), control_(control), timeout_(timeout_seconds), stop_(stop) {
     for (unsigned j = 0; j < endpoints.size(); ++j) {
       push_.emplace_back(make_socket(ctx, zmq::socket_type::push));
       if (j != self) push_.back().connect(endpoints[j]);
@@ -99,6 +101,7 @@ class ZmqExchange final : public Exchange<Time> {
         throw TransportError("run aborted by the coordinator: " + m.to_string());
       }
       if ((items[0].revents & ZMQ_POLLIN) == 0) {
+        if (stop_ != nullptr && stop_->load()) throw TransportError(fmt::format("worker {}: a peer worker failed", self_));
         if (std::chrono::duration<double>(std::chrono::steady_clock::now() - last).count() > timeout_) {
           throw TransportError(fmt::format("worker {} waited {} s for its peers' batches (step barrier)", self_,
                                            timeout_));
@@ -152,6 +155,7 @@ class ZmqExchange final : public Exchange<Time> {
   std::vector<zmq::socket_t> push_;
   zmq::socket_t* control_;
   double timeout_;
+  const std::atomic<bool>* stop_;
   std::uint64_t seq_ = 0;
   std::map<std::uint64_t, std::vector<bool>> early_;
   std::map<std::pair<std::uint64_t, unsigned>, std::string> stash_;
@@ -192,15 +196,17 @@ RunResult<Time> run_zmq_threads(const topology::Topology& topology, const CostMo
   for (const auto& p : parts) result.programs.push_back(factory(p));
   std::vector<Worker<Time>> cores(workers);
   std::vector<std::exception_ptr> errors(workers);
+  std::atomic<bool> failed{false};
   std::vector<std::thread> threads;
   for (unsigned i = 0; i < workers; ++i) {
     threads.emplace_back([&, i] {
-      ZmqExchange<Time> exchange(ctx, i, std::move(pulls[i]), endpoints, nullptr, 600);
+      ZmqExchange<Time> exchange(ctx, i, std::move(pulls[i]), endpoints, nullptr, 600, &failed);
       try {
         cores[i].reset(topology, costs, config, parts, i, *result.programs[i], &exchange);
         cores[i].run();
       } catch (const std::exception& e) {
         errors[i] = std::current_exception();
+        failed = true;
         exchange.abort(e.what());
       }
     });
