@@ -26,6 +26,7 @@ void add_topo_draw_command(CLI::App& topo, Action& action);
 void add_markov_command(CLI::App& app, Action& action);
 void add_reduce_command(CLI::App& app, Action& action);
 void add_steady_command(CLI::App& app, Action& action);
+void add_montecarlo_command(CLI::App& app, Action& action);
 void add_whatif_command(CLI::App& app, Action& action);
 
 /// Writes @p content to @p path through a temporary file in the same folder and a rename, so

@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
   add_markov_command(app, action);
   add_reduce_command(app, action);
   add_steady_command(app, action);
+  add_montecarlo_command(app, action);
   add_whatif_command(app, action);
   try {
     app.parse(argc, argv);

@@ -138,30 +138,31 @@ Emulation<Rational> emulate_tree(const trees::ReductionPlan& plan, std::span<con
     }
     seen[static_cast<std::size_t>(p)] = true;
   }
-  // The plan program reads only parent, children (in reception order) and root in this mode.
-  trees::ReductionPlan relabelled;
+  trees::ReductionPlan relabelled = plan;
   relabelled.algorithm = plan.algorithm + " (relabelled)";
-  relabelled.model = plan.model;
-  relabelled.length = plan.length;
-  relabelled.parent.assign(static_cast<std::size_t>(n), -1);
-  relabelled.children.assign(static_cast<std::size_t>(n), {});
   const auto at = [&](int m) { return label[static_cast<std::size_t>(m)]; };
   relabelled.root = at(plan.root);
   for (int m = 0; m < n; ++m) {
     const auto p = static_cast<std::size_t>(at(m));
-    relabelled.parent[p] = plan.parent[static_cast<std::size_t>(m)] < 0 ? -1 : at(plan.parent[static_cast<std::size_t>(m)]);
+    const int q = plan.parent[static_cast<std::size_t>(m)];
+    relabelled.parent[p] = q < 0 ? -1 : at(q);
+    relabelled.children[p].clear();
     for (const int child : plan.children[static_cast<std::size_t>(m)]) relabelled.children[p].push_back(at(child));
   }
-  const auto sum = trees::make_operator("sum", "relabelled tree");
+  for (auto& t : relabelled.transfers) t = {at(t.from), at(t.to), t.start};
+  const auto sum = trees::make_operator("sum", "relabelled schedule");
   const topology::CompleteGraph graph(static_cast<NodeId>(n));
+  auto config = run_config(trace);
+  config.checking = emulator::Checking::STRICT;
+  config.ports.half_duplex = true;
   auto result = emulator::LocalEngine<Rational>().run(
       graph, costs,
-      [&](NodeRange r) { return trees::make_plan_program(relabelled, *sum, trees::Timing::AS_SOON_AS_READY, r); },
-      run_config(trace));
+      [&](NodeRange r) { return trees::make_plan_program(relabelled, *sum, trees::Timing::AT_PLANNED_TIMES, r); },
+      config);
   const auto report = trees::PlanRunReport::merge(result.reports);
   Emulation<Rational> out;
   out.makespan = result.makespan;
-  out.verified = report.root_done && report.root_value == sum->sequential(static_cast<std::uint64_t>(n));
+  out.verified = report.root_done && report.late == 0 && report.root_value == sum->sequential(static_cast<std::uint64_t>(n));
   out.trace = std::move(result.trace);
   return out;
 }

@@ -2,7 +2,7 @@
 /// @file
 /// Single runs of the four non-clairvoyant reductions on costs chosen by the caller: fixed
 /// heterogeneous costs d_ij, c_i (exact rationals; the worst-case instances of Section 4), a
-/// static tree with processors relabelled (the optimal schedules those instances are compared
+/// clairvoyant schedule with processors relabelled (the optima those instances are compared
 /// with), or the random costs of run r of a Monte-Carlo study, with the emulator's trace.
 ///
 /// Paper: A. Benoit, L.-C. Canon, L. Marchal, "Non-clairvoyant reduction algorithms for
@@ -81,9 +81,11 @@ struct Emulation {
 /// @throws Error when the run breaks the emulator's model (a bug). O(n log n) plus the trace.
 [[nodiscard]] Emulation<Rational> emulate(Algorithm a, const FixedCosts& costs, bool trace = false);
 
-/// Runs a static tree as soon as ready on fixed costs, machine m of @p plan played by processor
-/// @p label[m] (each machine receives its children in the plan's order). The operator is the
-/// sum, so only the sum is verified: a relabelled tree need not combine neighbours.
+/// Runs a clairvoyant schedule — @p plan at its planned times — on fixed costs, machine m of the
+/// plan played by processor @p label[m]: strict checking, half-duplex single port, as the plan
+/// program requires at planned times (trees/plan_program.hpp). Verified: the sum (a relabelled
+/// tree need not combine neighbours) and no machine late for its planned start, which holds when
+/// every cost the schedule meets is at most the plan's d and c.
 /// @param label a permutation of 0..plan.n()−1; plan.n() must equal costs.n().
 /// @throws InputError when @p label is not a permutation of the right size (naming the entry).
 [[nodiscard]] Emulation<Rational> emulate_tree(const trees::ReductionPlan& plan, std::span<const int> label,

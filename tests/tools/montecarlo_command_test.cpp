@@ -1,0 +1,191 @@
+// `starnet montecarlo`, run as a user runs it.
+#include "cli_runner.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace starnet::tools::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+std::string scratch(const std::string& name) {
+  return (std::filesystem::temp_directory_path() / ("starnet_mc_" + std::to_string(::getpid()) + "_" + name)).string();
+}
+
+std::string read(const std::string& path) {
+  std::stringstream ss;
+  ss << std::ifstream(path).rdbuf();
+  return ss.str();
+}
+
+/// The JSON without its timing fields (the rest is a function of the inputs).
+nlohmann::json without_timing(nlohmann::json j) {
+  j.erase("wall_seconds");
+  j.erase("simulations_per_second");
+  return j;
+}
+
+const std::string SCENARIO = "montecarlo --algos tree-dyn,binomial-stat --n 16 --dist gamma --cv 0.5 --mu-c 0.25 "
+                             "--runs 300 --seed 3 --json";
+
+TEST(MontecarloCommand, JsonSummaryPerAlgorithm) {
+  const auto r = run_starnet(SCENARIO);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json();
+  EXPECT_EQ(j["n"], 16);
+  EXPECT_EQ(j["distribution"], "gamma");
+  ASSERT_EQ(j["algorithms"].size(), 2U);
+  EXPECT_EQ(j["algorithms"][0]["algorithm"], "tree-dyn");
+  EXPECT_EQ(j["algorithms"][1]["algorithm"], "binomial-stat");
+  for (const auto& a : j["algorithms"]) {
+    for (const char* key : {"mean", "stddev", "sem", "q10", "q50", "q90", "runs", "verified"}) {
+      EXPECT_TRUE(a.contains(key)) << key;
+    }
+    EXPECT_EQ(a["runs"], 300);
+    EXPECT_EQ(a["verified"], true);
+    EXPECT_LE(a["q10"].get<double>(), a["q50"].get<double>());
+    EXPECT_LE(a["q50"].get<double>(), a["q90"].get<double>());
+    EXPECT_NEAR(a["sem"].get<double>(), a["stddev"].get<double>() / std::sqrt(300.0), 1e-12);
+  }
+  EXPECT_GT(j["simulations_per_second"].get<double>(), 0);
+  EXPECT_EQ(without_timing(j).dump(2) + "\n", golden("montecarlo_n16_gamma.json", without_timing(j).dump(2) + "\n"));
+}
+
+TEST(MontecarloCommand, SameNumbersWhateverTheThreadCount) {
+  const auto one = run_starnet(SCENARIO + " --threads 1");
+  const auto two = run_starnet(SCENARIO + " --threads 2");
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  ASSERT_EQ(two.exit_code, 0) << two.err;
+  EXPECT_EQ(without_timing(one.json()), without_timing(two.json()));
+}
+
+TEST(MontecarloCommand, HumanSummaryAndCsv) {
+  const auto csv = scratch("summary.csv");
+  const auto r = run_starnet("montecarlo --n 12 --dist uniform --cv 0.3 --runs 100 --csv " + csv);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* text : {"binomial-stat", "fibonacci-stat", "tree-dyn", "noncommut-tree-dyn", "100/100", "simulations/s"}) {
+    EXPECT_THAT(r.out, HasSubstr(text)) << text;
+  }
+  const auto content = read(csv);
+  EXPECT_THAT(content, StartsWith("algorithm,n,distribution,cv,mu_d,mu_c,runs,verified_runs,mean"));
+  EXPECT_EQ(std::count(content.begin(), content.end(), '\n'), 5);
+  std::filesystem::remove(csv);
+}
+
+TEST(MontecarloCommand, GanttOfOneRun) {
+  const auto svg = scratch("run.svg");
+  const auto r = run_starnet("montecarlo --algos fibonacci-stat --n 8 --cv 1 --mu-c 0.5 --runs 10 --gantt " + svg +
+                             " --run 4 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json();
+  EXPECT_EQ(j["gantt"]["run"], 4);
+  const auto content = read(svg);
+  EXPECT_THAT(content, HasSubstr("<svg"));
+  EXPECT_THAT(content, HasSubstr("fibonacci-stat, n = 8"));
+  EXPECT_THAT(content, HasSubstr("P7"));
+  std::filesystem::remove(svg);
+}
+
+TEST(MontecarloCommand, BadInputExitsTwoNamingIt) {
+  struct Case {
+    const char* args;
+    const char* message;
+  };
+  for (const Case& c : {Case{"--algos tree-stat", "tree-stat"}, Case{"--dist normal", "normal"},
+                        Case{"--dist triangle --cv 0.5", "triangle"}, Case{"--dist uniform --cv 0.9", "0.9"},
+                        Case{"--n 0", "--n 0"}, Case{"--runs 0", "--runs 0"}, Case{"--runs -3", "--runs -3"},
+                        Case{"--cv -1", "-1"}, Case{"--mu-d -2", "-2"}, Case{"--algos tree-dyn,tree-dyn", "twice"},
+                        Case{"--gantt x.svg", "--algos"}, Case{"--algos tree-dyn --gantt x.svg --run 99 --runs 10", "--run 99"},
+                        Case{"--run 3", "--gantt"}, Case{"--study figure7", "figure7"},
+                        Case{"--study figure4 --cv 1", "--cv"}, Case{"--study figure4 --plot out.pdf", "out.pdf"},
+                        Case{"--plot out.svg", "--study"}, Case{"--worst-case --study figure4", "--worst-case"},
+                        Case{"--worst-case --n 8", "--n"}, Case{"--progress sometimes", "sometimes"},
+                        Case{"--study figure5 --points 1", "--points 1"}, Case{"--study figure6 --ratio-points 0", "--ratio-points 0"}}) {
+    const auto r = run_starnet(std::string("montecarlo ") + c.args);
+    EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.err;
+    EXPECT_THAT(r.err, HasSubstr(c.message)) << c.args;
+    EXPECT_EQ(r.out, "") << c.args;
+  }
+}
+
+TEST(MontecarloCommand, Figure4StudyWithNotesCsvAndPlot) {
+  const auto csv = scratch("f4.csv");
+  const auto svg = scratch("f4.svg");
+  const auto r = run_starnet("montecarlo --study figure4 --n 16 --runs 400 --points 4 --json --csv " + csv + " --plot " + svg);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json();
+  EXPECT_EQ(j["study"], "figure4");
+  ASSERT_EQ(j["points"].size(), 4U);
+  EXPECT_DOUBLE_EQ(j["points"][0]["cv"].get<double>(), 0.01);
+  EXPECT_DOUBLE_EQ(j["points"][3]["cv"].get<double>(), 10);
+  EXPECT_EQ(j["points"][1]["algorithms"].size(), 4U);
+  ASSERT_FALSE(j["notes"].empty());
+  for (const auto& n : j["notes"]) {
+    EXPECT_TRUE(n["agrees"].is_boolean());
+    EXPECT_FALSE(n["finding"].get<std::string>().empty());
+  }
+  const auto content = read(csv);
+  EXPECT_EQ(std::count(content.begin(), content.end(), '\n'), 1 + 4 * 4);
+  EXPECT_THAT(read(svg), HasSubstr("<svg"));
+  std::filesystem::remove(csv);
+  std::filesystem::remove(svg);
+}
+
+TEST(MontecarloCommand, Figure5And6StudiesOnASmallGrid) {
+  for (const std::string study : {"figure5", "figure6"}) {
+    const auto csv = scratch(study + ".csv");
+    const auto png = scratch(study + ".png");
+    const auto r = run_starnet("montecarlo --study " + study + " --n 8 --runs 30 --points 3 --ratio-points 3 --json --csv " +
+                               csv + " --plot " + png);
+    ASSERT_EQ(r.exit_code, 0) << study << r.err;
+    const auto j = r.json();
+    EXPECT_EQ(j["cells"].size(), 9U) << study;
+    EXPECT_EQ(j["distributions"].size(), study == "figure5" ? 1U : 10U);
+    // CVs 0.01, 0.316, 10: beta100 stops below 0.1; at 10 only bernoulli, binomial and gamma run.
+    EXPECT_EQ(j["skipped_cells"], study == "figure5" ? 0 : 3 * (1 + 7));
+    EXPECT_FALSE(j["notes"].empty()) << study;
+    const auto content = read(csv);
+    EXPECT_EQ(std::count(content.begin(), content.end(), '\n'), 1 + 9) << study;
+    EXPECT_EQ(read(png).substr(1, 3), "PNG") << study;
+    std::filesystem::remove(csv);
+    std::filesystem::remove(png);
+  }
+}
+
+TEST(MontecarloCommand, WorstCasesReachTableI) {
+  const auto r = run_starnet("montecarlo --worst-case --json");
+  const auto rows = r.json()["worst_case"];
+  ASSERT_GE(rows.size(), 10U);
+  bool all_within = true;
+  for (const auto& row : rows) {
+    EXPECT_EQ(row["verified"], true) << row.dump();
+    EXPECT_EQ(row["optimum_certified"], true) << row.dump();
+    all_within = all_within && row["within_bound"].get<bool>();
+    // Theorem 1, first ratio: reached exactly, (C + D)/d = (3 + 4)/1.
+    if (row["instance"] == "theorem1-low-overlap") {
+      EXPECT_EQ(row["ratio"], 7) << row.dump();
+    }
+  }
+  // The self-check: exit 1 exactly when a ratio breaks its proven bound (stderr names it).
+  EXPECT_EQ(r.exit_code, all_within ? 0 : 1) << r.err;
+  if (!all_within) EXPECT_THAT(r.err, HasSubstr("above"));
+}
+
+TEST(MontecarloCommand, HelpDescribesTheModes) {
+  const auto r = run_starnet("montecarlo --help");
+  EXPECT_EQ(r.exit_code, 0);
+  for (const char* text : {"--algos", "--dist", "--cv", "--mu-d", "--mu-c", "--runs", "--seed", "--threads", "--json",
+                           "--csv", "--gantt", "--run", "--study", "--plot", "--worst-case", "figure4"}) {
+    EXPECT_THAT(r.out, HasSubstr(text)) << text;
+  }
+}
+
+}  // namespace
+}  // namespace starnet::tools::testing
