@@ -1,4 +1,5 @@
 #include <starnet/algorithms/generic/schedule.hpp>
+#include <starnet/emulator/payload.hpp>
 #include <starnet/topology/error.hpp>
 
 #include <fmt/format.h>
@@ -122,18 +123,8 @@ void ScheduleReport::merge(const ScheduleReport& other) {
 
 namespace {
 
-std::string word(std::uint64_t x) {
-  std::string s(sizeof x, '\0');
-  std::memcpy(s.data(), &x, sizeof x);
-  return s;
-}
-
-std::uint64_t word(const std::string& s) {
-  std::uint64_t x = 0;
-  STARNET_ASSERT(s.size() == sizeof x);
-  std::memcpy(&x, s.data(), sizeof x);
-  return x;
-}
+using emulator::payload_word;
+using emulator::word_payload;
 
 class ScheduleProgram final : public emulator::NodeProgram {
  public:
@@ -152,7 +143,7 @@ class ScheduleProgram final : public emulator::NodeProgram {
   void react(Context& ctx) override {
     const NodeId v = ctx.node();
     auto& st = state_[v - range_.begin];
-    for (const auto& m : ctx.received()) early_[v].push_back({m.from, m.tag, word(m.payload)});
+    for (const auto& m : ctx.received()) early_[v].push_back({m.from, m.tag, payload_word(m.payload)});
     const auto actions = schedule_.actions(v);
     while (st.next < actions.size()) {
       const Action& a = actions[st.next];
@@ -172,7 +163,7 @@ class ScheduleProgram final : public emulator::NodeProgram {
           if (a.step < now) error(v);  // the plan needed this send earlier than its data allowed
         }
         const std::uint64_t x = a.operand == Operand::ACC ? st.acc : st.slot[slot_index(a.operand)];
-        ctx.send_to(a.peer, word(x), 1, a.step);
+        ctx.send_to(a.peer, word_payload(x), 1, a.step);
       } else if (!receive(v, st, a)) {
         return;
       }

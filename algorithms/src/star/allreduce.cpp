@@ -1,4 +1,5 @@
 #include <starnet/algorithms/star/allreduce.hpp>
+#include <starnet/emulator/payload.hpp>
 #include <starnet/topology/error.hpp>
 
 #include <fmt/format.h>
@@ -100,18 +101,8 @@ std::uint64_t reduce_sequentially(const StarGraph& g, Op op, const Values& value
 
 namespace {
 
-std::string word(std::uint64_t x) {
-  std::string s(sizeof x, '\0');
-  std::memcpy(s.data(), &x, sizeof x);
-  return s;
-}
-
-std::uint64_t word(const std::string& s) {
-  std::uint64_t x = 0;
-  STARNET_ASSERT(s.size() == sizeof x);
-  std::memcpy(&x, s.data(), sizeof x);
-  return x;
-}
+using emulator::payload_word;
+using emulator::word_payload;
 
 /// Levels seen by one partition: the steps its nodes sent and received messages of each level.
 class LevelLog {
@@ -156,7 +147,7 @@ class AllReduceProgram final : public emulator::NodeProgram {
     for (const auto& m : ctx.received()) {
       // Sent at step − 1: along the level's top link it is a sub-star's result to forward.
       const LevelStep sent = level_of_step(step - 1);
-      const std::uint64_t x = word(m.payload);
+      const std::uint64_t x = payload_word(m.payload);
       if (sent.offset == 0) forward_[i] = x;
       result_[i] = apply(op_, result_[i], x);
       log_.arrived(sent.level, step);
@@ -164,7 +155,7 @@ class AllReduceProgram final : public emulator::NodeProgram {
     if (step >= allreduce_steps(n_)) return;
     const LevelStep now = level_of_step(step);
     log_.sent(now.level, step);
-    ctx.send(StarGraph::port_of(now.link()), word(now.offset == 0 ? result_[i] : forward_[i]));
+    ctx.send(StarGraph::port_of(now.link()), word_payload(now.offset == 0 ? result_[i] : forward_[i]));
   }
 
   [[nodiscard]] std::string report() const override {

@@ -1,4 +1,5 @@
 #include <starnet/algorithms/trees/plan_program.hpp>
+#include <starnet/emulator/payload.hpp>
 #include <starnet/topology/error.hpp>
 
 #include <fmt/format.h>
@@ -24,23 +25,12 @@ class Sum final : public Operator {
  public:
   [[nodiscard]] std::string name() const override { return "sum"; }
   [[nodiscard]] bool commutative() const override { return true; }
-  [[nodiscard]] std::string initial(std::uint64_t i) const override { return encode(i + 1); }
+  [[nodiscard]] std::string initial(std::uint64_t i) const override { return emulator::word_payload(i + 1); }
   [[nodiscard]] std::string combine(const std::string& a, const std::string& b) const override {
-    return encode(decode(a) + decode(b));
+    return emulator::word_payload(emulator::payload_word(a) + emulator::payload_word(b));
   }
-  [[nodiscard]] std::string show(const std::string& v) const override { return std::to_string(decode(v)); }
-
- private:
-  static std::string encode(std::uint64_t x) {
-    std::string s(8, '\0');
-    std::memcpy(s.data(), &x, 8);
-    return s;
-  }
-  static std::uint64_t decode(const std::string& s) {
-    std::uint64_t x = 0;
-    STARNET_ASSERT(s.size() == 8);
-    std::memcpy(&x, s.data(), 8);
-    return x;
+  [[nodiscard]] std::string show(const std::string& v) const override {
+    return std::to_string(emulator::payload_word(v));
   }
 };
 
