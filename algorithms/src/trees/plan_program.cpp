@@ -71,14 +71,14 @@ class PlanProgram final : public emulator::NodeProgram {
     for (const auto& d : ctx.received()) {
       m.value = op_.combine(m.value, d.payload);
       ctx.compute(1);
+      // The next reception may overlap this reduction (Fibonacci-stat relies on it), but
+      // receptions stay in plan order: a later child's zero-time transfer must not overtake.
+      if (timing_ == Timing::AS_SOON_AS_READY && ++m.arrived < children.size()) {
+        ctx.accept(static_cast<NodeId>(children[m.arrived]));
+      }
     }
     for (const auto& c : ctx.completed()) {
-      if (c.kind == Completion::Kind::COMPUTE) {
-        ++m.reduced;
-        if (timing_ == Timing::AS_SOON_AS_READY && m.reduced < children.size()) {
-          ctx.accept(static_cast<NodeId>(children[m.reduced]));
-        }
-      }
+      if (c.kind == Completion::Kind::COMPUTE) ++m.reduced;
       if (c.kind == Completion::Kind::TIMER) {
         m.due = true;
         m.due_step = ctx.step();
@@ -106,6 +106,7 @@ class PlanProgram final : public emulator::NodeProgram {
   struct Machine {
     std::string value;
     Rational start = 0;
+    std::size_t arrived = 0;
     std::size_t reduced = 0;
     bool due = false;
     std::uint64_t due_step = 0;

@@ -166,6 +166,23 @@ TEST(Figure6Notes, ShareAndMedianOfTheDispersions) {
   EXPECT_TRUE(find_note(notes, "6(b)", "frontiers").agrees);  // every law agrees everywhere
 }
 
+TEST(Figure6Notes, NoDivergenceAboveCv5WhereTheExponentialDoesNotRun) {
+  GridResult g;
+  g.runs = 1;
+  g.cvs = {0.2, 8};
+  g.cost_ratios = {1};
+  g.distributions = {DistributionKind::GAMMA, DistributionKind::BERNOULLI, DistributionKind::EXPONENTIAL};
+  g.cells = {cell(1, 13, 10, 2), cell(1, 12, 10, 2),   // gamma
+             cell(1, 14, 10, 2), cell(1, 12.5, 10, 2),  // bernoulli
+             cell(1, 13, 10, 2), skipped()};            // exponential: CV 8 is outside [0, 1]
+  const auto notes = figure6_notes(g);
+  const auto& exponential = find_note(notes, "6(a)", "exponential");
+  EXPECT_TRUE(exponential.agrees) << exponential.finding;
+  const auto& areas = find_note(notes, "6(a)", "three areas");
+  EXPECT_FALSE(areas.agrees);  // no divergence at all: the paper's areas do not appear
+  EXPECT_THAT(areas.finding, HasSubstr("no cell has a dispersion above 1"));
+}
+
 TEST(Figure4Study, SmallStudyIsVerifiedAndItsNotesComputed) {
   StudyOptions o;
   o.n = 16;

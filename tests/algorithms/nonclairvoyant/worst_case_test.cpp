@@ -139,10 +139,9 @@ TEST(WorstCase, Theorem2SecondRatioHasACertifiedOptimum) {
   }
 }
 
-// DISABLED for the reason given in single_run_test.cpp (Fibonacci-stat without the overlap of
-// a reception with the previous reduction): today order 2 takes 4D = 16, above Theorem 2's
-// (k + 1)·max(C, D) = 12, i.e. a ratio 16/3 above the proven max(C, D)/min(c, d) = 4.
-TEST(WorstCase, DISABLED_Theorem2SecondRatioIsReachedExactly) {
+// Theorem 2's second ratio max(C, D)/min(c, d) = 4 is reached exactly, because Fibonacci-stat
+// overlaps a reception with the previous reduction (without that overlap it went up to 7.5).
+TEST(WorstCase, Theorem2SecondRatioIsReachedExactly) {
   for (int k = 1; k <= 12; ++k) {
     const auto w = theorem2_all_max_instance(k, 1, 4);
     const auto out = run_worst_case(w);
@@ -173,7 +172,6 @@ TEST(WorstCase, DefaultSetIsCertifiedEverywhere) {
   for (const auto& w : table1_instances()) {
     for (const auto& o : run_worst_case(w)) {
       EXPECT_TRUE(o.verified && o.optimum_certified) << w.name << " n=" << w.n();
-      if (w.name == "theorem2-all-max") continue;  // see DISABLED_Theorem2SecondRatioIsReachedExactly
       EXPECT_LE(o.ratio.to_double(), o.bound * (1 + 1e-12)) << w.name << " n=" << w.n();
       if (o.bound_exact) {
         EXPECT_DOUBLE_EQ(o.ratio.to_double(), o.bound) << w.name << " n=" << w.n();

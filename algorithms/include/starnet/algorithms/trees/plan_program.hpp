@@ -11,10 +11,10 @@
 ///   one-transfer-at-a-time rule is a ModelViolation, and the emulated length must equal the
 ///   plan's predicted length exactly.
 /// - AS_SOON_AS_READY (Benoit–Canon–Marchal's static algorithms, non-clairvoyant): a machine
-///   sends as soon as its partial result is complete and posts its next reception only after
-///   its previous reduction ended ("each communication starts as soon as the involved processors
-///   are available and have terminated the previous round"). Run with arbitrated checking:
-///   the costs, unknown to the plan, are revealed by the emulator.
+///   sends as soon as its partial result is complete and posts its next reception as soon as the
+///   previous value has arrived, so receiving overlaps reducing (Fibonacci-stat: "during the last
+///   computation of FS_(k−1), the root of FS_(k−2) sends its value"; Theorem 2 relies on it).
+///   Run with arbitrated checking: the costs, unknown to the plan, are revealed by the emulator.
 ///
 /// IMPORTANT: a machine whose partial result is not complete at its planned start time is a
 /// failed verification (reported), not a delay: the plan's times are a contract.
