@@ -3,6 +3,7 @@
 // the data, and the worst-case instances of Section 4 (docs/montecarlo.md).
 #include "command.hpp"
 #include "gantt.hpp"
+#include "plot.hpp"
 
 #include <starnet/algorithms/nonclairvoyant/montecarlo.hpp>
 #include <starnet/algorithms/nonclairvoyant/single_run.hpp>
@@ -18,20 +19,16 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <mutex>
 #include <optional>
-#include <spawn.h>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
 
-extern char** environ;
 
 namespace starnet::tools {
 namespace {
@@ -172,66 +169,7 @@ int report_unverified(const std::vector<std::string>& failures) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Plots: data and script in a scratch folder, gnuplot run there, the figure moved into place.
-
-std::string gnuplot_quote(const std::string& text) {
-  std::string out = "'";
-  for (const char ch : text) out += ch == '\'' ? std::string("''") : std::string(1, ch);
-  return out + "'";
-}
-
-void check_plot_name(const std::string& plot) {
-  if (!plot.ends_with(".svg") && !plot.ends_with(".png")) {
-    throw UsageError(fmt::format("--plot \"{}\": expected a file name ending in .svg or .png", plot));
-  }
-}
-
-/// The terminal line for @p plot (SVG or PNG by its extension) and the scratch output name.
-std::string terminal(const std::string& plot, int width, int height) {
-  return plot.ends_with(".svg")
-             ? fmt::format("set terminal svg size {},{} dynamic background rgb 'white' font 'sans,12'\nset output 'plot.out'\n",
-                           width, height)
-             : fmt::format("set terminal pngcairo size {},{} font 'sans,11'\nset output 'plot.out'\n", width, height);
-}
-
-/// Runs gnuplot on @p script with @p data files in a fresh scratch folder; writes the figure to
-/// @p plot atomically. @throws Error naming the plot and gnuplot's complaint when it fails.
-void draw(const std::string& plot, const std::string& script, const std::vector<std::pair<std::string, std::string>>& data) {
-  namespace fs = std::filesystem;
-  std::string pattern = (fs::temp_directory_path() / "starnet-montecarlo-XXXXXX").string();
-  if (::mkdtemp(pattern.data()) == nullptr) throw Error(fmt::format("--plot \"{}\": cannot create a scratch folder", plot));
-  const fs::path dir(pattern);
-  const auto cleanup = [&] {
-    std::error_code ignored;
-    fs::remove_all(dir, ignored);
-  };
-  for (const auto& [name, content] : data) std::ofstream(dir / name) << content;
-  std::ofstream(dir / "plot.gp") << script;
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, (dir / "gnuplot.log").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-  const std::string cd_and_run = fmt::format("cd {} && exec gnuplot plot.gp", gnuplot_quote(dir.string()));
-  std::string shell = "/bin/sh";
-  std::string dash_c = "-c";
-  std::vector<char*> argv{shell.data(), dash_c.data(), const_cast<char*>(cd_and_run.c_str()), nullptr};
-  pid_t pid = 0;
-  int status = 0;
-  const int spawned = ::posix_spawn(&pid, "/bin/sh", &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  const bool ran = spawned == 0 && ::waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  std::stringstream produced;
-  produced << std::ifstream(dir / "plot.out", std::ios::binary).rdbuf();
-  if (!ran || produced.str().empty()) {
-    std::stringstream log;
-    log << std::ifstream(dir / "gnuplot.log").rdbuf();
-    cleanup();
-    throw Error(fmt::format("--plot \"{}\": gnuplot failed ({}; gnuplot-nox is in tools/packages.txt): {}", plot,
-                            spawned != 0 ? "cannot be started" : "non-zero exit", log.str()));
-  }
-  cleanup();
-  write_file_atomically(plot, produced.str());
-}
+// Plots (tools/plot.hpp runs gnuplot).
 
 const char* const ALGORITHM_TITLES = "binomial-stat fibonacci-stat tree-dyn noncommut-tree-dyn";
 const char* const LOG_CV_TICS = "set xtics (\"0.01\" -2, \"0.1\" -1, \"1\" 0, \"10\" 1)\n";
@@ -248,7 +186,7 @@ void plot_figure4(const nc::Figure4Result& r, const std::string& plot) {
     data += "\n\n";
   }
   const std::string script =
-      terminal(plot, 960, 620) +
+      gnuplot_terminal(plot, 960, 620) +
       fmt::format("set title \"Figure 4: average schedule length, n = {}, gamma costs, mu_d = 1, mu_c = 0\\n"
                   "{} runs per CV; ribbons from the 10 % to the 90 % quantile\"\n",
                   r.n, r.runs) +
@@ -258,7 +196,7 @@ void plot_figure4(const nc::Figure4Result& r, const std::string& plot) {
       fmt::format("names = \"{}\"\n", ALGORITHM_TITLES) +
       "plot for [a=0:3] 'figure4.dat' index a using 1:3:5 with filledcurves lc a+1 notitle, \\\n"
       "     for [a=0:3] 'figure4.dat' index a using 1:2 with linespoints lc a+1 lw 2 pt 7 ps 0.5 title word(names, a+1)\n";
-  draw(plot, script, {{"figure4.dat", data}});
+  draw_gnuplot(plot, script, {{"figure4.dat", data}});
 }
 
 /// One row per (CV, μ_c/μ_d), a blank line after each CV (gnuplot's grid layout).
@@ -290,7 +228,7 @@ void plot_figure5(const nc::GridResult& r, std::size_t law, const std::string& p
     return fmt::format("{:.9g} {}", c.fibonacci_over_tree_dyn(), code);
   });
   const std::string script =
-      terminal(plot, 1400, 620) +
+      gnuplot_terminal(plot, 1400, 620) +
       "set view map\nset contour base\nset cntrparam levels discrete 1\nunset surface\n"
       "set table 'contour.dat'\nsplot 'figure5.dat' using (log10($1)):(log10($2)):3 with lines notitle\nunset table\n"
       "unset contour\nset surface\n" +
@@ -306,7 +244,7 @@ void plot_figure5(const nc::GridResult& r, std::size_t law, const std::string& p
       "set cbtics ('Binomial' 0, 'Fibonacci' 1, 'NC-Tree-dyn' 2)\n"
       "plot 'figure5.dat' using (log10($1)):(log10($2)):4 with image notitle\n"
       "unset multiplot\n";
-  draw(plot, script, {{"figure5.dat", data}});
+  draw_gnuplot(plot, script, {{"figure5.dat", data}});
 }
 
 void plot_figure6(const nc::GridResult& r, const std::string& plot) {
@@ -315,7 +253,7 @@ void plot_figure6(const nc::GridResult& r, const std::string& plot) {
     return value_or_missing(s.dispersion) + " " + value_or_missing(s.inconsistency);
   });
   const std::string script =
-      terminal(plot, 1400, 620) + HEATMAP_SETUP +
+      gnuplot_terminal(plot, 1400, 620) + HEATMAP_SETUP +
       fmt::format("set multiplot layout 1,2 title \"Figure 6 ({} laws of Table II, n = {}, {} runs per cell)\"\n",
                   r.distributions.size(), r.n, r.runs) +
       "set title '(a) dispersion of mean(Fibonacci-stat)/mean(Tree-dyn) across the laws'\n"
@@ -325,7 +263,7 @@ void plot_figure6(const nc::GridResult& r, const std::string& plot) {
       "set cbrange [0:0.6]\n"
       "plot 'figure6.dat' using (log10($1)):(log10($2)):4 with image notitle\n"
       "unset multiplot\n";
-  draw(plot, script, {{"figure6.dat", data}});
+  draw_gnuplot(plot, script, {{"figure6.dat", data}});
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 // report — and the Figure 2 study of their approximation ratios.
 #include "command.hpp"
 #include "gantt.hpp"
+#include "plot.hpp"
 
 #include <starnet/algorithms/trees/figure2_study.hpp>
 #include <starnet/algorithms/trees/plan_program.hpp>
@@ -18,16 +19,10 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
-#include <filesystem>
 #include <functional>
 #include <iostream>
 #include <optional>
-#include <spawn.h>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
-
-extern char** environ;
 
 namespace starnet::tools {
 namespace {
@@ -225,13 +220,6 @@ int run_plan(const ReduceOptions& o) {
   return 0;
 }
 
-/// A string literal for gnuplot (single quotes, a quote doubled).
-std::string gnuplot_quote(const std::string& text) {
-  std::string out = "'";
-  for (const char ch : text) out += ch == '\'' ? std::string("''") : std::string(1, ch);
-  return out + "'";
-}
-
 /// The gnuplot script of Figure 2, data inline; it writes `outfile` (the plot by default).
 std::string figure2_script(const std::vector<trees::Figure2Row>& rows, const std::string& plot, int max_n) {
   const bool svg = plot.ends_with(".svg");
@@ -265,29 +253,9 @@ std::string figure2_script(const std::vector<trees::Figure2Row>& rows, const std
 /// Writes the script beside the plot (FILE.gp for FILE.svg) and runs gnuplot on it; the plot is
 /// drawn to a temporary name and renamed, like every output file.
 void draw_figure2(const std::vector<trees::Figure2Row>& rows, const std::string& plot, int max_n) {
-  namespace fs = std::filesystem;
-  const std::string script = plot.substr(0, plot.size() - 4) + ".gp";
-  write_file_atomically(script, figure2_script(rows, plot, max_n));
-  const fs::path target(plot);
-  const fs::path tmp = (target.has_parent_path() ? target.parent_path() : fs::path(".")) /
-                       fmt::format(".{}.tmp{}", target.filename().string(), ::getpid());
-  const std::string assign = "outfile=" + gnuplot_quote(tmp.string());
-  std::string program = "gnuplot";
-  std::string e = "-e";
-  std::vector<char*> argv{program.data(), e.data(), const_cast<char*>(assign.c_str()),
-                          const_cast<char*>(script.c_str()), nullptr};
-  pid_t pid = 0;
-  int status = 0;
-  const int spawned = ::posix_spawnp(&pid, "gnuplot", nullptr, nullptr, argv.data(), environ);
-  if (spawned != 0 || ::waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    std::error_code ignored;
-    fs::remove(tmp, ignored);
-    throw Error(fmt::format("--plot \"{}\": gnuplot failed on \"{}\" ({}; gnuplot-nox is in tools/packages.txt)", plot,
-                            script, spawned != 0 ? "cannot be started" : "non-zero exit"));
-  }
-  std::error_code ec;
-  fs::rename(tmp, target, ec);
-  if (ec) throw UsageError(fmt::format("--plot \"{}\": cannot be written ({})", plot, ec.message()));
+  const std::string script = figure2_script(rows, plot, max_n);
+  write_file_atomically(plot.substr(0, plot.size() - 4) + ".gp", script);
+  draw_gnuplot(plot, "outfile = 'plot.out'\n" + script, {});
 }
 
 /// The largest ratio of a column and the first n reaching it.

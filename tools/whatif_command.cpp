@@ -1,6 +1,7 @@
 // `starnet whatif`: one collective across topologies, port models, link costs and faults, every
 // run verified on the emulator and set beside its lower bound (issue 8; docs/whatif.md).
 #include "command.hpp"
+#include "plot.hpp"
 
 #include <starnet/algorithms/generic/whatif.hpp>
 #include <starnet/topology/error.hpp>
@@ -297,24 +298,11 @@ void write_plot(const WhatIfStudy& study, const WhatIfOptions& o, const std::str
     }
     i = j;
   }
-  namespace fs = std::filesystem;
-  std::string pattern = (fs::temp_directory_path() / "starnet-whatif-XXXXXX").string();
-  if (::mkdtemp(pattern.data()) == nullptr) {
-    throw Error("--plot: cannot create a scratch folder in " + fs::temp_directory_path().string());
-  }
-  const fs::path dir(pattern);
-  struct Cleanup {
-    fs::path dir;
-    ~Cleanup() {
-      std::error_code ignored;
-      fs::remove_all(dir, ignored);
-    }
-  } cleanup{dir};
   const std::string format = plot_format(path);
   const auto width = static_cast<std::size_t>(std::max(900.0, 28 * x + 60 * static_cast<double>(groups) / 4 + 240));
   std::string script = fmt::format(
       "set terminal {} size {},640 {}\n"
-      "set output '{}'\n"
+      "set output 'plot.out'\n"
       "set title \"{}: measured {} per topology, port model (k ports, duplex) and faults; black line: lower bound\" "
       "noenhanced\n"
       "set style fill solid 0.85 border rgb '#333333'\n"
@@ -328,33 +316,19 @@ void write_plot(const WhatIfStudy& study, const WhatIfOptions& o, const std::str
       "set bmargin 11\n"
       "set rmargin 14\n",
       format == "svg" ? "svg" : "pngcairo", width,
-      format == "svg" ? "dynamic background rgb 'white' font 'sans,11'" : "font 'sans,10'",
-      (dir / ("plot." + format)).string(), o.collective, any_timed ? "steps (makespan when timed)" : "steps", tics, x,
+      format == "svg" ? "dynamic background rgb 'white' font 'sans,11'" : "font 'sans,10'", o.collective, any_timed ? "steps (makespan when timed)" : "steps", tics, x,
       any_timed ? "steps / makespan" : "steps");
   std::string plot = "plot ";
+  std::vector<std::pair<std::string, std::string>> data;
   for (const Algorithm a : algorithms) {
     if (!bars.contains(a)) continue;
-    const auto file = dir / (to_string(a) + ".dat");
-    std::ofstream(file) << bars[a];
-    plot +=
-        fmt::format("'{}' using 1:2 with boxes title '{}' lc rgb '{}', ", file.string(), to_string(a), colours.at(a));
+    data.emplace_back(to_string(a) + ".dat", bars[a]);
+    plot += fmt::format("'{}.dat' using 1:2 with boxes title '{}' lc rgb '{}', ", to_string(a), to_string(a),
+                        colours.at(a));
   }
-  std::ofstream(dir / "bounds.dat") << bounds;
-  plot += fmt::format("'{}' using 1:2:3 with xerrorbars lc rgb 'black' lw 3 pt 7 ps 0 title 'lower bound'\n",
-                      (dir / "bounds.dat").string());
-  std::ofstream(dir / "plot.gp") << script << (bars.empty() ? "plot 0 notitle\n" : plot);
-  const std::string command =
-      fmt::format("gnuplot '{}' 2>'{}'", (dir / "plot.gp").string(), (dir / "gnuplot.err").string());
-  const int status = std::system(command.c_str());
-  if (status != 0) {
-    std::stringstream err;
-    err << std::ifstream(dir / "gnuplot.err").rdbuf();
-    throw Error(
-        fmt::format("--plot {}: gnuplot failed (status {}; is gnuplot installed?): {}", path, status, err.str()));
-  }
-  std::stringstream figure;
-  figure << std::ifstream(dir / ("plot." + format), std::ios::binary).rdbuf();
-  write_file_atomically(path, figure.str());
+  data.emplace_back("bounds.dat", bounds);
+  plot += "'bounds.dat' using 1:2:3 with xerrorbars lc rgb 'black' lw 3 pt 7 ps 0 title 'lower bound'\n";
+  draw_gnuplot(path, script + (bars.empty() ? "plot 0 notitle\n" : plot), data);
 }
 
 int run(const WhatIfOptions& o) {
