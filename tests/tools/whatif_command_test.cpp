@@ -82,7 +82,8 @@ TEST(WhatIfCommand, FaultsMakeTheStarAllReduceNotApplicableAndTheTreeRunsOnWhatI
   const auto random = run_starnet(
       "whatif --topologies star:5,hypercube:7,torus:11x11 --fail-random 0,0.01,0.05 --seed 5 --ports 1,2 --json");
   ASSERT_EQ(random.exit_code, 0) << random.err;
-  for (const auto& row : random.json()["rows"]) {
+  const auto random_json = random.json();
+  for (const auto& row : random_json["rows"]) {
     if (row["applicable"] == true) {
       EXPECT_EQ(row["verified"], true) << row.dump();
     }
@@ -100,7 +101,8 @@ TEST(WhatIfCommand, RandomCostsGiveExactTimedMakespansAboveTheTimedBound) {
   const auto r =
       run_starnet("whatif --topologies hypercube:5,torus:5x5,tiers:3 --costs random --seed 3 --ports 1,2 --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  for (const auto& row : r.json()["rows"]) {
+  const auto json = r.json();
+  for (const auto& row : json["rows"]) {
     EXPECT_EQ(row["time"], "timed") << row.dump();
     EXPECT_EQ(row["steps"], nullptr);
     EXPECT_EQ(row["verified"], true) << row.dump();
@@ -198,7 +200,8 @@ TEST(WhatIfCommand, ReportsItsWallTime) {
   const auto r = run_starnet("whatif --topologies star:5,hypercube:10 --ports 1,2 --fail-random 0,0.01 --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_GT(r.json()["wall_seconds"].get<double>(), 0.0);
-  for (const auto& row : r.json()["rows"]) {
+  const auto json = r.json();
+  for (const auto& row : json["rows"]) {
     if (row["applicable"] == true) {
       EXPECT_GE(row["wall_seconds"].get<double>(), 0.0);
     }

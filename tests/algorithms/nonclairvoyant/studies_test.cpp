@@ -134,7 +134,7 @@ TEST(Figure5Notes, HalfTheCommunicationCostIsReadWithinAFactorSqrt2) {
   EXPECT_TRUE(find_note(figure5_notes(agree, 0), "5(a)", "symmetrical").agrees);
   EXPECT_TRUE(find_note(figure5_notes(agree, 0), "5(b)", "dispersion is large").agrees);
   const auto early = synthetic_grid({0.01, 0.1, 1, 10}, ratios, wins_from(ratios[1]));
-  const auto& note = find_note(figure5_notes(early, 0), "5(a)", "around half");
+  const auto note = find_note(figure5_notes(early, 0), "5(a)", "around half");
   EXPECT_FALSE(note.agrees);
   EXPECT_THAT(note.finding, HasSubstr("from 0.178 to 5.62"));
 }
@@ -142,7 +142,7 @@ TEST(Figure5Notes, HalfTheCommunicationCostIsReadWithinAFactorSqrt2) {
 TEST(Figure5Notes, AnAsymmetricMapIsReported) {
   const auto ratios = log_spaced(0.1, 10, 5);
   const auto g = synthetic_grid({0.01, 1}, ratios, [](double, double x) { return x < 1 ? 1.2 : 1.3; });
-  const auto& note = find_note(figure5_notes(g, 0), "5(a)", "symmetrical");
+  const auto note = find_note(figure5_notes(g, 0), "5(a)", "symmetrical");
   EXPECT_FALSE(note.agrees);
   EXPECT_THAT(note.finding, HasSubstr("1.2000 vs 1.3000"));
 }
@@ -157,10 +157,10 @@ TEST(Figure6Notes, ShareAndMedianOfTheDispersions) {
   g.cells = {cell(1, 13, 10, 2), cell(1, 12, 10, 2), cell(1, 13, 10, 2), cell(1, 9, 10, 2),   // gamma
              cell(1, 14, 10, 2), cell(1, 13, 10, 2), cell(1, 14, 10, 2), cell(1, 11, 10, 2)};  // uniform
   const auto notes = figure6_notes(g);
-  const auto& share = find_note(notes, "6(a)", "95%");
+  const auto share = find_note(notes, "6(a)", "95%");
   EXPECT_FALSE(share.agrees);
   EXPECT_THAT(share.finding, HasSubstr("3 of 4 cells (75.0 %)"));
-  const auto& median = find_note(notes, "6(a)", "median");
+  const auto median = find_note(notes, "6(a)", "median");
   EXPECT_THAT(median.finding, HasSubstr("0.292"));
   EXPECT_TRUE(median.agrees);
   EXPECT_TRUE(find_note(notes, "6(b)", "frontiers").agrees);  // every law agrees everywhere
@@ -176,9 +176,9 @@ TEST(Figure6Notes, NoDivergenceAboveCv5WhereTheExponentialDoesNotRun) {
              cell(1, 14, 10, 2), cell(1, 12.5, 10, 2),  // bernoulli
              cell(1, 13, 10, 2), skipped()};            // exponential: CV 8 is outside [0, 1]
   const auto notes = figure6_notes(g);
-  const auto& exponential = find_note(notes, "6(a)", "exponential");
+  const auto exponential = find_note(notes, "6(a)", "exponential");
   EXPECT_TRUE(exponential.agrees) << exponential.finding;
-  const auto& areas = find_note(notes, "6(a)", "three areas");
+  const auto areas = find_note(notes, "6(a)", "three areas");
   EXPECT_FALSE(areas.agrees);  // no divergence at all: the paper's areas do not appear
   EXPECT_THAT(areas.finding, HasSubstr("no cell has a dispersion above 1"));
 }
@@ -208,9 +208,9 @@ TEST(Figure4Study, SmallStudyIsVerifiedAndItsNotesComputed) {
   }
   const auto notes = figure4_notes(r);
   // At CV 1 gamma is Exp(1): the chain is met and the printed 2H(8) + 1/8 is rejected.
-  const auto& chain = find_note(notes, "4", "Markov chain");
+  const auto chain = find_note(notes, "4", "Markov chain");
   EXPECT_TRUE(chain.agrees) << chain.finding;
-  const auto& printed = find_note(notes, "4", "(2H(n/2) + 2/n)");
+  const auto printed = find_note(notes, "4", "(2H(n/2) + 2/n)");
   EXPECT_FALSE(printed.agrees) << printed.finding;
   for (const auto& n : notes) EXPECT_FALSE(n.finding.empty()) << n.claim;
 }
