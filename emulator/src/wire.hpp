@@ -13,8 +13,10 @@
 
 namespace starnet::emulator::wire {
 
-class Writer {
+/// Appends encodings to a string it does not own (e.g. a batch's request records).
+class Appender {
  public:
+  explicit Appender(std::string& out) : out_(out) {}
   template <class T>
     requires std::is_trivially_copyable_v<T>
   void put(const T& value) {
@@ -28,6 +30,18 @@ class Writer {
   void put(const Rational& r) {
     put(r.num());
     put(r.den());
+  }
+
+ private:
+  std::string& out_;
+};
+
+/// Appends encodings to a string of its own.
+class Writer {
+ public:
+  template <class T>
+  void put(const T& value) {
+    Appender(out_).put(value);
   }
   std::string& str() { return out_; }
 
@@ -97,6 +111,7 @@ inline std::optional<Fault> get_fault(Reader& r) {
   return f;
 }
 
+/// A batch but for its requests, which travel apart (Batch::requests).
 template <class Time>
 void put_batch(Writer& w, const Batch<Time>& b) {
   w.put(static_cast<std::uint8_t>(b.header.has_now));
@@ -106,16 +121,7 @@ void put_batch(Writer& w, const Batch<Time>& b) {
   put_fault(w, b.header.waiting);
   w.put(static_cast<std::uint64_t>(b.done.size()));
   for (const auto& d : b.done) w.put(d);
-  w.put(static_cast<std::uint64_t>(b.requests.size()));
-  for (const auto& q : b.requests) {
-    w.put(q.from);
-    w.put(q.to);
-    w.put(q.port);
-    w.put(q.tag);
-    w.put(q.size);
-    w.put(q.duration);
-    w.put(q.payload);
-  }
+  w.put(b.request_count);
 }
 
 template <class Time>
@@ -128,17 +134,30 @@ void get_batch(Reader& r, Batch<Time>& b) {
   const auto dones = r.get<std::uint64_t>();
   b.done.resize(dones);
   for (auto& d : b.done) d = r.get<SendDone>();
-  const auto requests = r.get<std::uint64_t>();
-  b.requests.resize(requests);
-  for (auto& q : b.requests) {
-    q.from = r.get<NodeId>();
-    q.to = r.get<NodeId>();
-    q.port = r.get<Port>();
-    q.tag = r.get<std::uint64_t>();
-    q.size = r.get_rational();
-    q.duration = get_time<Time>(r);
-    q.payload = r.get_string();
-  }
+  b.request_count = r.get<std::uint64_t>();
+}
+
+template <class Time>
+void put_request(std::string& out, const Request<Time>& q) {
+  Appender a(out);
+  a.put(q.from);
+  a.put(q.to);
+  a.put(q.port);
+  a.put(q.tag);
+  a.put(q.size);
+  a.put(q.duration);
+  a.put(q.payload);
+}
+
+template <class Time>
+void get_request(Reader& r, Request<Time>& q) {
+  q.from = r.get<NodeId>();
+  q.to = r.get<NodeId>();
+  q.port = r.get<Port>();
+  q.tag = r.get<std::uint64_t>();
+  q.size = r.get_rational();
+  q.duration = get_time<Time>(r);
+  q.payload = r.get_string();
 }
 
 }  // namespace starnet::emulator::wire

@@ -1,5 +1,7 @@
 #include "worker.hpp"
 
+#include "wire.hpp"
+
 #include <starnet/topology/error.hpp>
 
 #include <fmt/format.h>
@@ -32,7 +34,14 @@ class Worker<Time>::NodeContext final : public Context {
   [[nodiscard]] std::span<const Completion> completed() const override { return w_.node_completions_; }
   [[nodiscard]] const topology::Topology& topology() const override { return *w_.topology_; }
   void send(Port port, std::string payload, Rational size, std::uint64_t tag) override {
-    w_.start_send(v_, port, std::move(payload), size, tag);
+    const auto& topo = *w_.topology_;
+    if (port >= topo.degree(v_)) {
+      w_.violation(v_, v_,
+                   fmt::format("node {} sends through port {}, but it has only {} links", topo.node_name(v_), port,
+                               topo.degree(v_)));
+      return;
+    }
+    w_.start_send(v_, port, topo.neighbor(v_, port), std::move(payload), size, tag);
   }
   void send_to(NodeId to, std::string payload, Rational size, std::uint64_t tag) override {
     const auto port = w_.topology_->port_to(v_, to);
@@ -42,7 +51,7 @@ class Worker<Time>::NodeContext final : public Context {
                                to < w_.topology_->num_nodes() ? w_.topology_->node_name(to) : std::to_string(to)));
       return;
     }
-    w_.start_send(v_, *port, std::move(payload), size, tag);
+    w_.start_send(v_, *port, to, std::move(payload), size, tag);
   }
   void compute(Rational work, std::uint64_t tag) override { w_.start_compute(v_, work, tag); }
   void sleep(Rational delay, std::uint64_t tag) override { w_.start_timer(v_, delay, tag); }
@@ -81,15 +90,78 @@ void Worker<Time>::reset(const topology::Topology& topology, const CostModel<Tim
   sending_.assign(n, 0);
   receiving_.assign(n, 0);
   computing_.assign(n, 0);
+  // One transfer in flight per node and port is what synchronous runs reach: reserving it
+  // avoids the copy (and twice the memory) of growing these arrays during S_11's first step.
+  const auto expected = n * config_.ports.ports;
+  messages_.reset(expected);
+  tasks_.reset(0);
+  posts_.reset(0);
+  for (const auto& slot : agenda_) {
+    buckets_[slot.bucket].clear();
+    free_buckets_.push_back(slot.bucket);
+  }
   agenda_.clear();
-  waiting_.clear();
-  pending_sends_.clear();
-  compute_queue_.clear();
-  posted_.clear();
+  for (auto* q : {&waiting_, &pending_sends_, &compute_queue_, &posted_}) {
+    if (!q->of.empty()) q->of.assign(n, Fifo{});
+    q->size = 0;
+  }
   violation_.reset();
   out_.resize(partitions_.size());
   in_.resize(partitions_.size());
   for (auto& b : out_) b.clear();
+  for (auto& b : in_) b.clear();
+  incoming_.clear();
+  deliveries_.clear();
+  completions_.clear();
+  deliveries_.reserve(expected);
+  completions_.reserve(expected);
+  incoming_.reserve(expected);
+}
+
+template <class Time>
+template <class T>
+std::uint32_t Worker<Time>::Slab<T>::add(T value) {
+  std::uint32_t i = free_;
+  if (i != NIL) {
+    free_ = items_[i].next;
+    items_[i].value = std::move(value);
+  } else {
+    if (items_.size() >= NIL) throw ScheduleError("more than 2^32 - 1 records in flight on one worker");
+    i = static_cast<std::uint32_t>(items_.size());
+    items_.push_back({std::move(value), NIL});
+  }
+  items_[i].next = NIL;
+  return i;
+}
+
+template <class Time>
+template <class T>
+void Worker<Time>::push(Fifos& q, Slab<T>& slab, NodeId v, std::uint32_t item) {
+  if (q.of.empty()) q.of.resize(static_cast<std::size_t>(range_.size()));
+  auto& f = q.of[local(v)];
+  slab.next(item) = NIL;
+  if (f.tail == NIL) {
+    f.head = item;
+  } else {
+    slab.next(f.tail) = item;
+  }
+  f.tail = item;
+  f.used = true;
+  ++q.size;
+}
+
+template <class Time>
+template <class T>
+void Worker<Time>::unlink(Fifos& q, Slab<T>& slab, NodeId v, std::uint32_t before, std::uint32_t item) {
+  auto& f = q.of[local(v)];
+  const auto after = slab.next(item);
+  if (before == NIL) {
+    f.head = after;
+  } else {
+    slab.next(before) = after;
+  }
+  if (f.tail == item) f.tail = before;
+  --q.size;
 }
 
 template <class Time>
@@ -131,40 +203,42 @@ void Worker<Time>::violation(NodeId node, NodeId peer, std::string message) {
 }
 
 template <class Time>
-void Worker<Time>::schedule(Time at, Event event) {
-  auto it = agenda_.lower_bound(at);
-  if (it == agenda_.end() || it->first != at) {
-    if (spare_.empty()) {
-      it = agenda_.emplace_hint(it, std::move(at), std::vector<Event>{});
-    } else {
-      auto node = std::move(spare_.back());
-      spare_.pop_back();
-      node.key() = std::move(at);
-      it = agenda_.insert(it, std::move(node));
+void Worker<Time>::schedule(const Time& at, Event event) {
+  // Latest first, so that the next time is at the back; most events fall on the time scheduled
+  // last (a unit step, or now for zero-duration work), checked first.
+  auto it = agenda_.end();
+  if (agenda_.empty() || agenda_.back().at != at) {
+    it = std::lower_bound(agenda_.begin(), agenda_.end(), at, [](const Slot& s, const Time& t) { return t < s.at; });
+    if (it == agenda_.end() || it->at != at) {
+      std::uint32_t bucket = 0;
+      if (free_buckets_.empty()) {
+        bucket = static_cast<std::uint32_t>(buckets_.size());
+        buckets_.emplace_back();
+      } else {
+        bucket = free_buckets_.back();
+        free_buckets_.pop_back();
+      }
+      it = agenda_.insert(it, Slot{at, bucket});
     }
+  } else {
+    it = agenda_.end() - 1;
   }
-  it->second.push_back(std::move(event));
+  buckets_[it->bucket].push_back(event);
 }
 
 template <class Time>
-void Worker<Time>::start_send(NodeId from, Port port, std::string payload, const Rational& size, std::uint64_t tag) {
+void Worker<Time>::start_send(NodeId from, Port port, NodeId to, std::string payload, const Rational& size,
+                              std::uint64_t tag) {
   const auto& topo = *topology_;
-  if (port >= topo.degree(from)) {
-    violation(from, from,
-              fmt::format("node {} sends through port {}, but it has only {} links", topo.node_name(from), port,
-                          topo.degree(from)));
-    return;
-  }
   if (!(size >= 0)) {
     violation(from, from, fmt::format("node {} sends a message of size {} (must be >= 0)", topo.node_name(from),
                                       size.to_string()));
     return;
   }
-  const NodeId to = topo.neighbor(from, port);
-  Request<Time> r{from, to, port, tag, size, costs_->transfer(from, port, to, size), std::move(payload)};
+  const Time duration = costs_->transfer(from, port, to, size);
   const auto i = local(from);
   // A zero-duration transfer holds no port: [t, t) overlaps nothing.
-  if (r.duration != Time(0) && !can_send(i)) {
+  if (duration != Time(0) && !can_send(i)) {
     if (config_.checking == Checking::STRICT) {
       violation(from, to,
                 fmt::format("node {} starts a send to {} via {} while its send port is busy (the {} model allows {} "
@@ -173,19 +247,28 @@ void Worker<Time>::start_send(NodeId from, Port port, std::string payload, const
                             config_.ports.to_string(), config_.ports.ports, config_.ports.ports == 1 ? "" : "s"));
       return;
     }
-    record(EventKind::REQUEST, from, to, port, tag, size, r.payload);
-    pending_sends_[from].push_back(std::move(r));
+    record(EventKind::REQUEST, from, to, port, tag, size, payload);
+    push(pending_sends_, messages_, from,
+         messages_.add(Request<Time>{from, to, port, tag, size, duration, std::move(payload)}));
     return;
   }
-  issue(std::move(r));
+  issue(messages_.add(Request<Time>{from, to, port, tag, size, duration, std::move(payload)}));
 }
 
 template <class Time>
-void Worker<Time>::issue(Request<Time> request) {
-  const auto i = local(request.from);
-  if (request.duration != Time(0)) ++sending_[i];
+void Worker<Time>::issue(std::uint32_t message) {
+  const auto& r = messages_[message];
+  const auto i = local(r.from);
+  if (r.duration != Time(0)) ++sending_[i];
   counters_.max_concurrent_sends = std::max<unsigned>(counters_.max_concurrent_sends, sending_[i]);
-  out_[owner(request.to)].requests.push_back(std::move(request));
+  const unsigned o = owner(r.to);
+  if (o == self_) {
+    incoming_.push_back(message);
+    return;
+  }
+  wire::put_request(out_[o].requests, r);
+  ++out_[o].request_count;
+  messages_.release(message);
 }
 
 template <class Time>
@@ -194,15 +277,16 @@ void Worker<Time>::start_compute(NodeId v, const Rational& work, std::uint64_t t
     violation(v, v, fmt::format("node {} computes {} tasks (must be >= 0)", topology_->node_name(v), work.to_string()));
     return;
   }
+  const auto task = tasks_.add(Task{v, tag, work});
   const auto i = local(v);
   if (computing_[i] != 0) {
-    compute_queue_[v].push_back({work, tag});
+    push(compute_queue_, tasks_, v, task);
     return;
   }
   computing_[i] = 1;
   ++counters_.computations;
   record(EventKind::COMPUTE, v, v, 0, tag, work);
-  schedule(now_ + costs_->compute(v, work), Event{Due::COMPUTE_END, v, v, 0, tag, work, {}});
+  schedule(now_ + costs_->compute(v, work), Event{Due::COMPUTE_END, task});
 }
 
 template <class Time>
@@ -211,46 +295,54 @@ void Worker<Time>::start_timer(NodeId v, const Rational& delay, std::uint64_t ta
     violation(v, v, fmt::format("node {} sleeps for {} (must be >= 0)", topology_->node_name(v), delay.to_string()));
     return;
   }
-  schedule(now_ + time_from<Time>(delay), Event{Due::TIMER, v, v, 0, tag, delay, {}});
+  schedule(now_ + time_from<Time>(delay), Event{Due::TIMER, tasks_.add(Task{v, tag, delay})});
 }
 
 template <class Time>
 void Worker<Time>::deliver_due() {
-  if (agenda_.empty() || agenda_.begin()->first != now_) return;
+  if (agenda_.empty() || agenda_.back().at != now_) return;
+  const auto bucket = agenda_.back().bucket;
+  agenda_.pop_back();
   due_.clear();
-  auto node = agenda_.extract(agenda_.begin());
-  std::swap(due_, node.mapped());
-  spare_.push_back(std::move(node));
-  for (auto& e : due_) {
+  std::swap(due_, buckets_[bucket]);
+  free_buckets_.push_back(bucket);
+  for (const auto& e : due_) {
     switch (e.kind) {
       case Due::TRANSFER_END: {
-        if (e.occupied) --receiving_[local(e.node)];
+        const auto& m = messages_[e.ref];
+        const bool occupied = m.duration != Time(0);
+        const NodeId to = m.to;
+        if (occupied) --receiving_[local(to)];
         ++counters_.messages;
-        counters_.payload_bytes += e.payload.size();
-        record(EventKind::RECEIVE, e.node, e.peer, e.port, e.tag, e.size, e.payload);
-        out_[owner(e.peer)].done.push_back({e.peer, e.node, e.tag, e.occupied});
-        deliveries_.push_back({e.node, Delivery{e.peer, e.port, e.tag, e.size, std::move(e.payload)}});
-        grant_waiting(e.node);
-        if (config_.ports.half_duplex) issue_pending(e.node);
+        counters_.payload_bytes += m.payload.size();
+        record(EventKind::RECEIVE, to, m.from, m.port, m.tag, m.size, m.payload);
+        out_[owner(m.from)].done.push_back({m.from, to, m.tag, occupied});
+        deliveries_.push_back({static_cast<std::uint32_t>(local(to)), e.ref});
+        grant_waiting(to);
+        if (config_.ports.half_duplex) issue_pending(to);
         break;
       }
       case Due::COMPUTE_END: {
-        record(EventKind::COMPUTE_END, e.node, e.node, 0, e.tag, e.size);
-        completions_.push_back({e.node, Completion{Completion::Kind::COMPUTE, e.tag, e.node}});
-        computing_[local(e.node)] = 0;
-        if (const auto q = compute_queue_.empty() ? compute_queue_.end() : compute_queue_.find(e.node);
-            q != compute_queue_.end()) {
-          const PendingCompute next = q->second.front();
-          q->second.pop_front();
-          if (q->second.empty()) compute_queue_.erase(q);
-          start_compute(e.node, next.work, next.tag);
+        const Task task = tasks_[e.ref];
+        tasks_.release(e.ref);
+        record(EventKind::COMPUTE_END, task.node, task.node, 0, task.tag, task.work);
+        completions_.push_back({task.node, Completion{Completion::Kind::COMPUTE, task.tag, task.node}});
+        computing_[local(task.node)] = 0;
+        if (const auto next = head(compute_queue_, task.node); next != NIL) {
+          unlink(compute_queue_, tasks_, task.node, NIL, next);
+          const Task queued = tasks_[next];
+          tasks_.release(next);
+          start_compute(queued.node, queued.work, queued.tag);
         }
         break;
       }
-      case Due::TIMER:
-        record(EventKind::TIMER, e.node, e.node, 0, e.tag, e.size);
-        completions_.push_back({e.node, Completion{Completion::Kind::TIMER, e.tag, e.node}});
+      case Due::TIMER: {
+        const Task task = tasks_[e.ref];
+        tasks_.release(e.ref);
+        record(EventKind::TIMER, task.node, task.node, 0, task.tag, task.work);
+        completions_.push_back({task.node, Completion{Completion::Kind::TIMER, task.tag, task.node}});
         break;
+      }
     }
   }
 }
@@ -267,14 +359,10 @@ void Worker<Time>::apply_send_done(const SendDone& done) {
 
 template <class Time>
 void Worker<Time>::issue_pending(NodeId u) {
-  if (pending_sends_.empty()) return;
-  const auto it = pending_sends_.find(u);
-  if (it == pending_sends_.end()) return;
-  while (!it->second.empty() && can_send(local(u))) {
-    issue(std::move(it->second.front()));
-    it->second.pop_front();
+  for (auto m = head(pending_sends_, u); m != NIL && can_send(local(u)); m = head(pending_sends_, u)) {
+    unlink(pending_sends_, messages_, u, NIL, m);
+    issue(m);
   }
-  if (it->second.empty()) pending_sends_.erase(it);
 }
 
 template <class Time>
@@ -302,13 +390,20 @@ void Worker<Time>::react(bool starting) {
     for (std::size_t i = 0; i < n; ++i) run_node(range_.begin + i, true);
     return;
   }
+  const auto deliver = [&](std::uint32_t message) {
+    auto& m = messages_[message];
+    node_deliveries_.push_back(Delivery{m.from, m.port, m.tag, m.size, std::move(m.payload)});
+    messages_.release(message);
+  };
   if (total == 1) {  // the common case of sparse runs: one event, nothing to group
+    NodeId v = 0;
     if (d == 1) {
-      node_deliveries_.push_back(std::move(deliveries_[0].second));
+      v = range_.begin + deliveries_[0].node;
+      deliver(deliveries_[0].message);
     } else {
+      v = completions_[0].first;
       node_completions_.push_back(completions_[0].second);
     }
-    const NodeId v = d == 1 ? deliveries_[0].first : completions_[0].first;
     deliveries_.clear();
     completions_.clear();
     run_node(v, false);
@@ -316,8 +411,8 @@ void Worker<Time>::react(bool starting) {
   }
   // Group this round's deliveries and completions by node: entry k < D is deliveries_[k], else
   // completions_[k - D]. Counting sort when many nodes are involved, comparison sort otherwise.
-  const auto node_of = [&](std::uint32_t k) {
-    return local(k < d ? deliveries_[k].first : completions_[k - d].first);
+  const auto node_of = [&](std::uint32_t k) -> std::size_t {
+    return k < d ? deliveries_[k].node : local(completions_[k - d].first);
   };
   order_.resize(total);
   if (static_cast<std::size_t>(total) * 16 > n) {
@@ -339,7 +434,7 @@ void Worker<Time>::react(bool starting) {
     for (; k < total && node_of(order_[k]) == i; ++k) {
       const auto e = order_[k];
       if (e < d) {
-        node_deliveries_.push_back(std::move(deliveries_[e].second));
+        deliver(deliveries_[e].message);
       } else {
         node_completions_.push_back(completions_[e - d].second);
       }
@@ -351,91 +446,93 @@ void Worker<Time>::react(bool starting) {
 }
 
 template <class Time>
-void Worker<Time>::grant(Request<Time> r) {
-  if (!posted_.empty()) {
-    if (const auto it = posted_.find(r.to); it != posted_.end()) it->second.pop_front();
+void Worker<Time>::grant(std::uint32_t message) {
+  const auto& r = messages_[message];
+  if (const auto post = head(posted_, r.to); post != NIL) {
+    unlink(posted_, posts_, r.to, NIL, post);
+    posts_.release(post);
   }
   const bool occupied = r.duration != Time(0);
-  if (occupied) ++receiving_[local(r.to)];
-  counters_.max_concurrent_receives = std::max<unsigned>(counters_.max_concurrent_receives, receiving_[local(r.to)]);
+  const auto i = local(r.to);
+  if (occupied) ++receiving_[i];
+  counters_.max_concurrent_receives = std::max<unsigned>(counters_.max_concurrent_receives, receiving_[i]);
   record(EventKind::SEND, r.from, r.to, r.port, r.tag, r.size, r.payload);
-  schedule(now_ + r.duration,
-           Event{Due::TRANSFER_END, r.to, r.from, r.port, r.tag, r.size, std::move(r.payload), occupied});
+  schedule(now_ + r.duration, Event{Due::TRANSFER_END, message});
 }
 
 template <class Time>
 bool Worker<Time>::accepts(NodeId v, NodeId from) const {
-  if (posted_.empty()) return true;
-  const auto it = posted_.find(v);
-  return it == posted_.end() || (!it->second.empty() && it->second.front() == from);
+  if (posted_.of.empty()) return true;
+  const auto& f = posted_.of[local(v)];
+  return !f.used || (f.head != NIL && posts_[f.head] == from);
 }
 
 template <class Time>
 void Worker<Time>::post(NodeId v, NodeId from) {
-  posted_[v].push_back(from);
+  push(posted_, posts_, v, posts_.add(from));
   grant_waiting(v);
 }
 
 template <class Time>
 void Worker<Time>::grant_waiting(NodeId v) {
-  if (waiting_.empty()) return;
-  const auto it = waiting_.find(v);
-  if (it == waiting_.end()) return;
-  auto& queue = it->second;
   // First asked, first served among the senders the node accepts now.
-  for (auto q = queue.begin(); q != queue.end();) {
-    if (accepts(v, q->from) && (q->duration == Time(0) || can_receive(local(v)))) {
-      grant(std::move(*q));
-      queue.erase(q);
-      q = queue.begin();
+  std::uint32_t before = NIL;
+  for (auto m = head(waiting_, v); m != NIL;) {
+    const auto& r = messages_[m];
+    if (accepts(v, r.from) && (r.duration == Time(0) || can_receive(local(v)))) {
+      unlink(waiting_, messages_, v, before, m);
+      grant(m);
+      before = NIL;
+      m = head(waiting_, v);
     } else {
-      ++q;
+      before = m;
+      m = messages_.next(m);
     }
   }
-  if (queue.empty()) waiting_.erase(it);
 }
 
 template <class Time>
 void Worker<Time>::accept_requests() {
-  incoming_.clear();
-  if (exchange_ == nullptr) {
-    std::swap(incoming_, out_[0].requests);  // one worker: no copy
-  } else {
-    for (auto& batch : in_) {
-      for (auto& r : batch.requests) incoming_.push_back(std::move(r));
-      batch.requests.clear();
+  if (incoming_.size() > 1) {
+    // First asked, first served; requests of one round are ordered by sender (then issue order),
+    // whatever the partitioning.
+    const auto by_sender = [&](std::uint32_t a, std::uint32_t b) { return messages_[a].from < messages_[b].from; };
+    if (!std::is_sorted(incoming_.begin(), incoming_.end(), by_sender)) {
+      std::stable_sort(incoming_.begin(), incoming_.end(), by_sender);
     }
   }
-  if (config_.checking == Checking::ARBITRATED && incoming_.size() > 1) {
-    // First asked, first served; requests of one round are ordered by sender (then issue order).
-    std::stable_sort(incoming_.begin(), incoming_.end(),
-                     [](const Request<Time>& a, const Request<Time>& b) { return a.from < b.from; });
-  }
-  for (auto& r : incoming_) {
-    const auto i = local(r.to);
-    const bool queued = !waiting_.empty() && waiting_.contains(r.to);
-    if (!queued && (r.duration == Time(0) || can_receive(i)) && accepts(r.to, r.from)) {
-      grant(std::move(r));
-    } else if (config_.checking == Checking::STRICT && !accepts(r.to, r.from)) {
-      const auto& topo = *topology_;
+  for (const auto m : incoming_) accept(m);
+  incoming_.clear();
+}
+
+template <class Time>
+void Worker<Time>::accept(std::uint32_t message) {
+  const auto& r = messages_[message];
+  const auto i = local(r.to);
+  const bool queued = head(waiting_, r.to) != NIL;
+  if (!queued && (r.duration == Time(0) || can_receive(i)) && accepts(r.to, r.from)) {
+    grant(message);
+  } else if (config_.checking == Checking::STRICT) {
+    const auto& topo = *topology_;
+    if (!accepts(r.to, r.from)) {
       violation(r.to, r.from,
                 fmt::format("node {} is sent a message by {} via {} but has not posted a receive from it",
                             topo.node_name(r.to), topo.node_name(r.from), topo.link_name(r.from, r.port)));
-    } else if (config_.checking == Checking::STRICT) {
-      const auto& topo = *topology_;
+    } else {
       violation(r.to, r.from,
                 fmt::format("node {} is sent a message by {} via {} while its receive port is busy (the {} model "
                             "allows {} receive{} at a time)",
                             topo.node_name(r.to), topo.node_name(r.from), topo.link_name(r.from, r.port),
                             config_.ports.to_string(), config_.ports.ports, config_.ports.ports == 1 ? "" : "s"));
-    } else {
-      // Queued behind earlier requests, or not accepted yet: may still be served now if it is
-      // the sender the node posted.
-      record(EventKind::REQUEST, r.from, r.to, r.port, r.tag, r.size, r.payload);
-      const NodeId to = r.to;
-      waiting_[to].push_back(std::move(r));
-      grant_waiting(to);
     }
+    messages_.release(message);
+  } else {
+    // Queued behind earlier requests, or not accepted yet: may still be served now if it is
+    // the sender the node posted.
+    record(EventKind::REQUEST, r.from, r.to, r.port, r.tag, r.size, r.payload);
+    const NodeId to = r.to;
+    push(waiting_, messages_, to, message);
+    grant_waiting(to);
   }
 }
 
@@ -444,6 +541,23 @@ void Worker<Time>::exchange() {
   if (exchange_ == nullptr) return;  // one worker: inbound() is what it sent itself
   exchange_->exchange(out_, in_);
   for (auto& b : out_) b.clear();
+  receive_requests();
+}
+
+template <class Time>
+void Worker<Time>::receive_requests() {
+  for (auto& batch : in_) {
+    wire::Reader r(batch.received);
+    for (std::uint64_t k = 0; k < batch.request_count; ++k) {
+      Request<Time> q;
+      wire::get_request(r, q);
+      incoming_.push_back(messages_.add(std::move(q)));
+    }
+    if (!r.done()) throw TransportError("malformed message between workers (request count)");
+    batch.received = {};
+    batch.holder.reset();
+    batch.request_count = 0;
+  }
 }
 
 template <class Time>
@@ -456,8 +570,14 @@ std::optional<Fault> Worker<Time>::first_waiting() const {
                         topology_->link_name(r.from, r.port))};
     if (!best || f.before(*best)) best = std::move(f);
   };
-  for (const auto& [v, q] : waiting_) consider(q.front(), "waits for its receiver to take its");
-  for (const auto& [v, q] : pending_sends_) consider(q.front(), "waits for a free port to start its");
+  for (auto* q : {&waiting_, &pending_sends_}) {
+    if (q->size == 0) continue;
+    const char* what =
+        q == &waiting_ ? "waits for its receiver to take its" : "waits for a free port to start its";
+    for (const auto& f : q->of) {
+      if (f.head != NIL) consider(messages_[f.head], what);
+    }
+  }
   return best;
 }
 
@@ -466,7 +586,7 @@ bool Worker<Time>::advance() {
   if (exchange_ == nullptr) {
     // One worker: the decision below without building and exchanging headers.
     if (violation_) throw ModelViolation("strict port-model check: " + violation_->message);
-    if (!agenda_.empty() && agenda_.begin()->first == now_) {
+    if (!agenda_.empty() && agenda_.back().at == now_) {
       ++round_;
       return true;
     }
@@ -474,12 +594,12 @@ bool Worker<Time>::advance() {
       if (const auto waiting = first_waiting()) throw ModelViolation(waiting->message);
       return false;
     }
-    return move_to(agenda_.begin()->first);
+    return move_to(agenda_.back().at);
   }
   Header<Time> h;
-  h.has_now = !agenda_.empty() && agenda_.begin()->first == now_;
+  h.has_now = !agenda_.empty() && agenda_.back().at == now_;
   h.has_next = !agenda_.empty();
-  if (h.has_next) h.next = agenda_.begin()->first;
+  if (h.has_next) h.next = agenda_.back().at;
   h.violation = violation_;
   if (!h.has_next) h.waiting = first_waiting();
   for (auto& b : out_) b.header = h;

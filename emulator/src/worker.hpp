@@ -11,11 +11,10 @@
 #include <starnet/topology/topology.hpp>
 
 #include <cstdint>
-#include <deque>
-#include <map>
+#include <memory>
 #include <optional>
 #include <string>
-#include <unordered_map>
+#include <string_view>
 #include <vector>
 
 namespace starnet::emulator {
@@ -60,15 +59,24 @@ struct Header {
   std::optional<Fault> waiting;  // a send or request still queued (a deadlock if nothing else is left)
 };
 
-/// What one worker sends one peer in one exchange.
+/// What one worker sends one peer in one exchange. Requests travel encoded (wire.hpp): a step of
+/// S_11 sends 20 million of them, and an encoded request is smaller than a Request and is
+/// written once, as the sender issues it, instead of being copied into a message later.
 template <class Time>
 struct Batch {
   std::vector<SendDone> done;
-  std::vector<Request<Time>> requests;
+  std::string requests;  ///< outbound: wire::put_request records, `request_count` of them
+  std::uint64_t request_count = 0;
+  /// Inbound: the peer's encoded requests, valid while `holder` (the received message) lives.
+  std::string_view received;
+  std::shared_ptr<const void> holder;
   Header<Time> header;
   void clear() {
     done.clear();
     requests.clear();
+    request_count = 0;
+    received = {};
+    holder.reset();
     header = {};
   }
 };
@@ -99,20 +107,69 @@ class Worker {
 
  private:
   class NodeContext;
+  static constexpr std::uint32_t NIL = ~std::uint32_t{0};
+
+  /// Records addressed by 32-bit index, with a free list and one link per record for the
+  /// per-node queues below. Released records keep their storage for the next ones: a run
+  /// allocates nothing per event once warm (millions of Monte-Carlo runs, or S_10's big steps).
+  template <class T>
+  class Slab {
+   public:
+    [[nodiscard]] std::uint32_t add(T value);
+    void release(std::uint32_t i) {
+      items_[i].next = free_;
+      free_ = i;
+    }
+    [[nodiscard]] T& operator[](std::uint32_t i) { return items_[i].value; }
+    [[nodiscard]] const T& operator[](std::uint32_t i) const { return items_[i].value; }
+    [[nodiscard]] std::uint32_t& next(std::uint32_t i) { return items_[i].next; }
+    [[nodiscard]] std::uint32_t next(std::uint32_t i) const { return items_[i].next; }
+    void reset(std::size_t expected) {
+      items_.clear();
+      items_.reserve(expected);  // address space only: pages are touched as records are used
+      free_ = NIL;
+    }
+
+   private:
+    struct Item {
+      T value;
+      std::uint32_t next;
+    };
+    std::vector<Item> items_;
+    std::uint32_t free_ = NIL;
+  };
+
+  /// First-in first-out lists of slab records, one per node, linked through the slab; the
+  /// array exists only once a run uses the feature (strict runs on S_n never do).
+  struct Fifo {
+    std::uint32_t head = NIL;
+    std::uint32_t tail = NIL;
+    bool used = false;  // posted receives: the node has posted at least once
+  };
+  struct Fifos {
+    std::vector<Fifo> of;  // per local node
+    std::size_t size = 0;  // records queued over all nodes
+  };
+
   enum class Due : std::uint8_t { TRANSFER_END, COMPUTE_END, TIMER };
   struct Event {
     Due kind = Due::TRANSFER_END;
-    NodeId node = 0;  // receiver, computing node, sleeping node
-    NodeId peer = 0;  // sender of a transfer
-    Port port = 0;
-    std::uint64_t tag = 0;
-    Rational size = 0;
-    std::string payload;
-    bool occupied = true;  // the transfer held the receiver's port (its duration is not zero)
+    std::uint32_t ref = 0;  // into messages_ (transfers) or tasks_
   };
-  struct PendingCompute {
+  /// A computation or a timer.
+  struct Task {
+    NodeId node = 0;
+    std::uint64_t tag = 0;
     Rational work;
-    std::uint64_t tag;
+  };
+  /// The event times ahead, latest first (back() is the next one), each with its bucket.
+  struct Slot {
+    Time at;
+    std::uint32_t bucket;
+  };
+  struct Arrival {
+    std::uint32_t node;  // local index of the receiver
+    std::uint32_t message;
   };
 
   [[nodiscard]] std::size_t local(NodeId v) const { return static_cast<std::size_t>(v - range_.begin); }
@@ -123,11 +180,20 @@ class Worker {
   void record(EventKind kind, NodeId node, NodeId peer, Port port, std::uint64_t tag, const Rational& size,
               const std::string& payload = {});
   void violation(NodeId node, NodeId peer, std::string message);
-  void schedule(Time at, Event event);
+  void schedule(const Time& at, Event event);
+
+  template <class T>
+  void push(Fifos& q, Slab<T>& slab, NodeId v, std::uint32_t item);
+  /// Unlinks @p item, which follows @p before in v's list (NIL: it is the head).
+  template <class T>
+  void unlink(Fifos& q, Slab<T>& slab, NodeId v, std::uint32_t before, std::uint32_t item);
+  [[nodiscard]] std::uint32_t head(const Fifos& q, NodeId v) const {
+    return q.size == 0 ? NIL : q.of[local(v)].head;
+  }
 
   // Actions of a reacting node.
-  void start_send(NodeId from, Port port, std::string payload, const Rational& size, std::uint64_t tag);
-  void issue(Request<Time> request);
+  void start_send(NodeId from, Port port, NodeId to, std::string payload, const Rational& size, std::uint64_t tag);
+  void issue(std::uint32_t message);
   void start_compute(NodeId v, const Rational& work, std::uint64_t tag);
   void start_timer(NodeId v, const Rational& delay, std::uint64_t tag);
 
@@ -136,12 +202,14 @@ class Worker {
   void apply_send_done(const SendDone& done);
   void react(bool starting);
   void accept_requests();
-  void grant(Request<Time> request);
+  void accept(std::uint32_t message);
+  void grant(std::uint32_t message);
   void grant_waiting(NodeId v);
   void post(NodeId v, NodeId from);
   [[nodiscard]] bool accepts(NodeId v, NodeId from) const;
   void issue_pending(NodeId u);
   void exchange();
+  void receive_requests();
   /// What arrived in the last exchange (with one worker: what it sent itself).
   std::vector<Batch<Time>>& inbound() { return exchange_ != nullptr ? in_ : out_; }
   [[nodiscard]] bool advance();  // exchange headers, move to the next round; false when done
@@ -167,23 +235,24 @@ class Worker {
   std::vector<std::uint8_t> sending_;    // sends in flight (or waiting for the receiver) per node
   std::vector<std::uint8_t> receiving_;  // receives in flight per node
   std::vector<std::uint8_t> computing_;
-  using Agenda = std::map<Time, std::vector<Event>>;
-  Agenda agenda_;
+  Slab<Request<Time>> messages_;  // transfers this worker's nodes receive (or send, while pending)
+  Slab<Task> tasks_;
+  std::vector<Slot> agenda_;
+  std::vector<std::vector<Event>> buckets_;
+  std::vector<std::uint32_t> free_buckets_;
   std::vector<Event> due_;
-  // Map nodes of past event times, recycled with their buckets' capacity: a run allocates
-  // nothing per event time once warm (millions of small Monte-Carlo runs, or S_10's big steps).
-  std::vector<typename Agenda::node_type> spare_;
-  std::unordered_map<NodeId, std::deque<Request<Time>>> waiting_;       // at the receiver (arbitrated)
-  std::unordered_map<NodeId, std::deque<Request<Time>>> pending_sends_;  // at the sender (arbitrated)
-  std::unordered_map<NodeId, std::deque<PendingCompute>> compute_queue_;
-  std::unordered_map<NodeId, std::deque<NodeId>> posted_;  // posted receives: senders accepted, in order
+  Fifos waiting_;        // messages_ at the receiver (arbitrated)
+  Fifos pending_sends_;  // messages_ at the sender (arbitrated)
+  Fifos compute_queue_;  // tasks_ waiting for the node's processor
+  Fifos posted_;         // posts_: posted receives, senders accepted in order
+  Slab<NodeId> posts_;
   std::optional<Fault> violation_;
 
   std::vector<Batch<Time>> out_;
   std::vector<Batch<Time>> in_;
-  std::vector<Request<Time>> incoming_;
+  std::vector<std::uint32_t> incoming_;  // messages_ asked for this round, not yet accepted
   // Reactions of the current round, grouped by node.
-  std::vector<std::pair<NodeId, Delivery>> deliveries_;
+  std::vector<Arrival> deliveries_;
   std::vector<std::pair<NodeId, Completion>> completions_;
   std::vector<std::uint32_t> order_;
   std::vector<std::uint32_t> counts_;

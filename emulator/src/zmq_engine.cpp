@@ -74,9 +74,10 @@ class ZmqExchange final : public Exchange<Time> {
       w.put(self_);
       w.put(seq_);
       wire::put_batch(w, out[j]);
-      zmq::message_t message(w.str().data(), w.str().size());
       before_send();
-      push_[j].send(message, zmq::send_flags::none);
+      push_[j].send(adopt(std::move(w.str())), zmq::send_flags::sndmore);
+      push_[j].send(adopt(std::move(out[j].requests)), zmq::send_flags::none);
+      out[j].requests = {};
     }
     std::swap(in[self_], out[self_]);
     auto& got = early_[seq_];
@@ -84,8 +85,8 @@ class ZmqExchange final : public Exchange<Time> {
     unsigned missing = static_cast<unsigned>(push_.size()) - 1;
     for (unsigned j = 0; j < got.size(); ++j) {
       if (j != self_ && got[j]) {
-        wire::Reader r(stash_[{seq_, j}]);
-        wire::get_batch(r, in[j]);
+        auto& stashed = stash_[{seq_, j}];
+        take(stashed.first, std::move(stashed.second), in[j]);
         stash_.erase({seq_, j});
         --missing;
       }
@@ -111,6 +112,8 @@ class ZmqExchange final : public Exchange<Time> {
       last = std::chrono::steady_clock::now();
       zmq::message_t m;
       (void)pull_.recv(m);
+      zmq::message_t requests;
+      if (m.more()) (void)pull_.recv(requests);
       after_receive();
       wire::Reader r(m.to_string_view());
       const auto type = r.get<std::uint8_t>();
@@ -118,14 +121,14 @@ class ZmqExchange final : public Exchange<Time> {
       const auto seq = r.get<std::uint64_t>();
       if (type == ABORT) throw TransportError(fmt::format("worker {} failed: {}", from, r.get_string()));
       if (seq == seq_) {
-        wire::get_batch(r, in[from]);
+        take(m, std::move(requests), in[from]);
         --missing;
       } else {
         // A peer already in a later exchange: keep its batch for then.
         auto& later = early_[seq];
         later.resize(push_.size(), false);
         later[from] = true;
-        stash_[{seq, from}] = m.to_string().substr(1 + sizeof(unsigned) + sizeof(std::uint64_t));
+        stash_[{seq, from}] = {std::move(m), std::move(requests)};
       }
     }
     early_.erase(seq_);
@@ -158,7 +161,30 @@ class ZmqExchange final : public Exchange<Time> {
   const std::atomic<bool>* stop_;
   std::uint64_t seq_ = 0;
   std::map<std::uint64_t, std::vector<bool>> early_;
-  std::map<std::pair<std::uint64_t, unsigned>, std::string> stash_;
+  std::map<std::pair<std::uint64_t, unsigned>, std::pair<zmq::message_t, zmq::message_t>> stash_;
+
+  /// A message that owns @p bytes: zmq frees them once sent (inproc: once the receiver is done).
+  static zmq::message_t adopt(std::string bytes) {
+    auto* owned = new std::string(std::move(bytes));
+    return zmq::message_t(owned->data(), owned->size(),
+                          [](void*, void* hint) {
+                            after_receive();
+                            delete static_cast<std::string*>(hint);
+                          },
+                          owned);
+  }
+
+  /// Decodes a peer's batch; its requests stay in the received message, decoded by the worker.
+  static void take(const zmq::message_t& head, zmq::message_t requests, Batch<Time>& batch) {
+    wire::Reader r(head.to_string_view());
+    (void)r.get<std::uint8_t>();
+    (void)r.get<unsigned>();
+    (void)r.get<std::uint64_t>();
+    wire::get_batch(r, batch);
+    auto holder = std::make_shared<zmq::message_t>(std::move(requests));
+    batch.received = holder->to_string_view();
+    batch.holder = std::move(holder);
+  }
 };
 
 template <class Time>
