@@ -204,14 +204,17 @@ void add_demo_command(CLI::App& app, Action& action) {
 }
 
 void add_worker_command(CLI::App& app, Action& action) {
-  static std::string coordinator;
-  static unsigned index = 0;
+  static emulator::WorkerOptions o;
   auto* cmd = app.add_subcommand(
       "worker", "A zmq worker process; started by the coordinator of --engine zmq --processes, not by hand");
-  cmd->add_option("--connect", coordinator, "Coordinator endpoint (tcp://127.0.0.1:PORT)")->required();
-  cmd->add_option("--index", index, "This worker's index")->required();
+  cmd->add_option("--connect", o.coordinator, "Coordinator endpoint (tcp://ADDRESS:PORT)")->required();
+  cmd->add_option("--index", o.index, "This worker's index")->required();
+  cmd->add_option("--address", o.address, "Address this worker listens on (the run's --address)")
+      ->capture_default_str();
+  cmd->add_option("--key-fd", o.key_fd,
+                  "Inherited pipe holding the run's CURVE secret key (the key itself is never an argument)");
   cmd->callback([&action] {
-    action = [] { return emulator::run_zmq_worker(coordinator, index, star_worker_setup); };
+    action = [] { return emulator::run_zmq_worker(o, star_worker_setup); };
   });
 }
 

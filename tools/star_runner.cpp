@@ -49,7 +49,13 @@ void EngineOptions::add_to(CLI::App& app) {
   app.add_option("--workers", workers,
                  "Number of zmq workers, each owning a range of sub-stars (default: 2 with --engine zmq)");
   app.add_flag("--processes", processes,
-               "Run zmq workers as separate processes over tcp://127.0.0.1 instead of threads over inproc://");
+               "Run zmq workers as separate processes over tcp (on 127.0.0.1 unless --address) instead of threads "
+               "over inproc://");
+  app.add_option("--address", address,
+                 "With --processes: the address the coordinator and every worker listen on, a numeric IPv4 or IPv6 "
+                 "address of this machine or localhost (default 127.0.0.1). Not loopback: every connection is "
+                 "encrypted and authenticated with ZeroMQ CURVE, one fresh key pair per run (docs/emulator.md). "
+                 "Workers still run on this machine");
   app.add_option("--port", port, "TCP port of the coordinator with --processes (0: any free port)")
       ->capture_default_str();
   app.add_option("--trace", trace_path, "Write every event to FILE (see --trace-format)");
@@ -63,6 +69,18 @@ unsigned EngineOptions::worker_count() const {
   if (workers == -1) return engine == "local" ? 1U : 2U;
   if (workers < 0) throw UsageError(fmt::format("--workers {}: expected a positive number of workers", workers));
   return static_cast<unsigned>(workers);
+}
+
+emulator::ProcessOptions EngineOptions::process_options() const {
+  if (!address.empty() && !processes) {
+    throw UsageError(fmt::format("--address {}: needs --processes (worker threads talk over inproc://, no address)",
+                                 address));
+  }
+  emulator::ProcessOptions options;
+  options.workers = worker_count();
+  if (!address.empty()) options.address = address;
+  options.port = port;
+  return options;
 }
 
 namespace {
@@ -93,6 +111,11 @@ emulator::ProgramFactory star_factory(const StarGraph& g, const StarJob& job, st
 
 std::uint64_t expected_value(const StarGraph& g, const StarJob& job) {
   return job.broadcast ? 0 : algorithms::star::reduce_sequentially(g, job.op, job.values);
+}
+
+std::string process_transport(const EngineOptions& engine) {
+  const auto options = engine.process_options();
+  return fmt::format("processes over tcp on {}{}", options.address, emulator::uses_curve(options) ? ", CURVE" : "");
 }
 
 std::string self_executable() { return std::filesystem::read_symlink("/proc/self/exe").string(); }
@@ -128,6 +151,7 @@ StarOutcome run_star_job(const StarJob& job, const EngineOptions& engine) {
   config.trace = engine.keep_trace || !engine.trace_path.empty();
   const emulator::UnitCosts<Rational> costs;
   const unsigned k = engine.worker_count();
+  emulator::ProcessOptions options = engine.process_options();  // rejects --address without --processes
   if (engine.engine == "local") {
     if (k != 1) throw UsageError(fmt::format("--workers {}: the local engine has one worker (use --engine zmq)", k));
     if (engine.processes) throw UsageError("--processes: only the zmq engine runs workers as processes");
@@ -135,9 +159,6 @@ StarOutcome run_star_job(const StarJob& job, const EngineOptions& engine) {
   } else if (!engine.processes) {
     out.run = emulator::run_zmq_threads<Rational>(g, costs, star_factory(g, job, out.expected_value), config, k);
   } else {
-    emulator::ProcessOptions options;
-    options.workers = k;
-    options.port = engine.port;
     options.executable = self_executable();
     out.run = emulator::run_zmq_processes(g, config, job.to_json(), options);
   }
@@ -180,6 +201,11 @@ nlohmann::json star_json(const StarJob& job, const EngineOptions& engine, const 
                       {"workers", engine.worker_count()},
                       {"transport", engine.engine == "local" ? "none" : (engine.processes ? "tcp" : "inproc")},
                       {"wall_seconds", o.run.wall_seconds}};
+  if (engine.processes) {
+    const auto options = engine.process_options();
+    j["address"] = options.address;
+    j["curve"] = emulator::uses_curve(options);
+  }
   if (job.broadcast) {
     j["collective"] = "all-to-all broadcast";
     j["payload_items"] = o.report.items_received;
@@ -200,7 +226,8 @@ std::string star_text(const StarJob& job, const EngineOptions& engine, const Sta
                                                                  algorithms::star::to_string(job.op) + ")",
       job.n, nodes, engine.engine);
   if (engine.engine == "zmq") {
-    s += fmt::format(", {} workers ({})", engine.worker_count(), engine.processes ? "processes over tcp" : "threads");
+    s += fmt::format(", {} workers ({})", engine.worker_count(),
+                     engine.processes ? process_transport(engine) : "threads");
   }
   s += "\n";
   for (int m = 2; m <= job.n; ++m) {

@@ -32,15 +32,18 @@ struct EngineOptions {
   std::string engine = "local";
   int workers = -1;  // unset: 1 for local, 2 for zmq
   bool processes = false;
+  std::string address;  // empty: not given (loopback)
   int port = 0;
   std::string trace_path;
   std::string trace_format = "jsonl";
   /// Record the trace even without --trace (for drawings: --gantt, `starnet viz`).
   bool keep_trace = false;
-  /// Declares --engine, --workers, --processes, --port, --trace (and its format).
+  /// Declares --engine, --workers, --processes, --address, --port, --trace (and its format).
   void add_to(CLI::App& app);
   /// @throws UsageError for a negative --workers.
   [[nodiscard]] unsigned worker_count() const;
+  /// The options of a --processes run. @throws UsageError for --address without --processes.
+  [[nodiscard]] emulator::ProcessOptions process_options() const;
 };
 
 struct StarOutcome {

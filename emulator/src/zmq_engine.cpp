@@ -1,3 +1,4 @@
+#include "secure.hpp"
 #include "wire.hpp"
 #include "worker.hpp"
 
@@ -12,6 +13,7 @@
 #include <chrono>
 #include <csignal>
 #include <exception>
+#include <fcntl.h>
 #include <map>
 #include <mutex>
 #include <sys/prctl.h>
@@ -47,21 +49,26 @@ zmq::socket_t make_socket(zmq::context_t& ctx, zmq::socket_type type) {
   return s;
 }
 
-std::string last_endpoint(zmq::socket_t& s) { return s.get(zmq::sockopt::last_endpoint); }
-
 /// Exchange between worker peers over PUSH/PULL sockets. In process mode a control socket to the
 /// coordinator is polled too, so that an abort reaches a worker waiting for a dead peer.
 template <class Time>
 class ZmqExchange final : public Exchange<Time> {
  public:
+  /// @param tcp how the push sockets connect to the peers (processes only; nullptr over inproc).
   /// @param stop set by a sibling thread that failed (threads only): checked while waiting, so a
   /// failure that could not even send its abort message (out of memory) still stops everyone.
   ZmqExchange(zmq::context_t& ctx, unsigned self, zmq::socket_t pull, const std::vector<std::string>& endpoints,
-              zmq::socket_t* control, double timeout_seconds, const std::atomic<bool>* stop = nullptr)
+              zmq::socket_t* control, const TcpTransport* tcp, double timeout_seconds,
+              const std::atomic<bool>* stop = nullptr)
       : self_(self), pull_(std::move(pull)), control_(control), timeout_(timeout_seconds), stop_(stop) {
     for (unsigned j = 0; j < endpoints.size(); ++j) {
       push_.emplace_back(make_socket(ctx, zmq::socket_type::push));
-      if (j != self) push_.back().connect(endpoints[j]);
+      if (j == self) continue;
+      if (tcp != nullptr) {
+        tcp->connect(push_.back(), endpoints[j]);
+      } else {
+        push_.back().connect(endpoints[j]);
+      }
     }
   }
 
@@ -226,7 +233,7 @@ RunResult<Time> run_zmq_threads(const topology::Topology& topology, const CostMo
   std::vector<std::thread> threads;
   for (unsigned i = 0; i < workers; ++i) {
     threads.emplace_back([&, i] {
-      ZmqExchange<Time> exchange(ctx, i, std::move(pulls[i]), endpoints, nullptr, 600, &failed);
+      ZmqExchange<Time> exchange(ctx, i, std::move(pulls[i]), endpoints, nullptr, nullptr, 600, &failed);
       try {
         cores[i].reset(topology, costs, config, parts, i, *result.programs[i], &exchange);
         cores[i].run();
@@ -346,7 +353,8 @@ std::string describe_status(int status) {
   return fmt::format("exited with status {}", WEXITSTATUS(status));
 }
 
-pid_t spawn(const std::vector<std::string>& argv) {
+/// Starts @p argv; @p inherited (if not -1) is the one close-on-exec descriptor the child keeps.
+pid_t spawn(const std::vector<std::string>& argv, int inherited) {
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
@@ -357,6 +365,7 @@ pid_t spawn(const std::vector<std::string>& argv) {
     // A worker must not outlive its coordinator.
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (::getppid() != parent) ::_exit(126);
+    if (inherited >= 0 && ::fcntl(inherited, F_SETFD, 0) != 0) ::_exit(126);
     ::execv(args[0], args.data());
     ::_exit(127);
   }
@@ -365,19 +374,13 @@ pid_t spawn(const std::vector<std::string>& argv) {
 
 class Coordinator {
  public:
-  Coordinator(const ProcessOptions& options) : options_(options), router_(make_socket(ctx_, zmq::socket_type::router)) {
+  Coordinator(const ProcessOptions& options)
+      : options_(options),
+        tcp_(ctx_, TcpAddress::parse(options.address),
+             uses_curve(options) ? std::optional(CurveKeys::generate()) : std::nullopt),
+        router_(make_socket(ctx_, zmq::socket_type::router)) {
     router_.set(zmq::sockopt::linger, 0);
-    const std::string endpoint = options.port == 0 ? "tcp://127.0.0.1:*" : fmt::format("tcp://127.0.0.1:{}", options.port);
-    try {
-      router_.bind(endpoint);
-    } catch (const zmq::error_t& e) {
-      if (e.num() == EADDRINUSE) {
-        throw UsageError(fmt::format("--port {}: {} is already in use (choose another port, or 0 for any free one)",
-                                     options.port, endpoint));
-      }
-      throw UsageError(fmt::format("--port {}: cannot listen on {} ({})", options.port, endpoint, e.what()));
-    }
-    endpoint_ = last_endpoint(router_);
+    endpoint_ = tcp_.bind(router_, options.port);
   }
 
   ~Coordinator() {
@@ -395,12 +398,17 @@ class Coordinator {
     const auto parts = partition_nodes(topology, k);
     children_.resize(k);
     for (unsigned i = 0; i < k; ++i) {
-      std::vector<std::string> argv = {options_.executable, "worker", "--connect", endpoint_, "--index",
-                                       std::to_string(i)};
+      std::vector<std::string> argv = {options_.executable, "worker",    "--connect", endpoint_, "--index",
+                                       std::to_string(i),   "--address", tcp_.address().ip};
+      std::optional<KeyPipe> key;
+      if (tcp_.keys()) {
+        key.emplace(*tcp_.keys());
+        argv.insert(argv.end(), {"--key-fd", std::to_string(key->fd())});
+      }
       if (options_.extra_arguments) {
         for (auto& a : options_.extra_arguments(i)) argv.push_back(std::move(a));
       }
-      children_[i].pid = spawn(argv);
+      children_[i].pid = spawn(argv, key ? key->fd() : -1);
     }
     // HELLO from everyone, then CONFIG to everyone.
     unsigned hellos = 0;
@@ -517,6 +525,7 @@ class Coordinator {
 
   ProcessOptions options_;
   zmq::context_t ctx_;
+  TcpTransport tcp_;  // before router_: its ZAP handler must outlive every server socket
   zmq::socket_t router_;
   std::string endpoint_;
   std::vector<Child> children_;
@@ -524,23 +533,30 @@ class Coordinator {
 
 }  // namespace
 
+bool uses_curve(const ProcessOptions& options) {
+  const bool loopback = TcpAddress::parse(options.address).loopback;
+  return options.security == Security::CURVE || !loopback;
+}
+
 RunResult<Rational> run_zmq_processes(const topology::Topology& topology, const RunConfig& config,
                                       const std::string& job, const ProcessOptions& options) {
   Coordinator coordinator(options);
   return coordinator.run(topology, config, job);
 }
 
-int run_zmq_worker(const std::string& coordinator, unsigned index, const WorkerSetupFunction& setup) {
+int run_zmq_worker(const WorkerOptions& options, const WorkerSetupFunction& setup) {
+  const unsigned index = options.index;
   zmq::context_t ctx;
+  const TcpTransport tcp(ctx, TcpAddress::parse(options.address),
+                         options.key_fd >= 0 ? std::optional(CurveKeys::read_from(options.key_fd)) : std::nullopt);
   zmq::socket_t control = make_socket(ctx, zmq::socket_type::dealer);
-  control.connect(coordinator);
+  tcp.connect(control, options.coordinator);
   zmq::socket_t pull = make_socket(ctx, zmq::socket_type::pull);
-  pull.bind("tcp://127.0.0.1:*");
   {
     wire::Writer w;
     w.put(HELLO);
     w.put(index);
-    w.put(last_endpoint(pull));
+    w.put(tcp.bind(pull, 0));
     control.send(zmq::buffer(w.str()), zmq::send_flags::none);
   }
   zmq::message_t m;
@@ -562,7 +578,7 @@ int run_zmq_worker(const std::string& coordinator, unsigned index, const WorkerS
   std::optional<ZmqExchange<Rational>> exchange;
   try {
     const WorkerSetup s = setup(job, index);
-    exchange.emplace(ctx, index, std::move(pull), endpoints, &control, 600);
+    exchange.emplace(ctx, index, std::move(pull), endpoints, &control, &tcp, 600);
     auto program = s.factory(parts.at(index));
     Worker<Rational> worker;
     worker.reset(*s.topology, *s.costs, config, parts, index, *program, &*exchange);

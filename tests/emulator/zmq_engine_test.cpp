@@ -1,5 +1,8 @@
-// The zmq engine has the local engine's semantics: same traces for any worker count, same
-// errors, and a failing worker never leaves the others waiting.
+// The zmq engine has the local engine's semantics: same traces for any worker count, threads or
+// processes, plain or CURVE tcp; same errors; and a failing worker never leaves the others waiting.
+#include "../../emulator/src/secure.hpp"
+#include "../topology/expect_error.hpp"
+
 #include <starnet/emulator/engine.hpp>
 #include <starnet/emulator/zmq_engine.hpp>
 #include <starnet/topology/error.hpp>
@@ -9,7 +12,14 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <functional>
+#include <iostream>
+#include <sstream>
+#include <unistd.h>
 
 namespace starnet::emulator {
 namespace {
@@ -134,6 +144,161 @@ TEST(ZmqEngine, RejectsBadWorkerCounts) {
   const ProgramFactory factory = [](NodeRange) { return std::make_unique<Lambda>([](Context&) {}); };
   EXPECT_THROW((void)run_zmq_threads<Rational>(g, costs, factory, {}, 0), UsageError);
   EXPECT_THROW((void)run_zmq_threads<Rational>(g, costs, factory, {}, 7), UsageError);
+}
+
+// ---- worker processes ----------------------------------------------------------------------
+//
+// run_zmq_processes starts workers as `EXE worker --connect … --index … --address … [--key-fd …]`;
+// in these tests EXE is this test executable, which then serves as a worker running gossip on
+// StarGraph(job) with TopologyCosts, instead of running the tests.
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::vector<std::string> command_line() {
+  std::vector<std::string> args;
+  std::istringstream in(read_file("/proc/self/cmdline"));
+  for (std::string arg; std::getline(in, arg, '\0');) args.push_back(arg);
+  return args;
+}
+
+WorkerSetup gossip_setup(const std::string& job, unsigned /*index*/) {
+  auto g = std::make_shared<StarGraph>(std::stoi(job));
+  return {g, std::make_shared<TopologyCosts<Rational>>(*g),
+          [](NodeRange) { return std::make_unique<Lambda>(gossip); }};
+}
+
+/// Runs after static initialisation, before any test. Exit 99 if the run's secret key is in the
+/// worker's command line or environment.
+class WorkerProcess final : public ::testing::Environment {
+ public:
+  explicit WorkerProcess(std::vector<std::string> args) : args_(std::move(args)) {}
+  void SetUp() override {
+    WorkerOptions o;
+    for (std::size_t i = 2; i + 1 < args_.size(); i += 2) {
+      const std::string& value = args_[i + 1];
+      if (args_[i] == "--connect") o.coordinator = value;
+      if (args_[i] == "--index") o.index = static_cast<unsigned>(std::stoul(value));
+      if (args_[i] == "--address") o.address = value;
+      if (args_[i] == "--key-fd") o.key_fd = std::stoi(value);
+    }
+    std::optional<KeyPipe> key;
+    if (o.key_fd >= 0) {
+      const auto keys = CurveKeys::read_from(o.key_fd);
+      for (const char* file : {"/proc/self/cmdline", "/proc/self/environ"}) {
+        if (read_file(file).find(keys.secret_key) != std::string::npos) {
+          std::cerr << "worker " << o.index << ": the run's secret key is readable in " << file << "\n";
+          std::exit(99);
+        }
+      }
+      key.emplace(keys);
+      o.key_fd = ::dup(key->fd());
+    }
+    std::exit(run_zmq_worker(o, gossip_setup));
+  }
+
+ private:
+  std::vector<std::string> args_;
+};
+
+[[maybe_unused]] const bool worker_process = [] {
+  auto args = command_line();
+  if (args.size() < 2 || args[1] != "worker") return false;
+  // A worker's output would be GoogleTest's banners.
+  if (std::freopen("/dev/null", "w", stdout) == nullptr) std::exit(98);
+  ::testing::AddGlobalTestEnvironment(new WorkerProcess(std::move(args)));
+  return true;
+}();
+
+RunConfig gossip_config() {
+  RunConfig config;
+  config.trace = true;
+  config.checking = Checking::ARBITRATED;
+  config.time = TimeMode::TIMED;
+  return config;
+}
+
+ProcessOptions gossip_processes(const std::string& address, Security security) {
+  ProcessOptions options;
+  options.workers = 3;
+  options.address = address;
+  options.security = security;
+  options.executable = std::filesystem::read_symlink("/proc/self/exe").string();
+  options.timeout_seconds = 60;
+  return options;
+}
+
+/// Runs gossip on S_5 in worker processes and compares it with the local engine.
+void expect_local_trace(const ProcessOptions& options) {
+  const StarGraph g(/*n=*/5);
+  const auto local = LocalEngine<Rational>().run(g, TopologyCosts<Rational>(g),
+                                                 [](NodeRange) { return std::make_unique<Lambda>(gossip); },
+                                                 gossip_config());
+  const auto zmq = run_zmq_processes(g, gossip_config(), "5", options);
+  EXPECT_EQ(lines(zmq, g), lines(local, g)) << " address=" << options.address;
+  EXPECT_EQ(zmq.makespan, local.makespan) << " address=" << options.address;
+  EXPECT_EQ(zmq.counters.messages, local.counters.messages) << " address=" << options.address;
+  EXPECT_EQ(zmq.counters.payload_bytes, local.counters.payload_bytes) << " address=" << options.address;
+  EXPECT_EQ(zmq.counters.event_times, local.counters.event_times) << " address=" << options.address;
+}
+
+bool has_address(const std::string& address) {
+  const auto mine = local_addresses();
+  return std::find(mine.begin(), mine.end(), address) != mine.end();
+}
+
+TEST(ZmqEngine, ProcessesGiveTheLocalTraceWithAndWithoutCurve) {
+  std::vector<std::string> loopback = {"127.0.0.1", "localhost"};
+  if (has_address("::1")) {
+    loopback.emplace_back("::1");
+  } else {
+    std::cout << "note: this machine has no ::1; IPv6 loopback not run\n";
+  }
+  for (const auto& address : loopback) {
+    for (const Security security : {Security::AUTO, Security::CURVE}) {
+      const auto options = gossip_processes(address, security);
+      EXPECT_EQ(uses_curve(options), security == Security::CURVE) << " address=" << address;
+      expect_local_trace(options);
+    }
+  }
+}
+
+TEST(ZmqEngine, ProcessesOnANonLoopbackAddressUseCurveAndGiveTheLocalTrace) {
+  // The first IPv4 and the first IPv6 address of this machine that are not loopback.
+  std::vector<std::string> addresses;
+  bool v4 = false;
+  bool v6 = false;
+  for (const auto& a : local_addresses()) {
+    const auto parsed = TcpAddress::parse(a);
+    bool& seen = parsed.ipv6 ? v6 : v4;
+    if (parsed.loopback || seen) continue;
+    seen = true;
+    addresses.push_back(a);
+  }
+  if (addresses.empty()) {
+    std::cout << "note: this machine has no address but loopback; running CURVE forced on 127.0.0.1 instead\n";
+    expect_local_trace(gossip_processes("127.0.0.1", Security::CURVE));
+  }
+  for (const auto& address : addresses) {
+    std::cout << "running on " << address << "\n";
+    const auto options = gossip_processes(address, Security::AUTO);
+    EXPECT_TRUE(uses_curve(options)) << " address=" << address;
+    expect_local_trace(options);
+  }
+}
+
+TEST(ZmqEngine, ProcessesRejectAnAddressThatIsMalformedOrNotOfThisMachine) {
+  const StarGraph g(/*n=*/3);
+  ASSERT_FALSE(has_address("203.0.113.7"));
+  EXPECT_ERROR(UsageError, run_zmq_processes(g, {}, "3", gossip_processes("203.0.113.7", Security::AUTO)),
+               "--address 203.0.113.7:", "not an address of this machine");
+  EXPECT_ERROR(UsageError, run_zmq_processes(g, {}, "3", gossip_processes("300.1.2.3", Security::AUTO)),
+               "--address 300.1.2.3:", "not an IP address");
+  EXPECT_ERROR(UsageError, uses_curve(gossip_processes("300.1.2.3", Security::CURVE)), "--address 300.1.2.3:");
 }
 
 }  // namespace

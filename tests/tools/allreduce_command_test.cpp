@@ -1,13 +1,16 @@
 // `starnet allreduce`, `broadcast`, `demo` and `worker`, run as a user runs them.
+#include "../../emulator/src/secure.hpp"
 #include "cli_runner.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <arpa/inet.h>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -108,8 +111,60 @@ TEST(AllReduceCommand, WorkerProcessesVerifyEveryNUpToSeven) {
       ASSERT_EQ(r.exit_code, 0) << collective << " n=" << n << r.err;
       EXPECT_EQ(r.json()["verified"], true) << collective << " n=" << n;
       EXPECT_EQ(r.json()["transport"], "tcp");
+      EXPECT_EQ(r.json()["address"], "127.0.0.1");
+      EXPECT_EQ(r.json()["curve"], false);
       EXPECT_EQ(r.json()["steps"], n * (n - 1) / 2) << collective << " n=" << n;
     }
+  }
+}
+
+TEST(AllReduceCommand, WorkerProcessesOnANonLoopbackAddressUseCurve) {
+  std::vector<std::string> addresses;
+  for (const auto& a : emulator::local_addresses()) {
+    if (!emulator::TcpAddress::parse(a).loopback) addresses.push_back(a);
+  }
+  if (addresses.empty()) {
+    std::cout << "note: this machine has no address but loopback; running on 127.0.0.1 (plain tcp) instead\n";
+    addresses.emplace_back("127.0.0.1");
+  }
+  for (const auto& address : addresses) {
+    const bool curve = !emulator::TcpAddress::parse(address).loopback;
+    const auto r = run_starnet("allreduce --topology star:4 --engine zmq --processes --workers 2 --address " + address +
+                               " --json");
+    ASSERT_EQ(r.exit_code, 0) << address << r.err;
+    const auto j = r.json();
+    EXPECT_EQ(j["verified"], true) << address;
+    EXPECT_EQ(j["steps"], 6) << address;
+    EXPECT_EQ(j["address"], address);
+    EXPECT_EQ(j["curve"], curve) << address;
+    const auto text =
+        run_starnet("broadcast --all-to-all --topology star:4 --engine zmq --processes --address " + address);
+    ASSERT_EQ(text.exit_code, 0) << address << text.err;
+    EXPECT_THAT(text.out, HasSubstr("2 workers (processes over tcp on " + address + (curve ? ", CURVE)" : ")")));
+    EXPECT_THAT(text.out, HasSubstr("verified"));
+  }
+}
+
+TEST(AllReduceCommand, BadAddressIsExitTwoOnOneLineNamingIt) {
+  const auto mine = emulator::local_addresses();
+  ASSERT_EQ(std::find(mine.begin(), mine.end(), "203.0.113.7"), mine.end());
+  const std::string processes = "allreduce --topology star:4 --engine zmq --processes --address ";
+  const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
+      {processes + "203.0.113.7", {"--address 203.0.113.7:", "not an address of this machine", "127.0.0.1"}},
+      {processes + "300.1.2.3", {"--address 300.1.2.3:", "not an IP address", "expected"}},
+      {processes + "my-host", {"--address my-host:", "not an IP address", "expected"}},
+      {processes + "0.0.0.0", {"--address 0.0.0.0:", "wildcard", "expected"}},
+      {"allreduce --topology star:4 --engine zmq --address 127.0.0.1", {"--address 127.0.0.1:", "needs --processes"}},
+      {"allreduce --topology star:4 --address 192.0.2.2", {"--address 192.0.2.2:", "needs --processes"}}};
+  for (const auto& [args, needles] : cases) {
+    const auto start = std::chrono::steady_clock::now();
+    const auto r = run_starnet(args);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_EQ(r.exit_code, 2) << args;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << ": " << r.err;
+    for (const auto& needle : needles) EXPECT_THAT(r.err, HasSubstr(needle)) << args;
+    EXPECT_TRUE(r.out.empty()) << args;
+    EXPECT_LT(seconds, 30.0) << args << " must fail at once, not wait";
   }
 }
 
@@ -222,7 +277,7 @@ TEST(AllReduceCommand, HelpListsEveryOption) {
   const auto r = run_starnet("allreduce --help");
   EXPECT_EQ(r.exit_code, 0);
   for (const char* option : {"--topology", "--op", "--values", "--seed", "--json", "--engine", "--workers",
-                             "--processes", "--port", "--trace", "--trace-format", "--compare", "--max-n"}) {
+                             "--processes", "--address", "--port", "--trace", "--trace-format", "--compare", "--max-n"}) {
     EXPECT_THAT(r.out, HasSubstr(option)) << option;
   }
 }

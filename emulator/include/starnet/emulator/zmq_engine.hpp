@@ -7,12 +7,16 @@
 /// produce the same trace.
 ///
 /// Workers are threads over inproc:// (run_zmq_threads), or separate processes over tcp://
-/// (run_zmq_processes + run_zmq_worker), bound to the loopback address. A coordinator only
-/// launches, configures and collects results. A worker process that dies ends the run with a
+/// (run_zmq_processes + run_zmq_worker), bound to the loopback address unless an address is
+/// given. On an address that is not loopback every tcp connection of the run uses ZeroMQ CURVE
+/// with one fresh key pair per run, and every server socket accepts only clients holding it
+/// (docs/emulator.md, "Worker processes on an address: CURVE"). A coordinator only launches,
+/// configures and collects results. A worker process that dies ends the run with a
 /// TransportError naming it (exit 3); nothing waits forever.
 ///
-/// IMPORTANT: process workers bind to 127.0.0.1 only: a multi-host run needs authenticated
-/// transport (ZeroMQ CURVE), which this engine does not provide yet.
+/// IMPORTANT: the coordinator starts every worker on its own host: the address decides where
+/// the run listens, not where workers run (no multi-host launcher). CURVE authenticates the run
+/// as a whole (any holder of the run's key), not each worker.
 
 #include <starnet/emulator/engine.hpp>
 
@@ -29,11 +33,22 @@ template <class Time>
 RunResult<Time> run_zmq_threads(const topology::Topology& topology, const CostModel<Time>& costs,
                                 const ProgramFactory& factory, const RunConfig& config, unsigned workers);
 
+/// Whether the tcp connections of a process run use CURVE.
+enum class Security {
+  AUTO,   ///< CURVE iff the address is not loopback (127.0.0.0/8, ::1, localhost)
+  CURVE,  ///< always, loopback too
+};
+
 struct ProcessOptions {
   unsigned workers = 2;
-  /// TCP port of the coordinator on 127.0.0.1; 0 picks a free one.
+  /// Where the coordinator and every worker listen: a numeric IPv4 or IPv6 address of this
+  /// machine, or localhost.
+  std::string address = "127.0.0.1";
+  /// TCP port of the coordinator on that address; 0 picks a free one.
   int port = 0;
-  /// The executable started as `EXE worker --connect ENDPOINT --index I` (normally starnet itself).
+  Security security = Security::AUTO;
+  /// The executable started as `EXE worker --connect ENDPOINT --index I --address ADDRESS
+  /// [--key-fd FD]` (normally starnet itself; see WorkerOptions).
   std::string executable;
   /// Extra arguments appended to each worker's command line (e.g. fault injection in tests).
   std::function<std::vector<std::string>(unsigned index)> extra_arguments;
@@ -41,11 +56,16 @@ struct ProcessOptions {
   double timeout_seconds = 600;
 };
 
+/// @return whether a run with @p options uses CURVE.
+/// @throws UsageError naming the address when it is not an IP address (or is a wildcard).
+[[nodiscard]] bool uses_curve(const ProcessOptions& options);
+
 /// Runs exact-time programs in worker processes. @p job is an opaque description that each
 /// worker turns into topology, costs and program with the `setup` it was given (run_zmq_worker).
 /// The coordinator computes nothing itself.
-/// @throws UsageError when the port is taken, TransportError when a worker dies or hangs,
-/// ModelViolation as LocalEngine does, or the error a worker reported.
+/// @throws UsageError when the address is malformed or not of this machine, or the port taken;
+/// TransportError when a worker dies or hangs; ModelViolation as LocalEngine does; or the error a
+/// worker reported.
 RunResult<Rational> run_zmq_processes(const topology::Topology& topology, const RunConfig& config,
                                       const std::string& job, const ProcessOptions& options);
 
@@ -58,8 +78,20 @@ struct WorkerSetup {
 };
 using WorkerSetupFunction = std::function<WorkerSetup(const std::string& job, unsigned index)>;
 
+/// A worker process's command line, as the coordinator writes it.
+struct WorkerOptions {
+  std::string coordinator;  ///< the coordinator's endpoint, tcp://ADDRESS:PORT
+  unsigned index = 0;
+  std::string address = "127.0.0.1";  ///< where this worker listens (the run's address)
+  /// An inherited pipe holding the run's CURVE secret key (-1: plain tcp). A pipe rather than an
+  /// argument or a variable: a command line is readable by every user, an environment by the
+  /// user and by every process the worker might start.
+  int key_fd = -1;
+};
+
 /// The body of `starnet worker`: connects to the coordinator, runs its partition, reports.
 /// @return the process exit code (0 when the coordinator got the result).
-int run_zmq_worker(const std::string& coordinator, unsigned index, const WorkerSetupFunction& setup);
+/// @throws UsageError for a malformed address, TransportError when the key cannot be read.
+int run_zmq_worker(const WorkerOptions& options, const WorkerSetupFunction& setup);
 
 }  // namespace starnet::emulator

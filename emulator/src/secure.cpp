@@ -1,0 +1,230 @@
+#include "secure.hpp"
+
+#include <starnet/topology/error.hpp>
+
+#include <fmt/format.h>
+#include <zmq_addon.hpp>
+
+#include <arpa/inet.h>
+#include <array>
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+#include <fcntl.h>
+#include <ifaddrs.h>
+#include <memory>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <unistd.h>
+
+namespace starnet::emulator {
+namespace {
+
+constexpr std::size_t Z85_KEY = 40;
+
+UsageError wildcard(const std::string& text) {
+  return UsageError(fmt::format(
+      "--address {}: a wildcard address listens on every interface (expected one address of this machine)", text));
+}
+
+/// Answers the ZAP requests of one context (RFC 27) until @p stop receives anything. Request:
+/// version, request id, domain, address, routing id, mechanism, credentials (for CURVE, the
+/// client's 32-byte public key); reply: version, request id, status code, status text, user id,
+/// metadata. An error escapes the thread and ends the process, on purpose: libzmq lets every
+/// client in when no handler is bound, so a dead handler must not leave its servers open.
+void answer_zap(zmq::socket_t& handler, zmq::socket_t& stop, const std::string& allowed) {
+  for (;;) {
+    std::vector<zmq::pollitem_t> items = {{handler.handle(), 0, ZMQ_POLLIN, 0}, {stop.handle(), 0, ZMQ_POLLIN, 0}};
+    zmq::poll(items, std::chrono::milliseconds(-1));
+    if ((items[1].revents & ZMQ_POLLIN) != 0) return;
+    std::vector<zmq::message_t> request;
+    (void)zmq::recv_multipart(handler, std::back_inserter(request));
+    const bool accepted = request.size() == 7 && request[0].to_string_view() == "1.0" &&
+                          request[5].to_string_view() == "CURVE" && request[6].to_string_view() == allowed;
+    const std::array<zmq::const_buffer, 6> reply = {
+        zmq::str_buffer("1.0"),
+        request.size() > 1 ? zmq::buffer(request[1].data(), request[1].size()) : zmq::const_buffer(),
+        accepted ? zmq::str_buffer("200") : zmq::str_buffer("400"),
+        accepted ? zmq::str_buffer("OK") : zmq::str_buffer("not the key of this run"),
+        zmq::const_buffer(),
+        zmq::const_buffer()};
+    (void)zmq::send_multipart(handler, reply);
+  }
+}
+
+}  // namespace
+
+TcpAddress TcpAddress::parse(const std::string& text) {
+  TcpAddress a;
+  a.text = text;
+  a.ip = text == "localhost" ? "127.0.0.1" : text;
+  in_addr v4{};
+  in6_addr v6{};
+  if (::inet_pton(AF_INET, a.ip.c_str(), &v4) == 1) {
+    const auto host = ntohl(v4.s_addr);
+    if (host == INADDR_ANY) throw wildcard(text);
+    a.loopback = (host >> 24) == 127;
+  } else if (::inet_pton(AF_INET6, a.ip.c_str(), &v6) == 1) {
+    if (IN6_IS_ADDR_UNSPECIFIED(&v6)) throw wildcard(text);
+    a.ipv6 = true;
+    a.loopback = IN6_IS_ADDR_LOOPBACK(&v6) || (IN6_IS_ADDR_V4MAPPED(&v6) && v6.s6_addr[12] == 127);
+  } else {
+    throw UsageError(fmt::format("--address {}: not an IP address (expected a numeric IPv4 or IPv6 address of this "
+                                 "machine, e.g. 127.0.0.1 or ::1, or localhost)",
+                                 text));
+  }
+  return a;
+}
+
+std::string TcpAddress::endpoint(int port) const {
+  const std::string p = port == 0 ? "*" : std::to_string(port);
+  return ipv6 ? fmt::format("tcp://[{}]:{}", ip, p) : fmt::format("tcp://{}:{}", ip, p);
+}
+
+std::vector<std::string> local_addresses() {
+  ifaddrs* list = nullptr;
+  if (::getifaddrs(&list) != 0) {
+    throw TransportError(fmt::format("cannot list this machine's addresses ({})", std::strerror(errno)));
+  }
+  const std::unique_ptr<ifaddrs, decltype(&::freeifaddrs)> owner(list, &::freeifaddrs);
+  std::vector<std::string> out;
+  for (const ifaddrs* a = list; a != nullptr; a = a->ifa_next) {
+    if (a->ifa_addr == nullptr || (a->ifa_flags & IFF_UP) == 0) continue;
+    std::array<char, INET6_ADDRSTRLEN> text{};
+    if (a->ifa_addr->sa_family == AF_INET) {
+      const auto& ip = reinterpret_cast<const sockaddr_in*>(a->ifa_addr)->sin_addr;
+      ::inet_ntop(AF_INET, &ip, text.data(), text.size());
+    } else if (a->ifa_addr->sa_family == AF_INET6) {
+      const auto& ip = reinterpret_cast<const sockaddr_in6*>(a->ifa_addr)->sin6_addr;
+      if (IN6_IS_ADDR_LINKLOCAL(&ip)) continue;
+      ::inet_ntop(AF_INET6, &ip, text.data(), text.size());
+    } else {
+      continue;
+    }
+    out.emplace_back(text.data());
+  }
+  return out;
+}
+
+CurveKeys CurveKeys::generate() {
+  std::array<char, Z85_KEY + 1> public_key{};
+  std::array<char, Z85_KEY + 1> secret_key{};
+  if (::zmq_curve_keypair(public_key.data(), secret_key.data()) != 0) {
+    throw TransportError(fmt::format("cannot make a CURVE key pair ({}; is libzmq built with CURVE?)",
+                                     ::zmq_strerror(::zmq_errno())));
+  }
+  return {public_key.data(), secret_key.data()};
+}
+
+CurveKeys CurveKeys::from_secret(const std::string& secret_key) {
+  std::array<char, Z85_KEY + 1> public_key{};
+  if (secret_key.size() != Z85_KEY || ::zmq_curve_public(public_key.data(), secret_key.c_str()) != 0) {
+    throw TransportError(fmt::format("the run's CURVE secret key is not valid (expected {} Z85 characters, got {})",
+                                     Z85_KEY, secret_key.size()));
+  }
+  return {public_key.data(), secret_key};
+}
+
+CurveKeys CurveKeys::read_from(int fd) {
+  std::string text;
+  std::array<char, 64> buffer{};
+  ssize_t n = 0;
+  // A key is 40 bytes: stop at 1 KiB rather than read a stray endless stream.
+  while (text.size() < 1024 && ((n = ::read(fd, buffer.data(), buffer.size())) > 0 || (n < 0 && errno == EINTR))) {
+    if (n > 0) text.append(buffer.data(), static_cast<std::size_t>(n));
+  }
+  const int error = errno;
+  ::close(fd);
+  if (n < 0) throw TransportError(fmt::format("--key-fd {}: cannot read the run's key ({})", fd, std::strerror(error)));
+  try {
+    return from_secret(text);
+  } catch (const TransportError& e) {
+    throw TransportError(fmt::format("--key-fd {}: {}", fd, e.what()));
+  }
+}
+
+KeyPipe::KeyPipe(const CurveKeys& keys) {
+  std::array<int, 2> ends{};
+  if (::pipe2(ends.data(), O_CLOEXEC) != 0) {
+    throw TransportError(fmt::format("cannot make a pipe for a worker's key ({})", std::strerror(errno)));
+  }
+  // 40 bytes fit in any pipe's buffer: the write neither blocks nor stops short.
+  const auto written = ::write(ends[1], keys.secret_key.data(), keys.secret_key.size());
+  const int error = errno;
+  ::close(ends[1]);
+  if (written != static_cast<ssize_t>(keys.secret_key.size())) {
+    ::close(ends[0]);
+    throw TransportError(fmt::format("cannot write a worker's key to its pipe ({})", std::strerror(error)));
+  }
+  fd_ = ends[0];
+}
+
+KeyPipe::~KeyPipe() { ::close(fd_); }
+
+TcpTransport::TcpTransport(zmq::context_t& ctx, TcpAddress address, std::optional<CurveKeys> keys)
+    : address_(std::move(address)), keys_(std::move(keys)) {
+  if (!keys_) return;
+  std::string allowed(32, '\0');
+  if (::zmq_z85_decode(reinterpret_cast<std::uint8_t*>(allowed.data()), keys_->public_key.c_str()) == nullptr) {
+    throw TransportError("the run's CURVE public key is not Z85 text");
+  }
+  zmq::socket_t handler(ctx, zmq::socket_type::rep);
+  handler.set(zmq::sockopt::linger, 0);
+  handler.bind("inproc://zeromq.zap.01");  // the one address libzmq asks (RFC 27)
+  const std::string stop_endpoint = fmt::format("inproc://starnet-zap-stop-{}", static_cast<const void*>(this));
+  stop_ = zmq::socket_t(ctx, zmq::socket_type::pair);
+  stop_.set(zmq::sockopt::linger, 0);
+  stop_.bind(stop_endpoint);
+  zmq::socket_t stopped(ctx, zmq::socket_type::pair);
+  stopped.set(zmq::sockopt::linger, 0);
+  stopped.connect(stop_endpoint);
+  zap_ = std::thread([h = std::move(handler), s = std::move(stopped), allowed]() mutable {
+    // Owned here, so that both are closed before join() returns.
+    zmq::socket_t handler_socket = std::move(h);
+    zmq::socket_t stop_socket = std::move(s);
+    answer_zap(handler_socket, stop_socket, allowed);
+  });
+}
+
+TcpTransport::~TcpTransport() {
+  if (!zap_.joinable()) return;
+  (void)stop_.send(zmq::str_buffer("stop"), zmq::send_flags::none);
+  zap_.join();
+}
+
+std::string TcpTransport::bind(zmq::socket_t& s, int port) const {
+  s.set(zmq::sockopt::ipv6, address_.ipv6);
+  if (keys_) {
+    s.set(zmq::sockopt::curve_server, true);
+    s.set(zmq::sockopt::curve_secretkey, keys_->secret_key);
+  }
+  const std::string endpoint = address_.endpoint(port);
+  try {
+    s.bind(endpoint);
+  } catch (const zmq::error_t& e) {
+    if (e.num() == EADDRINUSE) {
+      throw UsageError(
+          fmt::format("--port {}: {} is already in use (choose another port, or 0 for any free one)", port, endpoint));
+    }
+    if (e.num() == EADDRNOTAVAIL) {
+      throw UsageError(fmt::format("--address {}: not an address of this machine (cannot listen on {}: {}); expected "
+                                   "one of {}",
+                                   address_.text, endpoint, e.what(), fmt::join(local_addresses(), ", ")));
+    }
+    throw UsageError(fmt::format("--address {} --port {}: cannot listen on {} ({})", address_.text, port, endpoint,
+                                 e.what()));
+  }
+  return s.get(zmq::sockopt::last_endpoint);
+}
+
+void TcpTransport::connect(zmq::socket_t& s, const std::string& endpoint) const {
+  s.set(zmq::sockopt::ipv6, address_.ipv6);
+  if (keys_) {
+    s.set(zmq::sockopt::curve_serverkey, keys_->public_key);
+    s.set(zmq::sockopt::curve_publickey, keys_->public_key);
+    s.set(zmq::sockopt::curve_secretkey, keys_->secret_key);
+  }
+  s.connect(endpoint);
+}
+
+}  // namespace starnet::emulator

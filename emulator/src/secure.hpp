@@ -1,0 +1,107 @@
+#pragma once
+// The tcp transport of worker processes (zmq_engine.cpp): the address a run binds to, and CURVE
+// (ZeroMQ RFC 26) with ZAP authentication (RFC 27) when that address is not loopback.
+//
+// One run = one fresh CURVE key pair, made by the coordinator. Every server socket (the
+// coordinator's ROUTER, each worker's PULL) uses it as its server key pair and every client
+// socket (each worker's DEALER and PUSH sockets) as its client key pair, with its public key as
+// the server key. So every tcp connection of the run is encrypted, and a server accepts a client
+// only if the client proves it holds the run's secret key: a ZAP handler in each process answers
+// 200 for the run's public key and 400 for anything else. The secret key reaches a worker through
+// an inherited pipe (KeyPipe), never through its command line or environment.
+// Private to the emulator library.
+//
+// IMPORTANT: authentication is all-or-nothing (every holder of the run's secret key is a peer of
+// the run); it does not tell one worker from another, nor protect a key read from a process's
+// memory.
+
+#include <zmq.hpp>
+
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace starnet::emulator {
+
+/// A checked `--address`: a numeric IPv4 or IPv6 address, or `localhost` (127.0.0.1).
+struct TcpAddress {
+  std::string text;  ///< as the user gave it (for messages)
+  std::string ip;    ///< numeric, without brackets
+  bool ipv6 = false;
+  bool loopback = false;  ///< 127.0.0.0/8, ::1 or ::ffff:127.0.0.0/104
+  /// @throws UsageError naming @p text when it is not an IP address, or is a wildcard (0.0.0.0, ::),
+  /// which would listen on every interface.
+  static TcpAddress parse(const std::string& text);
+  /// @return tcp://IP:PORT, with the IPv6 address in brackets; port 0 is "*" (any free port).
+  [[nodiscard]] std::string endpoint(int port) const;
+};
+
+/// The numeric addresses of this machine's interfaces that are up (getifaddrs), loopback included,
+/// IPv6 link-local ones left out (they need a scope, which TcpAddress does not take).
+/// @throws TransportError when the interfaces cannot be listed.
+std::vector<std::string> local_addresses();
+
+/// A CURVE key pair, Z85 text (40 characters each).
+struct CurveKeys {
+  std::string public_key;
+  std::string secret_key;
+  /// A fresh pair (zmq_curve_keypair). @throws TransportError when libzmq was built without CURVE.
+  static CurveKeys generate();
+  /// The pair of @p secret_key. @throws TransportError when it is not a Z85 CURVE key (the message
+  /// does not repeat the key).
+  static CurveKeys from_secret(const std::string& secret_key);
+  /// Reads the secret key a KeyPipe holds from @p fd up to its end, and closes @p fd.
+  /// @throws TransportError naming @p fd when it cannot be read or does not hold a key.
+  static CurveKeys read_from(int fd);
+};
+
+/// The read end of a pipe holding a run's secret key, for one worker process to inherit: it is
+/// close-on-exec, and the coordinator's spawn clears that flag in the child it starts, between fork
+/// and exec, so no other process gets it. Closed on destruction.
+class KeyPipe {
+ public:
+  /// @throws TransportError when the pipe cannot be made.
+  explicit KeyPipe(const CurveKeys& keys);
+  ~KeyPipe();
+  KeyPipe(const KeyPipe&) = delete;
+  KeyPipe& operator=(const KeyPipe&) = delete;
+  [[nodiscard]] int fd() const { return fd_; }
+
+ private:
+  int fd_ = -1;
+};
+
+/// How one process of a run binds and connects its tcp sockets: on the run's address (IPv4 or
+/// IPv6), and with CURVE when it has the run's keys. With keys, it runs a ZAP handler on its own
+/// thread, in the given context, that accepts only the run's public key: construct it before any
+/// server socket of that context binds, and destroy it after they are closed.
+class TcpTransport {
+ public:
+  /// @param keys the run's keys, or std::nullopt for plain tcp.
+  /// @throws TransportError when the public key is not Z85 text, zmq::error_t when the context
+  /// already has a ZAP handler.
+  TcpTransport(zmq::context_t& ctx, TcpAddress address, std::optional<CurveKeys> keys);
+  ~TcpTransport();
+  TcpTransport(const TcpTransport&) = delete;
+  TcpTransport& operator=(const TcpTransport&) = delete;
+
+  /// Makes @p s a server of the run and binds it to the address and @p port (0: any free port).
+  /// @return the endpoint bound (tcp://IP:PORT).
+  /// @throws UsageError naming the address or the port when it cannot listen there (port taken,
+  /// address not of this machine: the message lists this machine's addresses).
+  std::string bind(zmq::socket_t& s, int port) const;
+  /// Makes @p s a client of the run and connects it to @p endpoint.
+  void connect(zmq::socket_t& s, const std::string& endpoint) const;
+
+  [[nodiscard]] const TcpAddress& address() const { return address_; }
+  [[nodiscard]] const std::optional<CurveKeys>& keys() const { return keys_; }
+
+ private:
+  TcpAddress address_;
+  std::optional<CurveKeys> keys_;
+  zmq::socket_t stop_;  // tells the ZAP handler to return
+  std::thread zap_;
+};
+
+}  // namespace starnet::emulator

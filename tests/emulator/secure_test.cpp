@@ -1,0 +1,174 @@
+// The tcp transport of worker processes: which addresses are loopback, how keys travel, and CURVE
+// servers that let in only the clients holding the run's keys.
+#include "../../emulator/src/secure.hpp"
+#include "../topology/expect_error.hpp"
+
+#include <starnet/topology/error.hpp>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace starnet::emulator {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+using namespace std::chrono_literals;
+
+TEST(TcpAddress, TellsLoopbackFromOtherAddresses) {
+  struct Case {
+    const char* text;
+    bool loopback;
+    std::string host;  // in an endpoint
+  };
+  for (const Case& c : {Case{"127.0.0.1", true, "127.0.0.1"}, Case{"127.8.9.10", true, "127.8.9.10"},
+                        Case{"localhost", true, "127.0.0.1"}, Case{"::1", true, "[::1]"},
+                        Case{"::ffff:127.0.0.1", true, "[::ffff:127.0.0.1]"}, Case{"192.0.2.2", false, "192.0.2.2"},
+                        Case{"128.0.0.1", false, "128.0.0.1"}, Case{"fd00::2", false, "[fd00::2]"},
+                        Case{"::ffff:192.0.2.2", false, "[::ffff:192.0.2.2]"}}) {
+    const auto a = TcpAddress::parse(c.text);
+    EXPECT_EQ(a.loopback, c.loopback) << " address=" << c.text;
+    EXPECT_EQ(a.ipv6, c.host[0] == '[') << " address=" << c.text;
+    EXPECT_EQ(a.text, c.text);
+    EXPECT_EQ(a.endpoint(/*port=*/7), "tcp://" + c.host + ":7") << " address=" << c.text;
+    EXPECT_EQ(a.endpoint(/*port=*/0), "tcp://" + c.host + ":*") << " address=" << c.text;
+  }
+}
+
+TEST(TcpAddress, RejectsWhatIsNotOneIpAddress) {
+  for (const char* text : {"300.1.2.3", "1.2.3", "not-an-address", "", "eth0", "fe80::1%eth0", "127.0.0.1:80"}) {
+    EXPECT_ERROR(UsageError, TcpAddress::parse(text), std::string("--address ") + text + ":", "not an IP address");
+  }
+  for (const char* text : {"0.0.0.0", "::"}) {
+    EXPECT_ERROR(UsageError, TcpAddress::parse(text), std::string("--address ") + text + ":", "wildcard");
+  }
+}
+
+TEST(LocalAddresses, ListLoopbackAndParse) {
+  const auto addresses = local_addresses();
+  EXPECT_NE(std::find(addresses.begin(), addresses.end(), "127.0.0.1"), addresses.end());
+  for (const auto& a : addresses) EXPECT_NO_THROW((void)TcpAddress::parse(a)) << " address=" << a;
+}
+
+TEST(CurveKeys, TravelThroughAPipeThatNoOtherProgramInherits) {
+  const auto keys = CurveKeys::generate();
+  ASSERT_EQ(keys.public_key.size(), 40U);
+  ASSERT_EQ(keys.secret_key.size(), 40U);
+  EXPECT_NE(CurveKeys::generate().secret_key, keys.secret_key);
+  EXPECT_EQ(CurveKeys::from_secret(keys.secret_key).public_key, keys.public_key);
+  const KeyPipe pipe(keys);
+  EXPECT_EQ(::fcntl(pipe.fd(), F_GETFD) & FD_CLOEXEC, FD_CLOEXEC);
+  const auto read = CurveKeys::read_from(::dup(pipe.fd()));
+  EXPECT_EQ(read.secret_key, keys.secret_key);
+  EXPECT_EQ(read.public_key, keys.public_key);
+}
+
+TEST(CurveKeys, RejectWhatIsNotAKeyWithoutRepeatingIt) {
+  EXPECT_ERROR(TransportError, CurveKeys::from_secret("short"), "expected 40 Z85 characters", "got 5");
+  const std::string not_z85(40, ' ');
+  try {
+    (void)CurveKeys::from_secret(not_z85);
+    ADD_FAILURE() << "a secret key of spaces was taken";
+  } catch (const TransportError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("not valid"));
+    EXPECT_THAT(e.what(), Not(HasSubstr(not_z85)));
+  }
+  std::array<int, 2> ends{};
+  ASSERT_EQ(::pipe(ends.data()), 0);
+  ASSERT_EQ(::write(ends[1], "junk", 4), 4);
+  ::close(ends[1]);
+  EXPECT_ERROR(TransportError, CurveKeys::read_from(ends[0]), "--key-fd " + std::to_string(ends[0]), "got 4");
+  EXPECT_ERROR(TransportError, CurveKeys::read_from(-1), "--key-fd -1", "cannot read");
+}
+
+std::optional<std::string> receive(zmq::socket_t& s, std::chrono::milliseconds within) {
+  std::vector<zmq::pollitem_t> items = {{s.handle(), 0, ZMQ_POLLIN, 0}};
+  if (zmq::poll(items, within) == 0) return std::nullopt;
+  zmq::message_t m;
+  (void)s.recv(m);
+  return m.to_string();
+}
+
+zmq::socket_t push_socket(zmq::context_t& ctx) {
+  zmq::socket_t s(ctx, zmq::socket_type::push);
+  s.set(zmq::sockopt::linger, 0);
+  return s;
+}
+
+/// A CURVE client with its own key pair that knows the server's public key: only the ZAP handler
+/// can tell it from a client of the run.
+zmq::socket_t foreign_client(zmq::context_t& ctx, const CurveKeys& run, const std::string& endpoint) {
+  const auto own = CurveKeys::generate();
+  auto s = push_socket(ctx);
+  s.set(zmq::sockopt::curve_serverkey, run.public_key);
+  s.set(zmq::sockopt::curve_publickey, own.public_key);
+  s.set(zmq::sockopt::curve_secretkey, own.secret_key);
+  s.connect(endpoint);
+  return s;
+}
+
+TEST(TcpTransport, ServersLetInOnlyClientsHoldingTheRunKeys) {
+  const auto run = CurveKeys::generate();
+  zmq::context_t server_ctx;
+  const TcpTransport server(server_ctx, TcpAddress::parse("127.0.0.1"), run);
+  zmq::socket_t pull(server_ctx, zmq::socket_type::pull);
+  pull.set(zmq::sockopt::linger, 0);
+  const std::string endpoint = server.bind(pull, 0);
+
+  zmq::context_t client_ctx;
+  auto plain = push_socket(client_ctx);
+  plain.connect(endpoint);
+  (void)plain.send(zmq::str_buffer("plain"), zmq::send_flags::dontwait);
+  auto foreign = foreign_client(client_ctx, run, endpoint);
+  (void)foreign.send(zmq::str_buffer("foreign"), zmq::send_flags::dontwait);
+  EXPECT_EQ(receive(pull, 500ms), std::nullopt);
+
+  const TcpTransport client(client_ctx, TcpAddress::parse("127.0.0.1"), run);
+  auto member = push_socket(client_ctx);
+  client.connect(member, endpoint);
+  (void)member.send(zmq::str_buffer("member"), zmq::send_flags::dontwait);
+  EXPECT_EQ(receive(pull, 10s), "member");
+  EXPECT_EQ(receive(pull, 500ms), std::nullopt) << " a refused client got through later";
+}
+
+// What the refusal above rests on: a CURVE server without a ZAP handler takes any client key.
+TEST(TcpTransport, WithoutAZapHandlerAForeignKeyWouldGetIn) {
+  const auto run = CurveKeys::generate();
+  zmq::context_t server_ctx;
+  zmq::socket_t pull(server_ctx, zmq::socket_type::pull);
+  pull.set(zmq::sockopt::linger, 0);
+  pull.set(zmq::sockopt::curve_server, true);
+  pull.set(zmq::sockopt::curve_secretkey, run.secret_key);
+  pull.bind("tcp://127.0.0.1:*");
+  zmq::context_t client_ctx;
+  auto foreign = foreign_client(client_ctx, run, pull.get(zmq::sockopt::last_endpoint));
+  (void)foreign.send(zmq::str_buffer("foreign"), zmq::send_flags::dontwait);
+  EXPECT_EQ(receive(pull, 10s), "foreign");
+}
+
+TEST(TcpTransport, BindNamesTheAddressOrPortItCannotListenOn) {
+  zmq::context_t ctx;
+  const TcpAddress elsewhere = TcpAddress::parse("203.0.113.7");  // TEST-NET-3, documentation only
+  const auto mine = local_addresses();
+  ASSERT_EQ(std::find(mine.begin(), mine.end(), elsewhere.ip), mine.end());
+  const TcpTransport away(ctx, elsewhere, std::nullopt);
+  const TcpTransport here(ctx, TcpAddress::parse("127.0.0.1"), CurveKeys::generate());
+  zmq::socket_t s(ctx, zmq::socket_type::pull);
+  s.set(zmq::sockopt::linger, 0);
+  EXPECT_ERROR(UsageError, away.bind(s, 0), "--address 203.0.113.7:", "not an address of this machine", "127.0.0.1");
+
+  const std::string endpoint = here.bind(s, 0);
+  const int port = std::stoi(endpoint.substr(endpoint.rfind(':') + 1));
+  zmq::socket_t t(ctx, zmq::socket_type::pull);
+  t.set(zmq::sockopt::linger, 0);
+  EXPECT_ERROR(UsageError, here.bind(t, port), "--port " + std::to_string(port), "already in use");
+}
+
+}  // namespace
+}  // namespace starnet::emulator
