@@ -208,7 +208,10 @@ void Worker<Time>::schedule(const Time& at, Event event) {
   // last (a unit step, or now for zero-duration work), checked first.
   auto it = agenda_.end();
   if (agenda_.empty() || agenda_.back().at != at) {
-    it = std::lower_bound(agenda_.begin(), agenda_.end(), at, [](const Slot& s, const Time& t) { return t < s.at; });
+    // Earlier than everything ahead (zero-duration work scheduled now): the new back.
+    if (!agenda_.empty() && agenda_.back().at < at) {
+      it = std::lower_bound(agenda_.begin(), agenda_.end(), at, [](const Slot& s, const Time& t) { return t < s.at; });
+    }
     if (it == agenda_.end() || it->at != at) {
       std::uint32_t bucket = 0;
       if (free_buckets_.empty()) {
