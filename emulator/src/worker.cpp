@@ -120,7 +120,7 @@ void Worker<Time>::reset(const topology::Topology& topology, const CostModel<Tim
 
 template <class Time>
 template <class T>
-std::uint32_t Worker<Time>::Slab<T>::add(T value) {
+std::uint32_t Worker<Time>::Slab<T>::add(T&& value) {
   std::uint32_t i = free_;
   if (i != NIL) {
     free_ = items_[i].next;
@@ -190,10 +190,9 @@ std::string Worker<Time>::where() const {
 }
 
 template <class Time>
-void Worker<Time>::record(EventKind kind, NodeId node, NodeId peer, Port port, std::uint64_t tag,
-                          const Rational& size, const std::string& payload) {
-  if (!config_.trace) return;
-  trace_.push_back({step_, round_, now_, kind, node, peer, port, tag, size, payload.size(), payload});
+void Worker<Time>::append_trace(EventKind kind, NodeId node, NodeId peer, Port port, std::uint64_t tag,
+                                const Rational& size, std::string_view payload) {
+  trace_.push_back({step_, round_, now_, kind, node, peer, port, tag, size, payload.size(), std::string(payload)});
 }
 
 template <class Time>
@@ -472,7 +471,7 @@ bool Worker<Time>::accepts(NodeId v, NodeId from) const {
 
 template <class Time>
 void Worker<Time>::post(NodeId v, NodeId from) {
-  push(posted_, posts_, v, posts_.add(from));
+  push(posted_, posts_, v, posts_.add(NodeId{from}));
   grant_waiting(v);
 }
 

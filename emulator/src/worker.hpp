@@ -115,7 +115,7 @@ class Worker {
   template <class T>
   class Slab {
    public:
-    [[nodiscard]] std::uint32_t add(T value);
+    [[nodiscard]] std::uint32_t add(T&& value);
     void release(std::uint32_t i) {
       items_[i].next = free_;
       free_ = i;
@@ -178,7 +178,11 @@ class Worker {
   [[nodiscard]] bool can_receive(std::size_t i) const;
   [[nodiscard]] std::string where() const;
   void record(EventKind kind, NodeId node, NodeId peer, Port port, std::uint64_t tag, const Rational& size,
-              const std::string& payload = {});
+              std::string_view payload = {}) {
+    if (config_.trace) append_trace(kind, node, peer, port, tag, size, payload);
+  }
+  void append_trace(EventKind kind, NodeId node, NodeId peer, Port port, std::uint64_t tag, const Rational& size,
+                    std::string_view payload);
   void violation(NodeId node, NodeId peer, std::string message);
   void schedule(const Time& at, Event event);
 
