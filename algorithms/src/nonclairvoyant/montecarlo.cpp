@@ -1,10 +1,9 @@
+#include "runner.hpp"
+
 #include <starnet/algorithms/nonclairvoyant/montecarlo.hpp>
-#include <starnet/algorithms/nonclairvoyant/reduce_value.hpp>
-#include <starnet/algorithms/nonclairvoyant/tree_dyn.hpp>
 #include <starnet/algorithms/stochastic/random_stream.hpp>
 #include <starnet/algorithms/trees/special_trees.hpp>
 #include <starnet/emulator/engine.hpp>
-#include <starnet/topology/complete_graph.hpp>
 #include <starnet/topology/error.hpp>
 
 #include <fmt/format.h>
@@ -90,27 +89,11 @@ class StochasticCosts final : public emulator::CostModel<double> {
 /// What every run of one scenario shares (read-only) and what each thread owns.
 struct Shared {
   explicit Shared(const Scenario& s)
-      : scenario(s),
-        graph(static_cast<NodeId>(s.n)),
-        d(s.distribution, s.mu_d, s.cv),
-        c(s.distribution, s.mu_c, s.mu_c == 0 ? 0.0 : s.cv),
-        expected(op.sequential(static_cast<std::uint64_t>(s.n))) {
-    for (const auto a : {Algorithm::BINOMIAL_STAT, Algorithm::FIBONACCI_STAT}) {
-      // The plans' times are not used: the machines go as soon as they are ready.
-      const auto parent = static_tree(a, s.n);
-      plans[static_cast<int>(a)] = trees::plan_asap(std::string(to_string(a)), trees::CostModel(1, 1), parent);
-    }
-    config.checking = emulator::Checking::ARBITRATED;
-    config.time = emulator::TimeMode::TIMED;
-  }
+      : scenario(s), prepared(s.n), d(s.distribution, s.mu_d, s.cv), c(s.distribution, s.mu_c, s.mu_c == 0 ? 0.0 : s.cv) {}
   Scenario scenario;
-  topology::CompleteGraph graph;
+  Prepared prepared;
   CostDistribution d;
   CostDistribution c;
-  CheckedOperator op;
-  std::string expected;
-  trees::ReductionPlan plans[2];
-  emulator::RunConfig config;
 };
 
 struct PerThread {
@@ -119,32 +102,13 @@ struct PerThread {
   StochasticCosts costs;
 };
 
-SingleRun one(const Shared& shared, PerThread& local, Algorithm a, std::uint64_t seed, std::uint64_t run,
-              bool trace = false) {
+/// Run @p run of the study for algorithm @p a: its own stream, so that runs are independent of
+/// the thread that makes them.
+Emulation<double> one(const Shared& shared, PerThread& local, Algorithm a, std::uint64_t seed, std::uint64_t run,
+                      bool trace = false) {
   RandomStream stream(seed, run, static_cast<std::uint32_t>(a));
   local.costs.start(stream);
-  emulator::ProgramFactory factory;
-  switch (a) {
-    case Algorithm::TREE_DYN: factory = make_tree_dyn; break;
-    case Algorithm::NONCOMMUT_TREE_DYN: factory = make_noncommut_tree_dyn; break;
-    default:
-      factory = [&](NodeRange r) {
-        return trees::make_plan_program(shared.plans[static_cast<int>(a)], shared.op, trees::Timing::AS_SOON_AS_READY,
-                                        r);
-      };
-  }
-  auto config = shared.config;
-  config.trace = trace;
-  const auto result = local.engine.run(shared.graph, local.costs, factory, config);
-  SingleRun out;
-  out.makespan = result.makespan;
-  if (a == Algorithm::TREE_DYN || a == Algorithm::NONCOMMUT_TREE_DYN) {
-    out.verified = !result.reports.front().empty() && result.reports.front()[0] == '1';
-  } else {
-    const auto report = trees::PlanRunReport::merge(result.reports);
-    out.verified = report.root_done && report.root_value == shared.expected;
-  }
-  return out;
+  return run_algorithm(a, shared.prepared, local.costs, local.engine, trace);
 }
 
 void validate(const Scenario& s) {
@@ -234,11 +198,12 @@ void MonteCarlo::run() {
   wall_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-SingleRun run_once(Algorithm a, const Scenario& s, std::uint64_t seed, std::uint64_t run_index) {
-  validate(s);
-  const Shared shared(s);
+Emulation<double> emulate_study_run(Algorithm a, const Scenario& scenario, std::uint64_t seed, std::uint64_t run_index,
+                                    bool trace) {
+  validate(scenario);
+  const Shared shared(scenario);
   PerThread local(shared);
-  return one(shared, local, a, seed, run_index);
+  return one(shared, local, a, seed, run_index, trace);
 }
 
 }  // namespace starnet::algorithms::nonclairvoyant

@@ -1,7 +1,7 @@
-#include <starnet/algorithms/nonclairvoyant/reduce_value.hpp>
+#include "runner.hpp"
+
 #include <starnet/algorithms/nonclairvoyant/single_run.hpp>
 #include <starnet/algorithms/nonclairvoyant/tree_dyn.hpp>
-#include <starnet/algorithms/stochastic/random_stream.hpp>
 #include <starnet/algorithms/trees/plan_program.hpp>
 #include <starnet/emulator/engine.hpp>
 #include <starnet/topology/complete_graph.hpp>
@@ -56,71 +56,51 @@ trees::ReductionPlan static_plan(Algorithm a, int n) {
   return trees::plan_asap(std::string(to_string(a)), trees::CostModel(1, 1), static_tree(a, n));
 }
 
-namespace {
+Prepared::Prepared(int n)
+    : graph(static_cast<NodeId>(n)),
+      expected(op.sequential(static_cast<std::uint64_t>(n))),
+      plans{static_plan(Algorithm::BINOMIAL_STAT, n), static_plan(Algorithm::FIBONACCI_STAT, n)} {}
 
-emulator::RunConfig run_config(bool trace) {
-  emulator::RunConfig config;
-  config.checking = emulator::Checking::ARBITRATED;
-  config.time = emulator::TimeMode::TIMED;
-  config.trace = trace;
-  return config;
-}
-
-/// Runs @p a on n processors with @p costs and checks the result as MonteCarlo does.
 template <class Time>
-Emulation<Time> run_algorithm(Algorithm a, int n, const emulator::CostModel<Time>& costs, bool trace) {
-  const topology::CompleteGraph graph(static_cast<NodeId>(n));
-  const CheckedOperator op;
+Emulation<Time> run_algorithm(Algorithm a, const Prepared& p, const emulator::CostModel<Time>& costs,
+                              emulator::LocalEngine<Time>& engine, bool trace) {
   emulator::ProgramFactory factory;
-  trees::ReductionPlan plan;
   const bool dynamic = a == Algorithm::TREE_DYN || a == Algorithm::NONCOMMUT_TREE_DYN;
   if (a == Algorithm::TREE_DYN) {
     factory = make_tree_dyn;
   } else if (a == Algorithm::NONCOMMUT_TREE_DYN) {
     factory = make_noncommut_tree_dyn;
   } else {
-    plan = static_plan(a, n);
+    // The plans' times are not used: the machines go as soon as they are ready.
     factory = [&](NodeRange r) {
-      return trees::make_plan_program(plan, op, trees::Timing::AS_SOON_AS_READY, r);
+      return trees::make_plan_program(p.plans[static_cast<int>(a)], p.op, trees::Timing::AS_SOON_AS_READY, r);
     };
   }
-  auto result = emulator::LocalEngine<Time>().run(graph, costs, factory, run_config(trace));
+  emulator::RunConfig config;
+  config.checking = emulator::Checking::ARBITRATED;
+  config.time = emulator::TimeMode::TIMED;
+  config.trace = trace;
+  auto result = engine.run(p.graph, costs, factory, config);
   Emulation<Time> out;
   out.makespan = result.makespan;
   if (dynamic) {
     out.verified = !result.reports.front().empty() && result.reports.front()[0] == '1';
   } else {
     const auto report = trees::PlanRunReport::merge(result.reports);
-    out.verified = report.root_done && report.root_value == op.sequential(static_cast<std::uint64_t>(n));
+    out.verified = report.root_done && report.root_value == p.expected;
   }
   out.trace = std::move(result.trace);
   return out;
 }
 
-/// The costs of one run of a study, drawn exactly as MonteCarlo draws them (montecarlo.cpp):
-/// RandomStream(seed, run, algorithm), c_0..c_(n−1) first, then one d per transfer as it starts.
-class StudyRunCosts final : public emulator::CostModel<double> {
- public:
-  StudyRunCosts(const Scenario& s, std::uint64_t seed, std::uint64_t run, Algorithm a)
-      : d_(s.distribution, s.mu_d, s.cv),
-        stream_(seed, run, static_cast<std::uint32_t>(a)),
-        c_(static_cast<std::size_t>(s.n)) {
-    const stochastic::CostDistribution c(s.distribution, s.mu_c, s.mu_c == 0 ? 0.0 : s.cv);
-    for (auto& ci : c_) ci = c(stream_);
-  }
-  double transfer(NodeId, emulator::Port, NodeId, const Rational&) const override { return d_(stream_); }
-  double compute(NodeId v, const Rational& work) const override { return c_[v] * work.to_double(); }
-
- private:
-  stochastic::CostDistribution d_;
-  mutable stochastic::RandomStream stream_;
-  std::vector<double> c_;
-};
-
-}  // namespace
+template Emulation<Rational> run_algorithm(Algorithm, const Prepared&, const emulator::CostModel<Rational>&,
+                                           emulator::LocalEngine<Rational>&, bool);
+template Emulation<double> run_algorithm(Algorithm, const Prepared&, const emulator::CostModel<double>&,
+                                         emulator::LocalEngine<double>&, bool);
 
 Emulation<Rational> emulate(Algorithm a, const FixedCosts& costs, bool trace) {
-  return run_algorithm<Rational>(a, costs.n(), costs, trace);
+  emulator::LocalEngine<Rational> engine;
+  return run_algorithm(a, Prepared(costs.n()), costs, engine, trace);
 }
 
 Emulation<Rational> emulate_tree(const trees::ReductionPlan& plan, std::span<const int> label, const FixedCosts& costs,
@@ -152,7 +132,9 @@ Emulation<Rational> emulate_tree(const trees::ReductionPlan& plan, std::span<con
   for (auto& t : relabelled.transfers) t = {at(t.from), at(t.to), t.start};
   const auto sum = trees::make_operator("sum", "relabelled schedule");
   const topology::CompleteGraph graph(static_cast<NodeId>(n));
-  auto config = run_config(trace);
+  emulator::RunConfig config;
+  config.time = emulator::TimeMode::TIMED;
+  config.trace = trace;
   config.checking = emulator::Checking::STRICT;
   config.ports.half_duplex = true;
   auto result = emulator::LocalEngine<Rational>().run(
@@ -165,13 +147,6 @@ Emulation<Rational> emulate_tree(const trees::ReductionPlan& plan, std::span<con
   out.verified = report.root_done && report.late == 0 && report.root_value == sum->sequential(static_cast<std::uint64_t>(n));
   out.trace = std::move(result.trace);
   return out;
-}
-
-Emulation<double> emulate_study_run(Algorithm a, const Scenario& scenario, std::uint64_t seed, std::uint64_t run_index,
-                                    bool trace) {
-  MonteCarlo().scenario(scenario);  // the same validation and messages as a study
-  const StudyRunCosts costs(scenario, seed, run_index, a);
-  return run_algorithm<double>(a, scenario.n, costs, trace);
 }
 
 }  // namespace starnet::algorithms::nonclairvoyant

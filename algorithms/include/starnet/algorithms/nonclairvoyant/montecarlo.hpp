@@ -101,12 +101,4 @@ class MonteCarlo {
   double wall_seconds_ = 0;
 };
 
-/// One run of one algorithm with the costs of run @p run_index: the makespan, whether the
-/// result was verified, and (with @p trace) the events, for Gantt charts.
-struct SingleRun {
-  double makespan = 0;
-  bool verified = false;
-};
-[[nodiscard]] SingleRun run_once(Algorithm a, const Scenario& s, std::uint64_t seed, std::uint64_t run_index);
-
 }  // namespace starnet::algorithms::nonclairvoyant

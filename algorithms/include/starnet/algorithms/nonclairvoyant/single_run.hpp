@@ -11,9 +11,8 @@
 /// one reduction on P_i; the emulator (timed, arbitrated, complete graph) reveals them.
 ///
 /// Complexity: one run is O(n log n) emulator work plus the trace when asked for.
-/// IMPORTANT: emulate_study_run() re-creates run r of MonteCarlo (montecarlo.hpp) by drawing the
-/// same numbers in the same order; the tests check its makespans against run_once() bit for bit,
-/// so a change of the drawing order in montecarlo.cpp must be made here too.
+/// emulate_study_run() is MonteCarlo's own run r (montecarlo.cpp), with the trace kept: one runner
+/// (runner.hpp) serves the studies and every single run here.
 
 #include <starnet/algorithms/nonclairvoyant/montecarlo.hpp>
 #include <starnet/algorithms/trees/reduction_plan.hpp>
@@ -92,7 +91,7 @@ struct Emulation {
                                                const FixedCosts& costs, bool trace = false);
 
 /// Run @p run_index of a MonteCarlo study with @p seed on @p scenario, for algorithm @p a: the
-/// same costs, hence the same makespan as run_once() and as the study's sample, with the trace.
+/// study's own computation, hence its sample's makespan, with the trace when asked for.
 /// @throws InputError / UsageError as MonteCarlo::scenario().
 [[nodiscard]] Emulation<double> emulate_study_run(Algorithm a, const Scenario& scenario, std::uint64_t seed,
                                                   std::uint64_t run_index, bool trace = true);
