@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <algorithm>
 #include <iostream>
 #include <sstream>
 #include <unistd.h>
@@ -72,6 +73,57 @@ TEST(ZmqEngine, SameTraceAsLocalForAnyWorkerCount) {
     EXPECT_EQ(zmq.counters.messages, local.counters.messages) << " workers=" << k;
     EXPECT_EQ(zmq.counters.payload_bytes, local.counters.payload_bytes) << " workers=" << k;
     EXPECT_EQ(zmq.counters.event_times, local.counters.event_times) << " workers=" << k;
+  }
+}
+
+bool odd_permutation(const std::string& label) {
+  bool odd = false;
+  for (std::size_t i = 0; i < label.size(); ++i) {
+    for (std::size_t j = i + 1; j < label.size(); ++j) odd ^= label[i] > label[j];
+  }
+  return odd;
+}
+
+// Half duplex: even permutations send through their highest port at time 0; odd ones, each
+// receiving one of those, ask to send through their second-highest port at 1/2. That send waits
+// for the port, is issued when the receive ends (before the round's first exchange), and goes
+// along a high link, so to another worker when there are several.
+void relay(Context& ctx) {
+  const auto v = ctx.node();
+  const auto top = static_cast<Port>(ctx.topology().degree(v) - 1);
+  if (ctx.starting()) {
+    if (odd_permutation(ctx.topology().node_name(v))) {
+      ctx.sleep(Rational(1, 2));
+    } else {
+      ctx.send(top, "e");
+    }
+  }
+  for (const auto& c : ctx.completed()) {
+    if (c.kind == Completion::Kind::TIMER) ctx.send(top - 1, "o");
+  }
+  for (const auto& m : ctx.received()) ctx.compute(/*work=*/1, m.from);
+}
+
+TEST(ZmqEngine, SendsQueuedForAHalfDuplexPortReachOtherWorkers) {
+  const StarGraph g(/*n=*/5);
+  const TopologyCosts<Rational> costs(g);
+  RunConfig config;
+  config.trace = true;
+  config.checking = Checking::ARBITRATED;
+  config.time = TimeMode::TIMED;
+  config.ports.half_duplex = true;
+  const ProgramFactory factory = [](NodeRange) { return std::make_unique<Lambda>(relay); };
+  const auto local = LocalEngine<Rational>().run(g, costs, factory, config);
+  EXPECT_EQ(local.counters.messages, 120U);  // one message per node
+  // Sends 0–1, the queued ones 1–2 (when the receives end), each followed by a computation of 1.
+  EXPECT_EQ(local.makespan, Rational(3));
+  const auto queued = std::count_if(local.trace.begin(), local.trace.end(),
+                                    [](const auto& e) { return e.kind == EventKind::REQUEST; });
+  EXPECT_EQ(queued, 60);
+  for (const unsigned k : {2U, 3U, 5U}) {
+    const auto zmq = run_zmq_threads<Rational>(g, costs, factory, config, k);
+    EXPECT_EQ(lines(zmq, g), lines(local, g)) << " workers=" << k;
+    EXPECT_EQ(zmq.counters.messages, local.counters.messages) << " workers=" << k;
   }
 }
 
