@@ -81,10 +81,12 @@ class ZmqExchange final : public Exchange<Time> {
       w.put(self_);
       w.put(seq_);
       wire::put_batch(w, out[j]);
-      before_send();
-      push_[j].send(adopt(std::move(w.str())), zmq::send_flags::sndmore);
-      push_[j].send(adopt(std::move(out[j].requests)), zmq::send_flags::none);
+      auto head = adopt(std::move(w.str()));
+      auto requests = adopt(std::move(out[j].requests));
       out[j].requests = {};
+      before_send();  // after the last write of what the receiver reads (and its deleter frees)
+      push_[j].send(head, zmq::send_flags::sndmore);
+      push_[j].send(requests, zmq::send_flags::none);
     }
     std::swap(in[self_], out[self_]);
     auto& got = early_[seq_];
