@@ -123,7 +123,6 @@ class Worker {
     [[nodiscard]] T& operator[](std::uint32_t i) { return items_[i].value; }
     [[nodiscard]] const T& operator[](std::uint32_t i) const { return items_[i].value; }
     [[nodiscard]] std::uint32_t& next(std::uint32_t i) { return items_[i].next; }
-    [[nodiscard]] std::uint32_t next(std::uint32_t i) const { return items_[i].next; }
     void reset(std::size_t expected) {
       items_.clear();
       items_.reserve(expected);  // address space only: pages are touched as records are used
