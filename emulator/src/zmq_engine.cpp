@@ -85,8 +85,8 @@ class ZmqExchange final : public Exchange<Time> {
       auto requests = adopt(std::move(out[j].requests));
       out[j].requests = {};
       before_send();  // after the last write of what the receiver reads (and its deleter frees)
-      push_[j].send(head, zmq::send_flags::sndmore);
-      push_[j].send(requests, zmq::send_flags::none);
+      send(j, head, zmq::send_flags::sndmore);
+      send(j, requests, zmq::send_flags::none);
     }
     std::swap(in[self_], out[self_]);
     auto& got = early_[seq_];
@@ -171,6 +171,15 @@ class ZmqExchange final : public Exchange<Time> {
   std::uint64_t seq_ = 0;
   std::map<std::uint64_t, std::vector<bool>> early_;
   std::map<std::pair<std::uint64_t, unsigned>, std::pair<zmq::message_t, zmq::message_t>> stash_;
+
+  /// Never blocks: with no high-water mark a push only refuses a message once its peer has closed
+  /// its end (a worker that failed and left: inproc pipes do not outlive the socket), and waiting
+  /// for it then would hang the run.
+  void send(unsigned peer, zmq::message_t& message, zmq::send_flags flags) {
+    if (!push_[peer].send(message, flags | zmq::send_flags::dontwait)) {
+      throw TransportError(fmt::format("worker {}: peer worker {} is gone", self_, peer));
+    }
+  }
 
   /// A message that owns @p bytes: zmq frees them once sent (inproc: once the receiver is done).
   static zmq::message_t adopt(std::string bytes) {
