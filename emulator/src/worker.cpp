@@ -26,46 +26,46 @@ std::string time_text(const Time& t) {
 template <class Time>
 class Worker<Time>::NodeContext final : public Context {
  public:
-  NodeContext(Worker& w, NodeId v, bool starting) : w_(w), v_(v), starting_(starting) {}
-  [[nodiscard]] NodeId node() const override { return v_; }
-  [[nodiscard]] std::uint64_t step() const override { return w_.step_; }
-  [[nodiscard]] bool starting() const override { return starting_; }
-  [[nodiscard]] std::span<const Delivery> received() const override { return w_.node_deliveries_; }
-  [[nodiscard]] std::span<const Completion> completed() const override { return w_.node_completions_; }
-  [[nodiscard]] const topology::Topology& topology() const override { return *w_.topology_; }
+  explicit NodeContext(Worker& w) : Context(*w.topology_), w_(w) {}
+  /// Prepares the reaction of node @p v to what node_deliveries_ and node_completions_ hold.
+  void at(NodeId v, bool starting) {
+    node_ = v;
+    step_ = w_.step_;
+    starting_ = starting;
+    received_ = w_.node_deliveries_;
+    completed_ = w_.node_completions_;
+  }
   void send(Port port, std::string payload, Rational size, std::uint64_t tag) override {
     const auto& topo = *w_.topology_;
-    if (port >= topo.degree(v_)) {
-      w_.violation(v_, v_,
-                   fmt::format("node {} sends through port {}, but it has only {} links", topo.node_name(v_), port,
-                               topo.degree(v_)));
+    if (port >= topo.degree(node_)) {
+      w_.violation(node_, node_,
+                   fmt::format("node {} sends through port {}, but it has only {} links", topo.node_name(node_), port,
+                               topo.degree(node_)));
       return;
     }
-    w_.start_send(v_, port, topo.neighbor(v_, port), std::move(payload), size, tag);
+    w_.start_send(node_, port, topo.neighbor(node_, port), std::move(payload), size, tag);
   }
   void send_to(NodeId to, std::string payload, Rational size, std::uint64_t tag) override {
-    const auto port = w_.topology_->port_to(v_, to);
+    const auto port = w_.topology_->port_to(node_, to);
     if (!port) {
-      w_.violation(v_, to,
-                   fmt::format("node {} sends to {}, but there is no link between them", w_.topology_->node_name(v_),
+      w_.violation(node_, to,
+                   fmt::format("node {} sends to {}, but there is no link between them", w_.topology_->node_name(node_),
                                to < w_.topology_->num_nodes() ? w_.topology_->node_name(to) : std::to_string(to)));
       return;
     }
-    w_.start_send(v_, *port, to, std::move(payload), size, tag);
+    w_.start_send(node_, *port, to, std::move(payload), size, tag);
   }
-  void compute(Rational work, std::uint64_t tag) override { w_.start_compute(v_, work, tag); }
-  void sleep(Rational delay, std::uint64_t tag) override { w_.start_timer(v_, delay, tag); }
-  void accept(NodeId from) override { w_.post(v_, from); }
+  void compute(Rational work, std::uint64_t tag) override { w_.start_compute(node_, work, tag); }
+  void sleep(Rational delay, std::uint64_t tag) override { w_.start_timer(node_, delay, tag); }
+  void accept(NodeId from) override { w_.post(node_, from); }
   [[nodiscard]] unsigned free_send_ports() const override {
-    const auto i = w_.local(v_);
+    const auto i = w_.local(node_);
     const unsigned used = w_.sending_[i] + (w_.config_.ports.half_duplex ? w_.receiving_[i] : 0U);
     return used >= w_.config_.ports.ports ? 0U : w_.config_.ports.ports - used;
   }
 
  private:
   Worker& w_;
-  NodeId v_;
-  bool starting_;
 };
 
 template <class Time>
@@ -120,15 +120,18 @@ void Worker<Time>::reset(const topology::Topology& topology, const CostModel<Tim
 
 template <class Time>
 template <class T>
-std::uint32_t Worker<Time>::Slab<T>::add(T&& value) {
+template <class... Args>
+std::uint32_t Worker<Time>::Slab<T>::add(Args&&... args) {
   std::uint32_t i = free_;
   if (i != NIL) {
     free_ = items_[i].next;
-    items_[i].value = std::move(value);
+    // Built in place: a payload moves once from the sender's hands into the record.
+    std::destroy_at(&items_[i].value);
+    std::construct_at(&items_[i].value, std::forward<Args>(args)...);
   } else {
     if (items_.size() >= NIL) throw ScheduleError("more than 2^32 - 1 records in flight on one worker");
     i = static_cast<std::uint32_t>(items_.size());
-    items_.push_back({std::move(value), NIL});
+    items_.push_back({T(std::forward<Args>(args)...), NIL});
   }
   items_[i].next = NIL;
   return i;
@@ -237,7 +240,7 @@ void Worker<Time>::schedule(const Time& at, Event event) {
 }
 
 template <class Time>
-void Worker<Time>::start_send(NodeId from, Port port, NodeId to, std::string payload, const Rational& size,
+void Worker<Time>::start_send(NodeId from, Port port, NodeId to, std::string&& payload, const Rational& size,
                               std::uint64_t tag) {
   const auto& topo = *topology_;
   if (!(size >= 0)) {
@@ -259,10 +262,10 @@ void Worker<Time>::start_send(NodeId from, Port port, NodeId to, std::string pay
     }
     record(EventKind::REQUEST, from, to, port, tag, size, payload);
     push(pending_sends_, messages_, from,
-         messages_.add(Request<Time>{from, to, port, tag, size, duration, std::move(payload)}));
+         messages_.add(from, to, port, tag, size, duration, std::move(payload)));
     return;
   }
-  issue(messages_.add(Request<Time>{from, to, port, tag, size, duration, std::move(payload)}));
+  issue(messages_.add(from, to, port, tag, size, duration, std::move(payload)));
 }
 
 template <class Time>
@@ -287,7 +290,7 @@ void Worker<Time>::start_compute(NodeId v, const Rational& work, std::uint64_t t
     violation(v, v, fmt::format("node {} computes {} tasks (must be >= 0)", topology_->node_name(v), work.to_string()));
     return;
   }
-  const auto task = tasks_.add(Task{v, tag, work});
+  const auto task = tasks_.add(v, tag, work);
   const auto i = local(v);
   if (computing_[i] != 0) {
     push(compute_queue_, tasks_, v, task);
@@ -305,7 +308,7 @@ void Worker<Time>::start_timer(NodeId v, const Rational& delay, std::uint64_t ta
     violation(v, v, fmt::format("node {} sleeps for {} (must be >= 0)", topology_->node_name(v), delay.to_string()));
     return;
   }
-  schedule(now_ + time_from<Time>(delay), Event{Due::TIMER, tasks_.add(Task{v, tag, delay})});
+  schedule(now_ + time_from<Time>(delay), Event{Due::TIMER, tasks_.add(v, tag, delay)});
 }
 
 template <class Time>
@@ -378,6 +381,7 @@ void Worker<Time>::issue_pending(NodeId u) {
 template <class Time>
 void Worker<Time>::react(bool starting) {
   const std::size_t n = static_cast<std::size_t>(range_.size());
+  NodeContext ctx(*this);
   const auto run_node = [&](NodeId v, bool start) {
     if (node_deliveries_.size() > 1) {
       std::sort(node_deliveries_.begin(), node_deliveries_.end(),
@@ -388,7 +392,7 @@ void Worker<Time>::react(bool starting) {
         return std::tie(a.kind, a.peer, a.tag) < std::tie(b.kind, b.peer, b.tag);
       });
     }
-    NodeContext ctx(*this, v, start);
+    ctx.at(v, start);
     program_->react(ctx);
     node_deliveries_.clear();
     node_completions_.clear();
@@ -403,7 +407,7 @@ void Worker<Time>::react(bool starting) {
   if (total == 0) return;
   const auto deliver = [&](std::uint32_t message) {
     auto& m = messages_[message];
-    node_deliveries_.push_back(Delivery{m.from, m.port, m.tag, m.size, std::move(m.payload)});
+    node_deliveries_.emplace_back(m.from, m.port, m.tag, m.size, std::move(m.payload));
     messages_.release(message);
   };
   if (total == 1) {  // the common case of sparse runs: one event, nothing to group
@@ -431,6 +435,14 @@ void Worker<Time>::react(bool starting) {
     for (std::uint32_t k = 0; k < total; ++k) ++counts_[node_of(k) + 1];
     for (std::size_t i = 0; i < n; ++i) counts_[i + 1] += counts_[i];
     for (std::uint32_t k = 0; k < total; ++k) order_[counts_[node_of(k)]++] = k;
+  } else if (total <= 16) {
+    // A few (sparse timed runs: a delivery and its sender's notice): insertion, stable.
+    for (std::uint32_t k = 0; k < total; ++k) {
+      const auto key = node_of(k);
+      std::uint32_t j = k;
+      for (; j > 0 && node_of(order_[j - 1]) > key; --j) order_[j] = order_[j - 1];
+      order_[j] = k;
+    }
   } else {
     for (std::uint32_t k = 0; k < total; ++k) order_[k] = k;
     std::sort(order_.begin(), order_.end(), [&](std::uint32_t a, std::uint32_t b) {
@@ -480,7 +492,7 @@ bool Worker<Time>::accepts(NodeId v, NodeId from) const {
 
 template <class Time>
 void Worker<Time>::post(NodeId v, NodeId from) {
-  push(posted_, posts_, v, posts_.add(NodeId{from}));
+  push(posted_, posts_, v, posts_.add(from));
   grant_waiting(v);
 }
 
@@ -548,8 +560,7 @@ void Worker<Time>::accept(std::uint32_t message) {
 }
 
 template <class Time>
-void Worker<Time>::exchange() {
-  if (exchange_ == nullptr) return;  // one worker: inbound() is what it sent itself
+void Worker<Time>::exchange_with_peers() {
   exchange_->exchange(out_, in_);
   for (auto& b : out_) b.clear();
   receive_requests();
@@ -614,7 +625,7 @@ bool Worker<Time>::advance() {
   h.violation = violation_;
   if (!h.has_next) h.waiting = first_waiting();
   for (auto& b : out_) b.header = h;
-  exchange();
+  exchange_with_peers();
   std::optional<Fault> violation;
   std::optional<Fault> waiting;
   bool has_now = false;

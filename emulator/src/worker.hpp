@@ -115,7 +115,9 @@ class Worker {
   template <class T>
   class Slab {
    public:
-    [[nodiscard]] std::uint32_t add(T&& value);
+    /// A record built from @p args.
+    template <class... Args>
+    [[nodiscard]] std::uint32_t add(Args&&... args);
     void release(std::uint32_t i) {
       items_[i].next = free_;
       free_ = i;
@@ -195,7 +197,7 @@ class Worker {
   }
 
   // Actions of a reacting node.
-  void start_send(NodeId from, Port port, NodeId to, std::string payload, const Rational& size, std::uint64_t tag);
+  void start_send(NodeId from, Port port, NodeId to, std::string&& payload, const Rational& size, std::uint64_t tag);
   void issue(std::uint32_t message);
   void start_compute(NodeId v, const Rational& work, std::uint64_t tag);
   void start_timer(NodeId v, const Rational& delay, std::uint64_t tag);
@@ -211,7 +213,10 @@ class Worker {
   void post(NodeId v, NodeId from);
   [[nodiscard]] bool accepts(NodeId v, NodeId from) const;
   void issue_pending(NodeId u);
-  void exchange();
+  void exchange() {
+    if (exchange_ != nullptr) exchange_with_peers();  // one worker: inbound() is what it sent itself
+  }
+  void exchange_with_peers();
   void receive_requests();
   /// What arrived in the last exchange (with one worker: what it sent itself).
   std::vector<Batch<Time>>& inbound() { return exchange_ != nullptr ? in_ : out_; }

@@ -75,10 +75,6 @@ Rational operator/(const Rational& a, const Rational& b) {
   return Rational::reduce(static_cast<Wide>(a.num_) * b.den_, static_cast<Wide>(a.den_) * b.num_);
 }
 
-std::strong_ordering operator<=>(const Rational& a, const Rational& b) {
-  return static_cast<Wide>(a.num_) * b.den_ <=> static_cast<Wide>(b.num_) * a.den_;
-}
-
 std::int64_t Rational::floor() const {
   const std::int64_t q = num_ / den_;
   return (num_ % den_ != 0 && num_ < 0) ? q - 1 : q;

@@ -58,19 +58,21 @@ struct NodeRange {
 };
 
 /// What a node sees and may do during one reaction. Only valid inside react().
+/// What it sees is plain data set by the engine before each reaction (the Monte-Carlo studies
+/// make millions of reactions per second); what it does goes through the engine.
 class Context {
  public:
   virtual ~Context() = default;
-  [[nodiscard]] virtual NodeId node() const = 0;
+  [[nodiscard]] NodeId node() const { return node_; }
   /// Index of the current event time (in unit time, the step number itself).
-  [[nodiscard]] virtual std::uint64_t step() const = 0;
+  [[nodiscard]] std::uint64_t step() const { return step_; }
   /// True in the node's first reaction of the run (step 0).
-  [[nodiscard]] virtual bool starting() const = 0;
+  [[nodiscard]] bool starting() const { return starting_; }
   /// Messages that finished arriving now, in a deterministic order (sender id, then tag).
-  [[nodiscard]] virtual std::span<const Delivery> received() const = 0;
+  [[nodiscard]] std::span<const Delivery> received() const { return received_; }
   /// Sends, computations and timers of this node that finished now.
-  [[nodiscard]] virtual std::span<const Completion> completed() const = 0;
-  [[nodiscard]] virtual const topology::Topology& topology() const = 0;
+  [[nodiscard]] std::span<const Completion> completed() const { return completed_; }
+  [[nodiscard]] const topology::Topology& topology() const { return *topology_; }
 
   /// Starts a transfer of @p payload through @p port; @p size in unit-size messages (the time is
   /// size·cost of the link in timed mode, one step in unit mode). In strict mode a busy send
@@ -91,6 +93,18 @@ class Context {
   /// wait (arbitrated) or violate the model (strict). Nodes that never call it take any sender.
   /// This is how a plan fixes the order in which a node combines its children's values.
   virtual void accept(NodeId from) = 0;
+
+ protected:
+  explicit Context(const topology::Topology& topology) : topology_(&topology) {}
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+
+  NodeId node_ = 0;
+  std::uint64_t step_ = 0;
+  bool starting_ = false;
+  std::span<const Delivery> received_;
+  std::span<const Completion> completed_;
+  const topology::Topology* topology_;
 };
 
 class NodeProgram {

@@ -54,7 +54,11 @@ class Rational {
   Rational& operator/=(const Rational& b) { return *this = *this / b; }
 
   friend bool operator==(const Rational& a, const Rational& b) = default;
-  friend std::strong_ordering operator<=>(const Rational& a, const Rational& b);
+  // Inline: the emulator compares times and sizes on every event.
+  friend std::strong_ordering operator<=>(const Rational& a, const Rational& b) {
+    if (a.den_ == b.den_) return a.num_ <=> b.num_;  // denominators are positive
+    return static_cast<Wide>(a.num_) * b.den_ <=> static_cast<Wide>(b.num_) * a.den_;
+  }
 
  private:
   static Rational reduce(Wide num, Wide den);
