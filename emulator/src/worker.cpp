@@ -79,6 +79,7 @@ void Worker<Time>::reset(const topology::Topology& topology, const CostModel<Tim
   self_ = self;
   range_ = partitions_.at(self);
   program_ = &program;
+  send_notices_ = program.reacts_to_sends();
   exchange_ = exchange;
   now_ = Time(0);
   makespan_ = Time(0);
@@ -365,7 +366,7 @@ void Worker<Time>::apply_send_done(const SendDone& done) {
   const NodeId u = done.sender;
   if (done.occupied) --sending_[local(u)];
   record(EventKind::SEND_END, u, done.receiver, 0, done.tag, 0);
-  completions_.push_back({u, Completion{Completion::Kind::SEND, done.tag, done.receiver}});
+  if (send_notices_) completions_.push_back({u, Completion{Completion::Kind::SEND, done.tag, done.receiver}});
   issue_pending(u);
   if (config_.ports.half_duplex) grant_waiting(u);
 }

@@ -231,6 +231,7 @@ class Worker {
   unsigned self_ = 0;
   NodeRange range_;
   NodeProgram* program_ = nullptr;
+  bool send_notices_ = true;  // program_->reacts_to_sends()
   Exchange<Time>* exchange_ = nullptr;
 
   Time now_{};

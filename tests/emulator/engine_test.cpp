@@ -8,6 +8,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 #include <map>
 
@@ -293,6 +294,47 @@ TEST(Engine, TimersWakeTheNodeUp) {
   });
   EXPECT_EQ(woken, 1);
   EXPECT_EQ(r.makespan, Rational(5, 2));
+}
+
+/// Node 0 sends "x"; whoever gets it relays "y" along dimension 3; counts its reactions.
+class Relay final : public NodeProgram {
+ public:
+  explicit Relay(bool notices) : notices_(notices) {}
+  void react(Context& ctx) override {
+    ++reactions;
+    for (const auto& c : ctx.completed()) send_notices += c.kind == Completion::Kind::SEND ? 1 : 0;
+    if (ctx.starting() && ctx.node() == 0) ctx.send(StarGraph::port_of(2), "x");
+    for (const auto& m : ctx.received()) {
+      if (m.payload == "x") ctx.send(StarGraph::port_of(3), "y");
+    }
+  }
+  [[nodiscard]] bool reacts_to_sends() const override { return notices_; }
+  int reactions = 0;
+  int send_notices = 0;
+
+ private:
+  bool notices_;
+};
+
+TEST(Engine, AProgramThatDeclinesSendNoticesIsNotWokenForThem) {
+  const StarGraph g(/*n=*/3);
+  const UnitCosts<Rational> costs;
+  RunConfig config;
+  config.trace = true;
+  std::vector<std::string> traces[2];
+  for (const bool notices : {true, false}) {
+    auto r = LocalEngine<Rational>().run(g, costs, [&](NodeRange) { return std::make_unique<Relay>(notices); }, config);
+    const auto& relay = static_cast<const Relay&>(*r.programs.front());
+    // 6 starts, 2 receipts, and the 2 senders' notices only when asked for.
+    EXPECT_EQ(relay.reactions, notices ? 10 : 8);
+    EXPECT_EQ(relay.send_notices, notices ? 2 : 0);
+    EXPECT_EQ(r.makespan, Rational(2));
+    for (const auto& e : r.trace) traces[notices ? 1 : 0].push_back(to_json_line(e, g));
+  }
+  EXPECT_EQ(traces[0], traces[1]);  // send_end events included: the ports are freed alike
+  EXPECT_EQ(std::count_if(traces[0].begin(), traces[0].end(),
+                          [](const std::string& l) { return l.find("send_end") != std::string::npos; }),
+            2);
 }
 
 TEST(Engine, HorizonStopsAnEndlessProgram) {

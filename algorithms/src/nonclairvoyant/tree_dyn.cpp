@@ -41,6 +41,8 @@ class DynamicReduction : public emulator::NodeProgram {
     }
   }
 
+  [[nodiscard]] bool reacts_to_sends() const override { return false; }
+
   [[nodiscard]] std::string report() const override {
     // One processor holds everything at the end: the last one left idle.
     const auto n = values_.size();

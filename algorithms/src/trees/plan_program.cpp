@@ -94,6 +94,8 @@ class PlanProgram final : public emulator::NodeProgram {
     }
   }
 
+  [[nodiscard]] bool reacts_to_sends() const override { return false; }
+
   [[nodiscard]] std::string report() const override {
     const auto root = static_cast<NodeId>(plan_.root);
     const bool mine = range_.contains(root);

@@ -112,6 +112,10 @@ class NodeProgram {
   virtual ~NodeProgram() = default;
   /// Called for a node at step 0, then whenever it has deliveries or completions.
   virtual void react(Context& ctx) = 0;
+  /// False for a program that never looks at its sends' completions: the engine then leaves
+  /// them out of completed() and does not call react() for them (the port is freed and the
+  /// trace keeps its send_end all the same). A fifth of the reactions of a Monte-Carlo run.
+  [[nodiscard]] virtual bool reacts_to_sends() const { return true; }
   /// An opaque account of this partition after the run (e.g. how many nodes hold the right
   /// value), handed back to the caller; processes send it to the coordinator.
   [[nodiscard]] virtual std::string report() const { return {}; }
