@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <limits>
+#include <memory>
+#include <type_traits>
 
 namespace starnet::emulator {
 namespace {
@@ -123,6 +125,8 @@ template <class Time>
 template <class T>
 template <class... Args>
 std::uint32_t Worker<Time>::Slab<T>::add(Args&&... args) {
+  // Rebuilding a released record in place must not fail half-way (it would be destroyed twice).
+  static_assert(std::is_nothrow_constructible_v<T, Args&&...>);
   std::uint32_t i = free_;
   if (i != NIL) {
     free_ = items_[i].next;
