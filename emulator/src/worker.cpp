@@ -104,6 +104,7 @@ void Worker<Time>::reset(const topology::Topology& topology, const CostModel<Tim
     free_buckets_.push_back(slot.bucket);
   }
   agenda_.clear();
+  soon_.clear();
   for (auto* q : {&waiting_, &pending_sends_, &compute_queue_, &posted_}) {
     if (!q->of.empty()) q->of.assign(n, Fifo{});
     q->size = 0;
@@ -211,11 +212,16 @@ void Worker<Time>::violation(NodeId node, NodeId peer, std::string message) {
 
 template <class Time>
 void Worker<Time>::schedule(const Time& at, Event event) {
+  // Zero-duration work ends in the next round of this time: no slot in the agenda (which holds
+  // later times only; the current time's slot left it when its round began).
+  if (at == now_) {
+    soon_.push_back(event);
+    return;
+  }
   // Latest first, so that the next time is at the back; most events fall on the time scheduled
-  // last (a unit step, or now for zero-duration work), checked first.
+  // last (a unit step), checked first.
   auto it = agenda_.end();
   if (agenda_.empty() || agenda_.back().at != at) {
-    // Earlier than everything ahead (zero-duration work scheduled now): the new back.
     if (!agenda_.empty() && agenda_.back().at < at) {
       if (agenda_.size() <= 64) {
         // Few times ahead (sparse timed runs): a scan from the soonest, whose one unpredictable
@@ -318,12 +324,17 @@ void Worker<Time>::start_timer(NodeId v, const Rational& delay, std::uint64_t ta
 
 template <class Time>
 void Worker<Time>::deliver_due() {
-  if (agenda_.empty() || agenda_.back().at != now_) return;
-  const auto bucket = agenda_.back().bucket;
-  agenda_.pop_back();
   due_.clear();
-  std::swap(due_, buckets_[bucket]);
-  free_buckets_.push_back(bucket);
+  if (!soon_.empty()) {
+    std::swap(due_, soon_);
+  } else if (!agenda_.empty() && agenda_.back().at == now_) {  // the first round of a time
+    const auto bucket = agenda_.back().bucket;
+    agenda_.pop_back();
+    std::swap(due_, buckets_[bucket]);
+    free_buckets_.push_back(bucket);
+  } else {
+    return;
+  }
   for (const auto& e : due_) {
     switch (e.kind) {
       case Due::TRANSFER_END: {
@@ -613,7 +624,7 @@ bool Worker<Time>::advance() {
   if (exchange_ == nullptr) {
     // One worker: the decision below without building and exchanging headers.
     if (violation_) throw ModelViolation("strict port-model check: " + violation_->message);
-    if (!agenda_.empty() && agenda_.back().at == now_) {
+    if (!soon_.empty()) {
       ++round_;
       return true;
     }
@@ -624,11 +635,11 @@ bool Worker<Time>::advance() {
     return move_to(agenda_.back().at);
   }
   Header<Time> h;
-  h.has_now = !agenda_.empty() && agenda_.back().at == now_;
+  h.has_now = !soon_.empty();
   h.has_next = !agenda_.empty();
   if (h.has_next) h.next = agenda_.back().at;
   h.violation = violation_;
-  if (!h.has_next) h.waiting = first_waiting();
+  if (!h.has_now && !h.has_next) h.waiting = first_waiting();
   for (auto& b : out_) b.header = h;
   exchange_with_peers();
   std::optional<Fault> violation;

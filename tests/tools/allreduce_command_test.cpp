@@ -247,7 +247,9 @@ TEST(AllReduceCommand, CompareReproducesTableTwoWithMeasuredSteps) {
     EXPECT_EQ(row["measured"], row["paper"]) << " n=" << n;
     EXPECT_EQ(row["sheu_formula"], row["sheu_paper"]) << " n=" << n;
     EXPECT_LE(row["lower_bound"].get<int>(), row["measured"].get<int>()) << " n=" << n;
-    if (n != 8) EXPECT_EQ(row["tseng_formula"], row["tseng_paper"]) << " n=" << n;
+    if (n != 8) {
+      EXPECT_EQ(row["tseng_formula"], row["tseng_paper"]) << " n=" << n;
+    }
   }
   // The paper prints 127 for Tseng's scheme on S_8; its own formula 3(n−1)² gives 147.
   EXPECT_EQ(j["rows"][5]["tseng_formula"], 147);

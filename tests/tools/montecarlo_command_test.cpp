@@ -175,7 +175,9 @@ TEST(MontecarloCommand, WorstCasesReachTableI) {
   }
   // The self-check: exit 1 exactly when a ratio breaks its proven bound (stderr names it).
   EXPECT_EQ(r.exit_code, all_within ? 0 : 1) << r.err;
-  if (!all_within) EXPECT_THAT(r.err, HasSubstr("above"));
+  if (!all_within) {
+    EXPECT_THAT(r.err, HasSubstr("above"));
+  }
 }
 
 TEST(MontecarloCommand, HelpDescribesTheModes) {
