@@ -2,7 +2,7 @@
 #
 # The engine's sparse path (Monte-Carlo studies: millions of small emulations) is branchy code
 # behind virtual calls whose hot side the compiler cannot guess; a profile tells it, and gains
-# about a fifth of the simulation rate (docs/montecarlo.md, "Performance"). An instrumented copy
+# about a seventh of the simulation rate (docs/montecarlo.md, "Performance"). An instrumented copy
 # of the `starnet` tool is built in pgo-training/, runs a short training workload that writes
 # its profile to pgo-profile/, and every target of this build is then compiled with it. The
 # profile is remade on every build (a few seconds); a source edited since only loses the profile

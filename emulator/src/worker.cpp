@@ -222,6 +222,7 @@ void Worker<Time>::schedule(const Time& at, Event event) {
   // last (a unit step), checked first.
   auto it = agenda_.end();
   if (agenda_.empty() || agenda_.back().at != at) {
+    // Sooner than every time ahead: the new back; otherwise its place among them.
     if (!agenda_.empty() && agenda_.back().at < at) {
       if (agenda_.size() <= 64) {
         // Few times ahead (sparse timed runs): a scan from the soonest, whose one unpredictable

@@ -246,7 +246,7 @@ class Worker {
   std::vector<std::uint8_t> computing_;
   Slab<Request<Time>> messages_;  // transfers this worker's nodes receive (or send, while pending)
   Slab<Task> tasks_;
-  std::vector<Slot> agenda_;  // times after now_
+  std::vector<Slot> agenda_;  // times ahead (now_ too, until its first round takes it)
   std::vector<Event> soon_;    // events at now_ for the next round (zero-duration work)
   std::vector<std::vector<Event>> buckets_;
   std::vector<std::uint32_t> free_buckets_;
