@@ -223,7 +223,17 @@ void Worker<Time>::schedule(const Time& at, Event event) {
   auto it = agenda_.end();
   if (agenda_.empty() || agenda_.back().at != at) {
     // Sooner than every time ahead: the new back; otherwise its place among them.
-    if (!agenda_.empty() && agenda_.back().at < at) it = agenda_.begin() + static_cast<std::ptrdiff_t>(place(at));
+    if (!agenda_.empty() && agenda_.back().at < at) {
+      if (agenda_.size() <= 64) {
+        // Few times ahead (sparse timed runs): a scan from the soonest, whose one unpredictable
+        // branch is the exit, beats a binary search's five.
+        it = agenda_.end() - 1;
+        while (it != agenda_.begin() && (it - 1)->at <= at) --it;
+      } else {
+        it = std::lower_bound(agenda_.begin(), agenda_.end(), at,
+                              [](const Slot& s, const Time& t) { return t < s.at; });
+      }
+    }
     if (it == agenda_.end() || it->at != at) {
       std::uint32_t bucket = 0;
       if (free_buckets_.empty()) {
@@ -239,22 +249,6 @@ void Worker<Time>::schedule(const Time& at, Event event) {
     it = agenda_.end() - 1;
   }
   buckets_[it->bucket].push_back(event);
-}
-
-template <class Time>
-std::size_t Worker<Time>::place(const Time& at) const {
-  // Branch-free binary search (the step is masked, not branched on; GCC turns a ternary into a
-  // branch once it is inlined): random transfer times make any branch on them a coin toss, and
-  // a mispredicted branch per transfer was the largest single stall of the Monte-Carlo runs.
-  // Invariant: the answer is in [first, first + len].
-  const Slot* first = agenda_.data();
-  std::size_t len = agenda_.size();
-  while (len > 1) {
-    const std::size_t half = len / 2;
-    first += half & (std::size_t{0} - static_cast<std::size_t>(at < first[half].at));
-    len -= half;
-  }
-  return static_cast<std::size_t>(first - agenda_.data()) + (at < first->at ? 1 : 0);
 }
 
 template <class Time>

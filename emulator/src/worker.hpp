@@ -186,8 +186,6 @@ class Worker {
                     std::string_view payload);
   void violation(NodeId node, NodeId peer, std::string message);
   void schedule(const Time& at, Event event);
-  /// The index of the first time ahead that is not later than @p at. @pre the agenda is not empty.
-  [[nodiscard]] std::size_t place(const Time& at) const;
 
   template <class T>
   void push(Fifos& q, Slab<T>& slab, NodeId v, std::uint32_t item);
