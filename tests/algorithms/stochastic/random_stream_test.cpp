@@ -1,3 +1,5 @@
+#include "../../../algorithms/src/stochastic/philox_kernels.hpp"
+
 #include <starnet/algorithms/stochastic/cost_distribution.hpp>
 #include <starnet/algorithms/stochastic/random_stream.hpp>
 #include <starnet/topology/error.hpp>
@@ -59,6 +61,31 @@ TEST(RandomStream, LaysSeedRunAndSubstreamOutAsDocumented) {
     const auto words = philox4x32_10({block, 0x85a308d3U, 0x13198a2eU, 0x03707344U}, {0xa4093822U, 0x299f31d0U});
     EXPECT_EQ(s.next_u64(), (std::uint64_t{words[1]} << 32) | words[0]) << " block=" << block;
     EXPECT_EQ(s.next_u64(), (std::uint64_t{words[3]} << 32) | words[2]) << " block=" << block;
+  }
+}
+
+TEST(PhiloxKernels, EveryKernelThisCpuRunsGivesTheReferenceBlocks) {
+  const auto kernels = detail::philox_kernels();
+  ASSERT_FALSE(kernels.empty());
+#if defined(__x86_64__)
+  EXPECT_EQ(kernels.back().name, "sse2");  // every x86-64 has it; AVX2 comes first where present
+#endif
+  const std::array<std::array<std::uint32_t, 2>, 3> keys = {{{0, 0}, {0xa4093822U, 0x299f31d0U}, {~0U, ~0U}}};
+  // Refills start at multiples of 8; the last one of a stream ends at 2^32 - 1 in word 0.
+  const std::array<std::uint32_t, 3> starts = {0, 0x243f6a88U & ~7U, ~7U};
+  for (const auto& kernel : kernels) {
+    for (const auto& key : keys) {
+      for (const std::uint32_t start : starts) {
+        const std::array<std::uint32_t, 4> counter = {start, 0x85a308d3U, 0xffffffffU, 0x03707344U};
+        detail::PhiloxNumbers out{};
+        kernel.run(counter, key, out);
+        for (std::uint32_t l = 0; l < detail::PHILOX_BLOCKS; ++l) {
+          const auto words = philox4x32_10({start + l, counter[1], counter[2], counter[3]}, key);
+          EXPECT_EQ(out[2 * l], (std::uint64_t{words[1]} << 32) | words[0]) << kernel.name << " block " << l;
+          EXPECT_EQ(out[2 * l + 1], (std::uint64_t{words[3]} << 32) | words[2]) << kernel.name << " block " << l;
+        }
+      }
+    }
   }
 }
 

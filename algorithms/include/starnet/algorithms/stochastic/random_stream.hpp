@@ -14,7 +14,7 @@
 /// Stream layout: key = seed (low word first); counter = {block, substream, run low, run high}.
 /// Each block yields two 64-bit numbers, low word first: (w1 << 32) | w0, then (w3 << 32) | w2.
 /// A stream therefore holds 2^33 64-bit numbers. Complexity: O(1) per number (one Philox block
-/// per two numbers, ~20 multiplications, computed eight blocks at a time with SSE2); a stream is
+/// per two numbers, ~20 multiplications, computed eight blocks at a time with AVX2 or SSE2); a stream is
 /// ~160 bytes and computes nothing until its first number is drawn.
 ///
 /// IMPORTANT: floating-point samplers built on top use libm (log, exp, sqrt); their outputs are
