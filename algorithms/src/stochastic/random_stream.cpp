@@ -9,9 +9,6 @@ namespace starnet::algorithms::stochastic {
 namespace detail {
 namespace {
 
-constexpr std::size_t LANES = PHILOX_BLOCKS;
-using Numbers = PhiloxNumbers;
-
 #if defined(__x86_64__)
 // Philox4x32-10 on x86-64's vector units, SLOTS lanes to a register: 2 with SSE2 (every x86-64
 // has it), 4 with AVX2. Each 32-bit word sits in the low half of a 64-bit slot: pmuludq
@@ -40,20 +37,20 @@ template <class V>
 // Always inlined, so that the AVX2 caller's instruction set applies to the 256-bit operations.
 template <std::size_t SLOTS>
 [[gnu::always_inline]] inline void philox_slots(const std::array<std::uint32_t, 4>& counter,
-                                                std::array<std::uint32_t, 2> key, Numbers& out) {
+                                                std::array<std::uint32_t, 2> key, PhiloxNumbers& out) {
   using V = Slots<SLOTS>;
-  constexpr std::size_t REGISTERS = LANES / SLOTS;
+  constexpr std::size_t REGISTERS = PHILOX_BLOCKS / SLOTS;
   V x[4][REGISTERS];  // NOLINT: a std::array of vectors drops their alignment attribute
   for (std::size_t r = 0; r < REGISTERS; ++r) {
     for (std::size_t s = 0; s < SLOTS; ++s) x[0][r][s] = counter[0] + static_cast<std::uint32_t>(r * SLOTS + s);
     for (std::size_t w = 1; w < 4; ++w) x[w][r] = V{} + counter[w];
   }
-  const V multiplier_0 = V{} + 0xD2511F53U;
-  const V multiplier_1 = V{} + 0xCD9E8D57U;
+  const V multiplier_0 = V{} + PHILOX_MULTIPLIER_0;
+  const V multiplier_1 = V{} + PHILOX_MULTIPLIER_1;
   for (int round = 0; round < 10; ++round) {
     if (round > 0) {
-      key[0] += 0x9E3779B9U;
-      key[1] += 0xBB67AE85U;
+      key[0] += PHILOX_WEYL_0;
+      key[1] += PHILOX_WEYL_1;
     }
     for (std::size_t r = 0; r < REGISTERS; ++r) {
       V product_0 = x[0][r];
@@ -76,32 +73,35 @@ template <std::size_t SLOTS>
   }
 }
 
-void philox_blocks_sse2(const std::array<std::uint32_t, 4>& counter, std::array<std::uint32_t, 2> key, Numbers& out) {
+void philox_blocks_sse2(const std::array<std::uint32_t, 4>& counter, std::array<std::uint32_t, 2> key,
+                        PhiloxNumbers& out) {
   philox_slots<2>(counter, key, out);
 }
 
 [[gnu::target("avx2")]] void philox_blocks_avx2(const std::array<std::uint32_t, 4>& counter,
-                                               std::array<std::uint32_t, 2> key, Numbers& out) {
+                                               std::array<std::uint32_t, 2> key, PhiloxNumbers& out) {
   philox_slots<4>(counter, key, out);
 }
 
 }  // namespace
 
 std::span<const NamedPhiloxKernel> philox_kernels() {
-  static constexpr std::array<NamedPhiloxKernel, 2> ALL = {{{"avx2", philox_blocks_avx2}, {"sse2", philox_blocks_sse2}}};
+  static constexpr std::array<NamedPhiloxKernel, 2> ALL = {
+      {{"avx2", philox_blocks_avx2}, {"sse2", philox_blocks_sse2}}};
   static const std::span<const NamedPhiloxKernel> usable =
       __builtin_cpu_supports("avx2") ? std::span(ALL) : std::span(ALL).subspan(1);
   return usable;
 }
 #else
-void philox_blocks_portable(const std::array<std::uint32_t, 4>& counter, std::array<std::uint32_t, 2> key, Numbers& out) {
-  std::array<std::array<std::uint32_t, LANES>, 4> lanes{};
-  for (std::size_t l = 0; l < LANES; ++l) {
+void philox_blocks_portable(const std::array<std::uint32_t, 4>& counter, std::array<std::uint32_t, 2> key,
+                            PhiloxNumbers& out) {
+  std::array<std::array<std::uint32_t, PHILOX_BLOCKS>, 4> lanes{};
+  for (std::size_t l = 0; l < PHILOX_BLOCKS; ++l) {
     lanes[0][l] = counter[0] + static_cast<std::uint32_t>(l);
     for (std::size_t w = 1; w < 4; ++w) lanes[w][l] = counter[w];
   }
   philox4x32_10_lanes(lanes, key);
-  for (std::size_t l = 0; l < LANES; ++l) {
+  for (std::size_t l = 0; l < PHILOX_BLOCKS; ++l) {
     out[2 * l] = (static_cast<std::uint64_t>(lanes[1][l]) << 32) | lanes[0][l];
     out[2 * l + 1] = (static_cast<std::uint64_t>(lanes[3][l]) << 32) | lanes[2][l];
   }

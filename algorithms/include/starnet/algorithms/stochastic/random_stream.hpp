@@ -27,15 +27,17 @@
 
 namespace starnet::algorithms::stochastic {
 
+/// Philox4x32-10's round multipliers and key increments (SC'11 Section 4).
+inline constexpr std::uint32_t PHILOX_MULTIPLIER_0 = 0xD2511F53U;
+inline constexpr std::uint32_t PHILOX_MULTIPLIER_1 = 0xCD9E8D57U;
+inline constexpr std::uint32_t PHILOX_WEYL_0 = 0x9E3779B9U;  // golden ratio
+inline constexpr std::uint32_t PHILOX_WEYL_1 = 0xBB67AE85U;  // sqrt(3) - 1
+
 /// Philox4x32-10 on @p LANES independent counters at once (structure of arrays: word w of lane l
 /// is counters[w][l]); the lanes let the compiler overlap the multiplications of several blocks.
 template <std::size_t LANES>
 constexpr void philox4x32_10_lanes(std::array<std::array<std::uint32_t, LANES>, 4>& counters,
                                    std::array<std::uint32_t, 2> key) {
-  constexpr std::uint32_t MULTIPLIER_0 = 0xD2511F53U;
-  constexpr std::uint32_t MULTIPLIER_1 = 0xCD9E8D57U;
-  constexpr std::uint32_t WEYL_0 = 0x9E3779B9U;  // golden ratio
-  constexpr std::uint32_t WEYL_1 = 0xBB67AE85U;  // sqrt(3) - 1
   // Local copies (not references into @p counters) let the compiler keep the lanes in registers.
   std::array<std::uint32_t, LANES> x0 = counters[0];
   std::array<std::uint32_t, LANES> x1 = counters[1];
@@ -43,12 +45,12 @@ constexpr void philox4x32_10_lanes(std::array<std::array<std::uint32_t, LANES>, 
   std::array<std::uint32_t, LANES> x3 = counters[3];
   for (int round = 0; round < 10; ++round) {
     if (round > 0) {
-      key[0] += WEYL_0;
-      key[1] += WEYL_1;
+      key[0] += PHILOX_WEYL_0;
+      key[1] += PHILOX_WEYL_1;
     }
     for (std::size_t l = 0; l < LANES; ++l) {
-      const std::uint64_t p0 = static_cast<std::uint64_t>(MULTIPLIER_0) * x0[l];
-      const std::uint64_t p1 = static_cast<std::uint64_t>(MULTIPLIER_1) * x2[l];
+      const std::uint64_t p0 = static_cast<std::uint64_t>(PHILOX_MULTIPLIER_0) * x0[l];
+      const std::uint64_t p1 = static_cast<std::uint64_t>(PHILOX_MULTIPLIER_1) * x2[l];
       x0[l] = static_cast<std::uint32_t>(p1 >> 32) ^ x1[l] ^ key[0];
       x1[l] = static_cast<std::uint32_t>(p1);
       x2[l] = static_cast<std::uint32_t>(p0 >> 32) ^ x3[l] ^ key[1];
