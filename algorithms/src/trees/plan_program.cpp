@@ -90,7 +90,8 @@ class PlanProgram final : public emulator::NodeProgram {
       // Completing in a later round of the planned time (zero-cost reductions) is on time.
       if (timing_ == Timing::AT_PLANNED_TIMES && ctx.step() != m.due_step) ++late_;
       m.sent = true;
-      ctx.send_to(static_cast<NodeId>(plan_.parent[v]), m.value);
+      // A machine's value is never read again once sent (report() reads the root's only).
+      ctx.send_to(static_cast<NodeId>(plan_.parent[v]), std::move(m.value));
     }
   }
 
