@@ -45,20 +45,20 @@ class Worker<Time>::NodeContext final : public Context {
                                topo.degree(node_)));
       return;
     }
-    w_.start_send(node_, port, topo.neighbor(node_, port), std::move(payload), size, tag);
+    w_.start_send(request(topo.neighbor(node_, port), port, std::move(payload), size, tag));
   }
   void send_to(NodeId to, std::string payload, Rational size, std::uint64_t tag) override {
-    const auto port = w_.topology_->port_to(node_, to);
-    if (!port) {
+    const auto port = w_.topology_->find_port(node_, to);
+    if (port == topology::Topology::NO_PORT) {
       w_.violation(node_, to,
                    fmt::format("node {} sends to {}, but there is no link between them", w_.topology_->node_name(node_),
                                to < w_.topology_->num_nodes() ? w_.topology_->node_name(to) : std::to_string(to)));
       return;
     }
-    w_.start_send(node_, *port, to, std::move(payload), size, tag);
+    w_.start_send(request(to, port, std::move(payload), size, tag));
   }
-  void compute(Rational work, std::uint64_t tag) override { w_.start_compute(node_, work, tag); }
-  void sleep(Rational delay, std::uint64_t tag) override { w_.start_timer(node_, delay, tag); }
+  void compute(Rational work, std::uint64_t tag) override { w_.start_compute(task(work, tag)); }
+  void sleep(Rational delay, std::uint64_t tag) override { w_.start_timer(task(delay, tag)); }
   void accept(NodeId from) override { w_.post(node_, from); }
   [[nodiscard]] unsigned free_send_ports() const override {
     const auto i = w_.local(node_);
@@ -67,6 +67,28 @@ class Worker<Time>::NodeContext final : public Context {
   }
 
  private:
+  // The records are filled field by field from the values as passed (in registers): a value
+  // handed on by reference is spilled to the stack and read back whole, and that read waits
+  // for the spill to be stored (a stall on every send and computation of a Monte-Carlo run).
+  std::uint32_t request(NodeId to, Port port, std::string&& payload, Rational size, std::uint64_t tag) {
+    const auto message = w_.messages_.add();
+    auto& r = w_.messages_[message];
+    r.from = node_;
+    r.to = to;
+    r.port = port;
+    r.tag = tag;
+    r.size = size;
+    r.payload = std::move(payload);
+    return message;
+  }
+  std::uint32_t task(Rational work, std::uint64_t tag) {
+    const auto added = w_.tasks_.add();
+    auto& t = w_.tasks_[added];
+    t.node = node_;
+    t.tag = tag;
+    t.work = work;
+    return added;
+  }
   Worker& w_;
 };
 
@@ -133,11 +155,15 @@ std::uint32_t Worker<Time>::Slab<T>::add(Args&&... args) {
     free_ = items_[i].next;
     // Built in place: a payload moves once from the sender's hands into the record.
     std::destroy_at(&items_[i].value);
-    std::construct_at(&items_[i].value, std::forward<Args>(args)...);
+    if constexpr (sizeof...(Args) == 0) {
+      ::new (static_cast<void*>(&items_[i].value)) T;  // the defaults, without zeroing first (see Item)
+    } else {
+      std::construct_at(&items_[i].value, std::forward<Args>(args)...);
+    }
   } else {
     if (items_.size() >= NIL) throw ScheduleError("more than 2^32 - 1 records in flight on one worker");
     i = static_cast<std::uint32_t>(items_.size());
-    items_.push_back({T(std::forward<Args>(args)...), NIL});
+    items_.emplace_back(std::forward<Args>(args)...);
   }
   items_[i].next = NIL;
   return i;
@@ -211,11 +237,11 @@ void Worker<Time>::violation(NodeId node, NodeId peer, std::string message) {
 }
 
 template <class Time>
-void Worker<Time>::schedule(const Time& at, Event event) {
+void Worker<Time>::schedule(const Time& at, Due kind, std::uint32_t ref) {
   // Zero-duration work ends in the next round of this time: no slot in the agenda (which holds
   // later times only; the current time's slot left it when its round began).
   if (at == now_) {
-    soon_.push_back(event);
+    soon_.emplace_back(kind, ref);
     return;
   }
   // Latest first, so that the next time is at the back; most events fall on the time scheduled
@@ -243,41 +269,48 @@ void Worker<Time>::schedule(const Time& at, Event event) {
         bucket = free_buckets_.back();
         free_buckets_.pop_back();
       }
-      it = agenda_.insert(it, Slot{at, bucket});
+      // Filled in place (see schedule() in worker.hpp).
+      it = agenda_.emplace(it);
+      it->at = at;
+      it->bucket = bucket;
     }
   } else {
     it = agenda_.end() - 1;
   }
-  buckets_[it->bucket].push_back(event);
+  buckets_[it->bucket].emplace_back(kind, ref);
 }
 
 template <class Time>
-void Worker<Time>::start_send(NodeId from, Port port, NodeId to, std::string&& payload, const Rational& size,
-                              std::uint64_t tag) {
-  const auto& topo = *topology_;
-  if (!(size >= 0)) {
-    violation(from, from, fmt::format("node {} sends a message of size {} (must be >= 0)", topo.node_name(from),
-                                      size.to_string()));
+void Worker<Time>::negative(NodeId v, std::string_view pattern, Rational value) {
+  violation(v, v, fmt::format(fmt::runtime(pattern), topology_->node_name(v), value.to_string()));
+}
+
+template <class Time>
+void Worker<Time>::start_send(std::uint32_t message) {
+  auto& r = messages_[message];
+  if (!(r.size >= 0)) {
+    negative(r.from, "node {} sends a message of size {} (must be >= 0)", r.size);
+    messages_.release(message);
     return;
   }
-  const Time duration = costs_->transfer(from, port, to, size);
-  const auto i = local(from);
+  r.duration = costs_->transfer(r.from, r.port, r.to, r.size);
   // A zero-duration transfer holds no port: [t, t) overlaps nothing.
-  if (duration != Time(0) && !can_send(i)) {
+  if (r.duration != Time(0) && !can_send(local(r.from))) {
     if (config_.checking == Checking::STRICT) {
-      violation(from, to,
+      const auto& topo = *topology_;
+      violation(r.from, r.to,
                 fmt::format("node {} starts a send to {} via {} while its send port is busy (the {} model allows {} "
                             "send{} at a time)",
-                            topo.node_name(from), topo.node_name(to), topo.link_name(from, port),
+                            topo.node_name(r.from), topo.node_name(r.to), topo.link_name(r.from, r.port),
                             config_.ports.to_string(), config_.ports.ports, config_.ports.ports == 1 ? "" : "s"));
+      messages_.release(message);
       return;
     }
-    record(EventKind::REQUEST, from, to, port, tag, size, payload);
-    push(pending_sends_, messages_, from,
-         messages_.add(from, to, port, tag, size, duration, std::move(payload)));
+    record(EventKind::REQUEST, r.from, r.to, r.port, r.tag, r.size, r.payload);
+    push(pending_sends_, messages_, r.from, message);
     return;
   }
-  issue(messages_.add(from, to, port, tag, size, duration, std::move(payload)));
+  issue(message);
 }
 
 template <class Time>
@@ -297,30 +330,33 @@ void Worker<Time>::issue(std::uint32_t message) {
 }
 
 template <class Time>
-void Worker<Time>::start_compute(NodeId v, const Rational& work, std::uint64_t tag) {
-  if (!(work >= 0)) {
-    violation(v, v, fmt::format("node {} computes {} tasks (must be >= 0)", topology_->node_name(v), work.to_string()));
+void Worker<Time>::start_compute(std::uint32_t task) {
+  const Task& t = tasks_[task];
+  if (!(t.work >= 0)) {
+    negative(t.node, "node {} computes {} tasks (must be >= 0)", t.work);
+    tasks_.release(task);
     return;
   }
-  const auto task = tasks_.add(v, tag, work);
-  const auto i = local(v);
+  const auto i = local(t.node);
   if (computing_[i] != 0) {
-    push(compute_queue_, tasks_, v, task);
+    push(compute_queue_, tasks_, t.node, task);
     return;
   }
   computing_[i] = 1;
   ++counters_.computations;
-  record(EventKind::COMPUTE, v, v, 0, tag, work);
-  schedule(now_ + costs_->compute(v, work), Event{Due::COMPUTE_END, task});
+  record(EventKind::COMPUTE, t.node, t.node, 0, t.tag, t.work);
+  schedule(now_ + costs_->compute(t.node, t.work), Due::COMPUTE_END, task);
 }
 
 template <class Time>
-void Worker<Time>::start_timer(NodeId v, const Rational& delay, std::uint64_t tag) {
-  if (!(delay >= 0)) {
-    violation(v, v, fmt::format("node {} sleeps for {} (must be >= 0)", topology_->node_name(v), delay.to_string()));
+void Worker<Time>::start_timer(std::uint32_t task) {
+  const Task& t = tasks_[task];
+  if (!(t.work >= 0)) {
+    negative(t.node, "node {} sleeps for {} (must be >= 0)", t.work);
+    tasks_.release(task);
     return;
   }
-  schedule(now_ + time_from<Time>(delay), Event{Due::TIMER, tasks_.add(v, tag, delay)});
+  schedule(now_ + time_from<Time>(t.work), Due::TIMER, task);
 }
 
 template <class Time>
@@ -337,40 +373,40 @@ void Worker<Time>::deliver_due() {
     return;
   }
   for (const auto& e : due_) {
-    switch (e.kind) {
+    switch (e.kind()) {
       case Due::TRANSFER_END: {
-        const auto& m = messages_[e.ref];
+        const auto& m = messages_[e.ref()];
         const bool occupied = m.duration != Time(0);
         const NodeId to = m.to;
         if (occupied) --receiving_[local(to)];
         ++counters_.messages;
         counters_.payload_bytes += m.payload.size();
         record(EventKind::RECEIVE, to, m.from, m.port, m.tag, m.size, m.payload);
-        out_[owner(m.from)].done.push_back({m.from, to, m.tag, occupied});
-        deliveries_.push_back({static_cast<std::uint32_t>(local(to)), e.ref});
+        out_[owner(m.from)].done.emplace_back(m.from, to, m.tag, occupied);
+        deliveries_.push_back({static_cast<std::uint32_t>(local(to)), e.ref()});
         grant_waiting(to);
         if (config_.ports.half_duplex) issue_pending(to);
         break;
       }
       case Due::COMPUTE_END: {
-        const Task task = tasks_[e.ref];
-        tasks_.release(e.ref);
-        record(EventKind::COMPUTE_END, task.node, task.node, 0, task.tag, task.work);
-        completions_.push_back({task.node, Completion{Completion::Kind::COMPUTE, task.tag, task.node}});
-        computing_[local(task.node)] = 0;
-        if (const auto next = head(compute_queue_, task.node); next != NIL) {
-          unlink(compute_queue_, tasks_, task.node, NIL, next);
-          const Task queued = tasks_[next];
-          tasks_.release(next);
-          start_compute(queued.node, queued.work, queued.tag);
+        // Read in place: released, the record stays as it is until the next add.
+        const Task& task = tasks_[e.ref()];
+        const NodeId v = task.node;
+        record(EventKind::COMPUTE_END, v, v, 0, task.tag, task.work);
+        complete(v, Completion::Kind::COMPUTE, task.tag, v);
+        tasks_.release(e.ref());
+        computing_[local(v)] = 0;
+        if (const auto next = head(compute_queue_, v); next != NIL) {
+          unlink(compute_queue_, tasks_, v, NIL, next);
+          start_compute(next);
         }
         break;
       }
       case Due::TIMER: {
-        const Task task = tasks_[e.ref];
-        tasks_.release(e.ref);
+        const Task& task = tasks_[e.ref()];
         record(EventKind::TIMER, task.node, task.node, 0, task.tag, task.work);
-        completions_.push_back({task.node, Completion{Completion::Kind::TIMER, task.tag, task.node}});
+        complete(task.node, Completion::Kind::TIMER, task.tag, task.node);
+        tasks_.release(e.ref());
         break;
       }
     }
@@ -382,7 +418,7 @@ void Worker<Time>::apply_send_done(const SendDone& done) {
   const NodeId u = done.sender;
   if (done.occupied) --sending_[local(u)];
   record(EventKind::SEND_END, u, done.receiver, 0, done.tag, 0);
-  if (send_notices_) completions_.push_back({u, Completion{Completion::Kind::SEND, done.tag, done.receiver}});
+  if (send_notices_) complete(u, Completion::Kind::SEND, done.tag, done.receiver);
   issue_pending(u);
   if (config_.ports.half_duplex) grant_waiting(u);
 }
@@ -497,7 +533,7 @@ void Worker<Time>::grant(std::uint32_t message) {
   if (occupied) ++receiving_[i];
   counters_.max_concurrent_receives = std::max<unsigned>(counters_.max_concurrent_receives, receiving_[i]);
   record(EventKind::SEND, r.from, r.to, r.port, r.tag, r.size, r.payload);
-  schedule(now_ + r.duration, Event{Due::TRANSFER_END, message});
+  schedule(now_ + r.duration, Due::TRANSFER_END, message);
 }
 
 template <class Time>

@@ -15,6 +15,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 namespace starnet::emulator {
@@ -133,8 +135,13 @@ class Worker {
 
    private:
     struct Item {
+      // Built in place in the array: an Item assembled elsewhere and copied in is read back
+      // whole before its parts are stored. Without arguments, no zeroing before the defaults.
+      Item() {}  // NOLINT(modernize-use-equals-default): = default would zero the record first
+      template <class A, class... Args>
+      explicit Item(A&& a, Args&&... args) : value(std::forward<A>(a), std::forward<Args>(args)...) {}
       T value;
-      std::uint32_t next;
+      std::uint32_t next = NIL;
     };
     std::vector<Item> items_;
     std::uint32_t free_ = NIL;
@@ -153,9 +160,16 @@ class Worker {
   };
 
   enum class Due : std::uint8_t { TRANSFER_END, COMPUTE_END, TIMER };
-  struct Event {
-    Due kind = Due::TRANSFER_END;
-    std::uint32_t ref = 0;  // into messages_ (transfers) or tasks_
+  /// What ends, and its record in messages_ (transfers) or tasks_: one word, stored and read in
+  /// one piece (see Item).
+  class Event {
+   public:
+    Event(Due kind, std::uint32_t ref) : bits_(std::uint64_t{ref} << 8U | static_cast<std::uint8_t>(kind)) {}
+    [[nodiscard]] Due kind() const { return static_cast<Due>(bits_ & 0xFFU); }
+    [[nodiscard]] std::uint32_t ref() const { return static_cast<std::uint32_t>(bits_ >> 8U); }
+
+   private:
+    std::uint64_t bits_;
   };
   /// A computation or a timer.
   struct Task {
@@ -185,7 +199,12 @@ class Worker {
   void append_trace(EventKind kind, NodeId node, NodeId peer, Port port, std::uint64_t tag, const Rational& size,
                     std::string_view payload);
   void violation(NodeId node, NodeId peer, std::string message);
-  void schedule(const Time& at, Event event);
+  // Events and records below are built in place, field by field: a temporary assembled on the
+  // stack and copied whole stalls the copy until its parts are stored (store forwarding).
+  void schedule(const Time& at, Due kind, std::uint32_t ref);
+  void complete(NodeId v, Completion::Kind kind, std::uint64_t tag, NodeId peer) {
+    completions_.emplace_back(std::piecewise_construct, std::forward_as_tuple(v), std::forward_as_tuple(kind, tag, peer));
+  }
 
   template <class T>
   void push(Fifos& q, Slab<T>& slab, NodeId v, std::uint32_t item);
@@ -196,11 +215,13 @@ class Worker {
     return q.size == 0 ? NIL : q.of[local(v)].head;
   }
 
-  // Actions of a reacting node.
-  void start_send(NodeId from, Port port, NodeId to, std::string&& payload, const Rational& size, std::uint64_t tag);
+  // Actions of a reacting node, on the records its context has just filled in.
+  void start_send(std::uint32_t message);
   void issue(std::uint32_t message);
-  void start_compute(NodeId v, const Rational& work, std::uint64_t tag);
-  void start_timer(NodeId v, const Rational& delay, std::uint64_t tag);
+  void start_compute(std::uint32_t task);
+  void start_timer(std::uint32_t task);
+  /// A negative size, work or delay: a violation whose @p pattern names the node, then the value.
+  void negative(NodeId v, std::string_view pattern, Rational value);
 
   // The phases of a round.
   void deliver_due();

@@ -179,14 +179,14 @@ NodeId PlatformTopology::neighbor(NodeId v, Port port) const {
   return boost::target(arc(v, port), platform_->graph());
 }
 
-std::optional<Port> PlatformTopology::port_to(NodeId v, NodeId u) const {
+Port PlatformTopology::find_port(NodeId v, NodeId u) const {
   Port p = 0;
   for (const auto e : boost::make_iterator_range(
            boost::out_edges(static_cast<Platform::vertex_descriptor>(v), platform_->graph()))) {
     if (boost::target(e, platform_->graph()) == u) return p;
     ++p;
   }
-  return std::nullopt;
+  return NO_PORT;
 }
 
 std::string PlatformTopology::node_name(NodeId v) const {

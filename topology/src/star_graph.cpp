@@ -115,11 +115,11 @@ NodeId StarGraph::neighbor(NodeId v, Port port) const {
   return neighbor_along(static_cast<vertex_descriptor>(v), dimension_of(port));
 }
 
-std::optional<Port> StarGraph::port_to(NodeId v, NodeId u) const {
+Port StarGraph::find_port(NodeId v, NodeId u) const {
   for (int k = 2; k <= n_; ++k) {
     if (neighbor_along(static_cast<vertex_descriptor>(v), k) == u) return port_of(k);
   }
-  return std::nullopt;
+  return NO_PORT;
 }
 
 std::string StarGraph::link_name(NodeId, Port port) const { return "link " + std::to_string(dimension_of(port)); }

@@ -262,11 +262,11 @@ Subnetwork::Subnetwork(const Topology& base, const Faults& faults, NodeId root, 
   }
 }
 
-std::optional<Port> Subnetwork::port_to(NodeId v, NodeId u) const {
+Port Subnetwork::find_port(NodeId v, NodeId u) const {
   for (auto k = offsets_[v]; k < offsets_[v + 1]; ++k) {
     if (target_[k] == u) return static_cast<Port>(k - offsets_[v]);
   }
-  return std::nullopt;
+  return NO_PORT;
 }
 
 std::optional<Rational> Subnetwork::uniform_cost() const {

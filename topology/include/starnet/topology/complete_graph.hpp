@@ -22,8 +22,8 @@ class CompleteGraph final : public Topology {
   [[nodiscard]] NodeId neighbor(NodeId v, Port port) const override {
     return port + static_cast<NodeId>(port >= v);
   }
-  [[nodiscard]] std::optional<Port> port_to(NodeId v, NodeId u) const override {
-    if (u == v || u >= n_) return std::nullopt;
+  [[nodiscard]] Port find_port(NodeId v, NodeId u) const override {
+    if (u == v || u >= n_) return NO_PORT;
     return static_cast<Port>(u - static_cast<NodeId>(u > v));
   }
   [[nodiscard]] std::string node_name(NodeId v) const override { return "P" + std::to_string(v); }

@@ -105,7 +105,7 @@ class PlatformTopology final : public Topology {
   [[nodiscard]] NodeId num_nodes() const override { return platform_->num_nodes(); }
   [[nodiscard]] Port degree(NodeId v) const override;
   [[nodiscard]] NodeId neighbor(NodeId v, Port port) const override;
-  [[nodiscard]] std::optional<Port> port_to(NodeId v, NodeId u) const override;
+  [[nodiscard]] Port find_port(NodeId v, NodeId u) const override;
   [[nodiscard]] std::string node_name(NodeId v) const override;
   [[nodiscard]] std::string link_name(NodeId v, Port port) const override;
   [[nodiscard]] Rational link_cost(NodeId v, Port port) const override;

@@ -22,8 +22,8 @@ __extension__ typedef __int128 Wide;
 
 class Rational {
  public:
-  constexpr Rational() = default;
-  constexpr Rational(std::int64_t value) : num_(value) {}  // NOLINT: implicit from integers
+  constexpr Rational() noexcept = default;
+  constexpr Rational(std::int64_t value) noexcept : num_(value) {}  // NOLINT: implicit from integers
   /// @throws Error if den == 0.
   Rational(std::int64_t num, std::int64_t den);
 

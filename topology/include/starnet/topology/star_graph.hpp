@@ -72,7 +72,7 @@ class StarGraph final : public Topology {
   [[nodiscard]] NodeId num_nodes() const override { return size_; }
   [[nodiscard]] Port degree(NodeId) const override { return static_cast<Port>(n_ - 1); }
   [[nodiscard]] NodeId neighbor(NodeId v, Port port) const override;
-  [[nodiscard]] std::optional<Port> port_to(NodeId v, NodeId u) const override;
+  [[nodiscard]] Port find_port(NodeId v, NodeId u) const override;
   [[nodiscard]] std::string node_name(NodeId v) const override { return label_string(static_cast<vertex_descriptor>(v)); }
   [[nodiscard]] std::string link_name(NodeId v, Port port) const override;
   [[nodiscard]] Rational link_cost(NodeId, Port) const override { return 1; }

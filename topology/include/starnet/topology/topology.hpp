@@ -26,7 +26,15 @@ class Topology {
   /// The node reached from @p v through @p port. @pre port < degree(v).
   [[nodiscard]] virtual NodeId neighbor(NodeId v, Port port) const = 0;
   /// The port of @p v that leads to @p u, if they are linked.
-  [[nodiscard]] virtual std::optional<Port> port_to(NodeId v, NodeId u) const = 0;
+  [[nodiscard]] std::optional<Port> port_to(NodeId v, NodeId u) const {
+    const Port p = find_port(v, u);
+    return p == NO_PORT ? std::nullopt : std::optional<Port>(p);
+  }
+  static constexpr Port NO_PORT = ~Port{0};
+  /// port_to() as implementations answer it: NO_PORT when @p v and @p u are not linked. A plain
+  /// integer, because GCC returns a std::optional<Port> through memory and its read-back stalls
+  /// (every send of a Monte-Carlo run names its receiver).
+  [[nodiscard]] virtual Port find_port(NodeId v, NodeId u) const = 0;
   /// A name for messages and traces: the permutation label on a star graph, the node name on a
   /// platform.
   [[nodiscard]] virtual std::string node_name(NodeId v) const = 0;

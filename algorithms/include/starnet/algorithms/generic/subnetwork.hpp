@@ -95,7 +95,7 @@ class Subnetwork final : public Topology {
   [[nodiscard]] NodeId num_nodes() const override { return original_.size(); }
   [[nodiscard]] Port degree(NodeId v) const override { return static_cast<Port>(offsets_[v + 1] - offsets_[v]); }
   [[nodiscard]] NodeId neighbor(NodeId v, Port port) const override { return target_[offsets_[v] + port]; }
-  [[nodiscard]] std::optional<Port> port_to(NodeId v, NodeId u) const override;
+  [[nodiscard]] Port find_port(NodeId v, NodeId u) const override;
   [[nodiscard]] std::string node_name(NodeId v) const override { return base_.node_name(original_[v]); }
   [[nodiscard]] std::string link_name(NodeId v, Port port) const override {
     return base_.link_name(original_[v], base_port_[offsets_[v] + port]);
