@@ -281,8 +281,8 @@ void Worker<Time>::schedule(const Time& at, Due kind, std::uint32_t ref) {
 }
 
 template <class Time>
-void Worker<Time>::negative(NodeId v, std::string_view pattern, Rational value) {
-  violation(v, v, fmt::format(fmt::runtime(pattern), topology_->node_name(v), value.to_string()));
+void Worker<Time>::negative(NodeId v, fmt::format_string<std::string, std::string> pattern, Rational value) {
+  violation(v, v, fmt::format(pattern, topology_->node_name(v), value.to_string()));
 }
 
 template <class Time>
@@ -389,7 +389,6 @@ void Worker<Time>::deliver_due() {
         break;
       }
       case Due::COMPUTE_END: {
-        // Read in place: released, the record stays as it is until the next add.
         const Task& task = tasks_[e.ref()];
         const NodeId v = task.node;
         record(EventKind::COMPUTE_END, v, v, 0, task.tag, task.work);

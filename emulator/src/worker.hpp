@@ -10,6 +10,8 @@
 #include <starnet/emulator/trace.hpp>
 #include <starnet/topology/topology.hpp>
 
+#include <fmt/format.h>
+
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -221,7 +223,7 @@ class Worker {
   void start_compute(std::uint32_t task);
   void start_timer(std::uint32_t task);
   /// A negative size, work or delay: a violation whose @p pattern names the node, then the value.
-  void negative(NodeId v, std::string_view pattern, Rational value);
+  void negative(NodeId v, fmt::format_string<std::string, std::string> pattern, Rational value);
 
   // The phases of a round.
   void deliver_due();
