@@ -462,6 +462,9 @@ void Worker<Time>::react(bool starting) {
     node_deliveries_.emplace_back(m.from, m.port, m.tag, m.size, std::move(m.payload));
     messages_.release(message);
   };
+  // Field by field: complete() has just stored them one by one, and a whole-record copy would
+  // read them back in wider pieces than they were stored in (see Item in worker.hpp).
+  const auto take = [&](const Completion& c) { node_completions_.emplace_back(c.kind, c.tag, c.peer); };
   if (total == 1) {  // the common case of sparse runs: one event, nothing to group
     NodeId v = 0;
     if (d == 1) {
@@ -469,7 +472,7 @@ void Worker<Time>::react(bool starting) {
       deliver(deliveries_[0].message);
     } else {
       v = completions_[0].first;
-      node_completions_.push_back(completions_[0].second);
+      take(completions_[0].second);
     }
     deliveries_.clear();
     completions_.clear();
@@ -511,7 +514,7 @@ void Worker<Time>::react(bool starting) {
       if (e < d) {
         deliver(deliveries_[e].message);
       } else {
-        node_completions_.push_back(completions_[e - d].second);
+        take(completions_[e - d].second);
       }
     }
     run_node(range_.begin + i, false);
