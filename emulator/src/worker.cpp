@@ -153,19 +153,15 @@ std::uint32_t Worker<Time>::Slab<T>::add(Args&&... args) {
   std::uint32_t i = free_;
   if (i != NIL) {
     free_ = items_[i].next;
-    // Built in place: a payload moves once from the sender's hands into the record.
-    std::destroy_at(&items_[i].value);
-    if constexpr (sizeof...(Args) == 0) {
-      ::new (static_cast<void*>(&items_[i].value)) T;  // the defaults, without zeroing first (see Item)
-    } else {
-      std::construct_at(&items_[i].value, std::forward<Args>(args)...);
-    }
+    // Rebuilt in place by Item's constructors, as a new one is: a payload moves once from the
+    // sender's hands into the record.
+    std::destroy_at(&items_[i]);
+    ::new (static_cast<void*>(&items_[i])) Item(std::forward<Args>(args)...);
   } else {
     if (items_.size() >= NIL) throw ScheduleError("more than 2^32 - 1 records in flight on one worker");
     i = static_cast<std::uint32_t>(items_.size());
     items_.emplace_back(std::forward<Args>(args)...);
   }
-  items_[i].next = NIL;
   return i;
 }
 

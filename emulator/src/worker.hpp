@@ -137,8 +137,9 @@ class Worker {
 
    private:
     struct Item {
-      // Built in place in the array: an Item assembled elsewhere and copied in is read back
-      // whole before its parts are stored. Without arguments, no zeroing before the defaults.
+      // Built in place in the array, new or reused (Slab::add): an Item assembled elsewhere and
+      // copied in is read back whole before its parts are stored. Without arguments, no zeroing
+      // before the defaults.
       Item() {}  // NOLINT(modernize-use-equals-default): = default would zero the record first
       template <class A, class... Args>
       explicit Item(A&& a, Args&&... args) : value(std::forward<A>(a), std::forward<Args>(args)...) {}
