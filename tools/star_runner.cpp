@@ -167,16 +167,19 @@ StarOutcome run_star_job(const StarJob& job, const EngineOptions& engine) {
   out.verified = out.report.nodes_checked == nodes && out.report.nodes_correct == nodes &&
                  out.run.makespan == Rational(static_cast<std::int64_t>(out.expected_steps)) &&
                  (!job.broadcast || (out.report.duplicates == 0 && out.report.items_received == nodes * (nodes - 1)));
-  if (!engine.trace_path.empty()) {
-    std::string text;
-    if (engine.trace_format == "chrome") {
-      text = chrome_trace(out.run, g);
-    } else {
-      for (const auto& e : out.run.trace) text += emulator::to_json_line(e, g) + "\n";
-    }
-    write_file_atomically(engine.trace_path, text);
-  }
+  write_trace(engine, out.run, g);
   return out;
+}
+
+void write_trace(const EngineOptions& engine, const emulator::RunResult<Rational>& run, const topology::Topology& g) {
+  if (engine.trace_path.empty()) return;
+  std::string text;
+  if (engine.trace_format == "chrome") {
+    text = chrome_trace(run, g);
+  } else {
+    for (const auto& e : run.trace) text += emulator::to_json_line(e, g) + "\n";
+  }
+  write_file_atomically(engine.trace_path, text);
 }
 
 nlohmann::json star_json(const StarJob& job, const EngineOptions& engine, const StarOutcome& o) {

@@ -54,6 +54,9 @@ struct StarOutcome {
   bool verified = false;
 };
 
+/// Writes @p run's trace to --trace in --trace-format, if asked for.
+void write_trace(const EngineOptions& engine, const emulator::RunResult<Rational>& run, const topology::Topology& g);
+
 /// Runs @p job; writes the trace if asked. @throws what the engines throw.
 StarOutcome run_star_job(const StarJob& job, const EngineOptions& engine);
 

@@ -1,5 +1,6 @@
 #include <starnet/algorithms/generic/ring.hpp>
 #include <starnet/topology/error.hpp>
+#include <starnet/topology/spec.hpp>
 
 #include <fmt/format.h>
 
@@ -46,6 +47,16 @@ std::uint32_t ring_steps(std::uint64_t length, RingVariant variant) {
     case RingVariant::COLOURED: return colours(length) * static_cast<std::uint32_t>(length - 1);
   }
   return 0;
+}
+
+std::vector<std::vector<std::vector<NodeId>>> spec_rings(std::string_view text) {
+  const topology::Spec spec = topology::parse_spec(text);
+  if (spec.family == "ring") return torus_rings(1, std::stoull(spec.argument));
+  if (spec.family == "torus") {
+    const auto x = spec.argument.find('x');
+    return torus_rings(std::stoull(spec.argument.substr(0, x)), std::stoull(spec.argument.substr(x + 1)));
+  }
+  throw ScheduleError(fmt::format("{}: the ring all-reduce runs on ring:N and torus:AxB", text));
 }
 
 std::vector<std::vector<std::vector<NodeId>>> torus_rings(std::uint64_t a, std::uint64_t b) {

@@ -90,12 +90,6 @@ std::optional<std::string> schedule_blocker(const Schedule& s, const topology::T
   return std::nullopt;
 }
 
-/// "AxB" of torus:AxB.
-std::pair<std::uint64_t, std::uint64_t> torus_sides(const topology::Spec& spec) {
-  const auto x = spec.argument.find('x');
-  return {std::stoull(spec.argument.substr(0, x)), std::stoull(spec.argument.substr(x + 1))};
-}
-
 /// One scenario of one topology: the network the generic algorithms run on and its distances.
 struct Scenario {
   std::string description;
@@ -324,10 +318,7 @@ class Runner {
       plan = recursive_doubling_schedule(*intact_, model);
       r.variant = model.half_duplex && model.ports < 2 ? "split exchanges" : "exchanges";
     } else {
-      const topology::Spec spec = topology::parse_spec(spec_);
-      const auto [a_side, b_side] =
-          spec.family == "torus" ? torus_sides(spec) : std::pair{std::uint64_t{1}, base_->num_nodes()};
-      plan = ring_schedule(*intact_, torus_rings(a_side, b_side), model);
+      plan = ring_schedule(*intact_, spec_rings(spec_), model);
       r.variant = to_string(ring_variant(model));
     }
     if (auto blocker = schedule_blocker(plan, *base_, FaultSet(sc.faults, base_->num_nodes()))) {

@@ -155,7 +155,8 @@ class AllReduceProgram final : public emulator::NodeProgram {
     if (step >= allreduce_steps(n_)) return;
     const LevelStep now = level_of_step(step);
     log_.sent(now.level, step);
-    ctx.send(StarGraph::port_of(now.link()), word_payload(now.offset == 0 ? result_[i] : forward_[i]));
+    // Tagged with the step, as every stepped schedule tags its messages (chunk_program.hpp).
+    ctx.send(StarGraph::port_of(now.link()), word_payload(now.offset == 0 ? result_[i] : forward_[i]), 1, step);
   }
 
   [[nodiscard]] std::string report() const override {

@@ -41,6 +41,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace starnet::algorithms::generic {
@@ -56,6 +57,10 @@ enum class RingVariant : std::uint8_t { UNIDIRECTIONAL, BIDIRECTIONAL, COLOURED 
 /// The phases of a torus C_a × C_b (ring:N is the torus 1 × N): phase 0 holds the a rows, phase 1
 /// the b columns, each ring as node ids in ring order. @pre a, b ≥ 1.
 [[nodiscard]] std::vector<std::vector<std::vector<NodeId>>> torus_rings(std::uint64_t a, std::uint64_t b);
+
+/// The rings of the topology a `ring:N` or `torus:AxB` spec names (torus_rings(1, N) or
+/// torus_rings(A, B)). @throws ScheduleError naming @p spec for any other family.
+[[nodiscard]] std::vector<std::vector<std::vector<NodeId>>> spec_rings(std::string_view spec);
 
 /// The ring all-reduce over @p phases on @p topology.
 /// @throws ScheduleError naming the topology when two consecutive nodes of a ring (of length

@@ -1,0 +1,170 @@
+#pragma once
+/// @file
+/// The collectives a schedule file may claim, as pre- and postconditions on chunks (issue 18;
+/// docs/schedules.md, "Collectives").
+///
+/// Every node owns a buffer of `chunks` data chunks (C), followed by scratch chunks. A chunk
+/// holds a value or nothing. A *contribution* (u, c) is input chunk c of node u; its value is a
+/// 64-bit word (star::Values of the id u·I + c, I the number of input chunks per node). With
+/// N nodes, k = C / N for the collectives that split the buffer into one block per node:
+///
+/// | collective    | I   | before (node v)                    | after (node v; rooted: root r only)    |
+/// |---------------|-----|------------------------------------|----------------------------------------|
+/// | allreduce     | C   | chunk c = (v, c)                   | chunk c = ⊕_u (u, c)                   |
+/// | reduce        | C   | chunk c = (v, c)                   | root: chunk c = ⊕_u (u, c)             |
+/// | broadcast     | C   | root: chunk c = (r, c); others none| chunk c = (r, c)                       |
+/// | allgather     | k   | chunk v·k+j = (v, j)               | chunk u·k+j = (u, j) for every u       |
+/// | gather        | k   | chunk v·k+j = (v, j)               | root: chunk u·k+j = (u, j)             |
+/// | scatter       | C   | root: chunk c = (r, c)             | chunk v·k+j = (r, v·k+j)               |
+/// | reducescatter | C   | chunk c = (v, c)                   | chunk v·k+j = ⊕_u (u, v·k+j)           |
+/// | alltoall      | C   | chunk c = (v, c)                   | chunk u·k+j = (u, v·k+j)               |
+///
+/// This is the in-place layout of a starnet schedule file (one buffer). MSCCL files may keep the
+/// input and the output in separate buffers: Layout says where each starts.
+///
+/// Complexity: every query is O(1); reduced() is O(N·I) once per run.
+/// IMPORTANT: a reduction is checked through its 64-bit value only: with random values a wrong
+/// multiset of contributions gives the right word with probability about 2^-63; with copies
+/// only (allgather, alltoall, …) every value is distinct and the check is exact.
+
+#include <starnet/algorithms/star/allreduce.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace starnet::algorithms::schedule {
+
+using star::Op;
+
+enum class Collective : std::uint8_t { ALLREDUCE, REDUCE, BROADCAST, ALLGATHER, GATHER, SCATTER, REDUCESCATTER, ALLTOALL };
+
+/// Every collective, in the order of the table above.
+inline constexpr Collective ALL_COLLECTIVES[] = {Collective::ALLREDUCE, Collective::REDUCE,    Collective::BROADCAST,
+                                                 Collective::ALLGATHER, Collective::GATHER,    Collective::SCATTER,
+                                                 Collective::REDUCESCATTER, Collective::ALLTOALL};
+
+/// "allreduce", "reduce", …
+[[nodiscard]] std::string to_string(Collective c);
+/// Also accepts "gossip" for allgather. @return nothing for an unknown name.
+[[nodiscard]] std::optional<Collective> find_collective(std::string_view text);
+[[nodiscard]] bool is_rooted(Collective c);
+/// Splits the buffer into one block per node (allgather, gather, scatter, reducescatter, alltoall).
+[[nodiscard]] bool is_blocked(Collective c);
+
+/// Where the input and the output start in a node's slots (both 0 for an in-place schedule).
+struct Layout {
+  std::uint32_t input = 0;
+  std::uint32_t output = 0;
+  bool in_place = true;
+};
+
+/// One collective on N nodes with C data chunks per node.
+class ChunkRules {
+ public:
+  /// @throws ScheduleError when C = 0, when a blocked collective's C is not a multiple of N, or a
+  /// root is outside 0..N−1.
+  ChunkRules(Collective kind, std::uint32_t nodes, std::uint32_t chunks, std::uint32_t root, Layout layout = {});
+
+  [[nodiscard]] Collective kind() const { return kind_; }
+  [[nodiscard]] std::uint32_t nodes() const { return nodes_; }
+  [[nodiscard]] std::uint32_t chunks() const { return chunks_; }
+  [[nodiscard]] std::uint32_t root() const { return root_; }
+  /// Input chunks per node (I of the table).
+  [[nodiscard]] std::uint32_t inputs() const { return inputs_; }
+  /// Chunks of one block: C / N for blocked collectives, C otherwise.
+  [[nodiscard]] std::uint32_t block() const { return block_; }
+
+  /// Calls f(slot, contribution id) for every chunk node @p v holds before the run.
+  template <class F>
+  void for_each_input(std::uint32_t v, F&& f) const;
+  /// Calls f(slot, expected contribution id or reduced chunk) for every chunk checked at node @p v
+  /// after the run; `reduced` is true when the value must be ⊕ over all nodes of input chunk `id`.
+  template <class F>
+  void for_each_output(std::uint32_t v, F&& f) const;
+  [[nodiscard]] bool reduces() const {
+    return kind_ == Collective::ALLREDUCE || kind_ == Collective::REDUCE || kind_ == Collective::REDUCESCATTER;
+  }
+  /// The contribution id of input chunk c of node u: u·I + c.
+  [[nodiscard]] std::uint64_t contribution(std::uint32_t u, std::uint32_t c) const {
+    return static_cast<std::uint64_t>(u) * inputs_ + c;
+  }
+
+ private:
+  Collective kind_;
+  std::uint32_t nodes_;
+  std::uint32_t chunks_;
+  std::uint32_t root_;
+  Layout layout_;
+  std::uint32_t inputs_ = 0;
+  std::uint32_t block_ = 0;
+};
+
+/// The values of the contributions and the reductions a correct run ends with.
+class ChunkValues {
+ public:
+  /// O(N·I) when the collective reduces, O(1) otherwise.
+  ChunkValues(const ChunkRules& rules, Op op, star::Values values);
+  [[nodiscard]] std::uint64_t of(std::uint64_t contribution) const { return values_.of(contribution); }
+  /// ⊕ over all nodes u of input chunk c. @pre the collective reduces, c < inputs().
+  [[nodiscard]] std::uint64_t reduced(std::uint32_t c) const { return reduced_[c]; }
+  [[nodiscard]] Op op() const { return op_; }
+
+ private:
+  Op op_;
+  star::Values values_;
+  std::vector<std::uint64_t> reduced_;
+};
+
+template <class F>
+void ChunkRules::for_each_input(std::uint32_t v, F&& f) const {
+  const bool root_only = kind_ == Collective::BROADCAST || kind_ == Collective::SCATTER;
+  if (root_only && v != root_) return;
+  const bool own_block = kind_ == Collective::ALLGATHER || kind_ == Collective::GATHER;
+  const std::uint32_t at = layout_.input + (own_block && layout_.in_place ? v * block_ : 0);
+  for (std::uint32_t c = 0; c < inputs_; ++c) f(at + c, contribution(v, c));
+}
+
+template <class F>
+void ChunkRules::for_each_output(std::uint32_t v, F&& f) const {
+  const bool root_only = kind_ == Collective::REDUCE || kind_ == Collective::GATHER;
+  if (root_only && v != root_) return;
+  const std::uint32_t out = layout_.output;
+  switch (kind_) {
+    case Collective::ALLREDUCE:
+    case Collective::REDUCE:
+      for (std::uint32_t c = 0; c < chunks_; ++c) f(out + c, std::uint64_t{c}, true);
+      return;
+    case Collective::BROADCAST:
+      for (std::uint32_t c = 0; c < chunks_; ++c) f(out + c, contribution(root_, c), false);
+      return;
+    case Collective::ALLGATHER:
+    case Collective::GATHER:
+      for (std::uint32_t u = 0; u < nodes_; ++u) {
+        for (std::uint32_t j = 0; j < block_; ++j) f(out + u * block_ + j, contribution(u, j), false);
+      }
+      return;
+    case Collective::SCATTER:
+    case Collective::REDUCESCATTER: {
+      const std::uint32_t at = out + (layout_.in_place ? v * block_ : 0);
+      for (std::uint32_t j = 0; j < block_; ++j) {
+        const std::uint32_t c = v * block_ + j;
+        if (kind_ == Collective::SCATTER) {
+          f(at + j, contribution(root_, c), false);
+        } else {
+          f(at + j, std::uint64_t{c}, true);
+        }
+      }
+      return;
+    }
+    case Collective::ALLTOALL:
+      for (std::uint32_t u = 0; u < nodes_; ++u) {
+        for (std::uint32_t j = 0; j < block_; ++j) f(out + u * block_ + j, contribution(u, v * block_ + j), false);
+      }
+      return;
+  }
+}
+
+}  // namespace starnet::algorithms::schedule

@@ -1,0 +1,30 @@
+#include <starnet/algorithms/schedule/schedule_run.hpp>
+#include <starnet/emulator/zmq_engine.hpp>
+#include <starnet/topology/error.hpp>
+
+#include <fmt/format.h>
+
+namespace starnet::algorithms::schedule {
+
+ScheduleRun run_schedule(const Schedule& schedule, const topology::Topology& topology,
+                         const ScheduleRunSettings& settings) {
+  if (schedule.nodes() != topology.num_nodes()) {
+    throw ScheduleError(fmt::format("the schedule is for {} nodes, but {} has {}", schedule.nodes(), topology.name(),
+                                    topology.num_nodes()));
+  }
+  const ChunkValues values(schedule.rules(), settings.op, settings.values);
+  const emulator::ProgramFactory factory = [&](emulator::NodeRange range) {
+    return make_chunk_program(schedule, values, settings.chunks, range);
+  };
+  const emulator::UnitCosts<Rational> unit;
+  const auto& costs = settings.costs ? *settings.costs : static_cast<const emulator::CostModel<Rational>&>(unit);
+  ScheduleRun out;
+  out.run = settings.zmq_workers == 0
+                ? emulator::LocalEngine<Rational>().run(topology, costs, factory, settings.config)
+                : emulator::run_zmq_threads<Rational>(topology, costs, factory, settings.config, settings.zmq_workers);
+  for (const auto& text : out.run.reports) out.report.merge(ChunkReport::parse(text));
+  out.verified = out.report.ok() && out.report.nodes_checked == schedule.nodes();
+  return out;
+}
+
+}  // namespace starnet::algorithms::schedule
