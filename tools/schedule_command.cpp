@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -72,26 +73,25 @@ struct ExportOptions {
   std::string output;
 };
 
-std::string read_input(const std::string& path) {
+/// Opens a schedule file (a regular file, or - for standard input).
+std::unique_ptr<std::istream> open_input(const std::string& path) {
   namespace fs = std::filesystem;
+  if (path == "-") return std::make_unique<std::istream>(std::cin.rdbuf());
   std::error_code ec;
-  if (path != "-" && !fs::is_regular_file(path, ec)) {
+  if (!fs::is_regular_file(path, ec)) {
     throw UsageError(fmt::format("schedule file \"{}\": {} (expected a regular file)", path,
                                  fs::exists(path, ec) ? "not a regular file" : "does not exist"));
   }
-  std::ifstream file;
-  if (path != "-") file.open(path, std::ios::binary);
-  std::istream& in = path == "-" ? std::cin : file;
-  if (!in) throw UsageError(fmt::format("schedule file \"{}\": cannot be read", path));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  auto in = std::make_unique<std::ifstream>(path, std::ios::binary);
+  if (!*in) throw UsageError(fmt::format("schedule file \"{}\": cannot be read", path));
+  return in;
 }
 
-bool looks_like_xml(const std::string& path, const std::string& text) {
+/// MSCCL XML by extension, or by a first character '<' (standard input).
+bool looks_like_xml(const std::string& path, std::istream& in) {
   if (path.size() > 4 && path.substr(path.size() - 4) == ".xml") return true;
-  const auto first = text.find_first_not_of(" \t\r\n");
-  return first != std::string::npos && text[first] == '<';
+  while (in && std::isspace(in.peek())) in.get();
+  return in.peek() == '<';
 }
 
 struct Loaded {
@@ -103,7 +103,7 @@ struct Loaded {
 
 Loaded load(const RunOptions& o) {
   const std::string where = fmt::format("schedule file \"{}\"", o.file);
-  const std::string text = read_input(o.file);
+  const auto in = open_input(o.file);
   Loaded l;
   const auto choose = [&](const std::string& from_file, const std::string& fallback) {
     l.spec = !o.topology.empty() ? o.topology : !from_file.empty() ? from_file : fallback;
@@ -112,9 +112,11 @@ Loaded load(const RunOptions& o) {
     }
     l.topology = topology::make_topology(l.spec);
   };
-  if (looks_like_xml(o.file, text)) {
+  if (looks_like_xml(o.file, *in)) {
     l.format = "msccl";
-    auto algo = sch::read_msccl(text, where);
+    std::ostringstream text;
+    text << in->rdbuf();
+    auto algo = sch::read_msccl(text.str(), where);
     choose("", fmt::format("complete:{}", algo.gpus));
     if (l.topology->num_nodes() != algo.gpus) {
       throw UsageError(fmt::format("--topology {}: has {} nodes, but {} has ngpus=\"{}\"", l.spec,
@@ -123,8 +125,7 @@ Loaded load(const RunOptions& o) {
     l.schedule.emplace(std::move(algo.schedule));
   } else {
     l.format = "starnet";
-    std::istringstream in(text);
-    const auto file = sch::ScheduleFile::read(in, where);
+    const auto file = sch::ScheduleFile::read(*in, where);
     choose(file.topology(), "");
     l.schedule.emplace(file.resolve(*l.topology));
   }
