@@ -5,7 +5,10 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <iostream>
 #include <exception>
 
 int main(int argc, char** argv) {
@@ -43,7 +46,14 @@ int main(int argc, char** argv) {
     return e.exit_code();
   }
   try {
-    return action ? action() : 0;
+    const int code = action ? action() : 0;
+    // A full disk or a closed pipe must not pass for success: standard output is checked too.
+    std::cout.flush();
+    if (!std::cout || std::fflush(stdout) != 0) {
+      std::fprintf(stderr, "starnet: error: standard output: writing failed (%s)\n", std::strerror(errno));
+      return 3;
+    }
+    return code;
   } catch (const starnet::Error& e) {
     std::fprintf(stderr, "starnet: error: %s\n", e.what());
     return e.exit_code();

@@ -17,6 +17,7 @@ namespace starnet::tools {
 void write_file_atomically(const std::string& path, const std::string& content) {
   if (path == "-") {
     std::cout << content << std::flush;
+    if (!std::cout) throw TransportError(fmt::format("standard output: writing failed ({})", std::strerror(errno)));
     return;
   }
   namespace fs = std::filesystem;

@@ -1,0 +1,168 @@
+// `starnet schedule run|export`, run as a user runs it.
+#include "cli_runner.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace starnet::tools::testing {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::filesystem::path scratch_dir() {
+  const auto dir = std::filesystem::temp_directory_path() / ("starnet_schedule_cli_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+std::string write(const std::string& name, const std::string& text) {
+  const auto path = scratch_dir() / name;
+  std::ofstream(path) << text;
+  return path.string();
+}
+
+std::string example(const std::string& name) {
+  return std::string(STARNET_SOURCE_DIR) + "/docs/examples/schedules/" + name + ".json";
+}
+
+TEST(ScheduleCommand, RunsEveryDocumentedExampleAndReportsWhatItChecked) {
+  for (const auto* name : {"allreduce", "reduce", "broadcast", "allgather", "gather", "scatter", "reducescatter",
+                           "alltoall", "allreduce_programs"}) {
+    const auto r = run_starnet("schedule run " + example(name) + " --json");
+    ASSERT_EQ(r.exit_code, 0) << name << ": " << r.err;
+    const auto j = r.json();
+    EXPECT_EQ(j["verified"], true) << name;
+    EXPECT_EQ(j["chunks_correct"], j["chunks_checked"]) << name;
+    EXPECT_TRUE(j["steps"].is_number_integer()) << name;
+    EXPECT_GE(j["steps"].get<int>(), j["lower_bound"].get<int>()) << name;
+  }
+}
+
+TEST(ScheduleCommand, TheAllReduceExampleAsAUserSeesIt) {
+  const auto r = run_starnet("schedule run " + example("allreduce") + " --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json();
+  EXPECT_EQ(j["collective"], "allreduce");
+  EXPECT_EQ(j["nodes"], 4);
+  EXPECT_EQ(j["steps"], 2);
+  EXPECT_EQ(j["messages"], 8);
+  EXPECT_EQ(j["chunks_moved"], 8);
+  EXPECT_EQ(j["lower_bound"], 2);  // ⌈log₂ 4⌉ = 2, diameter 1
+  EXPECT_EQ(j["checking"], "strict");
+}
+
+TEST(ScheduleCommand, ExportedStarAllReduceRunsInNChooseTwoStepsOnBothEngines) {
+  const auto file = (scratch_dir() / "s5.json").string();
+  const auto e = run_starnet("schedule export --algorithm star-allreduce --topology star:5 -o " + file);
+  ASSERT_EQ(e.exit_code, 0) << e.err;
+  EXPECT_THAT(e.out, HasSubstr("10 steps, 1200 transfers"));
+  const auto local_trace = (scratch_dir() / "local.jsonl").string();
+  const auto zmq_trace = (scratch_dir() / "zmq.jsonl").string();
+  const auto a = run_starnet("schedule run " + file + " --json --trace " + local_trace);
+  const auto b = run_starnet("schedule run " + file + " --json --engine zmq --workers 3 --trace " + zmq_trace);
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  EXPECT_EQ(a.json()["steps"], 10);
+  EXPECT_EQ(b.json()["steps"], 10);
+  std::ifstream la(local_trace), lb(zmq_trace);
+  std::stringstream sa, sb;
+  sa << la.rdbuf();
+  sb << lb.rdbuf();
+  EXPECT_FALSE(sa.str().empty());
+  EXPECT_EQ(sa.str(), sb.str());
+}
+
+TEST(ScheduleCommand, DrawsAGanttChartOfAnySmallSchedule) {
+  const auto svg = (scratch_dir() / "g.svg").string();
+  const auto r = run_starnet("schedule run " + example("reducescatter") + " --gantt " + svg);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream in(svg);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  EXPECT_THAT(ss.str(), HasSubstr("<svg"));
+}
+
+TEST(ScheduleCommand, ReadsStandardInput) {
+  const auto r = run_starnet("schedule run - < " + example("broadcast"));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("verified"));
+}
+
+TEST(ScheduleCommand, ABrokenScheduleIsExitOneNamingWhatWentWrong) {
+  const auto unheld = write("unheld.json", R"({"format":"starnet-schedule","version":1,"collective":"broadcast",
+    "chunks":1,"root":0,"topology":"complete:3","steps":[[{"f":0,"t":1,"c":[0]},{"f":1,"t":2,"c":[0]}]]})");
+  auto r = run_starnet("schedule run " + unheld);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.out, HasSubstr("NOT VERIFIED"));
+  EXPECT_THAT(r.out, HasSubstr("node 1 sends chunk 0"));
+  const auto two_sends = write("two.json", R"({"format":"starnet-schedule","version":1,"collective":"broadcast",
+    "chunks":1,"root":0,"topology":"complete:3","steps":[[{"f":0,"t":1,"c":[0]},{"f":0,"t":2,"c":[0]}]]})");
+  r = run_starnet("schedule run " + two_sends);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.err, HasSubstr("step 0"));
+  r = run_starnet("schedule run " + two_sends + " --checking arbitrated --json");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.json()["steps"], 2);
+  const auto deadlock = write("dead.json", R"({"format":"starnet-schedule","version":1,"collective":"allreduce",
+    "chunks":1,"topology":"complete:2","programs":{"0":[{"recv":1,"c":[0]},{"send":1,"c":[0]}],
+    "1":[{"recv":0,"c":[0]},{"send":0,"c":[0]}]}})");
+  r = run_starnet("schedule run " + deadlock + " --json");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.json()["problem"].get<std::string>(), HasSubstr("deadlock"));
+}
+
+TEST(ScheduleCommand, BadInputsAreExitTwoNamingTheInput) {
+  const auto good = example("allreduce");
+  const auto no_topology = write("notopo.json", R"({"format":"starnet-schedule","version":1,"collective":"allreduce",
+    "chunks":1,"steps":[]})");
+  const auto malformed = write("bad.json", R"({"format":"starnet-schedule",)");
+  const auto bad_xml = write("bad.xml", "<algo ngpus=\"2\"");
+  const auto four = write("four.json", R"({"format":"starnet-schedule","version":1,"collective":"allreduce",
+    "chunks":1,"nodes":4,"topology":"complete:4","steps":[]})");
+  const auto dir = scratch_dir().string();
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"schedule run /nonexistent/s.json", "does not exist"},
+      {"schedule run " + dir, "not a regular file"},
+      {"schedule run " + malformed, "not valid JSON"},
+      {"schedule run " + no_topology, "names no topology"},
+      {"schedule run " + bad_xml, "not well-formed XML"},
+      {"schedule run " + good + " --ports 0", "--ports 0"},
+      {"schedule run " + good + " --chunk-size 0", "--chunk-size 0"},
+      {"schedule run " + good + " --chunk-size x", "--chunk-size"},
+      {"schedule run " + good + " --checking loose", "loose"},
+      {"schedule run " + good + " --costs random", "--costs random"},
+      {"schedule run " + good + " --values rank", "--values rank"},
+      {"schedule run " + good + " --op avg", "avg"},
+      {"schedule run " + good + " --workers 3", "--workers 3"},
+      {"schedule run " + good + " --engine zmq --processes", "--processes"},
+      {"schedule run " + four + " --topology ring:5", "\"nodes\" is 4, but ring:5 has 5 nodes"},
+      {"schedule run " + good + " --topology nosuch:3", "nosuch:3"},
+      {"schedule run " + good + " --trace /nonexistent/dir/t.jsonl", "/nonexistent/dir/t.jsonl"},
+      {"schedule export --algorithm star-reduce --topology star:4 -o -", "star-reduce"},
+      {"schedule export --algorithm ring --topology star:4 -o -", "star:4"},
+      {"schedule export --algorithm star-allreduce --topology star:4", "-o FILE"},
+      {"schedule export --algorithm bfs-tree --topology ring:4 --root 9 -o -", "--root 9"},
+      {"schedule export --algorithm bfs-tree --topology ring:4 --collective gatherall -o -", "gatherall"},
+  };
+  for (const auto& [args, fragment] : cases) {
+    const auto r = run_starnet(args);
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.err;
+    EXPECT_THAT(r.err, HasSubstr(fragment)) << args;
+  }
+}
+
+TEST(ScheduleCommand, AFullDiskOnStandardOutputIsAnErrorNotASilentSuccess) {
+  if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "/dev/full is absent";
+  auto r = run_starnet("schedule run " + example("allreduce") + " > /dev/full");
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_THAT(r.err, HasSubstr("standard output: writing failed"));
+  r = run_starnet("schedule export --algorithm star-allreduce --topology star:3 -o - > /dev/full");
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_THAT(r.err, HasSubstr("standard output: writing failed"));
+}
+
+}  // namespace
+}  // namespace starnet::tools::testing
