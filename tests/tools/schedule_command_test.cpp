@@ -4,6 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -152,6 +153,18 @@ TEST(ScheduleCommand, BadInputsAreExitTwoNamingTheInput) {
     EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.err;
     EXPECT_THAT(r.err, HasSubstr(fragment)) << args;
   }
+}
+
+TEST(ScheduleCommand, TheDocsPythonGeneratorWritesARingAllReduceThatVerifies) {
+  if (std::system("command -v python3 > /dev/null 2>&1") != 0) GTEST_SKIP() << "python3 is absent: the generator is not run";
+  const auto file = (scratch_dir() / "ring8.json").string();
+  const std::string generate = "python3 " + std::string(STARNET_SOURCE_DIR) +
+                               "/docs/examples/schedules/ring_allreduce.py 8 > " + file;
+  ASSERT_EQ(std::system(generate.c_str()), 0);
+  const auto r = run_starnet("schedule run " + file + " --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.json()["steps"], 14);  // 2(N − 1)
+  EXPECT_EQ(r.json()["chunks_checked"], 64);
 }
 
 TEST(ScheduleCommand, AFullDiskOnStandardOutputIsAnErrorNotASilentSuccess) {
