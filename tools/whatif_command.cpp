@@ -4,6 +4,8 @@
 #include "plot.hpp"
 
 #include <starnet/algorithms/generic/whatif.hpp>
+#include <starnet/algorithms/schedule/schedule_json.hpp>
+#include <starnet/algorithms/schedule/schedule_run.hpp>
 #include <starnet/topology/error.hpp>
 
 #include <fmt/format.h>
@@ -43,7 +45,52 @@ struct WhatIfOptions {
   bool json = false;
   std::string csv;
   std::string plot;
+  std::string schedule;
 };
+
+/// `--schedule FILE` as one more row: the file is read once and resolved against each topology.
+algorithms::generic::ExtraAlgorithm schedule_rows(const std::string& path, const std::string& collective) {
+  namespace sch = algorithms::schedule;
+  std::ifstream in(path, std::ios::binary);
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec) || !in) {
+    throw UsageError(fmt::format("--schedule {}: cannot be read (expected a starnet schedule file)", path));
+  }
+  auto file = std::make_shared<sch::ScheduleFile>(sch::ScheduleFile::read(in, fmt::format("schedule file \"{}\"", path)));
+  const std::string name = std::filesystem::path(path).filename().string();
+  return [file, name, collective](const topology::Topology& t, const std::string&, const emulator::PortModel& ports) {
+    algorithms::generic::ExtraRun x;
+    x.variant = name;
+    if (sch::to_string(file->collective()) != collective) {
+      x.applicable = false;
+      x.reason = fmt::format("{} computes {}, the study {}", name, sch::to_string(file->collective()), collective);
+      return x;
+    }
+    if (file->nodes() && *file->nodes() != t.num_nodes()) {
+      x.applicable = false;
+      x.reason = fmt::format("{} is for {} nodes", name, *file->nodes());
+      return x;
+    }
+    try {
+      const sch::Schedule s = file->resolve(t);
+      sch::ScheduleRunSettings settings;
+      settings.config.ports = ports;
+      settings.config.checking = s.form() == sch::Form::STEPPED ? emulator::Checking::STRICT : emulator::Checking::ARBITRATED;
+      const auto r = sch::run_schedule(s, t, settings);
+      x.steps = static_cast<std::uint64_t>(r.run.makespan.num());
+      x.planned_steps = s.steps();
+      x.messages = r.run.counters.messages;
+      x.verified = r.verified;
+    } catch (const ScheduleError& e) {
+      x.applicable = false;
+      x.reason = e.what();
+    } catch (const ModelViolation& e) {
+      x.applicable = false;
+      x.reason = fmt::format("breaks the port model: {}", e.what());
+    }
+    return x;
+  };
+}
 
 std::vector<emulator::PortModel> port_models(const WhatIfOptions& o) {
   std::vector<unsigned> ks;
@@ -258,11 +305,12 @@ std::string table_text(const WhatIfStudy& study, const WhatIfOptions& o) {
 /// group's lower bound as a black line across it.
 void write_plot(const WhatIfStudy& study, const WhatIfOptions& o, const std::string& path) {
   const std::vector<Algorithm> algorithms = {Algorithm::STAR, Algorithm::RECURSIVE_DOUBLING, Algorithm::RING,
-                                             Algorithm::BFS_TREE};
+                                             Algorithm::BFS_TREE, Algorithm::SCHEDULE};
   const std::map<Algorithm, std::string> colours = {{Algorithm::STAR, "#4C72B0"},
                                                     {Algorithm::RECURSIVE_DOUBLING, "#55A868"},
                                                     {Algorithm::RING, "#C44E52"},
-                                                    {Algorithm::BFS_TREE, "#8172B2"}};
+                                                    {Algorithm::BFS_TREE, "#8172B2"},
+                                                    {Algorithm::SCHEDULE, "#CCB974"}};
   std::map<Algorithm, std::string> bars;  // "x value" lines per algorithm
   std::string bounds;                     // "centre value half-width" lines
   std::string tics;
@@ -348,8 +396,9 @@ int run(const WhatIfOptions& o) {
       .seed(o.seed)
       .root(o.root)
       .op(algorithms::star::parse_op(o.op, "--op"))
-      .values({o.values == "random", o.seed})
-      .run();
+      .values({o.values == "random", o.seed});
+  if (!o.schedule.empty()) study.extra(schedule_rows(o.schedule, o.collective));
+  study.run();
   if (!o.csv.empty()) write_file_atomically(o.csv, csv_text(study.rows()));
   if (!o.plot.empty()) write_plot(study, o, o.plot);
   if (o.json) {
@@ -404,6 +453,9 @@ void add_whatif_command(CLI::App& app, Action& action) {
   cmd->add_option("--op", o.op, "Operator: sum (mod 2^64), min, max or xor")->capture_default_str();
   cmd->add_option("--values", o.values, "Node values: rank (node i holds i + 1) or random (seeded by --seed)")
       ->capture_default_str();
+  cmd->add_option("--schedule", o.schedule,
+                  "A schedule file (docs/schedules.md) as one more row beside the built-in algorithms, on every "
+                  "topology it fits");
   cmd->add_flag("--json", o.json, "Print one JSON document {\"rows\": [...], ...} instead of the table");
   cmd->add_option("--csv", o.csv, "Also write the rows as CSV to FILE");
   cmd->add_option("--plot", o.plot,

@@ -167,6 +167,28 @@ TEST(ScheduleCommand, TheDocsPythonGeneratorWritesARingAllReduceThatVerifies) {
   EXPECT_EQ(r.json()["chunks_checked"], 64);
 }
 
+TEST(ScheduleCommand, WhatIfAddsTheUsersScheduleAsARowWhereItFits) {
+  const auto file = (scratch_dir() / "s4.json").string();
+  ASSERT_EQ(run_starnet("schedule export --algorithm star-allreduce --topology star:4 -o " + file).exit_code, 0);
+  const auto r = run_starnet("whatif --collective allreduce --topologies star:4,hypercube:3 --schedule " + file + " --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  int rows = 0;
+  for (const auto& row : r.json()["rows"]) {
+    if (row["algorithm"] != "schedule") continue;
+    ++rows;
+    if (row["topology"] == "star:4") {
+      EXPECT_EQ(row["steps"], 6);
+      EXPECT_EQ(row["verified"], true);
+      EXPECT_EQ(row["variant"], "s4.json");
+    } else {
+      EXPECT_EQ(row["applicable"], false);
+      EXPECT_THAT(row["reason"].get<std::string>(), HasSubstr("is for 24 nodes"));
+    }
+  }
+  EXPECT_EQ(rows, 2);
+  EXPECT_EQ(run_starnet("whatif --topologies star:4 --schedule /nonexistent.json").exit_code, 2);
+}
+
 TEST(ScheduleCommand, AFullDiskOnStandardOutputIsAnErrorNotASilentSuccess) {
   if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "/dev/full is absent";
   auto r = run_starnet("schedule run " + example("allreduce") + " > /dev/full");

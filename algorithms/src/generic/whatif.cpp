@@ -28,6 +28,7 @@ std::string to_string(Algorithm a) {
     case Algorithm::RECURSIVE_DOUBLING: return "recursive-doubling";
     case Algorithm::RING: return "ring";
     case Algorithm::BFS_TREE: return "bfs-tree";
+    case Algorithm::SCHEDULE: return "schedule";
   }
   return "?";
 }
@@ -115,6 +116,7 @@ struct Settings {
   std::string root;
   Op op;
   star::Values values;
+  ExtraAlgorithm extra;
 };
 
 class Runner {
@@ -161,6 +163,7 @@ class Runner {
         if (all && spec.family == "hypercube") planned_row(sc, model, Algorithm::RECURSIVE_DOUBLING);
         if (all && (spec.family == "ring" || spec.family == "torus")) planned_row(sc, model, Algorithm::RING);
         tree_row(sc, model);
+        if (s_.extra) extra_row(sc, model);
       }
     }
     base_ = nullptr;
@@ -241,6 +244,25 @@ class Runner {
       r.diameter = sc.hops.value;
     }
     return r;
+  }
+
+  void extra_row(const Scenario& sc, const PortModel& model) {
+    WhatIfRow r = base_row(sc, model, Algorithm::SCHEDULE);
+    if (!sc.faults.empty()) return not_applicable(std::move(r), "a schedule file runs as written, on the intact topology");
+    if (s_.costs.kind != CostKind::UNIT) return not_applicable(std::move(r), "a schedule file runs with unit costs here");
+    const auto start = Clock::now();
+    const ExtraRun x = s_.extra(*base_, spec_, model);
+    r.variant = x.variant;
+    if (!x.applicable) return not_applicable(std::move(r), x.reason);
+    r.time = TimeMode::UNIT;
+    r.steps = x.steps;
+    r.planned_steps = x.planned_steps;
+    r.makespan = Rational(static_cast<std::int64_t>(x.steps));
+    r.messages = x.messages;
+    r.verified = x.verified;
+    bound(r, sc, s_.collective, model);
+    r.wall_seconds = seconds_since(start);
+    rows_.push_back(std::move(r));
   }
 
   void not_applicable(WhatIfRow r, std::string reason) {
@@ -411,7 +433,7 @@ WhatIfStudy& WhatIfStudy::run() {
   const auto start = Clock::now();
   rows_.clear();
   Runner runner(
-      {collective_, models_, {costs_, seed_}, failed_links_, failed_nodes_, rates_, seed_, root_, op_, values_}, rows_);
+      {collective_, models_, {costs_, seed_}, failed_links_, failed_nodes_, rates_, seed_, root_, op_, values_, extra_}, rows_);
   for (const auto& spec : specs_) runner.topology(spec);
   wall_seconds_ = seconds_since(start);
   return *this;

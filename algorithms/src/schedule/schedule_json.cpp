@@ -219,6 +219,7 @@ ScheduleFile& ScheduleFile::operator=(ScheduleFile&&) noexcept = default;
 Collective ScheduleFile::collective() const { return data_->collective; }
 const std::string& ScheduleFile::topology() const { return data_->topology; }
 std::uint64_t ScheduleFile::transfers() const { return data_->transfers.size(); }
+std::optional<std::uint64_t> ScheduleFile::nodes() const { return data_->nodes; }
 
 ScheduleFile ScheduleFile::read(std::istream& in, const std::string& where) {
   ScheduleFile file;

@@ -39,15 +39,31 @@
 #include <starnet/emulator/config.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace starnet::algorithms::generic {
 
-enum class Algorithm : std::uint8_t { STAR, RECURSIVE_DOUBLING, RING, BFS_TREE };
-/// "star", "recursive-doubling", "ring", "bfs-tree".
+enum class Algorithm : std::uint8_t { STAR, RECURSIVE_DOUBLING, RING, BFS_TREE, SCHEDULE };
+/// "star", "recursive-doubling", "ring", "bfs-tree", "schedule".
 [[nodiscard]] std::string to_string(Algorithm a);
+
+/// What one run of a user's algorithm (`whatif --schedule FILE`) gave on one topology.
+struct ExtraRun {
+  bool applicable = true;
+  std::string reason;   ///< why not, when !applicable
+  std::string variant;  ///< shown beside the algorithm, e.g. the file name
+  std::uint64_t steps = 0;
+  std::uint64_t planned_steps = 0;
+  std::uint64_t messages = 0;
+  bool verified = false;
+};
+/// Runs the user's algorithm on @p topology (the intact one @p spec names) under @p ports, in unit
+/// time with strict checks.
+using ExtraAlgorithm =
+    std::function<ExtraRun(const topology::Topology& topology, const std::string& spec, const emulator::PortModel& ports)>;
 
 struct WhatIfRow {
   std::string topology;  ///< the spec
@@ -135,6 +151,13 @@ class WhatIfStudy {
     values_ = values;
     return *this;
   }
+  /// One more row per topology and port model: a user's algorithm (a schedule file), run as
+  /// written on the intact topology with unit costs (faulty scenarios and timed costs: a row
+  /// "not applicable"), its bound the study's.
+  WhatIfStudy& extra(ExtraAlgorithm algorithm) {
+    extra_ = std::move(algorithm);
+    return *this;
+  }
 
   /// Runs every row.
   /// @throws UsageError naming the input for no topology, no port model, k < 1, a fault rate
@@ -162,6 +185,7 @@ class WhatIfStudy {
   std::string root_ = "0";
   Op op_ = Op::SUM;
   star::Values values_;
+  ExtraAlgorithm extra_;
   std::vector<WhatIfRow> rows_;
   double wall_seconds_ = 0;
 };

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <istream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,8 @@ class ScheduleFile {
   /// The topology spec the file names, or "".
   [[nodiscard]] const std::string& topology() const;
   [[nodiscard]] std::uint64_t transfers() const;
+  /// The "nodes" field, if the file has one.
+  [[nodiscard]] std::optional<std::uint64_t> nodes() const;
 
   /// Resolves node names (labels on star graphs, names elsewhere, or indices) against @p topology.
   /// @throws ScheduleError naming the node for a name that is not in @p topology, a "nodes" count or
