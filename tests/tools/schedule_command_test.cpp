@@ -173,7 +173,8 @@ TEST(ScheduleCommand, WhatIfAddsTheUsersScheduleAsARowWhereItFits) {
   const auto r = run_starnet("whatif --collective allreduce --topologies star:4,hypercube:3 --schedule " + file + " --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   int rows = 0;
-  for (const auto& row : r.json()["rows"]) {
+  const auto doc = r.json();
+  for (const auto& row : doc["rows"]) {
     if (row["algorithm"] != "schedule") continue;
     ++rows;
     if (row["topology"] == "star:4") {
