@@ -29,6 +29,7 @@ void add_steady_command(CLI::App& app, Action& action);
 void add_montecarlo_command(CLI::App& app, Action& action);
 void add_whatif_command(CLI::App& app, Action& action);
 void add_schedule_command(CLI::App& app, Action& action);
+void add_optimal_command(CLI::App& app, Action& action);
 
 /// Writes @p content to @p path through a temporary file in the same folder and a rename, so
 /// that no half-written file is ever left behind. "-" writes to standard output.

@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
   add_montecarlo_command(app, action);
   add_whatif_command(app, action);
   add_schedule_command(app, action);
+  add_optimal_command(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,0 +1,130 @@
+#pragma once
+/// @file
+/// Exact minimum step counts of gossip (= all-gather = all-reduce when a message may carry
+/// several values) and of broadcast from a root, in the emulator's port model, by SAT, with both
+/// answers checked independently (issue 19; docs/optimal.md).
+///
+/// Method: T runs upward from the best named lower bound (step_bounds.hpp) to the best built-in
+/// algorithm's step count (an upper bound, itself run on the emulator); each T is one CNF
+/// (step_encoding.hpp) solved by CaDiCaL. The first satisfiable T is the optimum when T − 1 was
+/// proved unsatisfiable or T is the lower bound. Every satisfiable answer is decoded into a
+/// schedule (each message carries what the receiver lacks) that the emulator runs in strict mode
+/// and verifies; every unsatisfiable answer is confirmed by a second solver (CryptoMiniSat, when
+/// installed) and, with proof_dir(), by a DRAT proof that drat_check.hpp checks.
+/// Each T gets a fresh formula rather than an incremental one, so that every UNSAT has its own
+/// refutation (a DRAT proof of the empty clause, a DIMACS file for the second solver).
+///
+/// Usage:
+/// @code
+///   OptimalSearch search;
+///   search.topology(*t, "star:4").goal(Goal::GOSSIP).time_limit(60).run();
+///   if (search.result().status == Status::OPTIMAL) ... search.result().optimum ...
+/// @endcode
+/// IMPORTANT: exact search is refused beyond MAX_EXACT_NODES nodes; a time limit leaves a bracket.
+
+#include <starnet/algorithms/optimal/step_bounds.hpp>
+#include <starnet/algorithms/schedule/chunk_schedule.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace starnet::algorithms::optimal {
+
+/// Most nodes of an exact search: the gossip CNF has N² knowledge variables per step.
+inline constexpr topology::NodeId MAX_EXACT_NODES = 256;
+
+enum class Status : std::uint8_t { OPTIMAL, TIME_LIMIT };
+[[nodiscard]] std::string to_string(Status s);
+
+/// One solver call.
+struct SolveRecord {
+  std::uint64_t steps = 0;
+  std::optional<bool> satisfiable;  ///< none: stopped by the time limit
+  int variables = 0;
+  std::uint64_t clauses = 0;
+  std::uint64_t learned = 0;  ///< clauses learned (one per conflict)
+  double seconds = 0;
+  /// UNSAT only: "confirmed" (CryptoMiniSat answered UNSAT), "unavailable", "timed out".
+  std::string second_solver;
+  /// UNSAT with a proof directory: "verified (N lemmas)" or why not.
+  std::string proof;
+};
+
+struct OptimalResult {
+  Status status = Status::TIME_LIMIT;
+  std::optional<std::uint64_t> optimum;
+  std::uint64_t lower_bound = 0;  ///< proven: no schedule is shorter
+  std::optional<std::uint64_t> upper_bound;  ///< a schedule of this length exists
+  std::string upper_source;  ///< "bfs-tree", "star-allreduce", … or "SAT"
+  std::vector<NamedBound> bounds;
+  std::vector<SolveRecord> solves;
+  std::optional<schedule::Schedule> schedule;  ///< decoded from the last satisfiable model
+  bool schedule_verified = false;
+  double seconds = 0;
+};
+
+class OptimalSearch {
+ public:
+  /// @param spec the topology's spec (names it in messages; decides symmetry breaking).
+  OptimalSearch& topology(const topology::Topology& t, std::string spec) {
+    topology_ = &t;
+    spec_ = std::move(spec);
+    return *this;
+  }
+  OptimalSearch& goal(Goal g) {
+    goal_ = g;
+    return *this;
+  }
+  OptimalSearch& root(topology::NodeId r) {
+    root_ = r;
+    return *this;
+  }
+  OptimalSearch& ports(const emulator::PortModel& p) {
+    ports_ = p;
+    return *this;
+  }
+  /// Wall-clock seconds for the whole search (≤ 0: none).
+  OptimalSearch& time_limit(double seconds) {
+    time_limit_ = seconds;
+    return *this;
+  }
+  /// Writes each UNSAT's CNF and DRAT proof there and checks the proof.
+  OptimalSearch& proof_dir(std::string dir) {
+    proof_dir_ = std::move(dir);
+    return *this;
+  }
+  /// Called after each solver call (progress).
+  OptimalSearch& on_solve(std::function<void(const SolveRecord&)> f) {
+    on_solve_ = std::move(f);
+    return *this;
+  }
+
+  /// @throws UsageError for K < 1, a root outside the topology, more than MAX_EXACT_NODES nodes
+  /// (naming the limit and why), a disconnected topology (no schedule exists);
+  /// SolverError when the two solvers disagree or a decoded schedule fails on the emulator.
+  OptimalSearch& run();
+  /// @pre run() was called.
+  [[nodiscard]] const OptimalResult& result() const { return result_; }
+
+ private:
+  const topology::Topology* topology_ = nullptr;
+  std::string spec_;
+  Goal goal_ = Goal::GOSSIP;
+  topology::NodeId root_ = 0;
+  emulator::PortModel ports_;
+  double time_limit_ = 0;
+  std::string proof_dir_;
+  std::function<void(const SolveRecord&)> on_solve_;
+  OptimalResult result_;
+};
+
+/// The arc (index in (node, port) order) an automorphism of @p spec's family can map the first
+/// transfer onto, or none when the family is not known to be arc-transitive (gossip) or
+/// transitive on the root's links (broadcast): star, hypercube, complete, ring, torus:AxA.
+[[nodiscard]] std::optional<std::size_t> symmetric_first_arc(const topology::Topology& t, const std::string& spec,
+                                                             Goal goal, topology::NodeId root);
+
+}  // namespace starnet::algorithms::optimal

@@ -1,0 +1,49 @@
+#pragma once
+/// @file
+/// Named lower bounds on the steps of gossip (= all-gather = all-reduce with messages that carry
+/// several values) and of broadcast from a root, in the emulator's port model (issue 19;
+/// docs/optimal.md, "Bounds"). Each is a proof that no schedule is shorter; `starnet optimal`
+/// prints them beside the proven optimum, and the tests check that none exceeds it.
+///
+/// - distance: the diameter (gossip) or the root's eccentricity (broadcast): an item moves one
+///   link per step.
+/// - counting ⌈log_{k+1} N⌉, +1 for single-port half-duplex gossip (generic/bounds.hpp): the
+///   informed (or depended-on) sets grow at most (k+1)-fold per step.
+/// - degree-limited counting (Bermond, Hell, Liestman, Peters 1992): in a graph of maximum degree d,
+///   a node sends at most k messages per step and, over the whole broadcast, at most d of them
+///   (d − 1 for a node that was informed over one of its links); the most nodes informed after t
+///   steps, I(t), follows by counting, and T ≥ min{t : I(t) ≥ N}. Gossip includes a broadcast from
+///   every node, so the bound holds for it too.
+/// - Fibonacci ⌈log_φ N⌉ for single-port half-duplex gossip (Krumme, Cybenko, Venkataraman 1992).
+///
+/// Complexity: distance O(V + E) (one BFS, or all pairs when not vertex-transitive); the others
+/// O(T·d). IMPORTANT: the caller vouches for vertex-transitivity when asking for the diameter.
+
+#include <starnet/emulator/config.hpp>
+#include <starnet/topology/topology.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace starnet::algorithms::optimal {
+
+enum class Goal : std::uint8_t { GOSSIP, BROADCAST };
+
+struct NamedBound {
+  std::string name;  ///< "distance", "counting", "degree-limited", "fibonacci"
+  std::uint64_t steps = 0;
+  std::string reason;  ///< one line: what it counts
+};
+
+/// Every bound that applies. @param root used for broadcast.
+/// @param vertex_transitive lets the diameter come from one BFS.
+[[nodiscard]] std::vector<NamedBound> step_bounds(const topology::Topology& topology, Goal goal, topology::NodeId root,
+                                                  const emulator::PortModel& ports, bool vertex_transitive);
+
+/// The most nodes a broadcast informs in @p steps when each node sends at most @p k messages per
+/// step over at most @p degree links (the degree-limited counting bound's I(t)); saturates at
+/// 2^62.
+[[nodiscard]] std::uint64_t degree_limited_informed(std::uint64_t steps, unsigned k, std::uint64_t degree);
+
+}  // namespace starnet::algorithms::optimal

@@ -1,0 +1,245 @@
+// `starnet optimal`: exact minimum step counts of gossip (all-gather, all-reduce with messages of
+// several values) and broadcast in the single-port model, by SAT, with both answers checked
+// (issue 19; docs/optimal.md).
+#include "command.hpp"
+
+#include <starnet/algorithms/generic/subnetwork.hpp>
+#include <starnet/algorithms/optimal/optimal_search.hpp>
+#include <starnet/algorithms/schedule/schedule_json.hpp>
+#include <starnet/topology/error.hpp>
+#include <starnet/topology/families.hpp>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <iostream>
+#include <unistd.h>
+
+namespace starnet::tools {
+namespace {
+
+namespace opt = algorithms::optimal;
+
+/// Seconds each instance of `--study star` may take unless --time-limit says otherwise.
+constexpr double STUDY_SECONDS = 60;
+constexpr long MAX_PORTS = 64;
+
+struct OptimalOptions {
+  std::string collective = "gossip";
+  std::string topology;
+  std::string root;
+  int ports = 1;
+  std::string duplex = "full";
+  double time_limit = 0;
+  bool json = false;
+  std::string output;
+  std::string proof;
+  std::string study;
+  std::string csv;
+};
+
+opt::Goal goal_of(const std::string& collective) {
+  if (collective == "gossip" || collective == "allgather" || collective == "allreduce") return opt::Goal::GOSSIP;
+  if (collective == "broadcast") return opt::Goal::BROADCAST;
+  throw UsageError(fmt::format("--collective {}: expected gossip, allgather, allreduce (messages of several values: "
+                               "all three are gossip) or broadcast",
+                               collective));
+}
+
+emulator::PortModel port_model(const OptimalOptions& o) {
+  if (o.ports < 1 || o.ports > MAX_PORTS) {
+    throw UsageError(fmt::format("--ports {}: expected a number of ports in 1..{}", o.ports, MAX_PORTS));
+  }
+  if (o.duplex != "full" && o.duplex != "half") throw UsageError(fmt::format("--duplex {}: expected full or half", o.duplex));
+  return {static_cast<unsigned>(o.ports), o.duplex == "half"};
+}
+
+void progress(const opt::SolveRecord& r) {
+  if (::isatty(2) == 0) return;
+  std::cerr << fmt::format("  T = {}: {} ({} variables, {} clauses, {:.2f} s)\n", r.steps,
+                           !r.satisfiable ? "stopped" : *r.satisfiable ? "SAT" : "UNSAT", r.variables, r.clauses,
+                           r.seconds);
+}
+
+nlohmann::json result_json(const opt::OptimalResult& r, const std::string& collective, const std::string& spec,
+                           const emulator::PortModel& ports) {
+  nlohmann::json bounds = nlohmann::json::object();
+  for (const auto& b : r.bounds) bounds[b.name] = b.steps;
+  nlohmann::json calls = nlohmann::json::array();
+  std::uint64_t learned = 0;
+  for (const auto& s : r.solves) {
+    learned += s.learned;
+    nlohmann::json c = {{"steps", s.steps},
+                        {"answer", !s.satisfiable ? "stopped" : *s.satisfiable ? "SAT" : "UNSAT"},
+                        {"variables", s.variables},
+                        {"clauses", s.clauses},
+                        {"learned_clauses", s.learned},
+                        {"seconds", s.seconds}};
+    if (!s.second_solver.empty()) c["second_solver"] = s.second_solver;
+    if (!s.proof.empty()) c["proof"] = s.proof;
+    calls.push_back(c);
+  }
+  return {{"collective", collective},
+          {"topology", spec},
+          {"ports", ports.ports},
+          {"duplex", ports.half_duplex ? "half" : "full"},
+          {"optimum", r.optimum ? nlohmann::json(*r.optimum) : nlohmann::json(nullptr)},
+          {"proved", r.status == opt::Status::OPTIMAL},
+          {"lower_bound", r.lower_bound},
+          {"upper_bound", r.upper_bound ? nlohmann::json(*r.upper_bound) : nlohmann::json(nullptr)},
+          {"upper_source", r.upper_source},
+          {"bounds", bounds},
+          {"schedule_verified", r.schedule_verified},
+          {"solver", {{"name", "CaDiCaL"}, {"calls", calls}, {"learned_clauses", learned}}},
+          {"seconds", r.seconds}};
+}
+
+opt::OptimalResult search(const topology::Topology& t, const std::string& spec, opt::Goal goal, topology::NodeId root,
+                          const emulator::PortModel& ports, double seconds, const std::string& proof) {
+  opt::OptimalSearch s;
+  s.topology(t, spec).goal(goal).root(root).ports(ports).time_limit(seconds).on_solve(progress);
+  if (!proof.empty()) s.proof_dir(proof);
+  return s.run().result();
+}
+
+int single(const OptimalOptions& o) {
+  if (o.topology.empty()) throw UsageError("--topology is required (e.g. --topology star:4), or use --study star");
+  const opt::Goal goal = goal_of(o.collective);
+  const auto ports = port_model(o);
+  const auto t = topology::make_topology(o.topology);
+  topology::NodeId root = 0;
+  if (goal == opt::Goal::BROADCAST) {
+    if (o.root.empty()) throw UsageError("--root is required for broadcast (a node name or index)");
+    const auto r = algorithms::generic::find_node(*t, o.root);
+    if (!r) throw UsageError(fmt::format("--root {}: not a node of {}", o.root, o.topology));
+    root = *r;
+  }
+  if (!o.proof.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(o.proof, ec);
+    if (!std::filesystem::is_directory(o.proof)) {
+      throw UsageError(fmt::format("--proof {}: cannot be created as a directory", o.proof));
+    }
+  }
+  const auto r = search(*t, o.topology, goal, root, ports, o.time_limit, o.proof);
+  if (!o.output.empty() && r.schedule) {
+    write_file_atomically(o.output, algorithms::schedule::write_schedule_json(
+                                        *r.schedule, *t, o.topology,
+                                        fmt::format("a {}-step {} found and proved optimal by starnet optimal",
+                                                    *r.optimum, o.collective)));
+  }
+  if (o.json) {
+    std::cout << result_json(r, o.collective, o.topology, ports).dump(2) << "\n";
+  } else {
+    std::cout << fmt::format("{} on {} ({} nodes), {}\n", o.collective, o.topology, t->num_nodes(), ports.to_string());
+    for (const auto& b : r.bounds) std::cout << fmt::format("  bound {:<15} {:>3}  {}\n", b.name, b.steps, b.reason);
+    if (r.upper_bound && r.upper_source != "SAT") {
+      std::cout << fmt::format("  built-in        {:>3}  {}\n", *r.upper_bound, r.upper_source);
+    }
+    for (const auto& s : r.solves) {
+      std::cout << fmt::format("  T = {:>2}: {:<7} {} variables, {} clauses, {} learned, {:.2f} s{}{}\n", s.steps,
+                               !s.satisfiable ? "stopped" : *s.satisfiable ? "SAT" : "UNSAT", s.variables, s.clauses,
+                               s.learned, s.seconds, s.second_solver.empty() ? "" : "; CryptoMiniSat: " + s.second_solver,
+                               s.proof.empty() ? "" : "; DRAT proof: " + s.proof);
+    }
+    if (r.optimum) {
+      std::cout << fmt::format("optimum: {} steps (proved: {}; the schedule runs verified on the emulator)\n",
+                               *r.optimum,
+                               *r.optimum == r.bounds.front().steps || r.solves.size() > 1 || *r.optimum == r.lower_bound
+                                   ? "no schedule of " + std::to_string(*r.optimum - 1) + " steps exists"
+                                   : "a lower bound");
+    } else {
+      std::cout << fmt::format("time limit: the optimum lies in [{}, {}]\n", r.lower_bound,
+                               r.upper_bound ? std::to_string(*r.upper_bound) : std::string("?"));
+    }
+    std::cout << fmt::format("wall time: {:.2f} s\n", r.seconds);
+  }
+  return r.optimum ? 0 : 3;
+}
+
+struct StudyRow {
+  std::string spec;
+  std::uint64_t nodes;
+  bool half;
+  opt::OptimalResult r;
+};
+
+int study(const OptimalOptions& o) {
+  if (o.study != "star") throw UsageError(fmt::format("--study {}: expected star", o.study));
+  const std::vector<std::string> specs = {"star:3",     "star:4",      "star:5",      "hypercube:3", "hypercube:4",
+                                          "complete:4", "complete:6",  "complete:8",  "ring:6",      "ring:8",
+                                          "torus:3x3",  "torus:4x4"};
+  const double seconds = o.time_limit > 0 ? o.time_limit : STUDY_SECONDS;
+  std::vector<StudyRow> rows;
+  for (const auto& spec : specs) {
+    const auto t = topology::make_topology(spec);
+    for (const bool half : {false, true}) {
+      if (::isatty(2) != 0) std::cerr << fmt::format("{} {} duplex:\n", spec, half ? "half" : "full");
+      rows.push_back({spec, t->num_nodes(), half, search(*t, spec, opt::Goal::GOSSIP, 0, {1, half}, seconds, "")});
+    }
+  }
+  const auto bound_of = [](const opt::OptimalResult& r, const std::string& name) -> std::string {
+    for (const auto& b : r.bounds) {
+      if (b.name == name) return std::to_string(b.steps);
+    }
+    return "";
+  };
+  std::string csv = "topology,nodes,duplex,builtin,builtin_steps,optimum,lower_bound,upper_bound,distance,counting,"
+                    "degree_limited,fibonacci,seconds\n";
+  std::string text = fmt::format("{:<12} {:>5} {:<5} {:<22} {:>9} {:>5} {:>5} {:>5} {:>5} {:>8}\n", "topology", "nodes",
+                                 "duplex", "built-in (steps)", "optimum", "diam", "count", "deg", "fib", "seconds");
+  nlohmann::json json_rows = nlohmann::json::array();
+  for (const auto& row : rows) {
+    const auto& r = row.r;
+    const std::string builtin = r.upper_source.empty() || r.upper_source == "SAT" ? "" : r.upper_source;
+    // The built-in's own steps: the upper bound before SAT replaced it is in the first line of the search.
+    const std::string optimum =
+        r.optimum ? std::to_string(*r.optimum)
+                  : fmt::format("[{},{}]", r.lower_bound, r.upper_bound ? std::to_string(*r.upper_bound) : "?");
+    text += fmt::format("{:<12} {:>5} {:<5} {:<22} {:>9} {:>5} {:>5} {:>5} {:>5} {:>8.2f}\n", row.spec, row.nodes,
+                        row.half ? "half" : "full", builtin, optimum, bound_of(r, "distance"), bound_of(r, "counting"),
+                        bound_of(r, "degree-limited"), bound_of(r, "fibonacci"), r.seconds);
+    csv += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{:.3f}\n", row.spec, row.nodes, row.half ? "half" : "full",
+                       builtin, "", r.optimum ? std::to_string(*r.optimum) : "", r.lower_bound,
+                       r.upper_bound ? std::to_string(*r.upper_bound) : "", bound_of(r, "distance"),
+                       bound_of(r, "counting"), bound_of(r, "degree-limited"), bound_of(r, "fibonacci"), r.seconds);
+    json_rows.push_back(result_json(r, "gossip", row.spec, {1, row.half}));
+  }
+  if (!o.csv.empty()) write_file_atomically(o.csv, csv);
+  if (o.json) {
+    std::cout << nlohmann::json{{"study", "star"}, {"rows", json_rows}}.dump(2) << "\n";
+  } else {
+    std::cout << text;
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_optimal_command(CLI::App& app, Action& action) {
+  static OptimalOptions o;
+  auto* cmd = app.add_subcommand(
+      "optimal",
+      "Exact minimum step counts in the single-port (k-port) model by SAT (CaDiCaL), proved both ways: the schedule "
+      "of the optimum runs verified on the emulator, every shorter T is refuted (CryptoMiniSat confirms; --proof "
+      "checks DRAT proofs). Exit 3 with the proven bracket when --time-limit is reached (docs/optimal.md)");
+  cmd->add_option("--collective", o.collective,
+                  "gossip, allgather or allreduce (messages may carry several values: all three are gossip), or "
+                  "broadcast (from --root)")
+      ->capture_default_str();
+  cmd->add_option("--topology", o.topology, "Topology spec or file (at most 256 nodes)");
+  cmd->add_option("--root", o.root, "Root of broadcast: a node name or index");
+  cmd->add_option("--ports", o.ports, "Ports per node k ≥ 1")->capture_default_str();
+  cmd->add_option("--duplex", o.duplex, "full (k sends and k receives per step) or half (k transfers in all)")
+      ->capture_default_str();
+  cmd->add_option("--time-limit", o.time_limit, "Seconds for the whole search (0: none; --study: 60 per instance)");
+  cmd->add_flag("--json", o.json, "Print one JSON document");
+  cmd->add_option("-o,--output", o.output, "Write the optimal schedule (starnet schedule format) to FILE");
+  cmd->add_option("--proof", o.proof, "Write each UNSAT's CNF and DRAT proof to DIR and check every proof");
+  cmd->add_option("--study", o.study, "star: S_3..S_5, Q_3, Q_4, K_n, rings and tori, full and half duplex");
+  cmd->add_option("--csv", o.csv, "With --study: also write the table as CSV to FILE");
+  cmd->callback([&action] { action = [] { return o.study.empty() ? single(o) : study(o); }; });
+}
+
+}  // namespace starnet::tools
