@@ -5,6 +5,11 @@
 
 #include <starnet/algorithms/generic/subnetwork.hpp>
 #include <starnet/algorithms/optimal/optimal_search.hpp>
+#include <starnet/algorithms/optimal/uniform_search.hpp>
+#include <starnet/algorithms/schedule/schedule_run.hpp>
+#include <starnet/algorithms/star/allreduce.hpp>
+#include <starnet/topology/spec.hpp>
+#include <starnet/topology/star_graph.hpp>
 #include <starnet/algorithms/schedule/schedule_json.hpp>
 #include <starnet/topology/error.hpp>
 #include <starnet/topology/families.hpp>
@@ -37,6 +42,9 @@ struct OptimalOptions {
   std::string proof;
   std::string study;
   std::string csv;
+  std::string method = "sat";
+  int beam_width = -1;  // not given: exhaustive
+  int max_steps = -1;   // not given: the paper's n(n−1)/2
 };
 
 opt::Goal goal_of(const std::string& collective) {
@@ -89,6 +97,8 @@ nlohmann::json result_json(const opt::OptimalResult& r, const std::string& colle
           {"lower_bound", r.lower_bound},
           {"upper_bound", r.upper_bound ? nlohmann::json(*r.upper_bound) : nlohmann::json(nullptr)},
           {"upper_source", r.upper_source},
+          {"builtin", r.builtin},
+          {"builtin_steps", r.builtin_steps ? nlohmann::json(*r.builtin_steps) : nlohmann::json(nullptr)},
           {"bounds", bounds},
           {"schedule_verified", r.schedule_verified},
           {"solver", {{"name", "CaDiCaL"}, {"calls", calls}, {"learned_clauses", learned}}},
@@ -103,8 +113,92 @@ opt::OptimalResult search(const topology::Topology& t, const std::string& spec, 
   return s.run().result();
 }
 
+/// `--method uniform`: the shortest uniform gossip on star:N (exhaustive, or beam with --beam-width).
+int uniform(const OptimalOptions& o) {
+  const auto spec = topology::parse_spec(o.topology);
+  if (spec.family != "star") {
+    throw UsageError(fmt::format("--method uniform --topology {}: uniform schedules are searched on star graphs "
+                                 "(star:N, Cayley graphs of transpositions); {} is not one",
+                                 o.topology, o.topology));
+  }
+  if (goal_of(o.collective) != opt::Goal::GOSSIP) throw UsageError("--method uniform: searches gossip only");
+  if (o.ports != 1 || o.duplex != "full") throw UsageError("--method uniform: single-port full duplex only");
+  if (o.beam_width == 0 || o.beam_width < -1) {
+    throw UsageError(fmt::format("--beam-width {}: expected a width ≥ 1", o.beam_width));
+  }
+  if (o.max_steps == 0 || o.max_steps < -1) {
+    throw UsageError(fmt::format("--max-steps {}: expected T ≥ 1", o.max_steps));
+  }
+  const int n = topology::star_dimension(spec);
+  const opt::StarCayley g(n);
+  const int paper = static_cast<int>(algorithms::star::allreduce_steps(n));
+  const int limit = o.max_steps > 0 ? o.max_steps : paper;
+  const auto r = o.beam_width > 0 ? opt::uniform_beam(g, static_cast<std::size_t>(o.beam_width), limit, o.time_limit)
+                                  : opt::uniform_exhaustive(g, limit, o.time_limit);
+  bool verified = false;
+  if (!r.dimensions.empty() && n <= opt::MAX_UNIFORM_SCHEDULE_N) {
+    const auto s = opt::uniform_schedule(g, r.dimensions);
+    const topology::StarGraph t(n);
+    const auto run = algorithms::schedule::run_schedule(s, t, {});
+    verified = run.verified && run.run.makespan == Rational(static_cast<std::int64_t>(r.dimensions.size()));
+    if (!o.output.empty()) {
+      write_file_atomically(o.output, algorithms::schedule::write_schedule_json(
+                                          s, t, o.topology, fmt::format("a uniform gossip found by starnet optimal")));
+    }
+  } else if (!o.output.empty()) {
+    throw UsageError(fmt::format("-o: a uniform gossip is written as a schedule up to star:{}",
+                                 opt::MAX_UNIFORM_SCHEDULE_N));
+  }
+  std::uint64_t largest = 0;
+  std::uint64_t volume = 0;
+  std::vector<std::uint64_t> per_step;
+  for (std::size_t t = 1; t < r.sizes.size(); ++t) {
+    per_step.push_back(r.sizes[t] - r.sizes[t - 1]);
+    largest = std::max(largest, per_step.back());
+    volume += per_step.back();
+  }
+  if (o.json) {
+    std::cout << nlohmann::json{{"collective", "gossip"},
+                                {"topology", o.topology},
+                                {"method", o.beam_width > 0 ? "beam" : "exhaustive"},
+                                {"beam_width", o.beam_width},
+                                {"steps", r.dimensions.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.dimensions.size())},
+                                {"paper_steps", paper},
+                                {"dimensions", r.dimensions},
+                                {"uniform_proved_minimal", o.beam_width < 0 && r.complete},
+                                {"message_items_per_step", per_step},
+                                {"largest_message_items", largest},
+                                {"items_received_per_node", volume},
+                                {"schedule_verified", verified},
+                                {"explored", r.explored},
+                                {"timed_out", r.timed_out},
+                                {"seconds", r.seconds}}
+                     .dump(2)
+              << "\n";
+  } else if (r.dimensions.empty()) {
+    std::cout << fmt::format("no uniform gossip found on {} ({}; {} search nodes, {:.2f} s)\n", o.topology,
+                             r.timed_out ? "time limit" : "none within the paper's steps", r.explored, r.seconds);
+  } else {
+    std::cout << fmt::format("uniform gossip on {}: {} steps (the paper: {}), dimensions {}\n", o.topology,
+                             r.dimensions.size(), paper, fmt::join(r.dimensions, " "));
+    std::cout << fmt::format("  {}\n", o.beam_width < 0 && r.complete
+                                            ? "proved minimal among uniform schedules (exhaustive search)"
+                                            : "found, not proved minimal");
+    std::cout << fmt::format("  items per message by step: {}; largest {}; {} received per node (n! − 1)\n",
+                             fmt::join(per_step, " "), largest, volume);
+    std::cout << fmt::format("  {}; {} search nodes, {:.2f} s\n",
+                             verified ? "verified on the emulator (strict, every node holds every item, none twice)"
+                                      : n <= opt::MAX_UNIFORM_SCHEDULE_N ? "NOT verified" : "not emulated (n > 6)",
+                             r.explored, r.seconds);
+  }
+  if (r.dimensions.empty()) return 3;
+  return verified || n > opt::MAX_UNIFORM_SCHEDULE_N ? 0 : 1;
+}
+
 int single(const OptimalOptions& o) {
   if (o.topology.empty()) throw UsageError("--topology is required (e.g. --topology star:4), or use --study star");
+  if (o.method == "uniform") return uniform(o);
+  if (o.method != "sat") throw UsageError(fmt::format("--method {}: expected sat or uniform", o.method));
   const opt::Goal goal = goal_of(o.collective);
   const auto ports = port_model(o);
   const auto t = topology::make_topology(o.topology);
@@ -134,8 +228,9 @@ int single(const OptimalOptions& o) {
   } else {
     std::cout << fmt::format("{} on {} ({} nodes), {}\n", o.collective, o.topology, t->num_nodes(), ports.to_string());
     for (const auto& b : r.bounds) std::cout << fmt::format("  bound {:<15} {:>3}  {}\n", b.name, b.steps, b.reason);
-    if (r.upper_bound && r.upper_source != "SAT") {
-      std::cout << fmt::format("  built-in        {:>3}  {}\n", *r.upper_bound, r.upper_source);
+    if (r.builtin_steps) {
+      std::cout << fmt::format("  built-in        {:>3}  {} (an upper bound, run verified on the emulator)\n",
+                               *r.builtin_steps, r.builtin);
     }
     for (const auto& s : r.solves) {
       std::cout << fmt::format("  T = {:>2}: {:<7} {} variables, {} clauses, {} learned, {:.2f} s{}{}\n", s.steps,
@@ -192,8 +287,8 @@ int study(const OptimalOptions& o) {
   nlohmann::json json_rows = nlohmann::json::array();
   for (const auto& row : rows) {
     const auto& r = row.r;
-    const std::string builtin = r.upper_source.empty() || r.upper_source == "SAT" ? "" : r.upper_source;
-    // The built-in's own steps: the upper bound before SAT replaced it is in the first line of the search.
+    const std::string builtin =
+        r.builtin_steps ? fmt::format("{} ({})", r.builtin, *r.builtin_steps) : std::string("none");
     const std::string optimum =
         r.optimum ? std::to_string(*r.optimum)
                   : fmt::format("[{},{}]", r.lower_bound, r.upper_bound ? std::to_string(*r.upper_bound) : "?");
@@ -201,7 +296,7 @@ int study(const OptimalOptions& o) {
                         row.half ? "half" : "full", builtin, optimum, bound_of(r, "distance"), bound_of(r, "counting"),
                         bound_of(r, "degree-limited"), bound_of(r, "fibonacci"), r.seconds);
     csv += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{:.3f}\n", row.spec, row.nodes, row.half ? "half" : "full",
-                       builtin, "", r.optimum ? std::to_string(*r.optimum) : "", r.lower_bound,
+                       r.builtin, r.builtin_steps ? std::to_string(*r.builtin_steps) : "", r.optimum ? std::to_string(*r.optimum) : "", r.lower_bound,
                        r.upper_bound ? std::to_string(*r.upper_bound) : "", bound_of(r, "distance"),
                        bound_of(r, "counting"), bound_of(r, "degree-limited"), bound_of(r, "fibonacci"), r.seconds);
     json_rows.push_back(result_json(r, "gossip", row.spec, {1, row.half}));
@@ -237,6 +332,11 @@ void add_optimal_command(CLI::App& app, Action& action) {
   cmd->add_flag("--json", o.json, "Print one JSON document");
   cmd->add_option("-o,--output", o.output, "Write the optimal schedule (starnet schedule format) to FILE");
   cmd->add_option("--proof", o.proof, "Write each UNSAT's CNF and DRAT proof to DIR and check every proof");
+  cmd->add_option("--method", o.method, "sat (exact, any topology ≤ 256 nodes) or uniform (star:N up to 10: every "
+                                        "node uses the same dimension each step; docs/beyond.md)")
+      ->capture_default_str();
+  cmd->add_option("--beam-width", o.beam_width, "--method uniform: beam search of this width instead of exhaustive");
+  cmd->add_option("--max-steps", o.max_steps, "--method uniform: longest schedule searched (default n(n−1)/2)");
   cmd->add_option("--study", o.study, "star: S_3..S_5, Q_3, Q_4, K_n, rings and tori, full and half duplex");
   cmd->add_option("--csv", o.csv, "With --study: also write the table as CSV to FILE");
   cmd->callback([&action] { action = [] { return o.study.empty() ? single(o) : study(o); }; });

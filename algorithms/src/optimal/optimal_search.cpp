@@ -223,6 +223,8 @@ OptimalSearch& OptimalSearch::run() {
     }
   }
 
+  result_.builtin_steps = result_.upper_bound;
+  result_.builtin = result_.upper_source;
   const auto first_arc = symmetric_first_arc(t, spec_, goal_, root_);
   std::uint64_t steps = result_.lower_bound;
   while (!result_.optimum) {
@@ -233,6 +235,7 @@ OptimalSearch& OptimalSearch::run() {
     rec.variables = e.cnf.variables();
     rec.clauses = e.cnf.clauses();
     CaDiCaL::Solver solver;
+    solver.set("quiet", 1);  // CaDiCaL would print to standard output, which carries our JSON
     std::filesystem::path proof_file;
     if (!proof_dir_.empty()) {
       proof_file = std::filesystem::path(proof_dir_) / fmt::format("T{}.drat", steps);

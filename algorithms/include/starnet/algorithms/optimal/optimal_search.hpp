@@ -59,6 +59,8 @@ struct OptimalResult {
   std::uint64_t lower_bound = 0;  ///< proven: no schedule is shorter
   std::optional<std::uint64_t> upper_bound;  ///< a schedule of this length exists
   std::string upper_source;  ///< "bfs-tree", "star-allreduce", … or "SAT"
+  std::optional<std::uint64_t> builtin_steps;  ///< the best built-in algorithm, run on the emulator
+  std::string builtin;                          ///< its name
   std::vector<NamedBound> bounds;
   std::vector<SolveRecord> solves;
   std::optional<schedule::Schedule> schedule;  ///< decoded from the last satisfiable model

@@ -1,0 +1,203 @@
+// Exact optimum step counts by SAT against a brute-force oracle on small graphs, both ways:
+// the decoded schedule runs verified, and no named lower bound exceeds the optimum.
+#include "../../topology/expect_error.hpp"
+
+#include <starnet/algorithms/optimal/optimal_search.hpp>
+#include <starnet/algorithms/optimal/step_encoding.hpp>
+#include <starnet/topology/error.hpp>
+#include <starnet/topology/families.hpp>
+
+#include <cadical.hpp>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+namespace starnet::algorithms::optimal {
+namespace {
+
+using topology::NodeId;
+
+/// The fewest steps by breadth-first search over knowledge states, trying every set of transfers
+/// the port model allows at each step (gossip: N ≤ 6; knowledge as N·N bits).
+std::uint64_t brute_force_steps(const topology::Topology& t, Goal goal, NodeId root, const emulator::PortModel& ports) {
+  const NodeId n = t.num_nodes();
+  const NodeId items = goal == Goal::GOSSIP ? n : 1;
+  std::vector<std::pair<NodeId, NodeId>> arcs;
+  for (NodeId v = 0; v < n; ++v) {
+    for (topology::Port p = 0; p < t.degree(v); ++p) arcs.emplace_back(v, t.neighbor(v, p));
+  }
+  using State = std::uint64_t;  // bit v·items + u: v knows u
+  State start = 0;
+  for (NodeId v = 0; v < n; ++v) {
+    if (goal == Goal::GOSSIP) start |= State{1} << (v * items + v);
+  }
+  if (goal == Goal::BROADCAST) start |= State{1} << root;
+  const State full = (n * items == 64) ? ~State{0} : (State{1} << (n * items)) - 1;
+  std::set<State> seen{start};
+  std::vector<State> frontier{start};
+  for (std::uint64_t steps = 0;; ++steps) {
+    for (const State s : frontier) {
+      if (s == full) return steps;
+    }
+    std::vector<State> next;
+    for (const State s : frontier) {
+      // Every subset of arcs within the port model, by recursion over arcs.
+      std::vector<unsigned> sends(n, 0), receives(n, 0);
+      std::vector<char> used(arcs.size(), 0);
+      const std::function<void(std::size_t)> pick = [&](std::size_t i) {
+        if (i == arcs.size()) {
+          State after = s;
+          for (std::size_t a = 0; a < arcs.size(); ++a) {
+            if (!used[a]) continue;
+            const auto [x, y] = arcs[a];
+            for (NodeId u = 0; u < items; ++u) {
+              if (s >> (x * items + u) & 1) after |= State{1} << (y * items + u);
+            }
+          }
+          if (seen.insert(after).second) next.push_back(after);
+          return;
+        }
+        pick(i + 1);
+        const auto [x, y] = arcs[i];
+        const bool fits = ports.half_duplex ? sends[x] + receives[x] < ports.ports && sends[y] + receives[y] < ports.ports
+                                            : sends[x] < ports.ports && receives[y] < ports.ports;
+        if (!fits) return;
+        used[i] = 1, ++sends[x], ++receives[y];
+        pick(i + 1);
+        used[i] = 0, --sends[x], --receives[y];
+      };
+      pick(0);
+    }
+    frontier = std::move(next);
+  }
+}
+
+OptimalResult solve(const std::string& spec, Goal goal, const emulator::PortModel& ports, NodeId root = 0) {
+  const auto t = topology::make_topology(spec);
+  OptimalSearch s;
+  s.topology(*t, spec).goal(goal).root(root).ports(ports);
+  return s.run().result();
+}
+
+TEST(OptimalSearch, AgreesWithBruteForceOnSmallGraphsInEveryPortModel) {
+  // Two ports multiply the transfer sets the oracle tries: only on the smallest graphs.
+  const std::vector<emulator::PortModel> single = {{1, false}, {1, true}};
+  const std::vector<emulator::PortModel> all = {{1, false}, {1, true}, {2, false}};
+  for (const auto* spec : {"complete:3", "complete:4", "ring:4", "ring:5", "star:3", "hypercube:2"}) {
+    const auto t = topology::make_topology(spec);
+    for (const auto& m : t->num_nodes() <= 4 && std::string(spec) != "complete:4" ? all : single) {
+      for (const Goal goal : {Goal::GOSSIP, Goal::BROADCAST}) {
+        const auto r = solve(spec, goal, m);
+        SCOPED_TRACE(std::string(spec) + " " + m.to_string() + (goal == Goal::GOSSIP ? " gossip" : " broadcast"));
+        ASSERT_EQ(r.status, Status::OPTIMAL);
+        EXPECT_EQ(*r.optimum, brute_force_steps(*t, goal, 0, m));
+        EXPECT_TRUE(r.schedule_verified);
+        for (const auto& b : r.bounds) EXPECT_LE(b.steps, *r.optimum) << b.name;
+      }
+    }
+  }
+}
+
+TEST(OptimalSearch, EveryShorterStepCountIsRefutedAndConfirmedByASecondSolver) {
+  const auto r = solve("star:4", Goal::GOSSIP, {});
+  ASSERT_EQ(r.status, Status::OPTIMAL);
+  EXPECT_TRUE(r.schedule_verified);
+  ASSERT_GE(r.solves.size(), 1U);
+  EXPECT_TRUE(r.solves.back().satisfiable.value_or(false));
+  EXPECT_EQ(r.solves.back().steps, *r.optimum);
+  for (std::size_t i = 0; i + 1 < r.solves.size(); ++i) {
+    EXPECT_FALSE(r.solves[i].satisfiable.value_or(true));
+    EXPECT_EQ(r.solves[i].steps + 1, r.solves[i + 1].steps);
+    EXPECT_THAT(r.solves[i].second_solver, ::testing::AnyOf("confirmed", ::testing::HasSubstr("unavailable")));
+  }
+  // Proved both ways: the optimum is the first T not refuted, and no bound is above it.
+  EXPECT_EQ(r.lower_bound, *r.optimum);
+  for (const auto& b : r.bounds) EXPECT_LE(b.steps, *r.optimum) << b.name;
+  // The paper's all-reduce takes n(n−1)/2 = 6 steps on S_4: the optimum is no longer.
+  EXPECT_LE(*r.optimum, 6U);
+}
+
+TEST(OptimalSearch, SymmetryBreakingKeepsTheOptimum) {
+  for (const auto* spec : {"star:3", "hypercube:3", "complete:5", "torus:3x3"}) {
+    const auto t = topology::make_topology(spec);
+    const auto arc = symmetric_first_arc(*t, spec, Goal::GOSSIP, 0);
+    ASSERT_TRUE(arc.has_value()) << spec;
+    const auto sat = [&](std::uint64_t steps, std::optional<std::size_t> first) {
+      CaDiCaL::Solver solver;
+      const auto e = encode_steps(*t, Goal::GOSSIP, 0, {}, steps, first);
+      for (const int lit : e.cnf.literals()) solver.add(lit);
+      return solver.solve() == 10;
+    };
+    std::uint64_t plain = 0;
+    while (!sat(plain, std::nullopt)) ++plain;
+    std::uint64_t fixed = 0;
+    while (!sat(fixed, arc)) ++fixed;
+    EXPECT_EQ(plain, fixed) << spec;
+  }
+  EXPECT_FALSE(symmetric_first_arc(*topology::make_topology("torus:3x4"), "torus:3x4", Goal::GOSSIP, 0).has_value());
+  EXPECT_FALSE(symmetric_first_arc(*topology::make_topology("mesh:3x3"), "mesh:3x3", Goal::GOSSIP, 0).has_value());
+}
+
+TEST(OptimalSearch, WritesAndChecksADratProofOfEveryRefutation) {
+  const auto dir = std::filesystem::temp_directory_path() / ("starnet_optimal_proofs_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto t = topology::make_topology("hypercube:3");
+  OptimalSearch s;
+  s.topology(*t, "hypercube:3").goal(Goal::GOSSIP).ports({1, true}).proof_dir(dir.string());
+  const auto& r = s.run().result();
+  ASSERT_EQ(r.status, Status::OPTIMAL);
+  std::size_t refuted = 0;
+  for (const auto& rec : r.solves) {
+    if (rec.satisfiable.value_or(true)) continue;
+    ++refuted;
+    EXPECT_THAT(rec.proof, ::testing::StartsWith("verified")) << "T = " << rec.steps;
+    EXPECT_TRUE(std::filesystem::exists(dir / ("T" + std::to_string(rec.steps) + ".drat")));
+    EXPECT_TRUE(std::filesystem::exists(dir / ("T" + std::to_string(rec.steps) + ".cnf")));
+  }
+  EXPECT_GE(refuted, 1U);  // half duplex on Q_3: the bounds alone do not reach the optimum
+  std::filesystem::remove_all(dir);
+}
+
+TEST(OptimalSearch, ATimeLimitLeavesAProvenBracketNotAHang) {
+  const auto t = topology::make_topology("star:5");
+  OptimalSearch s;
+  s.topology(*t, "star:5").goal(Goal::GOSSIP).time_limit(0.5);
+  const auto& r = s.run().result();
+  if (r.status == Status::OPTIMAL) GTEST_SKIP() << "decided within 0.5 s on this machine";
+  EXPECT_FALSE(r.optimum.has_value());
+  ASSERT_TRUE(r.upper_bound.has_value());
+  EXPECT_LE(r.lower_bound, *r.upper_bound);
+  EXPECT_EQ(*r.upper_bound, 10U);  // the star all-reduce, run on the emulator
+  EXPECT_EQ(r.upper_source, "star-allreduce");
+}
+
+TEST(OptimalSearch, RefusesWhatItCannotDecide) {
+  const auto big = topology::make_topology("star:6");
+  EXPECT_ERROR(UsageError, OptimalSearch().topology(*big, "star:6").run(), "star:6", "720 nodes", "256");
+  const auto k4 = topology::make_topology("complete:4");
+  EXPECT_ERROR(UsageError, OptimalSearch().topology(*k4, "complete:4").ports({0, false}).run(), "expected k ≥ 1");
+  EXPECT_ERROR(UsageError, OptimalSearch().topology(*k4, "complete:4").goal(Goal::BROADCAST).root(9).run(), "--root 9");
+  const auto file = std::filesystem::temp_directory_path() / ("starnet_two_parts_" + std::to_string(::getpid()) + ".dot");
+  std::ofstream(file) << "digraph g { a [role=processor]; b [role=processor]; c [role=processor]; d [role=processor];\n"
+                         "a -> b [cost=1]; b -> a [cost=1]; c -> d [cost=1]; d -> c [cost=1]; }\n";
+  const auto parts = topology::make_topology(file.string());
+  EXPECT_ERROR(UsageError, OptimalSearch().topology(*parts, file.string()).run(), "no schedule exists", "cannot reach");
+  std::filesystem::remove(file);
+}
+
+TEST(StepBounds, DegreeLimitedCountingFollowsTheRecurrence) {
+  // A path of degree 2: the root informs 2 in steps 1 and 2, each new node 1 more: 1, 2, 4, 6, 8.
+  EXPECT_EQ(degree_limited_informed(0, 1, 2), 1U);
+  EXPECT_EQ(degree_limited_informed(1, 1, 2), 2U);
+  EXPECT_EQ(degree_limited_informed(2, 1, 2), 4U);
+  EXPECT_EQ(degree_limited_informed(3, 1, 2), 6U);
+  // Unlimited degree: doubling.
+  EXPECT_EQ(degree_limited_informed(5, 1, 64), 32U);
+  EXPECT_EQ(degree_limited_informed(3, 2, 64), 27U);
+}
+
+}  // namespace
+}  // namespace starnet::algorithms::optimal
