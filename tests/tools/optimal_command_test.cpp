@@ -1,0 +1,100 @@
+// `starnet optimal`, run as a user runs it.
+#include "cli_runner.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace starnet::tools::testing {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::filesystem::path optimal_scratch() {
+  const auto dir = std::filesystem::temp_directory_path() / ("starnet_optimal_cli_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+TEST(OptimalCommand, ProvesTheS4GossipOptimumBothWaysAndWritesItsSchedule) {
+  const auto file = (optimal_scratch() / "s4.json").string();
+  const auto r = run_starnet("optimal --collective allreduce --topology star:4 --json -o " + file);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json();
+  EXPECT_EQ(j["proved"], true);
+  EXPECT_EQ(j["schedule_verified"], true);
+  EXPECT_EQ(j["optimum"], j["lower_bound"]);
+  EXPECT_EQ(j["optimum"], j["upper_bound"]);
+  EXPECT_EQ(j["builtin"], "star-allreduce");
+  EXPECT_GE(j["builtin_steps"].get<int>(), j["optimum"].get<int>());
+  for (const auto& [name, steps] : j["bounds"].items()) EXPECT_LE(steps.get<int>(), j["optimum"].get<int>()) << name;
+  const auto calls = j["solver"]["calls"];
+  ASSERT_GE(calls.size(), 1U);
+  EXPECT_EQ(calls.back()["answer"], "SAT");
+  // The written schedule runs verified, in the proven number of steps.
+  const auto run = run_starnet("schedule run " + file + " --json");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.json()["steps"], j["optimum"]);
+}
+
+TEST(OptimalCommand, BroadcastFromARootWithProofsChecked) {
+  const auto dir = (optimal_scratch() / "proofs").string();
+  const auto r = run_starnet("optimal --collective broadcast --root 0 --topology hypercube:3 --duplex half --proof " +
+                             dir + " --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json();
+  EXPECT_EQ(j["proved"], true);
+  EXPECT_EQ(j["optimum"], 3);  // the counting bound ⌈log₂ 8⌉, met by a binomial tree
+}
+
+TEST(OptimalCommand, UniformSearchBeatsThePaperOnS5AndProvesItMinimalAmongUniformSchedules) {
+  const auto file = (optimal_scratch() / "u5.json").string();
+  const auto r = run_starnet("optimal --collective gossip --topology star:5 --method uniform --json -o " + file);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json();
+  EXPECT_EQ(j["uniform_proved_minimal"], true);
+  EXPECT_EQ(j["schedule_verified"], true);
+  EXPECT_LT(j["steps"].get<int>(), j["paper_steps"].get<int>());
+  EXPECT_EQ(j["items_received_per_node"], 119);  // n! − 1: nothing received twice
+  const auto run = run_starnet("schedule run " + file + " --json");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.json()["steps"], j["steps"]);
+}
+
+TEST(OptimalCommand, ATimeLimitIsExitThreeWithTheProvenBracket) {
+  const auto r = run_starnet("optimal --topology star:5 --time-limit 0.3 --json");
+  if (r.exit_code == 0) GTEST_SKIP() << "decided within 0.3 s";
+  ASSERT_EQ(r.exit_code, 3) << r.err;
+  const auto j = r.json();
+  EXPECT_TRUE(j["optimum"].is_null());
+  EXPECT_EQ(j["proved"], false);
+  EXPECT_LE(j["lower_bound"].get<int>(), j["upper_bound"].get<int>());
+}
+
+TEST(OptimalCommand, BadInputsAreExitTwoNamingTheInput) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"optimal --collective scatter --topology ring:4", "--collective scatter"},
+      {"optimal --collective broadcast --topology ring:4", "--root is required"},
+      {"optimal --collective broadcast --root zz --topology ring:4", "--root zz"},
+      {"optimal --topology star:6", "720 nodes"},
+      {"optimal --topology ring:4 --ports 0", "--ports 0"},
+      {"optimal --topology ring:4 --duplex quarter", "--duplex quarter"},
+      {"optimal --topology ring:4 --method magic", "--method magic"},
+      {"optimal", "--topology is required"},
+      {"optimal --study stars", "--study stars"},
+      {"optimal --topology hypercube:3 --method uniform", "not one"},
+      {"optimal --topology star:5 --method uniform --beam-width 0", "--beam-width 0"},
+      {"optimal --topology star:5 --method uniform --max-steps 0", "--max-steps 0"},
+      {"optimal --topology star:11 --method uniform", "star:11"},
+  };
+  for (const auto& [args, fragment] : cases) {
+    const auto r = run_starnet(args);
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.err;
+    EXPECT_THAT(r.err, HasSubstr(fragment)) << args;
+  }
+}
+
+}  // namespace
+}  // namespace starnet::tools::testing
