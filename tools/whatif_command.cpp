@@ -4,6 +4,7 @@
 #include "plot.hpp"
 
 #include <starnet/algorithms/generic/whatif.hpp>
+#include <starnet/algorithms/optimal/optimal_search.hpp>
 #include <starnet/algorithms/schedule/schedule_json.hpp>
 #include <starnet/algorithms/schedule/schedule_run.hpp>
 #include <starnet/topology/error.hpp>
@@ -46,7 +47,47 @@ struct WhatIfOptions {
   std::string csv;
   std::string plot;
   std::string schedule;
+  bool optimal = false;
+  double optimal_seconds = 60;
 };
+
+/// Topologies up to this size get the proven optimum beside them (`--optimal`).
+constexpr topology::NodeId MAX_OPTIMAL_NODES = 64;
+
+/// `--optimal` as one more row: the proven optimum (SAT) of the study's collective, or the bracket
+/// the time limit leaves. All-reduce: gossip (messages of several values); broadcast: from the root;
+/// reduce: the broadcast reversed (every link has its reverse in the families whatif runs).
+algorithms::generic::ExtraAlgorithm optimal_rows(const std::string& collective, const std::string& root, double seconds) {
+  namespace opt = algorithms::optimal;
+  return [collective, root, seconds](const topology::Topology& t, const std::string& spec,
+                                     const emulator::PortModel& ports) {
+    algorithms::generic::ExtraRun x;
+    if (t.num_nodes() > MAX_OPTIMAL_NODES) {
+      x.applicable = false;
+      x.reason = fmt::format("exact search is run on topologies of at most {} nodes here", MAX_OPTIMAL_NODES);
+      return x;
+    }
+    const auto r = algorithms::generic::find_node(t, root);
+    opt::OptimalSearch search;
+    search.topology(t, spec)
+        .goal(collective == "allreduce" ? opt::Goal::GOSSIP : opt::Goal::BROADCAST)
+        .root(r ? *r : 0)
+        .ports(ports)
+        .time_limit(seconds);
+    const auto& result = search.run().result();
+    if (!result.optimum) {
+      x.applicable = false;
+      x.reason = fmt::format("time limit: the optimum lies in [{}, {}]", result.lower_bound,
+                             result.upper_bound ? std::to_string(*result.upper_bound) : "?");
+      return x;
+    }
+    x.variant = collective == "allreduce" ? "SAT, messages of several values" : "SAT";
+    x.steps = x.planned_steps = *result.optimum;
+    x.messages = result.schedule ? result.schedule->transfers() : 0;
+    x.verified = result.schedule_verified;
+    return x;
+  };
+}
 
 /// `--schedule FILE` as one more row: the file is read once and resolved against each topology.
 algorithms::generic::ExtraAlgorithm schedule_rows(const std::string& path, const std::string& collective) {
@@ -305,12 +346,13 @@ std::string table_text(const WhatIfStudy& study, const WhatIfOptions& o) {
 /// group's lower bound as a black line across it.
 void write_plot(const WhatIfStudy& study, const WhatIfOptions& o, const std::string& path) {
   const std::vector<Algorithm> algorithms = {Algorithm::STAR, Algorithm::RECURSIVE_DOUBLING, Algorithm::RING,
-                                             Algorithm::BFS_TREE, Algorithm::SCHEDULE};
+                                             Algorithm::BFS_TREE, Algorithm::SCHEDULE, Algorithm::OPTIMAL};
   const std::map<Algorithm, std::string> colours = {{Algorithm::STAR, "#4C72B0"},
                                                     {Algorithm::RECURSIVE_DOUBLING, "#55A868"},
                                                     {Algorithm::RING, "#C44E52"},
                                                     {Algorithm::BFS_TREE, "#8172B2"},
-                                                    {Algorithm::SCHEDULE, "#CCB974"}};
+                                                    {Algorithm::SCHEDULE, "#CCB974"},
+                                                    {Algorithm::OPTIMAL, "#64B5CD"}};
   std::map<Algorithm, std::string> bars;  // "x value" lines per algorithm
   std::string bounds;                     // "centre value half-width" lines
   std::string tics;
@@ -397,7 +439,8 @@ int run(const WhatIfOptions& o) {
       .root(o.root)
       .op(algorithms::star::parse_op(o.op, "--op"))
       .values({o.values == "random", o.seed});
-  if (!o.schedule.empty()) study.extra(schedule_rows(o.schedule, o.collective));
+  if (!o.schedule.empty()) study.extra(Algorithm::SCHEDULE, schedule_rows(o.schedule, o.collective));
+  if (o.optimal) study.extra(Algorithm::OPTIMAL, optimal_rows(o.collective, o.root, o.optimal_seconds));
   study.run();
   if (!o.csv.empty()) write_file_atomically(o.csv, csv_text(study.rows()));
   if (!o.plot.empty()) write_plot(study, o, o.plot);
@@ -456,6 +499,10 @@ void add_whatif_command(CLI::App& app, Action& action) {
   cmd->add_option("--schedule", o.schedule,
                   "A schedule file (docs/schedules.md) as one more row beside the built-in algorithms, on every "
                   "topology it fits");
+  cmd->add_flag("--optimal", o.optimal,
+                "Add the proven optimum (exact SAT search, docs/optimal.md) beside each topology of at most 64 nodes");
+  cmd->add_option("--optimal-time-limit", o.optimal_seconds, "Seconds per optimum of --optimal (then: the bracket)")
+      ->capture_default_str();
   cmd->add_flag("--json", o.json, "Print one JSON document {\"rows\": [...], ...} instead of the table");
   cmd->add_option("--csv", o.csv, "Also write the rows as CSV to FILE");
   cmd->add_option("--plot", o.plot,

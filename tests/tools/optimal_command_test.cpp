@@ -73,6 +73,25 @@ TEST(OptimalCommand, ATimeLimitIsExitThreeWithTheProvenBracket) {
   EXPECT_LE(j["lower_bound"].get<int>(), j["upper_bound"].get<int>());
 }
 
+TEST(OptimalCommand, WhatIfPrintsTheProvenOptimumBesideTheBuiltIns) {
+  const auto r = run_starnet("whatif --collective allreduce --topologies star:4,ring:6 --optimal --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto doc = r.json();
+  int optimal_rows = 0;
+  for (const auto& row : doc["rows"]) {
+    if (row["algorithm"] != "optimal") continue;
+    ++optimal_rows;
+    EXPECT_EQ(row["verified"], true) << row["topology"];
+    EXPECT_GE(row["steps"].get<int>(), row["lower_bound"].get<int>()) << row["topology"];
+    for (const auto& other : doc["rows"]) {
+      if (other["topology"] == row["topology"] && other["applicable"] == true) {
+        EXPECT_LE(row["steps"].get<int>(), other["steps"].get<int>()) << other["algorithm"];
+      }
+    }
+  }
+  EXPECT_EQ(optimal_rows, 2);
+}
+
 TEST(OptimalCommand, BadInputsAreExitTwoNamingTheInput) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"optimal --collective scatter --topology ring:4", "--collective scatter"},

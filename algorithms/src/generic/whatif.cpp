@@ -29,6 +29,7 @@ std::string to_string(Algorithm a) {
     case Algorithm::RING: return "ring";
     case Algorithm::BFS_TREE: return "bfs-tree";
     case Algorithm::SCHEDULE: return "schedule";
+    case Algorithm::OPTIMAL: return "optimal";
   }
   return "?";
 }
@@ -116,7 +117,7 @@ struct Settings {
   std::string root;
   Op op;
   star::Values values;
-  ExtraAlgorithm extra;
+  std::vector<std::pair<Algorithm, ExtraAlgorithm>> extras;
 };
 
 class Runner {
@@ -163,7 +164,7 @@ class Runner {
         if (all && spec.family == "hypercube") planned_row(sc, model, Algorithm::RECURSIVE_DOUBLING);
         if (all && (spec.family == "ring" || spec.family == "torus")) planned_row(sc, model, Algorithm::RING);
         tree_row(sc, model);
-        if (s_.extra) extra_row(sc, model);
+        for (const auto& [kind, algorithm] : s_.extras) extra_row(sc, model, kind, algorithm);
       }
     }
     base_ = nullptr;
@@ -246,12 +247,12 @@ class Runner {
     return r;
   }
 
-  void extra_row(const Scenario& sc, const PortModel& model) {
-    WhatIfRow r = base_row(sc, model, Algorithm::SCHEDULE);
-    if (!sc.faults.empty()) return not_applicable(std::move(r), "a schedule file runs as written, on the intact topology");
-    if (s_.costs.kind != CostKind::UNIT) return not_applicable(std::move(r), "a schedule file runs with unit costs here");
+  void extra_row(const Scenario& sc, const PortModel& model, Algorithm kind, const ExtraAlgorithm& algorithm) {
+    WhatIfRow r = base_row(sc, model, kind);
+    if (!sc.faults.empty()) return not_applicable(std::move(r), "it runs on the intact topology only");
+    if (s_.costs.kind != CostKind::UNIT) return not_applicable(std::move(r), "it runs with unit costs only");
     const auto start = Clock::now();
-    const ExtraRun x = s_.extra(*base_, spec_, model);
+    const ExtraRun x = algorithm(*base_, spec_, model);
     r.variant = x.variant;
     if (!x.applicable) return not_applicable(std::move(r), x.reason);
     r.time = TimeMode::UNIT;
@@ -433,7 +434,7 @@ WhatIfStudy& WhatIfStudy::run() {
   const auto start = Clock::now();
   rows_.clear();
   Runner runner(
-      {collective_, models_, {costs_, seed_}, failed_links_, failed_nodes_, rates_, seed_, root_, op_, values_, extra_}, rows_);
+      {collective_, models_, {costs_, seed_}, failed_links_, failed_nodes_, rates_, seed_, root_, op_, values_, extras_}, rows_);
   for (const auto& spec : specs_) runner.topology(spec);
   wall_seconds_ = seconds_since(start);
   return *this;

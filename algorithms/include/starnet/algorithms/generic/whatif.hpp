@@ -46,8 +46,8 @@
 
 namespace starnet::algorithms::generic {
 
-enum class Algorithm : std::uint8_t { STAR, RECURSIVE_DOUBLING, RING, BFS_TREE, SCHEDULE };
-/// "star", "recursive-doubling", "ring", "bfs-tree", "schedule".
+enum class Algorithm : std::uint8_t { STAR, RECURSIVE_DOUBLING, RING, BFS_TREE, SCHEDULE, OPTIMAL };
+/// "star", "recursive-doubling", "ring", "bfs-tree", "schedule", "optimal".
 [[nodiscard]] std::string to_string(Algorithm a);
 
 /// What one run of a user's algorithm (`whatif --schedule FILE`) gave on one topology.
@@ -151,11 +151,12 @@ class WhatIfStudy {
     values_ = values;
     return *this;
   }
-  /// One more row per topology and port model: a user's algorithm (a schedule file), run as
-  /// written on the intact topology with unit costs (faulty scenarios and timed costs: a row
-  /// "not applicable"), its bound the study's.
-  WhatIfStudy& extra(ExtraAlgorithm algorithm) {
-    extra_ = std::move(algorithm);
+  /// One more row per topology and port model, after the built-ins: a user's algorithm (a
+  /// schedule file, Algorithm::SCHEDULE) or the proven optimum (Algorithm::OPTIMAL), run on the
+  /// intact topology with unit costs (faulty scenarios and timed costs: "not applicable"), its
+  /// bound the study's.
+  WhatIfStudy& extra(Algorithm kind, ExtraAlgorithm algorithm) {
+    extras_.emplace_back(kind, std::move(algorithm));
     return *this;
   }
 
@@ -185,7 +186,7 @@ class WhatIfStudy {
   std::string root_ = "0";
   Op op_ = Op::SUM;
   star::Values values_;
-  ExtraAlgorithm extra_;
+  std::vector<std::pair<Algorithm, ExtraAlgorithm>> extras_;
   std::vector<WhatIfRow> rows_;
   double wall_seconds_ = 0;
 };
