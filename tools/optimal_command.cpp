@@ -8,6 +8,7 @@
 #include <starnet/algorithms/optimal/uniform_search.hpp>
 #include <starnet/algorithms/schedule/schedule_run.hpp>
 #include <starnet/algorithms/star/allreduce.hpp>
+#include <starnet/emulator/engine.hpp>
 #include <starnet/topology/spec.hpp>
 #include <starnet/topology/star_graph.hpp>
 #include <starnet/algorithms/schedule/schedule_json.hpp>
@@ -148,6 +149,21 @@ int uniform(const OptimalOptions& o) {
   } else if (!o.output.empty()) {
     throw UsageError(fmt::format("-o: a uniform gossip is written as a schedule up to star:{}",
                                  opt::MAX_UNIFORM_SCHEDULE_N));
+  } else if (!r.dimensions.empty()) {
+    // Too many items to list: meta messages (step, count) checked node by node (uniform_search.hpp).
+    const topology::StarGraph t(n);
+    std::vector<std::uint64_t> items;
+    for (std::size_t i = 1; i < r.sizes.size(); ++i) items.push_back(r.sizes[i] - r.sizes[i - 1]);
+    const auto run = emulator::LocalEngine<Rational>().run(
+        t, emulator::UnitCosts<Rational>(),
+        [&](emulator::NodeRange range) { return opt::uniform_gossip_program(t, r.dimensions, items, range); }, {});
+    opt::UniformReport total;
+    for (const auto& text : run.reports) {
+      const auto part = opt::UniformReport::parse(text);
+      total.nodes += part.nodes, total.complete += part.complete, total.wrong += part.wrong;
+    }
+    verified = total.complete == t.size() && total.wrong == 0 &&
+               run.makespan == Rational(static_cast<std::int64_t>(r.dimensions.size()));
   }
   std::uint64_t largest = 0;
   std::uint64_t volume = 0;
@@ -187,12 +203,15 @@ int uniform(const OptimalOptions& o) {
     std::cout << fmt::format("  items per message by step: {}; largest {}; {} received per node (n! − 1)\n",
                              fmt::join(per_step, " "), largest, volume);
     std::cout << fmt::format("  {}; {} search nodes, {:.2f} s\n",
-                             verified ? "verified on the emulator (strict, every node holds every item, none twice)"
-                                      : n <= opt::MAX_UNIFORM_SCHEDULE_N ? "NOT verified" : "not emulated (n > 6)",
+                             verified ? n <= opt::MAX_UNIFORM_SCHEDULE_N
+                                            ? "verified on the emulator (strict, every node holds every item, none twice)"
+                                            : "verified on the emulator with meta messages (strict; every node "
+                                              "received n! − 1 items from the right partners)"
+                                      : "NOT verified",
                              r.explored, r.seconds);
   }
   if (r.dimensions.empty()) return 3;
-  return verified || n > opt::MAX_UNIFORM_SCHEDULE_N ? 0 : 1;
+  return verified ? 0 : 1;
 }
 
 int single(const OptimalOptions& o) {
@@ -260,8 +279,79 @@ struct StudyRow {
   opt::OptimalResult r;
 };
 
+/// The α–β time of a gossip whose step t carries @p items[t] items per message: Σ α + m·items/β.
+double alpha_beta_time(const std::vector<std::uint64_t>& items, double alpha, double beta, double m) {
+  double time = 0;
+  for (const auto x : items) time += alpha + m * static_cast<double>(x) / beta;
+  return time;
+}
+
+/// Items per message at each step of the paper's broadcast: step offset of level m carries (m−1)!.
+std::vector<std::uint64_t> paper_items(int n) {
+  std::vector<std::uint64_t> items;
+  for (int m = 2; m <= n; ++m) {
+    for (int off = 0; off < m - 1; ++off) items.push_back(topology::StarGraph::factorial(m - 1));
+  }
+  return items;
+}
+
+/// `--study star-beyond`: uniform gossips on S_3..S_10 beside the paper (docs/beyond.md).
+int study_beyond(const OptimalOptions& o) {
+  // α = 1 time unit per message, β = 1 item per time unit; small and large items.
+  constexpr double ALPHA = 1;
+  constexpr double BETA = 1;
+  constexpr double SMALL = 1.0 / 1024;
+  constexpr double LARGE = 1;
+  constexpr int EXHAUSTIVE_UP_TO = 6;
+  constexpr int SAT_UP_TO = 4;
+  constexpr std::size_t BEAM_WIDTHS[] = {0, 0, 0, 0, 0, 0, 0, 2000, 200, 200, 20};
+  const double seconds = o.time_limit > 0 ? o.time_limit : STUDY_SECONDS;
+  std::string text = fmt::format("{:>2} {:>9} {:>6} {:>8} {:>7} {:>9} {:>6} {:>9} {:>12} {:>12} {:>8}\n", "n", "n!",
+                                 "paper", "uniform", "proved", "SAT", "log2n!", "largest", "αβ small", "αβ large",
+                                 "seconds");
+  std::string csv = "n,nodes,paper_steps,uniform_steps,uniform_proved_minimal,method,sat_optimum,log2_bound,"
+                    "largest_message,alpha_beta_small_paper,alpha_beta_small_uniform,alpha_beta_large_paper,"
+                    "alpha_beta_large_uniform,seconds,dimensions\n";
+  for (int n = 3; n <= opt::MAX_UNIFORM_N; ++n) {
+    const opt::StarCayley g(n);
+    const bool exhaustive = n <= EXHAUSTIVE_UP_TO;
+    const auto r = exhaustive ? opt::uniform_exhaustive(g, static_cast<int>(algorithms::star::allreduce_steps(n)), seconds)
+                              : opt::uniform_beam(g, BEAM_WIDTHS[n], static_cast<int>(algorithms::star::allreduce_steps(n)), seconds);
+    std::vector<std::uint64_t> items;
+    for (std::size_t t = 1; t < r.sizes.size(); ++t) items.push_back(r.sizes[t] - r.sizes[t - 1]);
+    const auto paper = paper_items(n);
+    std::string sat = "";
+    if (n <= SAT_UP_TO) {
+      const topology::StarGraph t(n);
+      opt::OptimalSearch s;
+      s.topology(t, fmt::format("star:{}", n)).time_limit(seconds);
+      const auto& res = s.run().result();
+      sat = res.optimum ? std::to_string(*res.optimum) : fmt::format("[{},{}]", res.lower_bound, *res.upper_bound);
+    }
+    std::uint64_t log2 = 0;
+    while ((std::uint64_t{1} << log2) < g.order()) ++log2;
+    const auto largest = items.empty() ? 0 : *std::max_element(items.begin(), items.end());
+    const bool proved = exhaustive && r.complete;
+    text += fmt::format("{:>2} {:>9} {:>6} {:>8} {:>7} {:>9} {:>6} {:>9} {:>5.1f}/{:<6.1f} {:>5.0f}/{:<6.0f} {:>8.2f}\n", n,
+                        g.order(), paper.size(), r.dimensions.size(), proved ? "yes" : "no", sat.empty() ? "-" : sat,
+                        log2, largest, alpha_beta_time(paper, ALPHA, BETA, SMALL),
+                        alpha_beta_time(items, ALPHA, BETA, SMALL), alpha_beta_time(paper, ALPHA, BETA, LARGE),
+                        alpha_beta_time(items, ALPHA, BETA, LARGE), r.seconds);
+    csv += fmt::format("{},{},{},{},{},{},{},{},{},{:.4f},{:.4f},{:.0f},{:.0f},{:.3f},{}\n", n, g.order(), paper.size(),
+                       r.dimensions.size(), proved, exhaustive ? "exhaustive" : fmt::format("beam {}", BEAM_WIDTHS[n]),
+                       sat, log2, largest, alpha_beta_time(paper, ALPHA, BETA, SMALL),
+                       alpha_beta_time(items, ALPHA, BETA, SMALL), alpha_beta_time(paper, ALPHA, BETA, LARGE),
+                       alpha_beta_time(items, ALPHA, BETA, LARGE), r.seconds, fmt::join(r.dimensions, " "));
+  }
+  if (!o.csv.empty()) write_file_atomically(o.csv, csv);
+  std::cout << text << "αβ: time of the paper's schedule / of the uniform one with α = 1, β = 1, items of size 1/1024 "
+                       "(small) and 1 (large)\n";
+  return 0;
+}
+
 int study(const OptimalOptions& o) {
-  if (o.study != "star") throw UsageError(fmt::format("--study {}: expected star", o.study));
+  if (o.study == "star-beyond") return study_beyond(o);
+  if (o.study != "star") throw UsageError(fmt::format("--study {}: expected star or star-beyond", o.study));
   const std::vector<std::string> specs = {"star:3",     "star:4",      "star:5",      "hypercube:3", "hypercube:4",
                                           "complete:4", "complete:6",  "complete:8",  "ring:6",      "ring:8",
                                           "torus:3x3",  "torus:4x4"};
@@ -337,7 +427,8 @@ void add_optimal_command(CLI::App& app, Action& action) {
       ->capture_default_str();
   cmd->add_option("--beam-width", o.beam_width, "--method uniform: beam search of this width instead of exhaustive");
   cmd->add_option("--max-steps", o.max_steps, "--method uniform: longest schedule searched (default n(n−1)/2)");
-  cmd->add_option("--study", o.study, "star: S_3..S_5, Q_3, Q_4, K_n, rings and tori, full and half duplex");
+  cmd->add_option("--study", o.study, "star: S_3..S_5, Q_3, Q_4, K_n, rings and tori, full and half duplex; star-beyond: uniform gossips on "
+                  "S_3..S_10 beside the paper (docs/beyond.md)");
   cmd->add_option("--csv", o.csv, "With --study: also write the table as CSV to FILE");
   cmd->callback([&action] { action = [] { return o.study.empty() ? single(o) : study(o); }; });
 }

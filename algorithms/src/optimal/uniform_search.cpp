@@ -236,3 +236,75 @@ schedule::Schedule uniform_schedule(const StarCayley& g, const std::vector<int>&
 }
 
 }  // namespace starnet::algorithms::optimal
+
+#include <starnet/emulator/payload.hpp>
+
+#include <sstream>
+
+namespace starnet::algorithms::optimal {
+
+std::string UniformReport::serialize() const { return fmt::format("{} {} {}", nodes, complete, wrong); }
+
+UniformReport UniformReport::parse(const std::string& text) {
+  std::istringstream in(text);
+  UniformReport r;
+  in >> r.nodes >> r.complete >> r.wrong;
+  if (!in) throw Error("uniform gossip report \"" + text + "\" is malformed");
+  return r;
+}
+
+namespace {
+
+class UniformGossip final : public emulator::NodeProgram {
+ public:
+  UniformGossip(const StarGraph& g, const std::vector<int>& dims, const std::vector<std::uint64_t>& items,
+                emulator::NodeRange range)
+      : g_(g), dims_(dims), items_(items), range_(range), received_(range.size(), 0) {}
+
+  [[nodiscard]] bool reacts_to_sends() const override { return false; }
+
+  void react(emulator::Context& ctx) override {
+    const auto v = ctx.node();
+    const std::uint64_t step = ctx.step();
+    for (const auto& m : ctx.received()) {
+      const auto sent = emulator::payload_word(m.payload);
+      // Sent at step − 1 along that step's dimension: the partner is v's neighbour along it.
+      const bool right = sent + 1 == step && sent < dims_.size() &&
+                         m.from == g_.neighbor(v, StarGraph::port_of(dims_[sent]));
+      if (right) {
+        received_[v - range_.begin] += items_[sent];
+      } else {
+        ++wrong_;
+      }
+    }
+    if (step >= dims_.size()) return;
+    ctx.send(StarGraph::port_of(dims_[step]), emulator::word_payload(step),
+             Rational(static_cast<std::int64_t>(items_[step])), step);
+  }
+
+  [[nodiscard]] std::string report() const override {
+    UniformReport r;
+    r.nodes = range_.size();
+    r.wrong = wrong_;
+    for (const auto x : received_) r.complete += x + 1 == g_.size() ? 1 : 0;
+    return r.serialize();
+  }
+
+ private:
+  const StarGraph& g_;
+  const std::vector<int>& dims_;
+  const std::vector<std::uint64_t>& items_;
+  emulator::NodeRange range_;
+  std::vector<std::uint64_t> received_;
+  std::uint64_t wrong_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<emulator::NodeProgram> uniform_gossip_program(const StarGraph& g, const std::vector<int>& dimensions,
+                                                              const std::vector<std::uint64_t>& items,
+                                                              emulator::NodeRange range) {
+  return std::make_unique<UniformGossip>(g, dimensions, items, range);
+}
+
+}  // namespace starnet::algorithms::optimal

@@ -6,6 +6,7 @@
 #include <starnet/algorithms/optimal/uniform_search.hpp>
 #include <starnet/algorithms/schedule/schedule_run.hpp>
 #include <starnet/algorithms/star/allreduce.hpp>
+#include <starnet/emulator/engine.hpp>
 #include <starnet/topology/error.hpp>
 #include <starnet/topology/star_graph.hpp>
 
@@ -127,6 +128,35 @@ TEST(UniformSearch, BeamSearchFindsGossipsForLargerStars) {
     EXPECT_EQ(uniform_sizes(g, r.dimensions).back(), g.order()) << n;
     EXPECT_LE(r.dimensions.size(), star::allreduce_steps(n)) << n;
   }
+}
+
+TEST(UniformSearch, MetaMessagesCheckLargerGossipsNodeByNode) {
+  const int n = 7;
+  const StarCayley g(n);
+  const auto r = uniform_beam(g, 200, n * (n - 1) / 2, 0);
+  std::vector<std::uint64_t> items;
+  for (std::size_t t = 1; t < r.sizes.size(); ++t) items.push_back(r.sizes[t] - r.sizes[t - 1]);
+  const StarGraph s(n);
+  const auto run_with = [&](const std::vector<int>& dims) {
+    const auto res = emulator::LocalEngine<Rational>().run(
+        s, emulator::UnitCosts<Rational>(),
+        [&](emulator::NodeRange range) { return uniform_gossip_program(s, dims, items, range); }, {});
+    UniformReport total;
+    for (const auto& text : res.reports) {
+      const auto part = UniformReport::parse(text);
+      total.complete += part.complete, total.wrong += part.wrong;
+    }
+    return std::pair{total, res.makespan};
+  };
+  const auto [good, steps] = run_with(r.dimensions);
+  EXPECT_EQ(good.complete, s.size());
+  EXPECT_EQ(good.wrong, 0U);
+  EXPECT_EQ(steps, Rational(static_cast<std::int64_t>(r.dimensions.size())));
+  // Without its last step no node ends with n! − 1 items.
+  auto broken = r.dimensions;
+  broken.pop_back();
+  items.pop_back();
+  EXPECT_LT(run_with(broken).first.complete, s.size());
 }
 
 TEST(UniformSearch, RefusesSizesItCannotHold) {

@@ -92,3 +92,34 @@ inline constexpr int MAX_UNIFORM_SCHEDULE_N = 6;
 [[nodiscard]] schedule::Schedule uniform_schedule(const StarCayley& g, const std::vector<int>& dimensions);
 
 }  // namespace starnet::algorithms::optimal
+
+#include <starnet/emulator/program.hpp>
+#include <starnet/topology/star_graph.hpp>
+
+#include <memory>
+
+namespace starnet::algorithms::optimal {
+
+/// What the nodes of one partition saw in a run of uniform_gossip_program().
+struct UniformReport {
+  std::uint64_t nodes = 0;
+  std::uint64_t complete = 0;   ///< nodes that received n! − 1 items from the right partners
+  std::uint64_t wrong = 0;      ///< messages from a node that is not the step's partner
+  [[nodiscard]] std::string serialize() const;
+  static UniformReport parse(const std::string& text);
+};
+
+/// A uniform gossip as a node program with meta messages, for sizes too large to list every item
+/// (S_10: 3,628,800 nodes, 1.3·10^13 items moved): at step t every node sends to its neighbour
+/// along g_t one message of |D_t| unit sizes whose payload names the step; the receiver checks
+/// that it came from that neighbour at that step and counts |D_t| new items. That the items are
+/// new follows from the set algebra (D_t = P_{t−1} \ τ∘P_{t−1}, tested item by item against the
+/// explicit graph for n ≤ 7); the run checks the step count, the port model (strict) and every
+/// node's total, n! − 1.
+/// @param items |D_t| for each step (from uniform_sizes()). The references must outlive the run.
+[[nodiscard]] std::unique_ptr<emulator::NodeProgram> uniform_gossip_program(const topology::StarGraph& g,
+                                                                           const std::vector<int>& dimensions,
+                                                                           const std::vector<std::uint64_t>& items,
+                                                                           emulator::NodeRange range);
+
+}  // namespace starnet::algorithms::optimal
