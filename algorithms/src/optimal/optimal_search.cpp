@@ -176,34 +176,81 @@ std::optional<std::size_t> symmetric_first_arc(const topology::Topology& t, cons
   return index;
 }
 
-OptimalSearch& OptimalSearch::run() {
-  const auto start = Clock::now();
-  STARNET_ASSERT(topology_ != nullptr);
+bool OptimalSearch::solve(std::uint64_t steps, std::optional<std::size_t> first_arc,
+                          std::optional<std::chrono::steady_clock::time_point> deadline) {
   const auto& t = *topology_;
-  result_ = {};
-  if (ports_.ports < 1) throw UsageError(fmt::format("--ports {}: expected k ≥ 1", ports_.ports));
-  if (t.num_nodes() > MAX_EXACT_NODES) {
-    throw UsageError(fmt::format("{} has {} nodes: exact search stops at {} (the gossip formula has N² knowledge "
-                                 "variables per step; beyond that no instance is decided in reasonable time)",
-                                 spec_, t.num_nodes(), MAX_EXACT_NODES));
+  SolveRecord rec;
+  rec.steps = steps;
+  const auto solve_start = Clock::now();
+  const StepEncoding e = encode_steps(t, goal_, root_, ports_, steps, first_arc);
+  rec.variables = e.cnf.variables();
+  rec.clauses = e.cnf.clauses();
+  CaDiCaL::Solver solver;
+  solver.set("quiet", 1);  // CaDiCaL would print to standard output, which carries our JSON
+  std::filesystem::path proof_file;
+  if (!proof_dir_.empty()) {
+    proof_file = std::filesystem::path(proof_dir_) / fmt::format("T{}.drat", steps);
+    solver.set("binary", 0);
+    if (!solver.trace_proof(proof_file.c_str())) {
+      throw UsageError(fmt::format("proof directory {}: cannot write {}", proof_dir_, proof_file.string()));
+    }
   }
-  if (root_ >= t.num_nodes()) throw UsageError(fmt::format("--root {}: not a node of {}", root_, spec_));
-  if (const auto why = unreachable(t, goal_, root_)) {
-    throw UsageError(fmt::format("{}: no schedule exists: {}", spec_, *why));
+  Deadline stop(deadline);
+  LearnCounter learned;
+  solver.connect_terminator(&stop);
+  solver.connect_learner(&learned);
+  for (const int lit : e.cnf.literals()) solver.add(lit);
+  const int answer = solver.solve();
+  solver.disconnect_terminator();
+  solver.disconnect_learner();
+  rec.learned = learned.count;
+  rec.seconds = seconds_since(solve_start);
+  if (answer == 0) {
+    result_.solves.push_back(rec);
+    if (on_solve_) on_solve_(rec);
+    return false;
   }
-  const std::optional<Clock::time_point> deadline =
-      time_limit_ > 0 ? std::optional(start + std::chrono::duration_cast<Clock::duration>(
-                                                  std::chrono::duration<double>(time_limit_)))
-                      : std::nullopt;
-  bool transitive = false;
-  try {
-    transitive = topology::is_vertex_transitive(spec_);
-  } catch (const TopologyError&) {
+  rec.satisfiable = answer == 10;
+  if (*rec.satisfiable) {
+    result_.schedule = decode(e, solver, t, goal_, root_);
+    schedule::ScheduleRunSettings settings;
+    settings.config.ports = ports_;
+    const auto r = schedule::run_schedule(*result_.schedule, t, settings);
+    result_.schedule_verified = r.verified && r.run.makespan == Rational(static_cast<std::int64_t>(steps));
+    if (!result_.schedule_verified) {
+      throw SolverError(fmt::format("the schedule decoded from the model at T = {} fails on the emulator: {}", steps,
+                                    r.report.first_problem()));
+    }
+    result_.optimum = steps;
+    result_.upper_bound = steps;
+    result_.upper_source = "SAT";
+  } else {
+    if (!proof_dir_.empty()) {
+      solver.close_proof_trace();
+      std::ifstream proof(proof_file);
+      const auto checked = check_drat(e.cnf.clause_list(), proof,
+                                      deadline ? std::max(1.0, std::chrono::duration<double>(*deadline - Clock::now()).count()) : 3600);
+      rec.proof = checked.verified ? fmt::format("verified ({} lemmas)", checked.lemmas) : "NOT verified: " + checked.failure;
+      if (!checked.verified && checked.failure.find("time limit") == std::string::npos) {
+        throw SolverError(fmt::format("the DRAT proof {} of T = {} does not check: {}", proof_file.string(), steps,
+                                      checked.failure));
+      }
+    }
+    const auto cnf_file = proof_dir_.empty()
+                              ? std::filesystem::temp_directory_path() / fmt::format("starnet_optimal_{}_{}.cnf", ::getpid(), steps)
+                              : std::filesystem::path(proof_dir_) / fmt::format("T{}.cnf", steps);
+    const double left = deadline ? std::chrono::duration<double>(*deadline - Clock::now()).count() : 3600;
+    rec.second_solver = second_opinion(e.cnf, cnf_file, std::max(1.0, left));
+    if (proof_dir_.empty()) std::filesystem::remove(cnf_file);
+    result_.lower_bound = steps + 1;
   }
-  result_.bounds = step_bounds(t, goal_, root_, ports_, transitive);
-  for (const auto& b : result_.bounds) result_.lower_bound = std::max(result_.lower_bound, b.steps);
+  result_.solves.push_back(rec);
+  if (on_solve_) on_solve_(rec);
+  return true;
+}
 
-  // The best built-in algorithm that runs, verified, in this port model.
+void OptimalSearch::upper_bound_from_builtins() {
+  const auto& t = *topology_;
   using schedule::Builtin;
   const auto collective = goal_ == Goal::GOSSIP ? schedule::Collective::ALLREDUCE : schedule::Collective::BROADCAST;
   for (const Builtin b : schedule::ALL_BUILTINS) {
@@ -222,80 +269,41 @@ OptimalSearch& OptimalSearch::run() {
       // Not applicable here (another family, or it breaks this port model).
     }
   }
+}
 
+OptimalSearch& OptimalSearch::run() {
+  const auto start = Clock::now();
+  STARNET_ASSERT(topology_ != nullptr);
+  const auto& t = *topology_;
+  result_ = {};
+  if (ports_.ports < 1) throw UsageError(fmt::format("ports {}: expected k ≥ 1", ports_.ports));
+  if (t.num_nodes() > MAX_EXACT_NODES) {
+    throw UsageError(fmt::format("{} has {} nodes: exact search stops at {} (the gossip formula has N² knowledge "
+                                 "variables per step; beyond that no instance is decided in reasonable time)",
+                                 spec_, t.num_nodes(), MAX_EXACT_NODES));
+  }
+  if (root_ >= t.num_nodes()) throw UsageError(fmt::format("root {}: not a node of {}", root_, spec_));
+  if (const auto why = unreachable(t, goal_, root_)) {
+    throw UsageError(fmt::format("{}: no schedule exists: {}", spec_, *why));
+  }
+  const std::optional<Clock::time_point> deadline =
+      time_limit_ > 0 ? std::optional(start + std::chrono::duration_cast<Clock::duration>(
+                                                  std::chrono::duration<double>(time_limit_)))
+                      : std::nullopt;
+  bool transitive = false;
+  try {
+    transitive = topology::is_vertex_transitive(spec_);
+  } catch (const TopologyError&) {
+  }
+  result_.bounds = step_bounds(t, goal_, root_, ports_, transitive);
+  for (const auto& b : result_.bounds) result_.lower_bound = std::max(result_.lower_bound, b.steps);
+
+  upper_bound_from_builtins();
   result_.builtin_steps = result_.upper_bound;
   result_.builtin = result_.upper_source;
   const auto first_arc = symmetric_first_arc(t, spec_, goal_, root_);
-  std::uint64_t steps = result_.lower_bound;
-  while (!result_.optimum) {
-    SolveRecord rec;
-    rec.steps = steps;
-    const auto solve_start = Clock::now();
-    const StepEncoding e = encode_steps(t, goal_, root_, ports_, steps, first_arc);
-    rec.variables = e.cnf.variables();
-    rec.clauses = e.cnf.clauses();
-    CaDiCaL::Solver solver;
-    solver.set("quiet", 1);  // CaDiCaL would print to standard output, which carries our JSON
-    std::filesystem::path proof_file;
-    if (!proof_dir_.empty()) {
-      proof_file = std::filesystem::path(proof_dir_) / fmt::format("T{}.drat", steps);
-      solver.set("binary", 0);
-      if (!solver.trace_proof(proof_file.c_str())) {
-        throw UsageError(fmt::format("--proof {}: cannot write {}", proof_dir_, proof_file.string()));
-      }
-    }
-    Deadline stop(deadline);
-    LearnCounter learned;
-    solver.connect_terminator(&stop);
-    solver.connect_learner(&learned);
-    for (const int lit : e.cnf.literals()) solver.add(lit);
-    const int answer = solver.solve();
-    solver.disconnect_terminator();
-    solver.disconnect_learner();
-    rec.learned = learned.count;
-    rec.seconds = seconds_since(solve_start);
-    if (answer == 0) {
-      result_.solves.push_back(rec);
-      if (on_solve_) on_solve_(rec);
-      break;  // the time limit: the bracket stands
-    }
-    rec.satisfiable = answer == 10;
-    if (*rec.satisfiable) {
-      result_.schedule = decode(e, solver, t, goal_, root_);
-      schedule::ScheduleRunSettings settings;
-      settings.config.ports = ports_;
-      const auto r = schedule::run_schedule(*result_.schedule, t, settings);
-      result_.schedule_verified = r.verified && r.run.makespan == Rational(static_cast<std::int64_t>(steps));
-      if (!result_.schedule_verified) {
-        throw SolverError(fmt::format("the schedule decoded from the model at T = {} fails on the emulator: {}", steps,
-                                      r.report.first_problem()));
-      }
-      result_.optimum = steps;
-      result_.upper_bound = steps;
-      result_.upper_source = "SAT";
-    } else {
-      if (!proof_dir_.empty()) {
-        solver.close_proof_trace();
-        std::ifstream proof(proof_file);
-        const auto checked = check_drat(e.cnf.clause_list(), proof,
-                                        deadline ? std::max(1.0, std::chrono::duration<double>(*deadline - Clock::now()).count()) : 3600);
-        rec.proof = checked.verified ? fmt::format("verified ({} lemmas)", checked.lemmas) : "NOT verified: " + checked.failure;
-        if (!checked.verified && checked.failure.find("time limit") == std::string::npos) {
-          throw SolverError(fmt::format("the DRAT proof {} of T = {} does not check: {}", proof_file.string(), steps,
-                                        checked.failure));
-        }
-      }
-      const auto cnf_file = proof_dir_.empty()
-                                ? std::filesystem::temp_directory_path() / fmt::format("starnet_optimal_{}_{}.cnf", ::getpid(), steps)
-                                : std::filesystem::path(proof_dir_) / fmt::format("T{}.cnf", steps);
-      const double left = deadline ? std::chrono::duration<double>(*deadline - Clock::now()).count() : 3600;
-      rec.second_solver = second_opinion(e.cnf, cnf_file, std::max(1.0, left));
-      if (proof_dir_.empty()) std::filesystem::remove(cnf_file);
-      result_.lower_bound = steps + 1;
-    }
-    result_.solves.push_back(rec);
-    if (on_solve_) on_solve_(rec);
-    ++steps;
+  for (std::uint64_t steps = result_.lower_bound; !result_.optimum; ++steps) {
+    if (!solve(steps, first_arc, deadline)) break;  // the time limit: the bracket stands
   }
   result_.status = result_.optimum ? Status::OPTIMAL : Status::TIME_LIMIT;
   result_.seconds = seconds_since(start);

@@ -179,7 +179,7 @@ TEST(OptimalSearch, RefusesWhatItCannotDecide) {
   EXPECT_ERROR(UsageError, OptimalSearch().topology(*big, "star:6").run(), "star:6", "720 nodes", "256");
   const auto k4 = topology::make_topology("complete:4");
   EXPECT_ERROR(UsageError, OptimalSearch().topology(*k4, "complete:4").ports({0, false}).run(), "expected k ≥ 1");
-  EXPECT_ERROR(UsageError, OptimalSearch().topology(*k4, "complete:4").goal(Goal::BROADCAST).root(9).run(), "--root 9");
+  EXPECT_ERROR(UsageError, OptimalSearch().topology(*k4, "complete:4").goal(Goal::BROADCAST).root(9).run(), "root 9");
   const auto file = std::filesystem::temp_directory_path() / ("starnet_two_parts_" + std::to_string(::getpid()) + ".dot");
   std::ofstream(file) << "digraph g { a [role=processor]; b [role=processor]; c [role=processor]; d [role=processor];\n"
                          "a -> b [cost=1]; b -> a [cost=1]; c -> d [cost=1]; d -> c [cost=1]; }\n";

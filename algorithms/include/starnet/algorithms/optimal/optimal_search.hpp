@@ -25,6 +25,7 @@
 #include <starnet/algorithms/optimal/step_bounds.hpp>
 #include <starnet/algorithms/schedule/chunk_schedule.hpp>
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -112,6 +113,12 @@ class OptimalSearch {
   [[nodiscard]] const OptimalResult& result() const { return result_; }
 
  private:
+  /// One T: encode, solve, check the answer both ways. False when the time limit stopped it.
+  bool solve(std::uint64_t steps, std::optional<std::size_t> first_arc,
+             std::optional<std::chrono::steady_clock::time_point> deadline);
+  /// The best built-in algorithm that runs, verified, in this port model.
+  void upper_bound_from_builtins();
+
   const topology::Topology* topology_ = nullptr;
   std::string spec_;
   Goal goal_ = Goal::GOSSIP;
