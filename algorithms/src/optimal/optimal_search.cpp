@@ -1,6 +1,7 @@
 #include <starnet/algorithms/optimal/drat_check.hpp>
 #include <starnet/algorithms/optimal/optimal_search.hpp>
 #include <starnet/algorithms/optimal/step_encoding.hpp>
+#include <starnet/algorithms/optimal/uniform_search.hpp>
 #include <starnet/algorithms/schedule/builtins.hpp>
 #include <starnet/algorithms/schedule/schedule_run.hpp>
 #include <starnet/topology/error.hpp>
@@ -269,6 +270,27 @@ void OptimalSearch::upper_bound_from_builtins() {
       // Not applicable here (another family, or it breaks this port model).
     }
   }
+  result_.builtin_steps = result_.upper_bound;
+  result_.builtin = result_.upper_source;
+  // On a small star graph, single port, full duplex: the shortest uniform gossip (uniform_search.hpp).
+  topology::Spec spec;
+  try {
+    spec = topology::parse_spec(spec_);
+  } catch (const TopologyError&) {
+    return;
+  }
+  if (goal_ != Goal::GOSSIP || spec.family != "star" || ports_.ports != 1 || ports_.half_duplex) return;
+  const int n = topology::star_dimension(spec);
+  if (n < 2 || n > MAX_UNIFORM_SCHEDULE_N) return;
+  const StarCayley g(n);
+  const auto u = uniform_exhaustive(g, static_cast<int>(n * (n - 1) / 2), 0);
+  if (u.dimensions.empty()) return;
+  const auto r = schedule::run_schedule(uniform_schedule(g, u.dimensions), t, {});
+  const auto steps = static_cast<std::uint64_t>(r.run.makespan.num());
+  if (r.verified && (!result_.upper_bound || steps < *result_.upper_bound)) {
+    result_.upper_bound = steps;
+    result_.upper_source = "uniform";
+  }
 }
 
 OptimalSearch& OptimalSearch::run() {
@@ -299,8 +321,6 @@ OptimalSearch& OptimalSearch::run() {
   for (const auto& b : result_.bounds) result_.lower_bound = std::max(result_.lower_bound, b.steps);
 
   upper_bound_from_builtins();
-  result_.builtin_steps = result_.upper_bound;
-  result_.builtin = result_.upper_source;
   const auto first_arc = symmetric_first_arc(t, spec_, goal_, root_);
   for (std::uint64_t steps = result_.lower_bound; !result_.optimum; ++steps) {
     if (!solve(steps, first_arc, deadline)) break;  // the time limit: the bracket stands

@@ -59,7 +59,7 @@ struct OptimalResult {
   std::optional<std::uint64_t> optimum;
   std::uint64_t lower_bound = 0;  ///< proven: no schedule is shorter
   std::optional<std::uint64_t> upper_bound;  ///< a schedule of this length exists
-  std::string upper_source;  ///< "bfs-tree", "star-allreduce", … or "SAT"
+  std::string upper_source;  ///< "bfs-tree", "star-allreduce", "uniform", … or "SAT"
   std::optional<std::uint64_t> builtin_steps;  ///< the best built-in algorithm, run on the emulator
   std::string builtin;                          ///< its name
   std::vector<NamedBound> bounds;
@@ -116,7 +116,8 @@ class OptimalSearch {
   /// One T: encode, solve, check the answer both ways. False when the time limit stopped it.
   bool solve(std::uint64_t steps, std::optional<std::size_t> first_arc,
              std::optional<std::chrono::steady_clock::time_point> deadline);
-  /// The best built-in algorithm that runs, verified, in this port model.
+  /// The best built-in algorithm that runs, verified, in this port model, and on S_n (n ≤ 6,
+  /// single-port full-duplex gossip) the shortest uniform gossip.
   void upper_bound_from_builtins();
 
   const topology::Topology* topology_ = nullptr;
