@@ -9,6 +9,8 @@
 #include <chrono>
 #include <functional>
 
+#include <tbb/parallel_for.h>
+
 namespace starnet::algorithms::optimal {
 
 using topology::StarGraph;
@@ -161,31 +163,44 @@ UniformResult uniform_beam(const StarCayley& g, std::size_t width, int max_steps
   UniformResult r;
   std::vector<Candidate> beam{{{}, g.identity_set(), 1, 2}};
   for (int t = 0; t < max_steps && !beam.empty() && !late(deadline); ++t) {
-    std::vector<Candidate> next;
-    for (const auto& c : beam) {
-      const int last = c.path.empty() ? 0 : c.path.back();
-      for (int k = 2; k <= std::min(c.next_new, g.n()); ++k) {
-        if (k == last) continue;
-        Candidate d{c.path, {}, 0, k == c.next_new ? c.next_new + 1 : c.next_new};
-        g.step(c.set, k, d.set);
-        d.size = StarCayley::count(d.set);
-        ++r.explored;
-        if (d.size == c.size) continue;
-        d.path.push_back(k);
-        if (d.size == g.order()) {
-          r.dimensions = d.path;
-          r.sizes = uniform_sizes(g, r.dimensions);
-          r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-          return r;
-        }
-        next.push_back(std::move(d));
+    // Every child of every candidate, computed in parallel (one bitset step each).
+    std::vector<std::pair<std::size_t, int>> moves;
+    for (std::size_t i = 0; i < beam.size(); ++i) {
+      const int last = beam[i].path.empty() ? 0 : beam[i].path.back();
+      for (int k = 2; k <= std::min(beam[i].next_new, g.n()); ++k) {
+        if (k != last) moves.emplace_back(i, k);
       }
     }
-    std::sort(next.begin(), next.end(), [](const Candidate& a, const Candidate& b) {
+    std::vector<Candidate> next(moves.size());
+    tbb::parallel_for(std::size_t{0}, moves.size(), [&](std::size_t m) {
+      const auto& [i, k] = moves[m];
+      const auto& c = beam[i];
+      Candidate& d = next[m];
+      d.next_new = k == c.next_new ? c.next_new + 1 : c.next_new;
+      g.step(c.set, k, d.set);
+      d.size = StarCayley::count(d.set);
+      d.path = c.path;
+      d.path.push_back(k);
+    });
+    r.explored += moves.size();
+    for (std::size_t m = 0; m < next.size(); ++m) {
+      if (next[m].size == g.order()) {
+        r.dimensions = next[m].path;
+        r.sizes = uniform_sizes(g, r.dimensions);
+        r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+        return r;
+      }
+    }
+    // A step that adds nothing is never useful.
+    std::vector<Candidate> useful;
+    for (std::size_t m = 0; m < next.size(); ++m) {
+      if (next[m].size > beam[moves[m].first].size) useful.push_back(std::move(next[m]));
+    }
+    std::sort(useful.begin(), useful.end(), [](const Candidate& a, const Candidate& b) {
       return a.size != b.size ? a.size > b.size : a.path < b.path;
     });
-    if (next.size() > width) next.resize(width);
-    beam = std::move(next);
+    if (useful.size() > width) useful.resize(width);
+    beam = std::move(useful);
   }
   r.timed_out = late(deadline);
   r.seconds = std::chrono::duration<double>(Clock::now() - start).count();

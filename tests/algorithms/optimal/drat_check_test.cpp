@@ -193,22 +193,28 @@ TEST(DratCheck, GivesUpAtTheTimeLimit) {
 
 TEST(DratCheck, KeepsCheckingAcrossTheCompactionOfManyDeletedClauses) {
   // 30000 added and deleted clauses make the arena mostly garbage, so it is compacted (twice), and
-  // the clauses added among them move: (1 2), needed last (assuming ¬1 propagates nothing without
-  // it), and (7 ¬5), the reason of 7 (5 is a formula unit).
+  // the clauses added among them move: (1 2), and (7 ¬5), the reason of 7 (5 is a formula unit,
+  // (7 ¬5) is RAT on the fresh 7).
   Cnf f = THREE_VARIABLES;
   f.push_back({5});
-  std::string proof;
+  std::string garbage;
   for (int k = 10; k < 30010; ++k) {
     const std::string c = "1 2 " + std::to_string(k) + " 0\n";
-    proof += c + "d " + c;
-    if (k == 100) proof += "1 2 0\n";
-    if (k == 20000) proof += "7 -5 0\n";
+    garbage += c + "d " + c;
+    if (k == 100) garbage += "1 2 0\n";
+    if (k == 20000) garbage += "7 -5 0\n";
   }
-  proof += "d 7 -5 0\n1 0\n2 0\n";
-  const auto r = check(f, proof);
-  EXPECT_TRUE(r.verified) << r.failure;
-  EXPECT_EQ(r.deletions, 30001U);
-  EXPECT_EQ(r.rat_lemmas, 1U);
+  // The moved (1 2) still propagates: with it the unit 1 is RUP (assuming ¬1 propagates nothing
+  // in the formula alone).
+  const auto kept = check(f, garbage + "d 7 -5 0\n1 0\n2 0\n");
+  EXPECT_TRUE(kept.verified) << kept.failure;
+  EXPECT_EQ(kept.deletions, 30001U);
+  EXPECT_EQ(kept.rat_lemmas, 1U);
+  // The moved (1 2) is still found by its deletion: the unit 1 is then only RAT (on 1, every
+  // resolvent with a (¬1 ±2 ±3) is RUP).
+  const auto deleted = check(f, garbage + "d 2 1 0\n1 0\n2 0\n");
+  EXPECT_TRUE(deleted.verified) << deleted.failure;
+  EXPECT_EQ(deleted.rat_lemmas, 2U);
 }
 
 /// Pigeonhole: n + 1 pigeons in n holes; @p skip_pigeon (if in range) loses its "somewhere" clause,
