@@ -476,8 +476,8 @@ void run_check(const std::vector<std::vector<int>>& clauses, std::istream& proof
     if (tautology) continue;  // satisfied by every assignment: implied, and constrains nothing
     if (!checker.rup(normalized)) {
       if (!checker.rat(normalized)) {
-        result.failure = "lemma " + std::to_string(result.lemmas) + " (line " + std::to_string(number) + "): " + clause_text(line.lits) +
-                         " is neither RUP nor RAT";
+        result.failure = "lemma " + std::to_string(result.lemmas) + " (line " + std::to_string(number) +
+                         "): " + clause_text(line.lits) + " is neither RUP nor RAT";
         return;
       }
       ++result.rat_lemmas;

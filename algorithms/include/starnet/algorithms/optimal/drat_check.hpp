@@ -12,10 +12,11 @@
 /// the database. Tautologies are trivially fine; duplicate literals are dropped. A deletion removes
 /// one copy of the clause, matched irrespective of literal order; deleting a clause that is not
 /// there is counted and ignored. As drat-trim does by default, deletions of unit clauses and of the
-/// reason clauses of top-level assignments are ignored too (ignoring a deletion only strengthens
-/// the database, so it never makes a wrong proof pass by itself). The proof is verified as soon as
-/// the empty lemma is checked or top-level propagation of the database conflicts (after F alone or
-/// after a lemma: the empty clause is RUP from then on).
+/// reason clauses of top-level assignments are ignored too, so the top-level assignment is never
+/// retracted (sound: the proof without those deletions is checked, its RAT lemmas against the
+/// larger database). The proof is verified as soon as the empty lemma is checked or top-level
+/// propagation of the database conflicts (after F alone or after a lemma, as drat-trim also
+/// accepts: the empty clause is RUP from then on); the rest of the proof is not read.
 /// Propagation uses two watched literals per clause (with a blocking literal); the top-level
 /// assignment is kept between lemmas, only each check's temporary assignment is undone. Lemmas
 /// contain any literal |l| ≤ 2^31 − 2: variables are renumbered densely as they appear.
