@@ -16,33 +16,15 @@ using emulator::Delivery;
 using emulator::NodeId;
 using emulator::NodeRange;
 
-std::string ChunkReport::serialize() const {
-  return nlohmann::json{{"nodes_checked", nodes_checked}, {"chunks_checked", chunks_checked},
-                        {"chunks_correct", chunks_correct}, {"errors", errors},
-                        {"error_step", error_step},        {"error_node", error_node},
-                        {"error", error},                  {"nodes_stuck", nodes_stuck},
-                        {"stuck_node", stuck_node},        {"stuck", stuck},
-                        {"wrong_node", wrong_node},        {"wrong", wrong}}
-      .dump();
-}
+// The report's field list, written once for both directions of the codec.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ChunkReport, nodes_checked, chunks_checked, chunks_correct, errors, error_step,
+                                   error_node, error, nodes_stuck, stuck_node, stuck, wrong_node, wrong)
+
+std::string ChunkReport::serialize() const { return nlohmann::json(*this).dump(); }
 
 ChunkReport ChunkReport::parse(const std::string& text) {
   try {
-    const auto j = nlohmann::json::parse(text);
-    ChunkReport r;
-    r.nodes_checked = j.at("nodes_checked");
-    r.chunks_checked = j.at("chunks_checked");
-    r.chunks_correct = j.at("chunks_correct");
-    r.errors = j.at("errors");
-    r.error_step = j.at("error_step");
-    r.error_node = j.at("error_node");
-    r.error = j.at("error");
-    r.nodes_stuck = j.at("nodes_stuck");
-    r.stuck_node = j.at("stuck_node");
-    r.stuck = j.at("stuck");
-    r.wrong_node = j.at("wrong_node");
-    r.wrong = j.at("wrong");
-    return r;
+    return nlohmann::json::parse(text).get<ChunkReport>();
   } catch (const nlohmann::json::exception& e) {
     throw Error(fmt::format("schedule report is malformed ({}): {}", e.what(), text.substr(0, 200)));
   }
