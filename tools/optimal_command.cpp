@@ -2,6 +2,7 @@
 // several values) and broadcast in the single-port model, by SAT, with both answers checked
 // (issue 19; docs/optimal.md).
 #include "command.hpp"
+#include "optimal_uniform.hpp"
 
 #include <starnet/algorithms/generic/subnetwork.hpp>
 #include <starnet/algorithms/optimal/optimal_search.hpp>
@@ -30,23 +31,6 @@ namespace opt = algorithms::optimal;
 /// Seconds each instance of `--study star` may take unless --time-limit says otherwise.
 constexpr double STUDY_SECONDS = 60;
 constexpr long MAX_PORTS = 64;
-
-struct OptimalOptions {
-  std::string collective = "gossip";
-  std::string topology;
-  std::string root;
-  int ports = 1;
-  std::string duplex = "full";
-  double time_limit = 0;
-  bool json = false;
-  std::string output;
-  std::string proof;
-  std::string study;
-  std::string csv;
-  std::string method = "sat";
-  int beam_width = -1;  // not given: exhaustive
-  int max_steps = -1;   // not given: the paper's n(n−1)/2
-};
 
 opt::Goal goal_of(const std::string& collective) {
   if (collective == "gossip" || collective == "allgather" || collective == "allreduce") return opt::Goal::GOSSIP;
@@ -114,110 +98,21 @@ opt::OptimalResult search(const topology::Topology& t, const std::string& spec, 
   return s.run().result();
 }
 
-/// `--method uniform`: the shortest uniform gossip on star:N (exhaustive, or beam with --beam-width).
-int uniform(const OptimalOptions& o) {
-  const auto spec = topology::parse_spec(o.topology);
-  if (spec.family != "star") {
-    throw UsageError(fmt::format("--method uniform --topology {}: uniform schedules are searched on star graphs "
-                                 "(star:N, Cayley graphs of transpositions); {} is not one",
-                                 o.topology, o.topology));
-  }
-  if (goal_of(o.collective) != opt::Goal::GOSSIP) throw UsageError("--method uniform: searches gossip only");
-  if (o.ports != 1 || o.duplex != "full") throw UsageError("--method uniform: single-port full duplex only");
-  if (o.beam_width == 0 || o.beam_width < -1) {
-    throw UsageError(fmt::format("--beam-width {}: expected a width ≥ 1", o.beam_width));
-  }
-  if (o.max_steps == 0 || o.max_steps < -1) {
-    throw UsageError(fmt::format("--max-steps {}: expected T ≥ 1", o.max_steps));
-  }
-  const int n = topology::star_dimension(spec);
-  const opt::StarCayley g(n);
-  const int paper = static_cast<int>(algorithms::star::allreduce_steps(n));
-  const int limit = o.max_steps > 0 ? o.max_steps : paper;
-  const auto r = o.beam_width > 0 ? opt::uniform_beam(g, static_cast<std::size_t>(o.beam_width), limit, o.time_limit)
-                                  : opt::uniform_exhaustive(g, limit, o.time_limit);
-  bool verified = false;
-  if (!r.dimensions.empty() && n <= opt::MAX_UNIFORM_SCHEDULE_N) {
-    const auto s = opt::uniform_schedule(g, r.dimensions);
-    const topology::StarGraph t(n);
-    const auto run = algorithms::schedule::run_schedule(s, t, {});
-    verified = run.verified && run.run.makespan == Rational(static_cast<std::int64_t>(r.dimensions.size()));
-    if (!o.output.empty()) {
-      write_file_atomically(o.output, algorithms::schedule::write_schedule_json(
-                                          s, t, o.topology, fmt::format("a uniform gossip found by starnet optimal")));
-    }
-  } else if (!o.output.empty()) {
-    throw UsageError(fmt::format("-o: a uniform gossip is written as a schedule up to star:{}",
-                                 opt::MAX_UNIFORM_SCHEDULE_N));
-  } else if (!r.dimensions.empty()) {
-    // Too many items to list: meta messages (step, count) checked node by node (uniform_search.hpp).
-    const topology::StarGraph t(n);
-    std::vector<std::uint64_t> items;
-    for (std::size_t i = 1; i < r.sizes.size(); ++i) items.push_back(r.sizes[i] - r.sizes[i - 1]);
-    const auto run = emulator::LocalEngine<Rational>().run(
-        t, emulator::UnitCosts<Rational>(),
-        [&](emulator::NodeRange range) { return opt::uniform_gossip_program(t, r.dimensions, items, range); }, {});
-    opt::UniformReport total;
-    for (const auto& text : run.reports) {
-      const auto part = opt::UniformReport::parse(text);
-      total.nodes += part.nodes, total.complete += part.complete, total.wrong += part.wrong;
-    }
-    verified = total.complete == t.size() && total.wrong == 0 &&
-               run.makespan == Rational(static_cast<std::int64_t>(r.dimensions.size()));
-  }
-  std::uint64_t largest = 0;
-  std::uint64_t volume = 0;
-  std::vector<std::uint64_t> per_step;
-  for (std::size_t t = 1; t < r.sizes.size(); ++t) {
-    per_step.push_back(r.sizes[t] - r.sizes[t - 1]);
-    largest = std::max(largest, per_step.back());
-    volume += per_step.back();
-  }
-  if (o.json) {
-    std::cout << nlohmann::json{{"collective", "gossip"},
-                                {"topology", o.topology},
-                                {"method", o.beam_width > 0 ? "beam" : "exhaustive"},
-                                {"beam_width", o.beam_width},
-                                {"steps", r.dimensions.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.dimensions.size())},
-                                {"paper_steps", paper},
-                                {"dimensions", r.dimensions},
-                                {"uniform_proved_minimal", o.beam_width < 0 && r.complete},
-                                {"message_items_per_step", per_step},
-                                {"largest_message_items", largest},
-                                {"items_received_per_node", volume},
-                                {"schedule_verified", verified},
-                                {"explored", r.explored},
-                                {"timed_out", r.timed_out},
-                                {"seconds", r.seconds}}
-                     .dump(2)
-              << "\n";
-  } else if (r.dimensions.empty()) {
-    std::cout << fmt::format("no uniform gossip found on {} ({}; {} search nodes, {:.2f} s)\n", o.topology,
-                             r.timed_out ? "time limit" : "none within the paper's steps", r.explored, r.seconds);
-  } else {
-    std::cout << fmt::format("uniform gossip on {}: {} steps (the paper: {}), dimensions {}\n", o.topology,
-                             r.dimensions.size(), paper, fmt::join(r.dimensions, " "));
-    std::cout << fmt::format("  {}\n", o.beam_width < 0 && r.complete
-                                            ? "proved minimal among uniform schedules (exhaustive search)"
-                                            : "found, not proved minimal");
-    std::cout << fmt::format("  items per message by step: {}; largest {}; {} received per node (n! − 1)\n",
-                             fmt::join(per_step, " "), largest, volume);
-    std::cout << fmt::format("  {}; {} search nodes, {:.2f} s\n",
-                             verified ? n <= opt::MAX_UNIFORM_SCHEDULE_N
-                                            ? "verified on the emulator (strict, every node holds every item, none twice)"
-                                            : "verified on the emulator with meta messages (strict; every node "
-                                              "received n! − 1 items from the right partners)"
-                                      : "NOT verified",
-                             r.explored, r.seconds);
-  }
-  if (r.dimensions.empty()) return 3;
-  return verified ? 0 : 1;
-}
-
 int single(const OptimalOptions& o) {
   if (o.topology.empty()) throw UsageError("--topology is required (e.g. --topology star:4), or use --study star");
-  if (o.method == "uniform") return uniform(o);
-  if (o.method != "sat") throw UsageError(fmt::format("--method {}: expected sat or uniform", o.method));
+  if (o.method == "uniform" || o.method == "coset") return optimal_in_class(o);
+  if (o.method == "auto") {
+    // SAT (with the uniform search's upper bound) where it can prove; the uniform search beyond.
+    const auto nodes = topology::make_topology(o.topology)->num_nodes();
+    if (nodes > opt::MAX_EXACT_NODES) {
+      auto uniform = o;
+      uniform.method = "uniform";
+      return optimal_in_class(uniform);
+    }
+  } else if (o.method != "sat") {
+    throw UsageError(fmt::format("--method {}: expected sat, uniform, coset or auto", o.method));
+  }
+  if (o.anytime || o.beam_width != -1) throw UsageError("--anytime and --beam-width: for --method uniform or coset");
   const opt::Goal goal = goal_of(o.collective);
   const auto ports = port_model(o);
   const auto t = topology::make_topology(o.topology);
@@ -313,7 +208,7 @@ int study_beyond(const OptimalOptions& o) {
                     "largest_message,alpha_beta_small_paper,alpha_beta_small_uniform,alpha_beta_large_paper,"
                     "alpha_beta_large_uniform,seconds,dimensions\n";
   for (int n = 3; n <= opt::MAX_UNIFORM_N; ++n) {
-    const opt::StarCayley g(n);
+    const auto g = opt::CayleyGroup::star(n);
     const bool exhaustive = n <= EXHAUSTIVE_UP_TO;
     const auto r = exhaustive ? opt::uniform_exhaustive(g, static_cast<int>(algorithms::star::allreduce_steps(n)), seconds)
                               : opt::uniform_beam(g, BEAM_WIDTHS[n], static_cast<int>(algorithms::star::allreduce_steps(n)), seconds);
@@ -422,11 +317,17 @@ void add_optimal_command(CLI::App& app, Action& action) {
   cmd->add_flag("--json", o.json, "Print one JSON document");
   cmd->add_option("-o,--output", o.output, "Write the optimal schedule (starnet schedule format) to FILE");
   cmd->add_option("--proof", o.proof, "Write each UNSAT's CNF and DRAT proof to DIR and check every proof");
-  cmd->add_option("--method", o.method, "sat (exact, any topology ≤ 256 nodes) or uniform (star:N up to 10: every "
-                                        "node uses the same dimension each step; docs/beyond.md)")
+  cmd->add_option("--method", o.method,
+                  "sat (exact, any topology ≤ 256 nodes); uniform (Cayley graphs: star:N up to 10, hypercube, ring, "
+                  "torus, complete; every node uses the same generator each step); coset (star:3..6: the dimension "
+                  "depends on the node's last symbol); auto (sat up to 256 nodes, its upper bound from the uniform "
+                  "search; uniform beyond). docs/beyond.md")
       ->capture_default_str();
   cmd->add_option("--beam-width", o.beam_width, "--method uniform: beam search of this width instead of exhaustive");
-  cmd->add_option("--max-steps", o.max_steps, "--method uniform: longest schedule searched (default n(n−1)/2)");
+  cmd->add_option("--max-steps", o.max_steps,
+                  "--method uniform|coset: longest schedule searched (default n(n−1)/2 on star:N, |G| − 1 elsewhere)");
+  cmd->add_flag("--anytime", o.anytime,
+                "--method uniform: beam searches of width 1, 2, 4, … until --time-limit, keeping the shortest found");
   cmd->add_option("--study", o.study, "star: S_3..S_5, Q_3, Q_4, K_n, rings and tori, full and half duplex; star-beyond: uniform gossips on "
                   "S_3..S_10 beside the paper (docs/beyond.md)");
   cmd->add_option("--csv", o.csv, "With --study: also write the table as CSV to FILE");

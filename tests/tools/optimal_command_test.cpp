@@ -63,6 +63,38 @@ TEST(OptimalCommand, UniformSearchBeatsThePaperOnS5AndProvesItMinimalAmongUnifor
   EXPECT_EQ(run.json()["steps"], j["steps"]);
 }
 
+TEST(OptimalCommand, UniformSearchOnOtherCayleyGraphsBroadcastsAndCosets) {
+  // Hypercube: the uniform gossip is recursive doubling, D steps, proved minimal in the class.
+  auto r = run_starnet("optimal --topology hypercube:4 --method uniform --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = r.json();
+  EXPECT_EQ(j["steps"], 4);
+  EXPECT_EQ(j["uniform_proved_minimal"], true);
+  EXPECT_EQ(j["schedule_verified"], true);
+  EXPECT_EQ(j["items_received_per_node"], 15);
+  // A one-to-all broadcast from a root, written and run again.
+  const auto file = (optimal_scratch() / "b5.json").string();
+  r = run_starnet("optimal --collective broadcast --root 7 --topology star:5 --method uniform --json -o " + file);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  j = r.json();
+  EXPECT_EQ(j["schedule_verified"], true);
+  EXPECT_EQ(j["items_received_per_node"], 1);
+  const auto run = run_starnet("schedule run " + file + " --json");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.json()["steps"], j["steps"]);
+  // The coset class on S_4, exhaustive: 6 steps, the proved optimum of all schedules.
+  r = run_starnet("optimal --topology star:4 --method coset --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  j = r.json();
+  EXPECT_EQ(j["steps"], 6);
+  EXPECT_EQ(j["coset_proved_minimal"], true);
+  EXPECT_EQ(j["schedule_verified"], true);
+  // auto: SAT with the uniform search's upper bound on a torus.
+  r = run_starnet("optimal --topology torus:3x3 --method auto --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.json()["proved"], true);
+}
+
 TEST(OptimalCommand, ATimeLimitIsExitThreeWithTheProvenBracket) {
   const auto r = run_starnet("optimal --topology star:5 --time-limit 0.3 --json");
   if (r.exit_code == 0) GTEST_SKIP() << "decided within 0.3 s";
@@ -103,7 +135,17 @@ TEST(OptimalCommand, BadInputsAreExitTwoNamingTheInput) {
       {"optimal --topology ring:4 --method magic", "--method magic"},
       {"optimal", "--topology is required"},
       {"optimal --study stars", "--study stars"},
-      {"optimal --topology hypercube:3 --method uniform", "not one"},
+      {"optimal --topology debruijn:3 --method uniform", "not given as a Cayley graph"},
+      {"optimal --topology mesh:3x3 --method auto --time-limit 1 --anytime", "--anytime and --beam-width"},
+      {"optimal --topology hypercube:3 --method coset", "coset schedules are gossips on star:3"},
+      {"optimal --topology star:7 --method coset", "star:7"},
+      {"optimal --topology star:4 --method coset --collective broadcast --root 0", "coset schedules"},
+      {"optimal --topology star:6 --method uniform --anytime", "--anytime: needs --time-limit"},
+      {"optimal --topology star:6 --method uniform --anytime --time-limit 1 --beam-width 4", "drop --beam-width"},
+      {"optimal --topology star:7 --method uniform --collective broadcast --root 0", "up to 1024 nodes"},
+      {"optimal --topology star:7 --method uniform -o x.json", "-o: a schedule is written up to 1024 nodes"},
+      {"optimal --topology star:4 --method uniform --proof d", "--proof"},
+      {"optimal --topology ring:4 --beam-width 3", "--anytime and --beam-width"},
       {"optimal --topology star:5 --method uniform --beam-width 0", "--beam-width 0"},
       {"optimal --topology star:5 --method uniform --max-steps 0", "--max-steps 0"},
       {"optimal --topology star:11 --method uniform", "star:11"},

@@ -32,6 +32,8 @@ constexpr int SOLVER_SAT = 10;
 constexpr int SOLVER_UNSAT = 20;
 constexpr int TIMEOUT_EXPIRED = 124;
 constexpr int COMMAND_NOT_FOUND = 127;
+/// Seconds the uniform search may spend on an upper bound before the SAT calls.
+constexpr double UNIFORM_BOUND_SECONDS = 10;
 
 class Deadline final : public CaDiCaL::Terminator {
  public:
@@ -272,20 +274,21 @@ void OptimalSearch::upper_bound_from_builtins() {
   }
   result_.builtin_steps = result_.upper_bound;
   result_.builtin = result_.upper_source;
-  // On a small star graph, single port, full duplex: the shortest uniform gossip (uniform_search.hpp).
-  topology::Spec spec;
+  // On a Cayley graph, single port, full duplex: the shortest uniform schedule (uniform_search.hpp;
+  // a uniform broadcast ends with the uniform gossip, from any root).
+  if (ports_.ports != 1 || ports_.half_duplex) return;
+  std::optional<CayleyGroup> g;
   try {
-    spec = topology::parse_spec(spec_);
-  } catch (const TopologyError&) {
-    return;
+    g = CayleyGroup::of(spec_);
+  } catch (const Error&) {
+    return;  // not given as a Cayley graph
   }
-  if (goal_ != Goal::GOSSIP || spec.family != "star" || ports_.ports != 1 || ports_.half_duplex) return;
-  const int n = topology::star_dimension(spec);
-  if (n < 2 || n > MAX_UNIFORM_SCHEDULE_N) return;
-  const StarCayley g(n);
-  const auto u = uniform_exhaustive(g, static_cast<int>(n * (n - 1) / 2), 0);
+  if (g->order() > MAX_UNIFORM_SCHEDULE_NODES || g->order() != t.num_nodes()) return;
+  const auto u = uniform_exhaustive(*g, static_cast<int>(g->order()), UNIFORM_BOUND_SECONDS);
   if (u.dimensions.empty()) return;
-  const auto r = schedule::run_schedule(uniform_schedule(g, u.dimensions), t, {});
+  const auto s = goal_ == Goal::GOSSIP ? uniform_schedule(*g, u.dimensions)
+                                       : uniform_broadcast_schedule(*g, u.dimensions, static_cast<std::uint32_t>(root_));
+  const auto r = schedule::run_schedule(s, t, {});
   const auto steps = static_cast<std::uint64_t>(r.run.makespan.num());
   if (r.verified && (!result_.upper_bound || steps < *result_.upper_bound)) {
     result_.upper_bound = steps;

@@ -1,6 +1,8 @@
 #include <starnet/algorithms/optimal/uniform_search.hpp>
 #include <starnet/topology/error.hpp>
 #include <starnet/topology/star_graph.hpp>
+#include <starnet/topology/families.hpp>
+#include <starnet/topology/spec.hpp>
 
 #include <fmt/format.h>
 
@@ -8,6 +10,7 @@
 #include <bit>
 #include <chrono>
 #include <functional>
+#include <unordered_map>
 
 #include <tbb/parallel_for.h>
 
@@ -16,39 +19,178 @@ namespace starnet::algorithms::optimal {
 using topology::StarGraph;
 using Clock = std::chrono::steady_clock;
 
-StarCayley::StarCayley(int n) : n_(n), order_(0) {
+namespace {
+
+/// "AxB" of a valid torus spec.
+std::pair<std::uint32_t, std::uint32_t> torus_sides(const std::string& argument) {
+  const auto x = argument.find('x');
+  return {static_cast<std::uint32_t>(std::stoul(argument.substr(0, x))),
+          static_cast<std::uint32_t>(std::stoul(argument.substr(x + 1)))};
+}
+
+/// The digits of x in the mixed radix @p moduli, first most significant.
+std::vector<std::uint32_t> digits(std::uint32_t x, const std::vector<std::uint32_t>& moduli) {
+  std::vector<std::uint32_t> d(moduli.size());
+  for (std::size_t i = moduli.size(); i-- > 0;) {
+    d[i] = x % moduli[i];
+    x /= moduli[i];
+  }
+  return d;
+}
+
+std::uint32_t number(const std::vector<std::uint32_t>& d, const std::vector<std::uint32_t>& moduli) {
+  std::uint32_t x = 0;
+  for (std::size_t i = 0; i < moduli.size(); ++i) x = x * moduli[i] + d[i];
+  return x;
+}
+
+}  // namespace
+
+CayleyGroup CayleyGroup::star(int n) {
   if (n < 2 || n > MAX_UNIFORM_N) {
     throw UsageError(fmt::format("star:{}: the uniform search handles star:2..star:{} (n! bits per set)", n,
                                  MAX_UNIFORM_N));
   }
-  const StarGraph g(n);
-  order_ = g.size();
-  table_.resize(static_cast<std::size_t>(n - 1) * order_);
-  for (std::uint64_t r = 0; r < order_; ++r) {
-    const auto label = g.label(static_cast<StarGraph::vertex_descriptor>(r));
-    for (int k = 2; k <= n; ++k) {
-      auto swapped = label;
-      for (int i = 0; i < n; ++i) {
-        if (swapped[i] == 1) {
-          swapped[i] = static_cast<std::uint8_t>(k);
-        } else if (swapped[i] == k) {
-          swapped[i] = 1;
+  CayleyGroup g;
+  g.spec_ = fmt::format("star:{}", n);
+  g.family_ = "star";
+  g.star_n_ = n;
+  g.star_ = std::make_shared<const StarGraph>(n);
+  g.order_ = g.star_->size();
+  g.first_ = 2;
+  g.interchangeable_ = true;
+  for (int k = 2; k <= n; ++k) {
+    auto label = g.star_->label(0);
+    std::swap(label[0], label[k - 1]);
+    g.generators_.push_back(static_cast<std::uint32_t>(g.star_->rank(label)));
+    g.inverse_.push_back(k);
+    g.names_.push_back(std::to_string(k));
+  }
+  g.build_tables();
+  return g;
+}
+
+CayleyGroup CayleyGroup::of(const std::string& text) {
+  const auto spec = topology::parse_spec(text);
+  if (spec.family == "star") return star(topology::star_dimension(spec));
+  const auto platform = topology::make_platform(text);  // validates the argument
+  const auto nodes = static_cast<std::uint32_t>(platform.num_nodes());
+  CayleyGroup g;
+  g.spec_ = text;
+  g.family_ = spec.family;
+  // Generators as digit vectors (mod the moduli), with their names.
+  std::vector<std::pair<std::vector<std::int64_t>, std::string>> gens;
+  if (spec.family == "hypercube") {
+    const int d = std::countr_zero(nodes);
+    g.moduli_.assign(static_cast<std::size_t>(d), 2);
+    for (int i = 1; i <= d; ++i) {
+      std::vector<std::int64_t> e(static_cast<std::size_t>(d), 0);
+      e[static_cast<std::size_t>(d - i)] = 1;  // dimension i flips bit i − 1 (bit 0 rightmost)
+      gens.emplace_back(e, fmt::format("bit {}", i - 1));
+    }
+    g.interchangeable_ = true;
+  } else if (spec.family == "ring" || spec.family == "complete") {
+    g.moduli_ = {nodes};
+    if (spec.family == "ring") {
+      gens = {{{1}, "+1"}, {{-1}, "-1"}};
+      g.interchangeable_ = true;
+    } else {
+      for (std::int64_t j = 1; j < nodes; ++j) gens.emplace_back(std::vector<std::int64_t>{j}, fmt::format("+{}", j));
+    }
+  } else if (spec.family == "torus") {
+    const auto [a, b] = torus_sides(spec.argument);
+    g.moduli_ = {a, b};
+    gens = {{{1, 0}, "+(1,0)"}, {{-1, 0}, "-(1,0)"}, {{0, 1}, "+(0,1)"}, {{0, -1}, "-(0,1)"}};
+  } else {
+    throw UsageError(fmt::format("{}: not given as a Cayley graph (uniform schedules need every node to use the same "
+                                 "generator; star, hypercube, ring, torus and complete are)",
+                                 text));
+  }
+  g.order_ = nodes;
+  if (g.order_ > MAX_UNIFORM_ORDER) {
+    throw UsageError(fmt::format("{}: {} nodes; the uniform search handles at most {}", text, nodes, MAX_UNIFORM_ORDER));
+  }
+  for (const auto& [e, name] : gens) {
+    std::vector<std::uint32_t> d(e.size());
+    for (std::size_t i = 0; i < e.size(); ++i) {
+      const auto m = static_cast<std::int64_t>(g.moduli_[i]);
+      d[i] = static_cast<std::uint32_t>(((e[i] % m) + m) % m);
+    }
+    const auto x = number(d, g.moduli_);
+    if (x == 0 || std::find(g.generators_.begin(), g.generators_.end(), x) != g.generators_.end()) continue;
+    g.generators_.push_back(x);
+    g.names_.push_back(name);
+  }
+  if (g.generators_.empty()) throw UsageError(fmt::format("{}: one node, no generator to search", text));
+  if (g.generators_.size() * g.order_ > MAX_UNIFORM_TABLE) {
+    throw UsageError(fmt::format("{}: {} generators × {} nodes exceed the uniform search's tables ({} entries)", text,
+                                 g.generators_.size(), g.order_, MAX_UNIFORM_TABLE));
+  }
+  for (const auto x : g.generators_) {
+    auto d = digits(x, g.moduli_);
+    for (std::size_t i = 0; i < d.size(); ++i) d[i] = (g.moduli_[i] - d[i]) % g.moduli_[i];
+    const auto inv = number(d, g.moduli_);
+    const auto at = std::find(g.generators_.begin(), g.generators_.end(), inv) - g.generators_.begin();
+    g.inverse_.push_back(g.first_ + static_cast<int>(at));
+  }
+  g.build_tables();
+  return g;
+}
+
+void CayleyGroup::build_tables() {
+  table_.resize(generators_.size() * order_);
+  if (star_) {
+    // τ_k∘p swaps the symbols 1 and k of p: one label per element rather than two products.
+    for (std::uint64_t r = 0; r < order_; ++r) {
+      const auto label = star_->label(static_cast<StarGraph::vertex_descriptor>(r));
+      for (int k = 2; k <= star_n_; ++k) {
+        auto swapped = label;
+        for (int i = 0; i < star_n_; ++i) {
+          if (swapped[i] == 1) {
+            swapped[i] = static_cast<std::uint8_t>(k);
+          } else if (swapped[i] == k) {
+            swapped[i] = 1;
+          }
         }
+        table_[(k - 2) * order_ + r] = static_cast<std::uint32_t>(star_->rank(swapped));
       }
-      table_[(k - 2) * order_ + r] = g.rank(swapped);
+    }
+    return;
+  }
+  for (int k = first(); k <= last(); ++k) {
+    const auto inv = generators_[inverse_[k - first_] - first_];
+    for (std::uint64_t x = 0; x < order_; ++x) {
+      table_[static_cast<std::size_t>(k - first_) * order_ + x] = times(inv, static_cast<std::uint32_t>(x));
     }
   }
 }
 
-StarCayley::Set StarCayley::identity_set() const {
+std::uint32_t CayleyGroup::times(std::uint32_t x, std::uint32_t y) const {
+  if (star_) {
+    // (π∘ρ)[i] = π[ρ[i] − 1] on labels.
+    const auto p = star_->label(x);
+    const auto r = star_->label(y);
+    auto c = r;
+    for (int i = 0; i < star_n_; ++i) c[i] = p[r[i] - 1];
+    return static_cast<std::uint32_t>(star_->rank(c));
+  }
+  auto a = digits(x, moduli_);
+  const auto b = digits(y, moduli_);
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] = (a[i] + b[i]) % moduli_[i];
+  return number(a, moduli_);
+}
+
+std::string CayleyGroup::generator_name(int k) const { return names_[k - first_]; }
+
+CayleyGroup::Set CayleyGroup::identity_set() const {
   Set s((order_ + 63) / 64, 0);
-  s[0] = 1;  // rank 0 is the identity
+  s[0] = 1;  // element 0 is the identity
   return s;
 }
 
-void StarCayley::step(const Set& p, int k, Set& out) const {
+void CayleyGroup::step(const Set& p, int k, Set& out) const {
   out = p;
-  const std::uint32_t* t = table_.data() + static_cast<std::size_t>(k - 2) * order_;
+  const std::uint32_t* t = table_.data() + static_cast<std::size_t>(k - first_) * order_;
   for (std::size_t w = 0; w < p.size(); ++w) {
     for (std::uint64_t bits = p[w]; bits != 0; bits &= bits - 1) {
       const std::uint32_t r = t[w * 64 + static_cast<unsigned>(std::countr_zero(bits))];
@@ -57,20 +199,20 @@ void StarCayley::step(const Set& p, int k, Set& out) const {
   }
 }
 
-std::uint64_t StarCayley::count(const Set& p) {
+std::uint64_t CayleyGroup::count(const Set& p) {
   std::uint64_t c = 0;
   for (const auto w : p) c += static_cast<std::uint64_t>(std::popcount(w));
   return c;
 }
 
-std::vector<std::uint64_t> uniform_sizes(const StarCayley& g, const std::vector<int>& dimensions) {
+std::vector<std::uint64_t> uniform_sizes(const CayleyGroup& g, const std::vector<int>& dimensions) {
   auto p = g.identity_set();
-  StarCayley::Set next;
+  CayleyGroup::Set next;
   std::vector<std::uint64_t> sizes{1};
   for (const int k : dimensions) {
     g.step(p, k, next);
     std::swap(p, next);
-    sizes.push_back(StarCayley::count(p));
+    sizes.push_back(CayleyGroup::count(p));
   }
   return sizes;
 }
@@ -86,22 +228,43 @@ std::optional<Clock::time_point> deadline_after(double seconds) {
   return Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
 }
 
-/// Depth-first search for a uniform gossip of exactly @p steps steps.
+/// Sets of at most this many words are remembered by the depth-first search (65,536 elements).
+constexpr std::size_t MEMO_MAX_WORDS = 1024;
+/// At most this many words of remembered sets in all (256 MB).
+constexpr std::size_t MEMO_MAX_TOTAL_WORDS = std::size_t{32} << 20;
+
+struct MemoKey {
+  CayleyGroup::Set set;
+  int next_new;
+  bool operator==(const MemoKey&) const = default;
+};
+
+struct MemoHash {
+  std::size_t operator()(const MemoKey& k) const {
+    std::size_t h = static_cast<std::size_t>(k.next_new);
+    for (const auto w : k.set) h = h * 0x9E3779B97F4A7C15ULL + w;
+    return h;
+  }
+};
+
+/// Depth-first search for a uniform gossip of exactly @p steps steps. A set met again (with the
+/// same smallest unused generator) at the same depth or deeper than before fails as it did then:
+/// remembered for small groups, where rings and tori reach the same sets along many sequences.
 class Dfs {
  public:
-  Dfs(const StarCayley& g, int steps, std::optional<Clock::time_point> deadline)
+  Dfs(const CayleyGroup& g, int steps, std::optional<Clock::time_point> deadline)
       : g_(g), steps_(steps), deadline_(deadline), sets_(static_cast<std::size_t>(steps) + 1) {}
 
   bool run(UniformResult& r) {
     sets_[0] = g_.identity_set();
-    const bool found = go(0, 1, 2, 0, r);
+    const bool found = go(0, 1, g_.interchangeable() ? g_.first() : g_.last(), 0, r);
     if (found) r.dimensions = path_;
     return found;
   }
   [[nodiscard]] bool timed_out() const { return timed_out_; }
 
  private:
-  /// @param used bit k: dimension k used so far; @param next_new the smallest unused dimension.
+  /// @param next_new the smallest unused generator (the last one when they are not interchangeable).
   bool go(int t, std::uint64_t size, int next_new, int last, UniformResult& r) {
     ++r.explored;
     if (size == g_.order()) return true;
@@ -110,29 +273,37 @@ class Dfs {
     if (left < 63 && (size << left) < g_.order()) return false;  // cannot double fast enough
     if ((r.explored & 1023) == 0 && late(deadline_)) timed_out_ = true;
     if (timed_out_) return false;
-    for (int k = 2; k <= std::min(next_new, g_.n()); ++k) {
-      if (k == last) continue;
+    if (sets_[t].size() <= MEMO_MAX_WORDS && memo_words_ < MEMO_MAX_TOTAL_WORDS) {
+      const auto [it, fresh] = memo_.try_emplace(MemoKey{sets_[t], next_new}, t);
+      if (fresh) memo_words_ += sets_[t].size() + 1;
+      if (!fresh && it->second <= t) return false;
+      it->second = std::min(it->second, t);
+    }
+    for (int k = g_.first(); k <= std::min(next_new, g_.last()); ++k) {
+      if (k == last && g_.involution(k)) continue;
       g_.step(sets_[t], k, sets_[t + 1]);
-      const auto grown = StarCayley::count(sets_[t + 1]);
+      const auto grown = CayleyGroup::count(sets_[t + 1]);
       if (grown == size) continue;
       path_.push_back(k);
-      if (go(t + 1, grown, k == next_new ? next_new + 1 : next_new, k, r)) return true;
+      if (go(t + 1, grown, k == next_new && k < g_.last() ? next_new + 1 : next_new, k, r)) return true;
       path_.pop_back();
     }
     return false;
   }
 
-  const StarCayley& g_;
+  const CayleyGroup& g_;
   int steps_;
   std::optional<Clock::time_point> deadline_;
-  std::vector<StarCayley::Set> sets_;
+  std::vector<CayleyGroup::Set> sets_;
   std::vector<int> path_;
   bool timed_out_ = false;
+  std::unordered_map<MemoKey, int, MemoHash> memo_;
+  std::size_t memo_words_ = 0;
 };
 
 }  // namespace
 
-UniformResult uniform_exhaustive(const StarCayley& g, int max_steps, double seconds) {
+UniformResult uniform_exhaustive(const CayleyGroup& g, int max_steps, double seconds) {
   const auto start = Clock::now();
   const auto deadline = deadline_after(seconds);
   UniformResult r;
@@ -151,24 +322,24 @@ UniformResult uniform_exhaustive(const StarCayley& g, int max_steps, double seco
   return r;
 }
 
-UniformResult uniform_beam(const StarCayley& g, std::size_t width, int max_steps, double seconds) {
+UniformResult uniform_beam(const CayleyGroup& g, std::size_t width, int max_steps, double seconds) {
   const auto start = Clock::now();
   const auto deadline = deadline_after(seconds);
   struct Candidate {
     std::vector<int> path;
-    StarCayley::Set set;
+    CayleyGroup::Set set;
     std::uint64_t size;
     int next_new;
   };
   UniformResult r;
-  std::vector<Candidate> beam{{{}, g.identity_set(), 1, 2}};
+  std::vector<Candidate> beam{{{}, g.identity_set(), 1, g.interchangeable() ? g.first() : g.last()}};
   for (int t = 0; t < max_steps && !beam.empty() && !late(deadline); ++t) {
     // Every child of every candidate, computed in parallel (one bitset step each).
     std::vector<std::pair<std::size_t, int>> moves;
     for (std::size_t i = 0; i < beam.size(); ++i) {
       const int last = beam[i].path.empty() ? 0 : beam[i].path.back();
-      for (int k = 2; k <= std::min(beam[i].next_new, g.n()); ++k) {
-        if (k != last) moves.emplace_back(i, k);
+      for (int k = g.first(); k <= std::min(beam[i].next_new, g.last()); ++k) {
+        if (k != last || !g.involution(k)) moves.emplace_back(i, k);
       }
     }
     std::vector<Candidate> next(moves.size());
@@ -176,9 +347,9 @@ UniformResult uniform_beam(const StarCayley& g, std::size_t width, int max_steps
       const auto& [i, k] = moves[m];
       const auto& c = beam[i];
       Candidate& d = next[m];
-      d.next_new = k == c.next_new ? c.next_new + 1 : c.next_new;
+      d.next_new = k == c.next_new && k < g.last() ? c.next_new + 1 : c.next_new;
       g.step(c.set, k, d.set);
-      d.size = StarCayley::count(d.set);
+      d.size = CayleyGroup::count(d.set);
       d.path = c.path;
       d.path.push_back(k);
     });
@@ -207,45 +378,89 @@ UniformResult uniform_beam(const StarCayley& g, std::size_t width, int max_steps
   return r;
 }
 
+UniformResult uniform_anytime(const CayleyGroup& g, int max_steps, double seconds, std::size_t max_width,
+                              const std::function<void(const UniformResult&, std::size_t width)>& on_better) {
+  const auto start = Clock::now();
+  const auto deadline = deadline_after(seconds);
+  UniformResult best;
+  for (std::size_t width = 1; width <= max_width && !late(deadline); width *= 2) {
+    const int limit = best.dimensions.empty() ? max_steps : static_cast<int>(best.dimensions.size()) - 1;
+    const double left = deadline ? std::chrono::duration<double>(*deadline - Clock::now()).count() : 0;
+    auto r = uniform_beam(g, width, limit, deadline ? std::max(left, 1e-3) : 0);
+    best.explored += r.explored;
+    if (!r.dimensions.empty()) {
+      r.explored = best.explored;
+      best = std::move(r);
+      on_better(best, width);
+    }
+  }
+  best.timed_out = late(deadline);
+  best.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return best;
+}
+
 }  // namespace starnet::algorithms::optimal
 
 namespace starnet::algorithms::optimal {
 
-schedule::Schedule uniform_schedule(const StarCayley& g, const std::vector<int>& dimensions) {
-  if (g.n() > MAX_UNIFORM_SCHEDULE_N) {
-    throw UsageError(fmt::format("star:{}: a uniform gossip is written as a schedule up to star:{} (every node "
-                                 "receives n! − 1 chunks)",
-                                 g.n(), MAX_UNIFORM_SCHEDULE_N));
+namespace {
+
+void check_schedule_size(const CayleyGroup& g) {
+  if (g.order() > MAX_UNIFORM_SCHEDULE_NODES) {
+    throw UsageError(fmt::format("{}: a uniform schedule is written as a chunk schedule up to {} nodes (a gossip moves "
+                                 "|G|·(|G| − 1) chunks); this one has {}",
+                                 g.spec(), MAX_UNIFORM_SCHEDULE_NODES, g.order()));
   }
-  const StarGraph s(g.n());
+}
+
+}  // namespace
+
+schedule::Schedule uniform_schedule(const CayleyGroup& g, const std::vector<int>& dimensions) {
+  check_schedule_size(g);
   const auto n = static_cast<std::uint32_t>(g.order());
   schedule::ScheduleBuilder builder(schedule::ChunkRules(schedule::Collective::ALLGATHER, n, n, 0), 0);
   auto p = g.identity_set();
-  StarCayley::Set next;
+  CayleyGroup::Set next;
   std::vector<schedule::TransferItem> items;
   for (std::size_t t = 0; t < dimensions.size(); ++t) {
     const int k = dimensions[t];
     g.step(p, k, next);
-    // D = P \ τ∘P: what the partner lacks, relative to the sender.
+    // D = P \ g·P (d ∈ g·P ⟺ g⁻¹·d ∈ P): what the partner lacks, relative to the sender.
     std::vector<std::uint32_t> lacking;
     for (std::uint32_t d = 0; d < n; ++d) {
-      if ((p[d >> 6] >> (d & 63) & 1) && !(p[g.left(k, d) >> 6] >> (g.left(k, d) & 63) & 1)) lacking.push_back(d);
+      if (CayleyGroup::contains(p, d) && !CayleyGroup::contains(p, g.inverse_times(k, d))) lacking.push_back(d);
     }
     for (std::uint32_t v = 0; v < n; ++v) {
-      const auto label = s.label(v);
       items.clear();
       for (const auto d : lacking) {
-        // The item π∘d: compose the labels.
-        const auto dl = s.label(d);
-        auto composed = dl;
-        for (int i = 0; i < g.n(); ++i) composed[i] = label[dl[i] - 1];
-        const auto c = static_cast<std::uint32_t>(s.rank(composed));
+        const auto c = g.times(v, d);
         items.push_back({c, c, schedule::ItemOp::COPY});
       }
-      const auto to = static_cast<std::uint32_t>(s.neighbor(v, StarGraph::port_of(k)));
-      builder.add_transfer(static_cast<std::uint32_t>(t), v, to, items);
+      builder.add_transfer(static_cast<std::uint32_t>(t), v, g.neighbor(v, k), items);
     }
     std::swap(p, next);
+  }
+  return std::move(builder).build();
+}
+
+schedule::Schedule uniform_broadcast_schedule(const CayleyGroup& g, const std::vector<int>& dimensions,
+                                              std::uint32_t root) {
+  check_schedule_size(g);
+  const auto n = static_cast<std::uint32_t>(g.order());
+  schedule::ScheduleBuilder builder(schedule::ChunkRules(schedule::Collective::BROADCAST, n, 1, root), 0);
+  std::vector<char> informed(n, 0);
+  informed[root] = 1;
+  const std::vector<schedule::TransferItem> item{{0, 0, schedule::ItemOp::COPY}};
+  for (std::size_t t = 0; t < dimensions.size(); ++t) {
+    std::vector<std::uint32_t> reached;
+    for (std::uint32_t v = 0; v < n; ++v) {
+      const auto u = g.neighbor(v, dimensions[t]);
+      if (informed[v] != 0 && informed[u] == 0) {
+        builder.add_transfer(static_cast<std::uint32_t>(t), v, u, item);
+        reached.push_back(u);
+      }
+    }
+    for (const auto u : reached) informed[u] = 1;
   }
   return std::move(builder).build();
 }

@@ -28,10 +28,10 @@ BENCHMARK_CAPTURE(BM_OptimalGossipProof, hypercube4, "hypercube:4")->Unit(benchm
 /// One step P ∪ τ∘P on S_n with |P| about n!/2.
 void BM_UniformStep(benchmark::State& state) {
   const int n = static_cast<int>(state.range(0));
-  const opt::StarCayley g(n);
+  const auto g = opt::CayleyGroup::star(n);
   auto p = g.identity_set();
-  opt::StarCayley::Set q;
-  for (int k = 2; opt::StarCayley::count(p) * 2 < g.order(); k = k == n ? 2 : k + 1) {
+  opt::CayleyGroup::Set q;
+  for (int k = 2; opt::CayleyGroup::count(p) * 2 < g.order(); k = k == n ? 2 : k + 1) {
     g.step(p, k, q);
     std::swap(p, q);
   }
@@ -39,16 +39,16 @@ void BM_UniformStep(benchmark::State& state) {
     g.step(p, 2, q);
     benchmark::DoNotOptimize(q.data());
   }
-  state.counters["set_elements"] = static_cast<double>(opt::StarCayley::count(p));
+  state.counters["set_elements"] = static_cast<double>(opt::CayleyGroup::count(p));
   state.counters["elements_per_second"] =
-      benchmark::Counter(static_cast<double>(opt::StarCayley::count(p)), benchmark::Counter::kIsIterationInvariantRate);
+      benchmark::Counter(static_cast<double>(opt::CayleyGroup::count(p)), benchmark::Counter::kIsIterationInvariantRate);
 }
 BENCHMARK(BM_UniformStep)->Arg(8)->Arg(9)->Arg(10)->Unit(benchmark::kMillisecond);
 
 void BM_UniformBeam(benchmark::State& state) {
   const int n = static_cast<int>(state.range(0));
   const auto width = static_cast<std::size_t>(state.range(1));
-  const opt::StarCayley g(n);
+  const auto g = opt::CayleyGroup::star(n);
   std::size_t steps = 0;
   for (auto _ : state) steps = opt::uniform_beam(g, width, n * (n - 1) / 2, 0).dimensions.size();
   state.counters["steps"] = static_cast<double>(steps);

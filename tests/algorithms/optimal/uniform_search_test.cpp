@@ -8,6 +8,7 @@
 #include <starnet/algorithms/star/allreduce.hpp>
 #include <starnet/emulator/engine.hpp>
 #include <starnet/topology/error.hpp>
+#include <starnet/topology/families.hpp>
 #include <starnet/topology/star_graph.hpp>
 
 #include <gtest/gtest.h>
@@ -50,7 +51,7 @@ std::vector<std::uint64_t> simulate(int n, const std::vector<int>& dims) {
 
 TEST(UniformSearch, OneSetEvaluationAgreesWithTheExplicitGraphNodeByNode) {
   for (int n = 3; n <= 7; ++n) {
-    const StarCayley g(n);
+    const auto g = CayleyGroup::star(n);
     // The paper's dimension order, then a cyclic one.
     std::vector<int> paper;
     for (int m = 2; m <= n; ++m) {
@@ -68,7 +69,7 @@ TEST(UniformSearch, OneSetEvaluationAgreesWithTheExplicitGraphNodeByNode) {
 }
 
 struct SetHash {
-  std::size_t operator()(const StarCayley::Set& s) const {
+  std::size_t operator()(const CayleyGroup::Set& s) const {
     std::size_t h = 0;
     for (const auto w : s) h = h * 0x9E3779B97F4A7C15ULL + w;
     return h;
@@ -77,16 +78,16 @@ struct SetHash {
 
 /// The shortest uniform gossip by plain breadth-first enumeration of every dimension sequence
 /// (no symmetry, no pruning).
-std::size_t shortest_by_enumeration(const StarCayley& g) {
-  std::vector<StarCayley::Set> level{g.identity_set()};
+std::size_t shortest_by_enumeration(const CayleyGroup& g) {
+  std::vector<CayleyGroup::Set> level{g.identity_set()};
   for (std::size_t t = 1;; ++t) {
-    std::vector<StarCayley::Set> next;
-    std::unordered_set<StarCayley::Set, SetHash> seen;
+    std::vector<CayleyGroup::Set> next;
+    std::unordered_set<CayleyGroup::Set, SetHash> seen;
     for (const auto& p : level) {
-      for (int k = 2; k <= g.n(); ++k) {
-        StarCayley::Set q;
+      for (int k = g.first(); k <= g.last(); ++k) {
+        CayleyGroup::Set q;
         g.step(p, k, q);
-        if (StarCayley::count(q) == g.order()) return t;
+        if (CayleyGroup::count(q) == g.order()) return t;
         if (seen.insert(q).second) next.push_back(std::move(q));
       }
     }
@@ -96,7 +97,7 @@ std::size_t shortest_by_enumeration(const StarCayley& g) {
 
 TEST(UniformSearch, ExhaustiveClaimsHoldAgainstAPlainEnumeration) {
   for (int n = 3; n <= 6; ++n) {
-    const StarCayley g(n);
+    const auto g = CayleyGroup::star(n);
     const auto r = uniform_exhaustive(g, n * (n - 1) / 2, 0);
     ASSERT_FALSE(r.dimensions.empty()) << n;
     EXPECT_TRUE(r.complete) << n;
@@ -108,7 +109,7 @@ TEST(UniformSearch, ExhaustiveClaimsHoldAgainstAPlainEnumeration) {
 
 TEST(UniformSearch, FoundSchedulesRunVerifiedWithoutDuplicates) {
   for (int n = 3; n <= 6; ++n) {
-    const StarCayley g(n);
+    const auto g = CayleyGroup::star(n);
     const auto r = uniform_exhaustive(g, n * (n - 1) / 2, 0);
     const auto s = uniform_schedule(g, r.dimensions);
     // NODUP: each node receives each of the n! − 1 other items exactly once.
@@ -122,7 +123,7 @@ TEST(UniformSearch, FoundSchedulesRunVerifiedWithoutDuplicates) {
 
 TEST(UniformSearch, BeamSearchFindsGossipsForLargerStars) {
   for (int n = 5; n <= 8; ++n) {
-    const StarCayley g(n);
+    const auto g = CayleyGroup::star(n);
     const auto r = uniform_beam(g, 50, n * (n - 1) / 2, 0);
     ASSERT_FALSE(r.dimensions.empty()) << n;
     EXPECT_EQ(uniform_sizes(g, r.dimensions).back(), g.order()) << n;
@@ -132,7 +133,7 @@ TEST(UniformSearch, BeamSearchFindsGossipsForLargerStars) {
 
 TEST(UniformSearch, MetaMessagesCheckLargerGossipsNodeByNode) {
   const int n = 7;
-  const StarCayley g(n);
+  const auto g = CayleyGroup::star(n);
   const auto r = uniform_beam(g, 200, n * (n - 1) / 2, 0);
   std::vector<std::uint64_t> items;
   for (std::size_t t = 1; t < r.sizes.size(); ++t) items.push_back(r.sizes[t] - r.sizes[t - 1]);
@@ -160,10 +161,99 @@ TEST(UniformSearch, MetaMessagesCheckLargerGossipsNodeByNode) {
 }
 
 TEST(UniformSearch, RefusesSizesItCannotHold) {
-  EXPECT_ERROR(UsageError, StarCayley(11), "star:11", "star:10");
-  EXPECT_ERROR(UsageError, StarCayley(1), "star:1");
-  const StarCayley g(7);
-  EXPECT_ERROR(UsageError, uniform_schedule(g, {2}), "star:7", "up to star:6");
+  EXPECT_ERROR(UsageError, CayleyGroup::star(11), "star:11", "star:10");
+  EXPECT_ERROR(UsageError, CayleyGroup::star(1), "star:1");
+  const auto g = CayleyGroup::star(7);
+  EXPECT_ERROR(UsageError, uniform_schedule(g, {2}), "star:7", "up to 1024 nodes");
+  EXPECT_ERROR(UsageError, CayleyGroup::of("debruijn:3"), "debruijn:3", "not given as a Cayley graph");
+  EXPECT_ERROR(UsageError, CayleyGroup::of("mesh:3x3"), "mesh:3x3", "not given as a Cayley graph");
+  EXPECT_ERROR(TopologyError, CayleyGroup::of("hypercube:20"), "hypercube:20");
+}
+
+/// What every node knows after each step on the explicit topology, node v learning what the node
+/// that sends to it (v·g⁻¹, found by searching the links) knows: |P_t| for each t, all nodes equal.
+std::vector<std::uint64_t> simulate_on(const std::string& spec, const CayleyGroup& g, const std::vector<int>& dims) {
+  const auto t = topology::make_topology(spec);
+  const auto order = g.order();
+  std::vector<std::vector<char>> knows(order, std::vector<char>(order, 0));
+  for (std::uint64_t v = 0; v < order; ++v) knows[v][v] = 1;
+  std::vector<std::uint64_t> sizes{1};
+  for (const int k : dims) {
+    auto next = knows;
+    for (std::uint32_t u = 0; u < order; ++u) {
+      const auto v = g.neighbor(u, k);  // u sends to v: a link of the topology
+      bool linked = false;
+      for (topology::Port p = 0; p < t->degree(u); ++p) linked = linked || t->neighbor(u, p) == v;
+      EXPECT_TRUE(linked) << spec << ": " << u << " → " << v << " is not a link";
+      for (std::uint64_t x = 0; x < order; ++x) next[v][x] |= knows[u][x];
+    }
+    knows = std::move(next);
+    std::uint64_t size = 0;
+    for (const char c : knows[0]) size += c;
+    for (std::uint64_t v = 0; v < order; ++v) {
+      EXPECT_EQ(static_cast<std::uint64_t>(std::count(knows[v].begin(), knows[v].end(), 1)), size) << spec << " node " << v;
+    }
+    sizes.push_back(size);
+  }
+  return sizes;
+}
+
+TEST(UniformSearch, OtherCayleyFamiliesAgreeWithTheirTopologiesAndRunVerified) {
+  // spec, the shortest uniform gossip (hypercube: D, recursive doubling; ring: N − 1, the set an
+  // interval growing by one; complete: ⌈log₂ N⌉, doubling by offsets 1, 2, 4, …).
+  const std::vector<std::pair<std::string, std::size_t>> cases = {
+      {"hypercube:3", 3}, {"hypercube:4", 4}, {"ring:5", 4}, {"ring:8", 7},
+      {"complete:6", 3},  {"complete:8", 3},  {"torus:3x4", 0}, {"torus:2x3", 0}};
+  for (const auto& [spec, expected] : cases) {
+    const auto g = CayleyGroup::of(spec);
+    const auto r = uniform_exhaustive(g, static_cast<int>(g.order()) - 1, 0);
+    ASSERT_FALSE(r.dimensions.empty()) << spec;
+    EXPECT_TRUE(r.complete) << spec;
+    if (expected > 0) EXPECT_EQ(r.dimensions.size(), expected) << spec;
+    EXPECT_EQ(uniform_sizes(g, r.dimensions), simulate_on(spec, g, r.dimensions)) << spec;
+    EXPECT_EQ(r.dimensions.size(), shortest_by_enumeration(g)) << spec;
+    const auto t = topology::make_topology(spec);
+    const auto run = schedule::run_schedule(uniform_schedule(g, r.dimensions), *t, {});
+    EXPECT_TRUE(run.verified) << spec << ": " << run.report.first_problem();
+    EXPECT_EQ(run.run.makespan, Rational(static_cast<std::int64_t>(r.dimensions.size()))) << spec;
+  }
+  // A cyclic order on the torus agrees node by node too.
+  const auto torus = CayleyGroup::of("torus:3x4");
+  std::vector<int> cyclic;
+  for (int i = 0; i < 8; ++i) cyclic.push_back(torus.first() + i % (torus.last() - torus.first() + 1));
+  EXPECT_EQ(uniform_sizes(torus, cyclic), simulate_on("torus:3x4", torus, cyclic));
+}
+
+TEST(UniformSearch, BroadcastEndsWithTheGossipFromAnyRoot) {
+  for (const std::string spec : {"star:4", "star:5", "hypercube:4", "ring:6", "torus:3x3", "complete:5"}) {
+    const auto g = CayleyGroup::of(spec);
+    const auto r = uniform_exhaustive(g, static_cast<int>(g.order()) - 1, 0);
+    const auto t = topology::make_topology(spec);
+    for (const std::uint32_t root : {0U, static_cast<std::uint32_t>(g.order() - 1)}) {
+      const auto s = uniform_broadcast_schedule(g, r.dimensions, root);
+      EXPECT_EQ(s.transfers(), g.order() - 1) << spec;  // every node informed once
+      const auto run = schedule::run_schedule(s, *t, {});
+      EXPECT_TRUE(run.verified) << spec << " root " << root << ": " << run.report.first_problem();
+      EXPECT_EQ(run.run.makespan, Rational(static_cast<std::int64_t>(r.dimensions.size()))) << spec;
+      // One step fewer informs too few nodes.
+      auto shorter = r.dimensions;
+      shorter.pop_back();
+      EXPECT_FALSE(schedule::run_schedule(uniform_broadcast_schedule(g, shorter, root), *t, {}).verified) << spec;
+    }
+  }
+}
+
+TEST(UniformSearch, AnytimeSearchImprovesAndEndsWithAGossip) {
+  const auto g = CayleyGroup::star(7);
+  std::vector<std::size_t> found;
+  const auto r = uniform_anytime(g, 21, 3, 64, [&](const UniformResult& b, std::size_t) {
+    found.push_back(b.dimensions.size());
+  });
+  ASSERT_FALSE(r.dimensions.empty());
+  EXPECT_EQ(uniform_sizes(g, r.dimensions).back(), g.order());
+  ASSERT_FALSE(found.empty());
+  for (std::size_t i = 1; i < found.size(); ++i) EXPECT_LT(found[i], found[i - 1]);
+  EXPECT_EQ(found.back(), r.dimensions.size());
 }
 
 }  // namespace

@@ -1,60 +1,115 @@
 #pragma once
 /// @file
-/// Uniform all-to-all broadcasts (gossip) on the star graph S_n, found by search (issue 25;
-/// docs/beyond.md).
+/// Uniform all-to-all broadcasts (gossip) on Cayley graphs, star graphs S_n first, found by search
+/// (issue 25; docs/beyond.md).
 ///
-/// In a *uniform* schedule every node uses the same link dimension g_t at step t: it exchanges
-/// with its neighbour along g_t (full duplex, single port). S_n is the Cayley graph of the
-/// transpositions τ_k = (1 k); a node with label π is linked along k to π∘τ_k. If node π knows
-/// the items {π∘p : p ∈ P} before a step, its partner π∘τ knows {π∘τ∘p}, so afterwards it knows
-/// π∘(P ∪ τ∘P): one set P_t ⊆ S_n describes what every node knows, P_0 = {id},
-/// P_t = P_{t−1} ∪ τ_{g_t}∘P_{t−1}. (On labels, τ∘p swaps the symbols 1 and k of p.) A schedule of
-/// T steps is a gossip when P_T = S_n. Each message need only carry what the partner lacks,
-/// D_t = P_{t−1} \ τ∘P_{t−1} (relative to the sender): a node receives |P_T| − 1 = n! − 1 items in
-/// all, none twice.
+/// A Cayley graph Cay(G, S) has the elements of a group G as nodes and links v — v·g for the
+/// generators g ∈ S (S closed under inverses). In a *uniform* schedule every node uses the same
+/// generator g_t at step t: it sends to v·g_t and receives from v·g_t⁻¹ (full duplex, single
+/// port; when g_t is an involution, as the transpositions of S_n are, the two are one exchange).
+/// If node v knows the items {v·p : p ∈ P} before a step, it learns those of v·g⁻¹, so afterwards
+/// it knows v·(P ∪ g⁻¹·P): one set P_t ⊆ G describes what every node knows, P_0 = {e},
+/// P_t = P_{t−1} ∪ g_t⁻¹·P_{t−1}. A schedule of T steps is a gossip when P_T = G. Each message
+/// need only carry what the partner lacks, D_t = P_{t−1} \ g_t·P_{t−1} (relative to the sender):
+/// a node receives |G| − 1 items in all, none twice. The one-to-all broadcast from r along the
+/// same generators informs r·I_t with I_t = I_{t−1} ∪ I_{t−1}·g_t; I_t is the set of inverses of
+/// P_t's elements, so |I_t| = |P_t|: a uniform broadcast ends exactly when the uniform gossip does.
 ///
-/// Search (exhaustive, depth first): a dimension used for the first time is the smallest unused
-/// one (relabelling the symbols 2..n is an automorphism of S_n that permutes the τ_k); the same
-/// dimension twice in a row adds nothing (τ is an involution); a step that adds nothing is never
-/// taken; a branch whose |P_t|·2^(T−t) < n! cannot finish. Finishing without a schedule of T
-/// steps proves that none exists among uniform schedules. Beam search keeps the W sets with most
-/// elements at each depth (ties by the generator sequence), for the sizes where the exhaustive
-/// search is too slow.
+/// The families (node ids are the topology's, so that schedules run on make_topology(spec)):
+///   star:N       S_N, generators τ_k = (1 k), ids k = 2..N (the star link's dimension); on labels
+///                τ_k∘p swaps the symbols 1 and k of p.
+///   hypercube:D  Z_2^D, generators the unit vectors, ids 1..D (the hypercube link's dimension).
+///   ring:N       Z_N, generators +1 (id 1) and −1 (id 2; absent for N ≤ 2).
+///   torus:AxB    Z_A × Z_B (node i·B + j), generators ±(1,0), ±(0,1), ids 1.. in that order,
+///                those equal to an earlier one left out (A or B ≤ 2).
+///   complete:N   Z_N, generators j = 1..N−1 (id j).
 ///
-/// Memory: one table of n! words per dimension (n = 10: 9 × 3,628,800 × 4 bytes = 131 MB) and one
-/// bitset of n! bits per search depth. IMPORTANT: uniform schedules are one class among all
+/// Search (exhaustive, depth first): where any permutation of the generators is induced by a group
+/// automorphism (star: relabel the symbols 2..N; hypercube: permute coordinates; ring: negate), a
+/// generator used for the first time is the smallest unused one; an involution twice in a row adds
+/// nothing; a step that adds nothing is never taken; a branch whose |P_t|·2^(T−t) < |G| cannot
+/// finish. Finishing without a schedule of T steps proves that none exists among uniform
+/// schedules. Beam search keeps the W sets with most elements at each depth (ties by the generator
+/// sequence), for the sizes where the exhaustive search is too slow.
+///
+/// Memory: one table of |G| words per generator (S_10: 9 × 3,628,800 × 4 bytes = 131 MB) and one
+/// bitset of |G| bits per search depth. IMPORTANT: uniform schedules are one class among all
 /// schedules: their optimum bounds the true optimum from above only.
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+namespace starnet::topology {
+class StarGraph;
+}
+
 namespace starnet::algorithms::optimal {
 
-/// Largest n of the uniform search (n! bits per set; tables of n! words per dimension).
+/// Largest n of the uniform search on star:n (n! bits per set; tables of n! words per generator).
 inline constexpr int MAX_UNIFORM_N = 10;
+/// Largest group of the uniform search (S_10).
+inline constexpr std::uint64_t MAX_UNIFORM_ORDER = 3'628'800;
+/// Largest number of table entries (generators × order) of one group: complete:N has N − 1.
+inline constexpr std::uint64_t MAX_UNIFORM_TABLE = 40'000'000;
 
-/// The set algebra of S_n: elements are StarGraph ranks; P ∪ τ_k∘P as bitsets.
-class StarCayley {
+/// A Cayley graph's group as tables, and the set algebra P ∪ g⁻¹·P on bitsets of its elements.
+class CayleyGroup {
  public:
-  /// @throws UsageError for n outside 2..MAX_UNIFORM_N.
-  explicit StarCayley(int n);
-  [[nodiscard]] int n() const { return n_; }
+  /// S_n. @throws UsageError for n outside 2..MAX_UNIFORM_N.
+  static CayleyGroup star(int n);
+  /// The group of a topology spec (the families above).
+  /// @throws UsageError naming the spec and why when it is not one of them (a file, mesh,
+  /// debruijn, tiers or a product: not given as a Cayley graph) or is too large.
+  static CayleyGroup of(const std::string& spec);
+
+  [[nodiscard]] const std::string& spec() const { return spec_; }
+  [[nodiscard]] const std::string& family() const { return family_; }
+  /// N of star:N (0 for the other families).
+  [[nodiscard]] int n() const { return star_n_; }
   [[nodiscard]] std::uint64_t order() const { return order_; }
+  /// Generator ids are first()..last().
+  [[nodiscard]] int first() const { return first_; }
+  [[nodiscard]] int last() const { return first_ + static_cast<int>(generators_.size()) - 1; }
+  [[nodiscard]] std::string generator_name(int k) const;
+  [[nodiscard]] bool involution(int k) const { return inverse_[k - first_] == k; }
+  /// Whether every permutation of the generators is induced by an automorphism of the group.
+  [[nodiscard]] bool interchangeable() const { return interchangeable_; }
+
   using Set = std::vector<std::uint64_t>;
   [[nodiscard]] Set identity_set() const;
-  /// P ∪ τ_k∘P, k = 2..n.
+  /// P ∪ g_k⁻¹·P.
   void step(const Set& p, int k, Set& out) const;
   /// |P|.
   [[nodiscard]] static std::uint64_t count(const Set& p);
-  /// rank(τ_k∘p).
-  [[nodiscard]] std::uint32_t left(int k, std::uint32_t rank) const { return table_[(k - 2) * order_ + rank]; }
+  [[nodiscard]] static bool contains(const Set& p, std::uint32_t x) { return (p[x >> 6] >> (x & 63) & 1) != 0; }
+  /// g_k⁻¹·x.
+  [[nodiscard]] std::uint32_t inverse_times(int k, std::uint32_t x) const {
+    return table_[static_cast<std::size_t>(k - first_) * order_ + x];
+  }
+  /// x·y.
+  [[nodiscard]] std::uint32_t times(std::uint32_t x, std::uint32_t y) const;
+  /// v·g_k: the node v sends to along generator k.
+  [[nodiscard]] std::uint32_t neighbor(std::uint32_t v, int k) const { return times(v, generators_[k - first_]); }
 
  private:
-  int n_;
-  std::uint64_t order_;
-  std::vector<std::uint32_t> table_;
+  CayleyGroup() = default;
+  void build_tables();
+  std::string spec_;
+  std::string family_;
+  int star_n_ = 0;
+  std::shared_ptr<const topology::StarGraph> star_;
+  std::vector<std::uint32_t> moduli_;  ///< abelian groups: Z_m1 × Z_m2 × …, first most significant
+  std::uint64_t order_ = 0;
+  int first_ = 1;
+  std::vector<std::uint32_t> generators_;  ///< element of each generator id
+  std::vector<int> inverse_;               ///< id of each generator's inverse
+  std::vector<std::string> names_;
+  bool interchangeable_ = false;
+  std::vector<std::uint32_t> table_;  ///< g_k⁻¹·x, one row of order_ per generator
 };
 
 struct UniformResult {
@@ -66,15 +121,21 @@ struct UniformResult {
   bool timed_out = false;
 };
 
-/// Exhaustive search for the shortest uniform gossip, T from ⌈log₂ n!⌉ upwards.
+/// Exhaustive search for the shortest uniform gossip, T from ⌈log₂ |G|⌉ upwards.
 /// @param max_steps stop after this T; @param seconds time limit (≤ 0: none).
-[[nodiscard]] UniformResult uniform_exhaustive(const StarCayley& g, int max_steps, double seconds);
+[[nodiscard]] UniformResult uniform_exhaustive(const CayleyGroup& g, int max_steps, double seconds);
 
 /// Beam search of width @p width: the best schedule it meets, no proof.
-[[nodiscard]] UniformResult uniform_beam(const StarCayley& g, std::size_t width, int max_steps, double seconds);
+[[nodiscard]] UniformResult uniform_beam(const CayleyGroup& g, std::size_t width, int max_steps, double seconds);
 
-/// |P_t| for t = 0..T along @p dimensions (each 2..n).
-[[nodiscard]] std::vector<std::uint64_t> uniform_sizes(const StarCayley& g, const std::vector<int>& dimensions);
+/// Anytime search: beam searches of width 1, 2, 4, … up to @p max_width, each for a schedule
+/// shorter than the best so far, until @p seconds have passed (> 0); the best found, no proof.
+/// @p on_better is called with each improvement.
+[[nodiscard]] UniformResult uniform_anytime(const CayleyGroup& g, int max_steps, double seconds, std::size_t max_width,
+                                            const std::function<void(const UniformResult&, std::size_t width)>& on_better);
+
+/// |P_t| for t = 0..T along @p dimensions (generator ids).
+[[nodiscard]] std::vector<std::uint64_t> uniform_sizes(const CayleyGroup& g, const std::vector<int>& dimensions);
 
 }  // namespace starnet::algorithms::optimal
 
@@ -82,14 +143,20 @@ struct UniformResult {
 
 namespace starnet::algorithms::optimal {
 
-/// Largest n whose uniform gossip is written as a chunk schedule (every node receives n! − 1
-/// chunks: S_6 moves 517,680 chunks, S_7 25 million).
-inline constexpr int MAX_UNIFORM_SCHEDULE_N = 6;
+/// Largest group whose uniform schedules are written as chunk schedules (a gossip moves
+/// |G|·(|G| − 1) chunks: S_6 517,680, hypercube:10 1,047,552; S_7 would move 25 million).
+inline constexpr std::uint64_t MAX_UNIFORM_SCHEDULE_NODES = 1024;
 
-/// The uniform gossip along @p dimensions as an allgather schedule on star:n (chunk v is node v's
-/// item): at step t node π sends π∘d for every d ∈ D_t = P_{t−1} \ τ∘P_{t−1} to π∘τ.
-/// @throws UsageError for n > MAX_UNIFORM_SCHEDULE_N.
-[[nodiscard]] schedule::Schedule uniform_schedule(const StarCayley& g, const std::vector<int>& dimensions);
+/// The uniform gossip along @p dimensions as an allgather schedule on g.spec() (chunk v is node
+/// v's item): at step t node v sends v·d for every d ∈ D_t = P_{t−1} \ g_t·P_{t−1} to v·g_t.
+/// @throws UsageError when the group has more than MAX_UNIFORM_SCHEDULE_NODES elements.
+[[nodiscard]] schedule::Schedule uniform_schedule(const CayleyGroup& g, const std::vector<int>& dimensions);
+
+/// The uniform one-to-all broadcast from @p root along @p dimensions as a broadcast schedule
+/// (one chunk, the root's): at step t every informed node v whose partner v·g_t is not informed
+/// sends it the chunk. @throws UsageError as uniform_schedule().
+[[nodiscard]] schedule::Schedule uniform_broadcast_schedule(const CayleyGroup& g, const std::vector<int>& dimensions,
+                                                            std::uint32_t root);
 
 }  // namespace starnet::algorithms::optimal
 
