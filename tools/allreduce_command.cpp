@@ -1,9 +1,11 @@
 // `starnet allreduce` and `starnet broadcast --all-to-all`: the star collectives of Oh, Choi and
 // Primeaux on the emulator, verified node by node; `allreduce --compare` prints Table 2.
 #include "command.hpp"
+#include "schedule_load.hpp"
 #include "gantt.hpp"
 #include "star_runner.hpp"
 
+#include <starnet/algorithms/schedule/schedule_run.hpp>
 #include <starnet/topology/error.hpp>
 #include <starnet/topology/spec.hpp>
 #include <starnet/topology/star_graph.hpp>
@@ -11,7 +13,9 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <algorithm>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 namespace starnet::tools {
 namespace {
@@ -59,6 +63,50 @@ int run_and_report(const StarOptions& o, bool broadcast) {
     std::cout << star_text(job, o.engine, outcome);
   }
   return outcome.verified ? 0 : 1;
+}
+
+/// `broadcast --all-to-all --schedule FILE`: the paper's broadcast and the file's all-gather on the
+/// same star graph, side by side, both verified (docs/beyond.md).
+int beside_schedule(const StarOptions& o, const std::string& file) {
+  namespace sch = algorithms::schedule;
+  const StarJob job = make_job(o, true);
+  const auto loaded = load_schedule(file, o.topology);
+  const auto& s = *loaded.schedule;
+  if (s.rules().kind() != sch::Collective::ALLGATHER || s.form() != sch::Form::STEPPED) {
+    throw UsageError(fmt::format("--schedule {}: expected a stepped all-gather (an all-to-all broadcast); it is a{} {}",
+                                 file, s.form() == sch::Form::STEPPED ? "" : " programmed", sch::to_string(s.rules().kind())));
+  }
+  const StarOutcome paper = run_star_job(job, o.engine);
+  const auto mine = sch::run_schedule(s, *loaded.topology, {});
+  const auto vol = sch::volume(s);
+  const auto nodes = topology::StarGraph::factorial(job.n);
+  const bool nodup = vol.received_min == nodes - 1 && vol.received_max == nodes - 1;
+  const std::uint64_t largest = vol.largest.empty() ? 0 : *std::max_element(vol.largest.begin(), vol.largest.end());
+  const auto steps = mine.run.makespan.to_string();
+  if (o.json) {
+    std::cout << nlohmann::json{{"topology", o.topology},
+                                {"paper", star_json(job, o.engine, paper)},
+                                {"schedule",
+                                 {{"file", file},
+                                  {"steps", mine.run.makespan.num()},
+                                  {"transfers", s.transfers()},
+                                  {"largest_message_items", largest},
+                                  {"items_received_per_node", vol.received_max},
+                                  {"no_duplicates", nodup},
+                                  {"verified", mine.verified}}},
+                                {"verified", paper.verified && mine.verified}}
+                     .dump(2)
+              << "\n";
+  } else {
+    std::cout << fmt::format("all-to-all broadcast on {} ({} nodes)\n", o.topology, nodes);
+    std::cout << fmt::format("  {:<40} {:>3} steps  largest message {:>7} items  {}\n", "the paper (NODUP, meta messages)",
+                             paper.expected_steps, topology::StarGraph::factorial(job.n - 1),
+                             paper.verified ? "verified" : "NOT verified");
+    std::cout << fmt::format("  {:<40} {:>3} steps  largest message {:>7} items  {}{}\n", file, steps, largest,
+                             mine.verified ? "verified" : "NOT verified: " + mine.report.first_problem(),
+                             nodup ? " (every item received once)" : "");
+  }
+  return paper.verified && mine.verified ? 0 : 1;
 }
 
 void add_star_options(CLI::App& cmd, StarOptions& o, bool reduce) {
@@ -171,11 +219,16 @@ void add_broadcast_command(CLI::App& app, Action& action) {
       "broadcast",
       "All-to-all broadcast on S_n (Oh, Choi, Primeaux 2005, Section 3; NODUP, meta messages) in n(n−1)/2 steps: "
       "every node ends with every node's item exactly once (verified). Exit 1 otherwise.");
+  static std::string schedule;
   cmd->add_flag("--all-to-all", all_to_all, "All-to-all broadcast (the only kind implemented)")->required();
   add_star_options(*cmd, o, false);
+  cmd->add_option("--schedule", schedule,
+                  "Also run this all-gather schedule file (e.g. from `starnet optimal --method uniform -o`) on the same "
+                  "star graph and print both, verified");
   cmd->callback([&action] {
     action = [] {
       if (o.topology.empty()) throw UsageError("--topology is required (e.g. --topology star:5)");
+      if (!schedule.empty()) return beside_schedule(o, schedule);
       return run_and_report(o, true);
     };
   });

@@ -47,30 +47,6 @@ struct Found {
   bool timed_out = false;
 };
 
-/// Message sizes and volume of a stepped schedule.
-struct Volume {
-  std::vector<std::uint64_t> largest;  ///< largest message (items) of each step
-  std::uint64_t received_max = 0;      ///< items received by the node that receives most
-  std::uint64_t received_min = 0;
-};
-
-Volume volume_of(const sched::Schedule& s) {
-  Volume v;
-  v.largest.assign(s.steps(), 0);
-  std::vector<std::uint64_t> received(s.nodes(), 0);
-  for (std::uint32_t node = 0; node < s.nodes(); ++node) {
-    for (const auto& a : s.actions(node)) {
-      if (a.kind != sched::Action::Kind::SEND) continue;
-      const auto items = s.items(a.items).size();
-      v.largest[a.key] = std::max<std::uint64_t>(v.largest[a.key], items);
-      received[a.peer] += items;
-    }
-  }
-  v.received_max = *std::max_element(received.begin(), received.end());
-  v.received_min = *std::min_element(received.begin(), received.end());
-  return v;
-}
-
 bool tty_progress() { return ::isatty(2) != 0; }
 
 Found search_uniform(const opt::CayleyGroup& g, const OptimalOptions& o, int limit) {
@@ -137,7 +113,7 @@ bool verify_meta(const Found& f, int n) {
          run.makespan == Rational(static_cast<std::int64_t>(f.dimensions.size()));
 }
 
-void print_text(const OptimalOptions& o, const Found& f, int paper, bool verified, const std::optional<Volume>& vol,
+void print_text(const OptimalOptions& o, const Found& f, int paper, bool verified, const std::optional<sched::ScheduleVolume>& vol,
                 const std::string& what) {
   if (f.steps.empty()) {
     std::cout << fmt::format("no {} found on {} ({}; {} search nodes, {:.2f} s)\n", what, o.topology,
@@ -208,10 +184,10 @@ int optimal_in_class(const OptimalOptions& o) {
     f.schedule = broadcast ? opt::uniform_broadcast_schedule(g, f.dimensions, root) : opt::uniform_schedule(g, f.dimensions);
   }
   bool verified = false;
-  std::optional<Volume> vol;
+  std::optional<sched::ScheduleVolume> vol;
   if (f.schedule) {
     const auto run = sched::run_schedule(*f.schedule, *t, {});
-    vol = volume_of(*f.schedule);
+    vol = sched::volume(*f.schedule);
     const auto n = static_cast<std::uint64_t>(g.order());
     // No duplicates: each node receives each item it lacked exactly once.
     const bool nodup = broadcast ? f.schedule->chunks_moved() == n - 1 : f.schedule->chunks_moved() == n * (n - 1);

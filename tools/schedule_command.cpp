@@ -3,6 +3,7 @@
 // as a schedule (issue 18; docs/schedules.md).
 #include "command.hpp"
 #include "gantt.hpp"
+#include "schedule_load.hpp"
 #include "star_runner.hpp"
 
 #include <starnet/algorithms/generic/bounds.hpp>
@@ -94,44 +95,6 @@ bool looks_like_xml(const std::string& path, std::istream& in) {
   return in.peek() == '<';
 }
 
-struct Loaded {
-  std::unique_ptr<topology::Topology> topology;
-  std::string spec;
-  std::optional<sch::Schedule> schedule;
-  std::string format;  // "starnet" or "msccl"
-};
-
-Loaded load(const RunOptions& o) {
-  const std::string where = fmt::format("schedule file \"{}\"", o.file);
-  const auto in = open_input(o.file);
-  Loaded l;
-  const auto choose = [&](const std::string& from_file, const std::string& fallback) {
-    l.spec = !o.topology.empty() ? o.topology : !from_file.empty() ? from_file : fallback;
-    if (l.spec.empty()) {
-      throw UsageError(fmt::format("{} names no topology: give --topology (e.g. --topology ring:8)", where));
-    }
-    l.topology = topology::make_topology(l.spec);
-  };
-  if (looks_like_xml(o.file, *in)) {
-    l.format = "msccl";
-    std::ostringstream text;
-    text << in->rdbuf();
-    auto algo = sch::read_msccl(text.str(), where);
-    choose("", fmt::format("complete:{}", algo.gpus));
-    if (l.topology->num_nodes() != algo.gpus) {
-      throw UsageError(fmt::format("--topology {}: has {} nodes, but {} has ngpus=\"{}\"", l.spec,
-                                   l.topology->num_nodes(), where, algo.gpus));
-    }
-    l.schedule.emplace(std::move(algo.schedule));
-  } else {
-    l.format = "starnet";
-    const auto file = sch::ScheduleFile::read(*in, where);
-    choose(file.topology(), "");
-    l.schedule.emplace(file.resolve(*l.topology));
-  }
-  return l;
-}
-
 /// The lower bound whatif prints, for the collective a schedule claims (docs/schedules.md).
 algorithms::generic::StepBound lower_bound(const sch::Schedule& s, const topology::Topology& t, const std::string& spec,
                                            const emulator::PortModel& ports) {
@@ -158,7 +121,7 @@ algorithms::generic::StepBound lower_bound(const sch::Schedule& s, const topolog
 }
 
 int run(const RunOptions& o) {
-  const Loaded l = load(o);
+  const LoadedSchedule l = load_schedule(o.file, o.topology);
   const sch::Schedule& s = *l.schedule;
   const topology::Topology& topo = *l.topology;
   if (!o.gantt.empty()) require_gantt_rows(topo);
@@ -294,6 +257,38 @@ int export_schedule(const ExportOptions& o) {
 }
 
 }  // namespace
+
+LoadedSchedule load_schedule(const std::string& file, const std::string& topology_spec) {
+  const std::string where = fmt::format("schedule file \"{}\"", file);
+  const auto in = open_input(file);
+  LoadedSchedule l;
+  const auto choose = [&](const std::string& from_file, const std::string& fallback) {
+    l.spec = !topology_spec.empty() ? topology_spec : !from_file.empty() ? from_file : fallback;
+    if (l.spec.empty()) {
+      throw UsageError(fmt::format("{} names no topology: give --topology (e.g. --topology ring:8)", where));
+    }
+    l.topology = topology::make_topology(l.spec);
+  };
+  if (looks_like_xml(file, *in)) {
+    l.format = "msccl";
+    std::ostringstream text;
+    text << in->rdbuf();
+    auto algo = sch::read_msccl(text.str(), where);
+    choose("", fmt::format("complete:{}", algo.gpus));
+    if (l.topology->num_nodes() != algo.gpus) {
+      throw UsageError(fmt::format("--topology {}: has {} nodes, but {} has ngpus=\"{}\"", l.spec,
+                                   l.topology->num_nodes(), where, algo.gpus));
+    }
+    l.schedule.emplace(std::move(algo.schedule));
+  } else {
+    l.format = "starnet";
+    const auto file = sch::ScheduleFile::read(*in, where);
+    choose(file.topology(), "");
+    l.schedule.emplace(file.resolve(*l.topology));
+  }
+  return l;
+}
+
 
 void add_schedule_command(CLI::App& app, Action& action) {
   auto* cmd = app.add_subcommand("schedule", "Collective schedules as data: run a starnet JSON or MSCCL XML schedule "

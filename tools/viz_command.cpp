@@ -9,11 +9,13 @@
 // is the highest link dimension used so far, and its link d the dimension its messages used.
 // The algorithm itself is never consulted: the page shows what happened.
 #include "command.hpp"
+#include "schedule_load.hpp"
 #include "gantt.hpp"
 #include "html/viz_assets.hpp"
 #include "star_runner.hpp"
 #include "viz_layout.hpp"
 
+#include <starnet/algorithms/schedule/schedule_run.hpp>
 #include <starnet/topology/error.hpp>
 #include <starnet/topology/spec.hpp>
 #include <starnet/topology/star_graph.hpp>
@@ -26,6 +28,7 @@
 #include <iostream>
 #include <map>
 #include <set>
+#include <span>
 
 namespace starnet::tools {
 namespace {
@@ -387,10 +390,108 @@ std::string page_html(const StarJob& job, const StarGraph& g, const StarLayout& 
       VIZ_JS);
 }
 
+/// The page of an all-gather schedule file on S_n: who sends to whom when comes from the
+/// emulator's trace, what a message carries from the schedule's item list of that send (a
+/// schedule's payloads are chunk values, not item ranges); the paper's step count beside it.
+PageData schedule_page_data(const algorithms::schedule::Schedule& s, const StarGraph& g,
+                            const algorithms::schedule::ScheduleRun& run, const StarLayout& layout,
+                            const std::string& file, int n) {
+  namespace sch = algorithms::schedule;
+  const NodeId nodes = g.size();
+  std::map<std::pair<std::uint64_t, NodeId>, std::span<const sch::Item>> sent;  // (step, sender) → items
+  for (NodeId v = 0; v < nodes; ++v) {
+    for (const auto& a : s.actions(static_cast<std::uint32_t>(v))) {
+      if (a.kind == sch::Action::Kind::SEND) sent[{a.key, v}] = s.items(a.items);
+    }
+  }
+  std::map<std::uint64_t, std::vector<TransferInterval<Rational>>> by_start;
+  for (const auto& t : trace_intervals(run.run.trace).transfers) by_start[t.start_step].push_back(t);
+  std::vector<std::vector<bool>> held(nodes, std::vector<bool>(nodes, false));
+  std::vector<std::string> outgoing(nodes, "–");
+  std::vector<std::uint64_t> received(nodes, 0);
+  for (NodeId v = 0; v < nodes; ++v) held[v][v] = true;
+  const auto state = [&](nlohmann::json& step) {
+    nlohmann::json res = nlohmann::json::array();
+    nlohmann::json detail = nlohmann::json::array();
+    for (NodeId v = 0; v < nodes; ++v) {
+      res.push_back(std::to_string(std::count(held[v].begin(), held[v].end(), true)));
+      detail.push_back(held_ranges(held[v]));
+    }
+    step["result"] = res;
+    step["outgoing"] = outgoing;
+    step["held"] = detail;
+  };
+  nlohmann::json steps = nlohmann::json::array();
+  nlohmann::json start = {{"step", 0}, {"messages", nlohmann::json::array()}};
+  start["explain"] = fmt::format(
+      "Start: every node holds its own item (numbered like the nodes' ranks + 1: 1..{}). The schedule {} takes {} "
+      "steps; the paper's broadcast takes n(n−1)/2 = {} on S_{}.",
+      nodes, file, by_start.size(), algorithms::star::allreduce_steps(n), n);
+  state(start);
+  steps.push_back(start);
+  for (const auto& [step_index, group] : by_start) {
+    std::set<int> dims;
+    nlohmann::json messages = nlohmann::json::array();
+    std::uint64_t largest = 0;
+    for (const auto& t : group) {
+      const int dim = StarGraph::dimension_of(t.port);
+      dims.insert(dim);
+      std::vector<bool> carried(nodes, false);
+      const auto it = sent.find({step_index, t.from});
+      if (it != sent.end()) {
+        for (const auto& item : it->second) carried[item.a] = true;
+      }
+      for (NodeId x = 0; x < nodes; ++x) {
+        if (carried[x] && !held[t.to][x]) ++received[t.to];
+        if (carried[x]) held[t.to][x] = true;
+      }
+      const auto text = held_ranges(carried);
+      largest = std::max<std::uint64_t>(largest, static_cast<std::uint64_t>(std::count(carried.begin(), carried.end(), true)));
+      outgoing[t.to] = text;
+      messages.push_back({t.from, t.to, dim, text});
+    }
+    nlohmann::json step = {{"step", steps.size()},
+                           {"links", dims},
+                           {"messages", messages},
+                           {"explain", fmt::format("Step {}: messages along link{} {}; each carries only what its "
+                                                   "receiver lacks (largest: {} items).",
+                                                   steps.size(), dims.size() == 1 ? "" : "s", fmt::join(dims, ", "),
+                                                   largest)}};
+    state(step);
+    steps.push_back(step);
+  }
+  PageData page;
+  page.steps = by_start.size();
+  std::uint64_t good = 0;
+  for (NodeId v = 0; v < nodes; ++v) {
+    good += std::count(held[v].begin(), held[v].end(), true) == static_cast<long>(nodes) && received[v] == nodes - 1;
+  }
+  page.verified = good == nodes && run.verified;
+  nlohmann::json node_list = nlohmann::json::array();
+  for (NodeId v = 0; v < nodes; ++v) {
+    node_list.push_back({std::round(layout.nodes[v].x * 10) / 10, std::round(layout.nodes[v].y * 10) / 10,
+                         g.label_string(static_cast<StarGraph::vertex_descriptor>(v))});
+  }
+  page.json = {{"collective", "broadcast"},
+               {"topology", fmt::format("star:{}", n)},
+               {"n", n},
+               {"op", ""},
+               {"box", {BOX_W, BOX_H}},
+               {"nodes", node_list},
+               {"steps", steps},
+               {"final", page.verified ? fmt::format("Done in {} steps (the paper: {}): all {} nodes hold all {} items, "
+                                                     "each received once (checked from the trace and the schedule).",
+                                                     page.steps, algorithms::star::allreduce_steps(n), nodes, nodes)
+                                       : fmt::format("NOT VERIFIED: {} of {} nodes end as they should.", good, nodes)},
+               {"verified", page.verified}};
+  return page;
+}
+
 struct VizOptions {
   std::string topology;
   std::string op = "sum";
   std::string output;
+  std::string schedule;
   bool all_to_all = false;
 };
 
@@ -410,14 +511,32 @@ int run_page(const VizOptions& o, bool broadcast) {
         broadcast ? "broadcast --all-to-all" : "allreduce", o.topology));
   }
   job.op = algorithms::star::parse_op(o.op, "--op");
-  EngineOptions engine;
-  engine.keep_trace = true;
-  const StarOutcome out = run_star_job(job, engine);
   const StarGraph g(job.n);
   // A node takes a disc of radius 36 (a box's half-width and a little): pairs sit side by side,
   // so the half-diagonal (41) would only spread the drawing and shrink its text. The two nodes of
   // an S_2 are further apart, for the two message labels on their link.
   const StarLayout layout = star_layout(g, 36, 28, 64, 40);
+  if (!o.schedule.empty()) {
+    namespace sch = algorithms::schedule;
+    const auto loaded = load_schedule(o.schedule, o.topology);
+    if (loaded.schedule->rules().kind() != sch::Collective::ALLGATHER || loaded.schedule->form() != sch::Form::STEPPED) {
+      throw UsageError(fmt::format("--schedule {}: expected a stepped all-gather (an all-to-all broadcast)", o.schedule));
+    }
+    sch::ScheduleRunSettings settings;
+    settings.config.trace = true;
+    const auto run = sch::run_schedule(*loaded.schedule, g, settings);
+    const PageData page = schedule_page_data(*loaded.schedule, g, run, layout, o.schedule, job.n);
+    write_file_atomically(o.output, page_html(job, g, layout, page));
+    if (o.output != "-") {
+      std::cout << fmt::format("{}: schedule {} on star:{}, {} nodes, {} steps (the paper: {}), {}\n", o.output,
+                               o.schedule, job.n, g.size(), page.steps, algorithms::star::allreduce_steps(job.n),
+                               page.verified ? "verified" : "NOT VERIFIED");
+    }
+    return page.verified ? 0 : 1;
+  }
+  EngineOptions engine;
+  engine.keep_trace = true;
+  const StarOutcome out = run_star_job(job, engine);
   const PageData page = page_data(job, g, out, layout);
   write_file_atomically(o.output, page_html(job, g, layout, page));
   if (o.output != "-") {
@@ -460,6 +579,9 @@ void add_viz_command(CLI::App& app, Action& action) {
       "holds. Exit 1 if the run or the page's reconstruction is not verified.");
   broadcast->add_flag("--all-to-all", o.all_to_all, "All-to-all broadcast (the only kind implemented)")->required();
   add_page_options(*broadcast, o);
+  broadcast->add_option("--schedule", o.schedule,
+                        "Step through this all-gather schedule file instead (e.g. a uniform gossip from `starnet "
+                        "optimal --method uniform -o`), the paper's step count beside it");
   broadcast->callback([&action] { action = [] { return run_page(o, true); }; });
 }
 

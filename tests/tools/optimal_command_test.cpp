@@ -1,6 +1,7 @@
 // `starnet optimal`, run as a user runs it.
 #include "cli_runner.hpp"
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -93,6 +94,33 @@ TEST(OptimalCommand, UniformSearchOnOtherCayleyGraphsBroadcastsAndCosets) {
   r = run_starnet("optimal --topology torus:3x3 --method auto --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.json()["proved"], true);
+}
+
+TEST(OptimalCommand, AFoundGossipRunsAndIsShownBesideThePapersBroadcast) {
+  for (const int n : {4, 5}) {
+    const auto file = (optimal_scratch() / fmt::format("found{}.json", n)).string();
+    ASSERT_EQ(run_starnet(fmt::format("optimal --topology star:{} --method uniform -o {}", n, file)).exit_code, 0);
+    auto r = run_starnet(fmt::format("broadcast --all-to-all --topology star:{} --schedule {} --json", n, file));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto j = r.json();
+    EXPECT_EQ(j["verified"], true);
+    EXPECT_EQ(j["paper"]["verified"], true);
+    EXPECT_EQ(j["schedule"]["no_duplicates"], true);
+    EXPECT_LE(j["schedule"]["steps"].get<int>(), n * (n - 1) / 2);
+    const auto page = (optimal_scratch() / fmt::format("found{}.html", n)).string();
+    r = run_starnet(fmt::format("viz broadcast --all-to-all --topology star:{} --schedule {} -o {}", n, file, page));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_THAT(r.out, HasSubstr("verified"));
+    std::ifstream in(page);
+    const std::string html((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_THAT(html, HasSubstr(fmt::format("the paper: {}", n * (n - 1) / 2)));
+  }
+  // Not an all-gather: refused by name.
+  const auto reduce = (optimal_scratch() / "reduce.json").string();
+  ASSERT_EQ(run_starnet("schedule export --algorithm bfs-tree --collective reduce --topology star:4 -o " + reduce).exit_code, 0);
+  const auto r = run_starnet("broadcast --all-to-all --topology star:4 --schedule " + reduce);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("expected a stepped all-gather"));
 }
 
 TEST(OptimalCommand, ATimeLimitIsExitThreeWithTheProvenBracket) {

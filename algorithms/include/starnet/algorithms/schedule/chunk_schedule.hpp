@@ -117,6 +117,14 @@ class Schedule {
   std::vector<std::uint32_t> list_offsets_{0};
 };
 
+/// Message sizes and volume of a schedule, counted in items (a message carries each listed item).
+struct ScheduleVolume {
+  std::vector<std::uint64_t> largest;  ///< stepped form: the largest message of each step
+  std::uint64_t received_max = 0;      ///< items received by the node that receives most
+  std::uint64_t received_min = 0;      ///< … and by the node that receives least
+};
+[[nodiscard]] ScheduleVolume volume(const Schedule& s);
+
 /// Builds a Schedule from either form (not both).
 ///
 /// @code
