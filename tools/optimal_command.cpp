@@ -5,6 +5,7 @@
 #include "optimal_uniform.hpp"
 
 #include <starnet/algorithms/generic/subnetwork.hpp>
+#include <starnet/algorithms/optimal/coset_search.hpp>
 #include <starnet/algorithms/optimal/optimal_search.hpp>
 #include <starnet/algorithms/optimal/uniform_search.hpp>
 #include <starnet/algorithms/schedule/schedule_run.hpp>
@@ -199,12 +200,16 @@ int study_beyond(const OptimalOptions& o) {
   constexpr double LARGE = 1;
   constexpr int EXHAUSTIVE_UP_TO = 6;
   constexpr int SAT_UP_TO = 4;
+  // The coset class (coset_search.hpp): exhaustive on S_4, a beam on S_5 (S_6: minutes, docs/beyond.md).
+  constexpr int COSET_EXHAUSTIVE_UP_TO = 4;
+  constexpr int COSET_UP_TO = 5;
+  constexpr std::size_t COSET_BEAM_WIDTH = 1000;
   constexpr std::size_t BEAM_WIDTHS[] = {0, 0, 0, 0, 0, 0, 0, 2000, 200, 200, 20};
   const double seconds = o.time_limit > 0 ? o.time_limit : STUDY_SECONDS;
-  std::string text = fmt::format("{:>2} {:>9} {:>6} {:>8} {:>7} {:>9} {:>6} {:>9} {:>12} {:>12} {:>8}\n", "n", "n!",
-                                 "paper", "uniform", "proved", "SAT", "log2n!", "largest", "αβ small", "αβ large",
-                                 "seconds");
-  std::string csv = "n,nodes,paper_steps,uniform_steps,uniform_proved_minimal,method,sat_optimum,log2_bound,"
+  std::string text = fmt::format("{:>2} {:>9} {:>6} {:>8} {:>7} {:>6} {:>9} {:>6} {:>9} {:>12} {:>12} {:>8}\n", "n",
+                                 "n!", "paper", "uniform", "proved", "coset", "SAT", "log2n!", "largest", "αβ small",
+                                 "αβ large", "seconds");
+  std::string csv = "n,nodes,paper_steps,uniform_steps,uniform_proved_minimal,method,coset_steps,sat_optimum,log2_bound,"
                     "largest_message,alpha_beta_small_paper,alpha_beta_small_uniform,alpha_beta_large_paper,"
                     "alpha_beta_large_uniform,seconds,dimensions\n";
   for (int n = 3; n <= opt::MAX_UNIFORM_N; ++n) {
@@ -223,24 +228,32 @@ int study_beyond(const OptimalOptions& o) {
       const auto& res = s.run().result();
       sat = res.optimum ? std::to_string(*res.optimum) : fmt::format("[{},{}]", res.lower_bound, *res.upper_bound);
     }
+    std::string coset = "-";
+    if (n <= COSET_UP_TO) {
+      const auto c = opt::coset_search(n, n <= COSET_EXHAUSTIVE_UP_TO ? 0 : COSET_BEAM_WIDTH,
+                                       static_cast<int>(algorithms::star::allreduce_steps(n)), seconds);
+      coset = c.steps.empty() ? "none" : std::to_string(c.steps.size()) + (c.proved_minimal ? "*" : "");
+    }
     std::uint64_t log2 = 0;
     while ((std::uint64_t{1} << log2) < g.order()) ++log2;
     const auto largest = items.empty() ? 0 : *std::max_element(items.begin(), items.end());
     const bool proved = exhaustive && r.complete;
-    text += fmt::format("{:>2} {:>9} {:>6} {:>8} {:>7} {:>9} {:>6} {:>9} {:>5.1f}/{:<6.1f} {:>5.0f}/{:<6.0f} {:>8.2f}\n", n,
-                        g.order(), paper.size(), r.dimensions.size(), proved ? "yes" : "no", sat.empty() ? "-" : sat,
+    text += fmt::format("{:>2} {:>9} {:>6} {:>8} {:>7} {:>6} {:>9} {:>6} {:>9} {:>5.1f}/{:<6.1f} {:>5.0f}/{:<6.0f} {:>8.2f}\n",
+                        n, g.order(), paper.size(), r.dimensions.size(), proved ? "yes" : "no", coset,
+                        sat.empty() ? "-" : sat,
                         log2, largest, alpha_beta_time(paper, ALPHA, BETA, SMALL),
                         alpha_beta_time(items, ALPHA, BETA, SMALL), alpha_beta_time(paper, ALPHA, BETA, LARGE),
                         alpha_beta_time(items, ALPHA, BETA, LARGE), r.seconds);
-    csv += fmt::format("{},{},{},{},{},{},{},{},{},{:.4f},{:.4f},{:.0f},{:.0f},{:.3f},{}\n", n, g.order(), paper.size(),
+    csv += fmt::format("{},{},{},{},{},{},{},{},{},{},{:.4f},{:.4f},{:.0f},{:.0f},{:.3f},{}\n", n, g.order(), paper.size(),
                        r.dimensions.size(), proved, exhaustive ? "exhaustive" : fmt::format("beam {}", BEAM_WIDTHS[n]),
-                       sat, log2, largest, alpha_beta_time(paper, ALPHA, BETA, SMALL),
+                       coset, sat, log2, largest, alpha_beta_time(paper, ALPHA, BETA, SMALL),
                        alpha_beta_time(items, ALPHA, BETA, SMALL), alpha_beta_time(paper, ALPHA, BETA, LARGE),
                        alpha_beta_time(items, ALPHA, BETA, LARGE), r.seconds, fmt::join(r.dimensions, " "));
   }
   if (!o.csv.empty()) write_file_atomically(o.csv, csv);
   std::cout << text << "αβ: time of the paper's schedule / of the uniform one with α = 1, β = 1, items of size 1/1024 "
-                       "(small) and 1 (large)\n";
+                       "(small) and 1 (large)\ncoset: the shortest coset schedule found (* proved minimal in the class; "
+                       "S_5: beam of width 1000)\n";
   return 0;
 }
 
