@@ -94,14 +94,20 @@ Found search_coset(int n, const OptimalOptions& o, int limit) {
   return f;
 }
 
-/// A uniform gossip on star:7..10 checked with meta messages (uniform_search.hpp): every node
-/// received n! − 1 items from the right partners in the right steps.
-bool verify_meta(const Found& f, int n) {
-  const topology::StarGraph t(n);
+}  // namespace
+
+bool verify_uniform_gossip(const opt::CayleyGroup& g, const std::vector<int>& dimensions) {
+  if (g.order() <= opt::MAX_UNIFORM_SCHEDULE_NODES) {
+    const auto t = topology::make_topology(g.spec());
+    const auto run = sched::run_schedule(opt::uniform_schedule(g, dimensions), *t, {});
+    return run.verified && run.run.makespan == Rational(static_cast<std::int64_t>(dimensions.size()));
+  }
+  const topology::StarGraph t(g.n());
+  const auto sizes = opt::uniform_sizes(g, dimensions);
   std::vector<std::uint64_t> items;
-  for (std::size_t i = 1; i < f.sizes.size(); ++i) items.push_back(f.sizes[i] - f.sizes[i - 1]);
+  for (std::size_t i = 1; i < sizes.size(); ++i) items.push_back(sizes[i] - sizes[i - 1]);
   const emulator::ProgramFactory programs = [&](emulator::NodeRange range) {
-    return opt::uniform_gossip_program(t, f.dimensions, items, range);
+    return opt::uniform_gossip_program(t, dimensions, items, range);
   };
   const auto run = emulator::LocalEngine<Rational>().run(t, emulator::UnitCosts<Rational>(), programs, {});
   opt::UniformReport total;
@@ -110,8 +116,10 @@ bool verify_meta(const Found& f, int n) {
     total.complete += part.complete, total.wrong += part.wrong;
   }
   return total.complete == t.size() && total.wrong == 0 &&
-         run.makespan == Rational(static_cast<std::int64_t>(f.dimensions.size()));
+         run.makespan == Rational(static_cast<std::int64_t>(dimensions.size()));
 }
+
+namespace {
 
 void print_text(const OptimalOptions& o, const Found& f, int paper, bool verified, const std::optional<sched::ScheduleVolume>& vol,
                 const std::string& what) {
@@ -198,7 +206,7 @@ int optimal_in_class(const OptimalOptions& o) {
                                                                              f.method, o.collective, o.method)));
     }
   } else if (!f.dimensions.empty()) {
-    verified = verify_meta(f, g.n());
+    verified = verify_uniform_gossip(g, f.dimensions);
   }
   const std::string what = fmt::format("{} {}", coset ? "coset" : "uniform", broadcast ? "broadcast" : "gossip");
   if (o.json) {

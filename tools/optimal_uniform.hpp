@@ -2,6 +2,11 @@
 // `starnet optimal --method uniform|coset`: searches within a class of schedules (issue 25;
 // docs/beyond.md). Shared by optimal_command.cpp and optimal_uniform.cpp.
 #include <string>
+#include <vector>
+
+namespace starnet::algorithms::optimal {
+class CayleyGroup;
+}
 
 namespace starnet::tools {
 
@@ -26,5 +31,9 @@ struct OptimalOptions {
 /// `--method uniform` (any Cayley family; gossip or broadcast) and `--method coset` (star:3..6):
 /// the search, the schedule verified on the emulator, the report. Returns the exit code.
 int optimal_in_class(const OptimalOptions& o);
+
+/// Runs the uniform gossip along @p dimensions on the emulator (strict): as a schedule up to
+/// 1,024 nodes, with meta messages on larger star graphs (uniform_search.hpp). Whether it verified.
+bool verify_uniform_gossip(const algorithms::optimal::CayleyGroup& g, const std::vector<int>& dimensions);
 
 }  // namespace starnet::tools
