@@ -1,63 +1,205 @@
-// DOT and GraphML platforms through Boost.Graph's readers and writers (files.hpp).
+// DOT and GraphML platforms (files.hpp).
 //
-// Boost reads every attribute as text into a RawGraph; to_platform() then checks and converts it,
-// so that each bad value is reported with the file, the node or link, and what was expected.
+// Each reader turns its file into a RawPlatform: every attribute as the text the file gives, each
+// node and link with the line it is on when the parser knows it. to_platform() then checks and
+// converts it, so that each bad value is reported with the file, the line, the node or link, and
+// what was expected, in the same words for both formats. DOT is read by Boost.Graph's reader;
+// GraphML by our own reader on pugixml, which accepts the attr.type values other tools write
+// (networkx writes weights as double) where Boost's read_graphml refuses any type that differs
+// from its property map's.
 #include <starnet/topology/error.hpp>
 #include <starnet/topology/files.hpp>
 
 #include <boost/graph/graphml.hpp>
 #include <boost/graph/graphviz.hpp>
-#include <boost/property_tree/ptree.hpp>
-#include <boost/property_tree/xml_parser.hpp>
 #include <fmt/format.h>
+#include <pugixml.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <set>
 #include <sstream>
 #include <type_traits>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace starnet::topology {
 namespace {
 
+/// A node or a link as read, before any check; an empty text is an absent attribute.
 struct RawNode {
   std::string name;
   std::string role;
   std::string speed;
   std::string label;
+  std::size_t line = 0;  // 0: unknown (DOT)
 };
 
 struct RawLink {
   std::string cost;
+  std::string weight;
   std::string dimension;
+  // Whether the value is a GraphML key's <default>: a value given on the link itself wins over it.
+  bool cost_is_default = false;
+  bool weight_is_default = false;
 };
 
-template <class Directed>
-using RawGraph = boost::adjacency_list<boost::vecS, boost::vecS, Directed, RawNode, RawLink>;
+struct RawEdge {
+  std::size_t source = 0;  // index into RawPlatform::nodes
+  std::size_t target = 0;
+  RawLink link;
+  std::size_t line = 0;
+};
 
-/// Graphviz's escape for "the node's name": what DOT files carry as the label of a node that has
-/// no permutation label, so that Graphviz draws its name.
-constexpr std::string_view DOT_NO_LABEL = "\\N";
-
-template <class Graph>
-boost::dynamic_properties schema(Graph& g, FileFormat format) {
-  boost::dynamic_properties dp(boost::ignore_other_properties);
-  dp.property(format == FileFormat::DOT ? "node_id" : "name", boost::get(&RawNode::name, g));
-  dp.property("role", boost::get(&RawNode::role, g));
-  dp.property("speed", boost::get(&RawNode::speed, g));
-  dp.property("label", boost::get(&RawNode::label, g));
-  dp.property("cost", boost::get(&RawLink::cost, g));
-  dp.property("dimension", boost::get(&RawLink::dimension, g));
-  return dp;
-}
+struct RawPlatform {
+  bool directed = false;
+  std::vector<RawNode> nodes;  // in platform order
+  std::vector<RawEdge> edges;
+};
 
 std::string where(std::string_view path) { return fmt::format("topology file \"{}\"", path); }
 
-Rational rational(const std::string& text, const std::string& what) {
+/// `topology file "F" line L`, or without the line when it is not known.
+std::string place(const std::string& file, std::size_t line) {
+  return line == 0 ? file : fmt::format("{} line {}", file, line);
+}
+
+/// One warning per attribute (or element) name and kind of owner, in the order first met.
+class Warnings {
+ public:
+  explicit Warnings(std::string file) : file_(std::move(file)) {}
+
+  /// @param owner "nodes", "links", "the graph", "the document" (GraphML's <graphml>) or "every
+  /// element" (the <default> of a GraphML key for several kinds of element).
+  void unused_attribute(std::string_view name, std::string_view owner) {
+    add(fmt::format("{}: attribute \"{}\" of {} is not used by starnet (ignored)", file_, name, owner));
+  }
+  /// A GraphML key without attr.name, named by its id.
+  void unused_key(std::string_view id, std::string_view owner) {
+    add(fmt::format("{}: attribute of key \"{}\" (no attr.name) of {} is not used by starnet (ignored)", file_, id, owner));
+  }
+  void unused_element(std::string_view name, std::string_view parent) {
+    add(fmt::format("{}: element <{}> in <{}> is not used by starnet (ignored)", file_, name, parent));
+  }
+  void clear() {
+    seen_.clear();
+    messages_.clear();
+  }
+  [[nodiscard]] const std::vector<std::string>& messages() const { return messages_; }
+
+ private:
+  void add(std::string message) {
+    if (seen_.insert(message).second) messages_.push_back(std::move(message));
+  }
+  std::string file_;
+  std::set<std::string> seen_;
+  std::vector<std::string> messages_;
+};
+
+// ---- numbers ---------------------------------------------------------------------------------
+
+constexpr std::string_view XML_SPACE = " \t\r\n";
+
+std::string_view trimmed(std::string_view text) {
+  const auto first = text.find_first_not_of(XML_SPACE);
+  if (first == std::string_view::npos) return {};
+  return text.substr(first, text.find_last_not_of(XML_SPACE) - first + 1);
+}
+
+Wide gcd_wide(Wide a, Wide b) {
+  while (b != 0) a = std::exchange(b, a % b);
+  return a;
+}
+
+/// A decimal number, exactly: [+-] digits [. digits] [e|E [+-] digits], as DOT files and the
+/// decimal text of GraphML's float and double carry it (2.0 → 2, 0.1 → 1/10, 1e-3 → 1/1000).
+Rational decimal(std::string_view text, const std::string& what) {
+  const auto bad = [&](std::string_view why) {
+    return TopologyError(fmt::format("{}: \"{}\" {}", what, text, why));
+  };
+  const auto not_a_number = [&] {
+    return bad("is not a number (expected an integer, a fraction such as 2/3, or a decimal such as 0.25 or 1e-3)");
+  };
+  std::string_view rest = text;
+  const bool negative = !rest.empty() && rest[0] == '-';
+  if (!rest.empty() && (rest[0] == '-' || rest[0] == '+')) rest.remove_prefix(1);
+  std::string lower(rest);
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (lower == "inf" || lower == "infinity" || lower == "nan") throw bad("is not finite (expected a finite number)");
+  const auto digits_at = [&](std::size_t from) {
+    std::size_t i = from;
+    while (i < rest.size() && rest[i] >= '0' && rest[i] <= '9') ++i;
+    return i;
+  };
+  const std::size_t whole_end = digits_at(0);
+  std::string mantissa(rest.substr(0, whole_end));
+  std::size_t i = whole_end;
+  std::int64_t exponent = 0;
+  if (i < rest.size() && rest[i] == '.') {
+    const std::size_t frac_end = digits_at(i + 1);
+    mantissa += rest.substr(i + 1, frac_end - i - 1);
+    exponent = -static_cast<std::int64_t>(frac_end - i - 1);
+    i = frac_end;
+  }
+  if (mantissa.empty()) throw not_a_number();
+  if (i < rest.size() && (rest[i] == 'e' || rest[i] == 'E')) {
+    std::string_view e = rest.substr(i + 1);
+    if (!e.empty() && e[0] == '+') e.remove_prefix(1);
+    std::int64_t value = 0;
+    const auto [ptr, ec] = std::from_chars(e.data(), e.data() + e.size(), value);
+    if (ec != std::errc() && ec != std::errc::result_out_of_range) throw not_a_number();
+    if (ptr != e.data() + e.size()) throw not_a_number();
+    // Far beyond what 64 bits hold, and small enough that the sum below cannot overflow.
+    constexpr std::int64_t HUGE_EXPONENT = std::int64_t{1} << 40;
+    if (ec == std::errc::result_out_of_range || value > HUGE_EXPONENT || value < -HUGE_EXPONENT) value = HUGE_EXPONENT;
+    exponent += value;
+    i = rest.size();
+  }
+  if (i != rest.size()) throw not_a_number();
+  // value = mantissa · 10^exponent, the mantissa without leading or trailing zeros.
+  mantissa.erase(0, std::min(mantissa.find_first_not_of('0'), mantissa.size()));
+  if (mantissa.empty()) return 0;
+  while (mantissa.back() == '0') {
+    mantissa.pop_back();
+    ++exponent;
+  }
+  // 10^38 < 2^127: a 38-digit mantissa and 10^38 fit a Wide; anything bigger cannot fit 64 bits.
+  constexpr std::int64_t MAX_DIGITS = 38;
+  const auto too_big = [&] {
+    return bad("cannot be held exactly (a speed or cost is a fraction of two 64-bit integers)");
+  };
+  if (static_cast<std::int64_t>(mantissa.size()) > MAX_DIGITS || exponent > MAX_DIGITS || exponent < -MAX_DIGITS) throw too_big();
+  Wide num = 0;
+  for (const char c : mantissa) num = num * 10 + (c - '0');
+  Wide den = 1;
+  constexpr Wide LIMIT = std::numeric_limits<std::int64_t>::max();
+  for (std::int64_t k = 0; k < (exponent < 0 ? -exponent : exponent); ++k) {
+    if (exponent > 0) {
+      if (num > LIMIT) throw too_big();
+      num *= 10;
+    } else {
+      den *= 10;
+    }
+  }
+  const Wide g = gcd_wide(num, den);
+  num /= g;
+  den /= g;
+  if (num > LIMIT || den > LIMIT) throw too_big();
+  const auto n = static_cast<std::int64_t>(num);
+  return {negative ? -n : n, static_cast<std::int64_t>(den)};
+}
+
+/// A speed, cost or weight: a fraction (Rational::parse) or a decimal with an optional exponent.
+Rational number(std::string_view text, const std::string& what) {
+  text = trimmed(text);
+  if (text.find('/') == std::string_view::npos) return decimal(text, what);
   try {
     return Rational::parse(text, what);
   } catch (const InputError& e) {
@@ -65,41 +207,63 @@ Rational rational(const std::string& text, const std::string& what) {
   }
 }
 
-/// Checks and converts what Boost read. @param ids GraphML node ids in vertex order (a node
-/// without `name` is named by its id), or null for DOT.
-template <class Graph>
-Platform to_platform(const Graph& g, std::string_view path, FileFormat format, const std::vector<std::string>* ids) {
-  constexpr bool DIRECTED = std::is_same_v<typename boost::graph_traits<Graph>::directed_category, boost::directed_tag>;
+// ---- checks shared by both formats -----------------------------------------------------------
+
+/// Graphviz's escape for "the node's name": what DOT files carry as the label of a node that has
+/// no permutation label, so that Graphviz draws its name.
+constexpr std::string_view DOT_NO_LABEL = "\\N";
+
+/// Checks and converts what a reader found. Checks that Platform also makes are made here first,
+/// so that the message carries the line of the node or link.
+Platform to_platform(const RawPlatform& raw, std::string_view path) {
   const std::string file = where(path);
-  if (boost::num_vertices(g) == 0) throw TopologyError(file + ": has no nodes (expected at least one node)");
+  if (raw.nodes.empty()) throw TopologyError(file + ": has no nodes (expected at least one node)");
   // Named after the file while it is built, so that Platform's own checks name the file too.
-  Platform p(file, DIRECTED);
-  for (const auto v : boost::make_iterator_range(boost::vertices(g))) {
-    const RawNode& raw = g[v];
-    const std::string name = raw.name.empty() && ids != nullptr ? (*ids)[v] : raw.name;
-    if (raw.role.empty()) {
-      throw TopologyError(fmt::format(
-          "{}: node \"{}\" has no role, so it is not declared (expected role=processor or role=router on every node; "
-          "a node that only appears in a link is undeclared)",
-          file, name));
+  Platform p(file, raw.directed);
+  std::set<std::string_view> names;
+  for (const RawNode& n : raw.nodes) {
+    const std::string at = place(file, n.line);
+    if (!names.insert(n.name).second) {
+      throw TopologyError(fmt::format("{}: node name \"{}\" is used twice (names must be unique)", at, n.name));
     }
-    const std::string node = fmt::format("{}: node \"{}\"", file, name);
-    NodeProperties props{name, parse_role(raw.role, node), raw.speed.empty() ? Rational(1) : rational(raw.speed, node + " speed"),
-                         format == FileFormat::DOT && raw.label == DOT_NO_LABEL ? "" : raw.label};
+    const std::string node = fmt::format("{}: node \"{}\"", at, n.name);
+    NodeProperties props{n.name, n.role.empty() ? Role::PROCESSOR : parse_role(n.role, node),
+                         n.speed.empty() ? Rational(1) : number(n.speed, node + " speed"), n.label};
+    if (props.speed <= Rational(0)) {
+      throw TopologyError(fmt::format("{} has speed {} (must be > 0)", node, props.speed.to_string()));
+    }
     p.add_node(std::move(props));
   }
-  for (const auto e : boost::make_iterator_range(boost::edges(g))) {
-    const auto u = static_cast<Platform::vertex_descriptor>(boost::source(e, g));
-    const auto v = static_cast<Platform::vertex_descriptor>(boost::target(e, g));
-    const std::string link = fmt::format("{}: link {}->{}", file, p.graph()[u].name, p.graph()[v].name);
-    const RawLink& raw = g[e];
-    LinkProperties props{raw.cost.empty() ? Rational(1) : rational(raw.cost, link + " cost"), 0};
-    if (!raw.dimension.empty()) {
-      const auto* end = raw.dimension.data() + raw.dimension.size();
-      const auto [ptr, ec] = std::from_chars(raw.dimension.data(), end, props.dimension);
+  std::set<std::pair<std::size_t, std::size_t>> arcs;
+  for (const RawEdge& e : raw.edges) {
+    const auto u = static_cast<Platform::vertex_descriptor>(e.source);
+    const auto v = static_cast<Platform::vertex_descriptor>(e.target);
+    const std::string link = fmt::format("{}: link {}->{}", place(file, e.line), raw.nodes[u].name, raw.nodes[v].name);
+    const RawLink& r = e.link;
+    std::optional<Rational> cost = r.cost.empty() ? std::nullopt : std::optional(number(r.cost, link + " cost"));
+    std::optional<Rational> weight = r.weight.empty() ? std::nullopt : std::optional(number(r.weight, link + " weight"));
+    if (cost && weight && r.cost_is_default != r.weight_is_default) (r.cost_is_default ? cost : weight).reset();
+    if (cost && weight && *cost != *weight) {
+      throw TopologyError(fmt::format("{} has cost {} and weight {} (expected one value: weight is read as the cost, so "
+                                      "give one of them or both equal)",
+                                      link, cost->to_string(), weight->to_string()));
+    }
+    LinkProperties props{cost.value_or(weight.value_or(Rational(1))), 0};
+    if (props.cost <= Rational(0)) {
+      throw TopologyError(fmt::format("{} has {} {} (must be > 0)", link, cost ? "cost" : "weight", props.cost.to_string()));
+    }
+    if (!r.dimension.empty()) {
+      const std::string_view text = trimmed(r.dimension);
+      const auto* end = text.data() + text.size();
+      const auto [ptr, ec] = std::from_chars(text.data(), end, props.dimension);
       if (ec != std::errc() || ptr != end || props.dimension < 0) {
-        throw TopologyError(fmt::format("{} dimension \"{}\" is not valid (expected an integer >= 0)", link, raw.dimension));
+        throw TopologyError(fmt::format("{} dimension \"{}\" is not valid (expected an integer >= 0)", link, r.dimension));
       }
+    }
+    if (u == v) throw TopologyError(link + " is a self-loop");
+    const bool forward = raw.directed || e.source < e.target;
+    if (!arcs.insert(forward ? std::pair(e.source, e.target) : std::pair(e.target, e.source)).second) {
+      throw TopologyError(link + " is given twice");
     }
     p.add_link(u, v, props);
   }
@@ -111,8 +275,25 @@ Platform to_platform(const Graph& g, std::string_view path, FileFormat format, c
 // ---- DOT -------------------------------------------------------------------------------------
 
 template <class Directed>
+using DotGraph = boost::adjacency_list<boost::vecS, boost::vecS, Directed, RawNode, RawLink>;
+
+/// The properties starnet writes; reading also takes `weight`. @p other is called for each
+/// attribute the file has and the schema lacks (boost::dynamic_properties' generator).
+template <class Graph>
+boost::dynamic_properties schema(Graph& g, FileFormat format, const boost::dynamic_properties::generate_fn_type& other) {
+  boost::dynamic_properties dp(other);
+  dp.property(format == FileFormat::DOT ? "node_id" : "name", boost::get(&RawNode::name, g));
+  dp.property("role", boost::get(&RawNode::role, g));
+  dp.property("speed", boost::get(&RawNode::speed, g));
+  dp.property("label", boost::get(&RawNode::label, g));
+  dp.property("cost", boost::get(&RawLink::cost, g));
+  dp.property("dimension", boost::get(&RawLink::dimension, g));
+  return dp;
+}
+
+template <class Directed>
 std::string dot_syntax_error(const std::string& text) {
-  RawGraph<Directed> g;
+  DotGraph<Directed> g;
   boost::dynamic_properties dp(boost::ignore_other_properties);
   try {
     boost::read_graphviz(text, g, dp, "node_id");
@@ -153,134 +334,342 @@ std::size_t dot_error_line(const std::string& text, const std::string& message) 
 }
 
 template <class Directed>
-Platform read_dot_as(const std::string& text, std::string_view path) {
-  RawGraph<Directed> g;
-  auto dp = schema(g, FileFormat::DOT);
+RawPlatform read_dot_as(const std::string& text, std::string_view path, Warnings& warnings) {
+  using Graph = DotGraph<Directed>;
+  Graph g;
+  // Returning no map makes Boost drop the value; the generator is asked again at the next one,
+  // and Warnings keeps one message per name.
+  const auto unknown = [&warnings](const std::string& name, const boost::any& key, const boost::any&) {
+    const auto& type = key.type();
+    warnings.unused_attribute(name, type == typeid(typename boost::graph_traits<Graph>::vertex_descriptor) ? "nodes"
+                                    : type == typeid(typename boost::graph_traits<Graph>::edge_descriptor) ? "links"
+                                                                                                           : "the graph");
+    return boost::shared_ptr<boost::dynamic_property_map>();
+  };
+  auto dp = schema(g, FileFormat::DOT, unknown);
+  dp.property("weight", boost::get(&RawLink::weight, g));
   try {
     boost::read_graphviz(text, g, dp, "node_id");
   } catch (const boost::bad_graphviz_syntax& e) {
     throw TopologyError(fmt::format("{} line {}: malformed DOT: {} (expected a GraphViz graph or digraph)", where(path),
                                     dot_error_line<Directed>(text, e.what()), e.what()));
   }
-  return to_platform(g, path, FileFormat::DOT, nullptr);
+  RawPlatform raw;
+  raw.directed = std::is_same_v<Directed, boost::directedS>;
+  for (const auto v : boost::make_iterator_range(boost::vertices(g))) {
+    raw.nodes.push_back(g[v]);
+    if (raw.nodes.back().label == DOT_NO_LABEL) raw.nodes.back().label.clear();
+  }
+  for (const auto e : boost::make_iterator_range(boost::edges(g))) {
+    raw.edges.push_back({boost::source(e, g), boost::target(e, g), g[e], 0});
+  }
+  return raw;
 }
 
-Platform parse_dot(const std::string& text, std::string_view path) {
+RawPlatform read_dot(const std::string& text, std::string_view path, Warnings& warnings) {
   try {
-    return read_dot_as<boost::directedS>(text, path);
+    return read_dot_as<boost::directedS>(text, path, warnings);
   } catch (const boost::undirected_graph_error&) {
-    return read_dot_as<boost::undirectedS>(text, path);
+    warnings.clear();
+    return read_dot_as<boost::undirectedS>(text, path, warnings);
   }
 }
 
 // ---- GraphML ---------------------------------------------------------------------------------
 
-namespace pt = boost::property_tree;
-
-std::optional<std::string> attribute(const pt::ptree& element, std::string_view name) {
-  if (const auto attrs = element.get_child_optional("<xmlattr>")) {
-    for (const auto& [key, value] : *attrs) {
-      if (key == name) return value.data();
+/// Line numbers of offsets into a text.
+class Lines {
+ public:
+  explicit Lines(std::string_view text) {
+    starts_.push_back(0);
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      if (text[i] == '\n') starts_.push_back(i + 1);
     }
   }
-  return std::nullopt;
-}
+  /// The 1-based line of @p offset; 0 when pugixml gives none (-1).
+  [[nodiscard]] std::size_t of(std::ptrdiff_t offset) const {
+    if (offset < 0) return 0;
+    return static_cast<std::size_t>(std::upper_bound(starts_.begin(), starts_.end(), static_cast<std::size_t>(offset)) -
+                                    starts_.begin());
+  }
 
-struct GraphmlOutline {
-  bool directed = false;
-  std::vector<std::string> node_ids;  // document order, which is Boost's vertex order
+ private:
+  std::vector<std::size_t> starts_;
 };
 
-/// What Boost's GraphML reader does not check or loses: well-formed XML (with the line of an
-/// error), one graph, edgedefault, unique node ids, edge ends that are declared, the text type
-/// of our keys — and the ids themselves, which name nodes that have no `name`.
-GraphmlOutline outline_graphml(const std::string& text, std::string_view path) {
-  const std::string file = where(path);
-  pt::ptree tree;
-  std::istringstream in(text);
-  try {
-    pt::read_xml(in, tree, pt::xml_parser::no_comments);
-  } catch (const pt::xml_parser_error& e) {
-    throw TopologyError(fmt::format("{} line {}: malformed GraphML: {} (expected well-formed XML)", file, e.line(), e.message()));
+/// Reads GraphML (http://graphml.graphdrawing.org/specification.html) with pugixml. Only fixed
+/// levels are visited (graphml > key | graph > node | edge > data), by loops: nothing here recurses
+/// per level of XML nesting, and pugixml's parser does not either, so a deeply nested document
+/// costs memory, not stack.
+class GraphmlReader {
+ public:
+  GraphmlReader(const std::string& text, std::string_view path, Warnings& warnings)
+      : text_(text), file_(where(path)), lines_(text), warnings_(warnings) {}
+
+  RawPlatform read();
+
+ private:
+  /// The elements a key can be for, as bits.
+  enum Domain : unsigned { NODE = 1U, EDGE = 2U, GRAPH = 4U, DOCUMENT = 8U };
+  /// The attributes starnet reads. NONE: one it does not know.
+  enum class Field { NONE, NAME, ROLE, SPEED, LABEL, COST, WEIGHT, DIMENSION };
+
+  struct Key {
+    std::string id;
+    std::string name;  // attr.name, or empty
+    std::string type;  // attr.type
+    unsigned domains = 0;
+    std::optional<std::string> fallback;  // <default>
+  };
+
+  [[noreturn]] void fail(const pugi::xml_node& at, const std::string& what) const {
+    throw TopologyError(fmt::format("{}: {}", place(file_, lines_.of(at.offset_debug())), what));
   }
-  const auto root = tree.get_child_optional("graphml");
-  if (!root) throw TopologyError(file + ": no <graphml> root element (expected a GraphML document)");
-  const pt::ptree* graph = nullptr;
-  for (const auto& [tag, child] : *root) {
-    if (tag == "key") {
-      const auto name = attribute(child, "attr.name").value_or("");
-      const auto type = attribute(child, "attr.type").value_or("");
-      if ((name == "name" || name == "role" || name == "speed" || name == "label" || name == "cost" ||
-           name == "dimension") &&
-          type != "string") {
-        throw TopologyError(fmt::format("{}: key \"{}\" has attr.type \"{}\" (expected attr.type=\"string\": speeds "
-                                        "and costs are exact rationals such as 2/3)",
-                                        file, name, type));
+  static Field field(unsigned domain, std::string_view name);
+  static std::string_view owner(unsigned domain);
+  void read_key(const pugi::xml_node& element);
+  /// Calls @p set(field, text, is_default) for each attribute of @p element that starnet reads,
+  /// its <data> children then the <default> of each key it has no <data> for; warns about the
+  /// others.
+  template <class Set>
+  void read_data(const pugi::xml_node& element, unsigned domain, Set&& set);
+
+  const std::string& text_;
+  std::string file_;
+  Lines lines_;
+  Warnings& warnings_;
+  std::vector<Key> keys_;
+  std::unordered_map<std::string, std::size_t> key_index_;
+};
+
+GraphmlReader::Field GraphmlReader::field(unsigned domain, std::string_view name) {
+  if (domain == NODE) {
+    if (name == "name") return Field::NAME;
+    if (name == "role") return Field::ROLE;
+    if (name == "speed") return Field::SPEED;
+    if (name == "label") return Field::LABEL;
+  } else if (domain == EDGE) {
+    if (name == "cost") return Field::COST;
+    if (name == "weight") return Field::WEIGHT;
+    if (name == "dimension") return Field::DIMENSION;
+  }
+  return Field::NONE;
+}
+
+std::string_view GraphmlReader::owner(unsigned domain) {
+  switch (domain) {
+    case NODE: return "nodes";
+    case EDGE: return "links";
+    case GRAPH: return "the graph";
+    default: return "the document";
+  }
+}
+
+void GraphmlReader::read_key(const pugi::xml_node& element) {
+  Key key;
+  key.id = element.attribute("id").value();
+  if (key.id.empty()) fail(element, "a <key> has no id (expected <key id=\"...\">)");
+  key.name = element.attribute("attr.name").value();
+  const auto type = element.attribute("attr.type");
+  key.type = type ? type.value() : "string";
+  static const std::set<std::string_view> TYPES = {"boolean", "int", "long", "float", "double", "string"};
+  if (!TYPES.contains(key.type)) {
+    fail(element, fmt::format("key \"{}\" has attr.type \"{}\" (expected boolean, int, long, float, double or string)",
+                              key.id, key.type));
+  }
+  const auto for_attribute = element.attribute("for");
+  const std::string_view kind = for_attribute ? for_attribute.value() : "all";
+  if (kind == "node") {
+    key.domains = NODE;
+  } else if (kind == "edge") {
+    key.domains = EDGE;
+  } else if (kind == "graph") {
+    key.domains = GRAPH;
+  } else if (kind == "graphml") {
+    key.domains = DOCUMENT;
+  } else if (kind == "all") {
+    key.domains = NODE | EDGE | GRAPH | DOCUMENT;
+  } else if (kind != "hyperedge" && kind != "port" && kind != "endpoint") {
+    fail(element, fmt::format("key \"{}\" has for=\"{}\" (expected node, edge, graph, graphml, all, hyperedge, port or "
+                              "endpoint)",
+                              key.id, kind));
+  }
+  for (const unsigned domain : {NODE, EDGE}) {
+    if ((key.domains & domain) == 0 || key.name.empty()) continue;
+    const Field f = field(domain, key.name);
+    const bool text = f == Field::NAME || f == Field::ROLE || f == Field::LABEL || f == Field::DIMENSION;
+    const bool numeric = f == Field::SPEED || f == Field::COST || f == Field::WEIGHT;
+    if (text && key.type != "string" && key.type != "int" && key.type != "long") {
+      fail(element, fmt::format("key \"{}\" has attr.type \"{}\" (expected string, int or long)", key.name, key.type));
+    }
+    if (numeric && key.type == "boolean") {
+      fail(element, fmt::format("key \"{}\" has attr.type \"{}\" (expected string, int, long, float or double: speeds "
+                                "and costs are numbers, exact rationals such as 2/3 in a string)",
+                                key.name, key.type));
+    }
+  }
+  if (const auto fallback = element.child("default")) key.fallback = fallback.child_value();
+  if (!key_index_.emplace(key.id, keys_.size()).second) {
+    fail(element, fmt::format("key id \"{}\" is declared twice (expected unique key ids)", key.id));
+  }
+  keys_.push_back(std::move(key));
+}
+
+template <class Set>
+void GraphmlReader::read_data(const pugi::xml_node& element, unsigned domain, Set&& set) {
+  const auto apply = [&](const Key& key, const char* value, bool is_default) {
+    const Field f = key.name.empty() ? Field::NONE : field(domain, key.name);
+    if (f != Field::NONE) {
+      set(f, std::string(value), is_default);
+      return;
+    }
+    // The <default> of a key for several kinds of element is named once, and not at all when
+    // starnet reads it on one of them (a for="all" weight serves the links).
+    std::string_view whose = owner(domain);
+    if (is_default && key.domains != domain) {
+      if (field(NODE, key.name) != Field::NONE || field(EDGE, key.name) != Field::NONE) return;
+      whose = "every element";
+    }
+    if (key.name.empty()) {
+      warnings_.unused_key(key.id, whose);
+    } else {
+      warnings_.unused_attribute(key.name, whose);
+    }
+  };
+  std::vector<std::size_t> given;
+  for (const pugi::xml_node child : element.children()) {
+    if (child.type() != pugi::node_element) continue;
+    const std::string_view tag = child.name();
+    if (tag == "data") {
+      const auto id = child.attribute("key");
+      if (!id) fail(child, fmt::format("a <data> in <{}> has no key (expected <data key=\"...\">)", element.name()));
+      const auto it = key_index_.find(id.value());
+      if (it == key_index_.end()) {
+        fail(child, fmt::format("<data key=\"{}\"> names no key (expected a <key id=\"{}\"> element)", id.value(),
+                                id.value()));
       }
+      const Key& key = keys_[it->second];
+      if ((key.domains & domain) == 0) {
+        fail(child, fmt::format("<data key=\"{}\"> in <{}>: that key is not for {} (expected a key with for=\"{}\" or "
+                                "for=\"all\")",
+                                key.id, element.name(), owner(domain), element.name()));
+      }
+      if (std::find(given.begin(), given.end(), it->second) != given.end()) {
+        fail(child, fmt::format("<{}> has two <data key=\"{}\"> (expected one value per key)", element.name(), key.id));
+      }
+      given.push_back(it->second);
+      apply(key, child.child_value(), false);
     } else if (tag == "graph") {
-      if (graph != nullptr) throw TopologyError(file + ": has more than one <graph> (expected exactly one)");
-      graph = &child;
+      fail(child, fmt::format("has a nested <graph> in <{}> (expected one flat graph)", element.name()));
+    } else if (tag == "hyperedge") {
+      fail(child, "has a <hyperedge> (expected links of two ends, <edge>)");
+    } else if (tag != "desc" && !(domain == GRAPH && (tag == "node" || tag == "edge")) &&
+               !(domain == DOCUMENT && (tag == "key" || tag == "graph"))) {
+      warnings_.unused_element(tag, element.name());
     }
   }
-  if (graph == nullptr) throw TopologyError(file + ": has no <graph> element (expected exactly one)");
-  GraphmlOutline out;
-  const auto edgedefault = attribute(*graph, "edgedefault").value_or("");
+  for (std::size_t k = 0; k < keys_.size(); ++k) {
+    if (keys_[k].fallback && (keys_[k].domains & domain) != 0 && std::find(given.begin(), given.end(), k) == given.end()) {
+      apply(keys_[k], keys_[k].fallback->c_str(), true);
+    }
+  }
+}
+
+RawPlatform GraphmlReader::read() {
+  pugi::xml_document doc;
+  // parse_doctype keeps a DOCTYPE as a node, to be refused below; pugixml expands no entities.
+  const auto parsed = doc.load_buffer(text_.data(), text_.size(), pugi::parse_default | pugi::parse_doctype);
+  if (!parsed) {
+    throw TopologyError(fmt::format("{} line {}: malformed GraphML: {} (expected well-formed XML)", file_,
+                                    std::max<std::size_t>(lines_.of(parsed.offset), 1), parsed.description()));
+  }
+  for (const pugi::xml_node child : doc.children()) {
+    if (child.type() == pugi::node_doctype) {
+      fail(child, "has a <!DOCTYPE> (refused: starnet expands no entities; expected GraphML without a DOCTYPE)");
+    }
+  }
+  const pugi::xml_node root = doc.document_element();
+  if (std::string_view(root.name()) != "graphml") {
+    fail(root, fmt::format("has the root element <{}> (expected a <graphml> document)", root.name()));
+  }
+  pugi::xml_node graph;
+  for (const pugi::xml_node child : root.children()) {
+    const std::string_view tag = child.name();
+    if (tag == "key") read_key(child);
+    if (tag == "graph") {
+      if (graph) fail(child, "has more than one <graph> (expected exactly one)");
+      graph = child;
+    }
+  }
+  if (!graph) fail(root, "has no <graph> element (expected exactly one)");
+  read_data(root, DOCUMENT, [](Field, const std::string&, bool) {});
+
+  RawPlatform raw;
+  const std::string_view edgedefault = graph.attribute("edgedefault").value();
   if (edgedefault != "directed" && edgedefault != "undirected") {
-    throw TopologyError(fmt::format("{}: <graph> has edgedefault \"{}\" (expected directed or undirected)", file, edgedefault));
+    fail(graph, fmt::format("<graph> has edgedefault \"{}\" (expected directed or undirected)", edgedefault));
   }
-  out.directed = edgedefault == "directed";
-  std::set<std::string> declared;
-  for (const auto& [tag, child] : *graph) {
-    if (tag == "graph" || (tag == "node" && child.get_child_optional("graph"))) {
-      throw TopologyError(file + ": has a nested <graph> (expected one flat graph)");
+  raw.directed = edgedefault == "directed";
+  read_data(graph, GRAPH, [](Field, const std::string&, bool) {});
+
+  std::unordered_map<std::string_view, std::size_t> by_id;
+  for (const pugi::xml_node element : graph.children("node")) {
+    const std::string_view id = element.attribute("id").value();
+    if (id.empty()) fail(element, "a <node> has no id (expected <node id=\"...\">)");
+    if (!by_id.emplace(id, raw.nodes.size()).second) {
+      fail(element, fmt::format("node id \"{}\" is declared twice (expected unique ids)", id));
     }
-    if (tag != "node") continue;
-    const auto id = attribute(child, "id");
-    if (!id) throw TopologyError(file + ": a <node> has no id (expected <node id=\"...\">)");
-    if (!declared.insert(*id).second) {
-      throw TopologyError(fmt::format("{}: node id \"{}\" is declared twice (expected unique ids)", file, *id));
-    }
-    out.node_ids.push_back(*id);
-  }
-  for (const auto& [tag, child] : *graph) {
-    if (tag != "edge") continue;
-    const auto source = attribute(child, "source");
-    const auto target = attribute(child, "target");
-    if (!source || !target) throw TopologyError(file + ": an <edge> lacks source or target (expected both)");
-    for (const auto& end : {*source, *target}) {
-      if (!declared.contains(end)) {
-        throw TopologyError(fmt::format("{}: link {}->{} names node \"{}\", which is not declared (expected a <node "
-                                        "id=\"{}\"> element)",
-                                        file, *source, *target, end, end));
+    RawNode node;
+    node.line = lines_.of(element.offset_debug());
+    read_data(element, NODE, [&](Field f, std::string value, bool) {
+      switch (f) {
+        case Field::NAME: node.name = std::move(value); break;
+        case Field::ROLE: node.role = std::move(value); break;
+        case Field::SPEED: node.speed = std::move(value); break;
+        case Field::LABEL: node.label = std::move(value); break;
+        default: STARNET_ASSERT(false);
       }
-    }
-    if (const auto directed = attribute(child, "directed"); directed && (*directed == "true") != out.directed) {
-      throw TopologyError(fmt::format("{}: link {}->{} has directed=\"{}\" in an {} graph (expected all links of one kind)",
-                                      file, *source, *target, *directed, edgedefault));
-    }
+    });
+    if (node.name.empty()) node.name = id;
+    raw.nodes.push_back(std::move(node));
   }
-  return out;
-}
-
-template <class Directed>
-Platform read_graphml_as(const std::string& text, std::string_view path, const GraphmlOutline& outline) {
-  RawGraph<Directed> g;
-  auto dp = schema(g, FileFormat::GRAPHML);
-  std::istringstream in(text);
-  try {
-    boost::read_graphml(in, g, dp, 0);
-  } catch (const std::exception& e) {
-    throw TopologyError(fmt::format("{}: Boost's GraphML reader failed: {} (expected the schema of docs/topology.md)",
-                                    where(path), e.what()));
+  for (const pugi::xml_node element : graph.children("edge")) {
+    const auto source = element.attribute("source");
+    const auto target = element.attribute("target");
+    if (!source || !target) fail(element, "an <edge> lacks source or target (expected both)");
+    RawEdge edge;
+    edge.line = lines_.of(element.offset_debug());
+    for (const auto& [end, index] : {std::pair(source.value(), &edge.source), std::pair(target.value(), &edge.target)}) {
+      const auto it = by_id.find(end);
+      if (it == by_id.end()) {
+        fail(element, fmt::format("link {}->{} names node \"{}\", which is not declared (expected a <node id=\"{}\"> "
+                                  "element)",
+                                  source.value(), target.value(), end, end));
+      }
+      *index = it->second;
+    }
+    if (const auto directed = element.attribute("directed"); directed && (std::string_view(directed.value()) == "true") != raw.directed) {
+      fail(element, fmt::format("link {}->{} has directed=\"{}\" in a graph with edgedefault=\"{}\" (expected all links of "
+                                "one kind)",
+                                source.value(), target.value(), directed.value(), edgedefault));
+    }
+    read_data(element, EDGE, [&](Field f, std::string value, bool is_default) {
+      switch (f) {
+        case Field::COST:
+          edge.link.cost = std::move(value);
+          edge.link.cost_is_default = is_default;
+          break;
+        case Field::WEIGHT:
+          edge.link.weight = std::move(value);
+          edge.link.weight_is_default = is_default;
+          break;
+        case Field::DIMENSION: edge.link.dimension = std::move(value); break;
+        default: STARNET_ASSERT(false);
+      }
+    });
+    raw.edges.push_back(std::move(edge));
   }
-  STARNET_ASSERT(boost::num_vertices(g) == outline.node_ids.size());
-  return to_platform(g, path, FileFormat::GRAPHML, &outline.node_ids);
-}
-
-Platform parse_graphml(const std::string& text, std::string_view path) {
-  const GraphmlOutline outline = outline_graphml(text, path);
-  return outline.directed ? read_graphml_as<boost::directedS>(text, path, outline)
-                          : read_graphml_as<boost::undirectedS>(text, path, outline);
+  return raw;
 }
 
 // ---- writing ---------------------------------------------------------------------------------
@@ -288,20 +677,22 @@ Platform parse_graphml(const std::string& text, std::string_view path) {
 template <class Directed>
 std::string write_as(const Platform& platform, FileFormat format) {
   const auto& pg = platform.graph();
-  RawGraph<Directed> g;
+  DotGraph<Directed> g;
   for (const auto v : boost::make_iterator_range(boost::vertices(pg))) {
     const auto& n = pg[v];
     boost::add_vertex(RawNode{n.name, to_string(n.role), n.speed.to_string(),
-                              format == FileFormat::DOT && n.label.empty() ? std::string(DOT_NO_LABEL) : n.label},
+                              format == FileFormat::DOT && n.label.empty() ? std::string(DOT_NO_LABEL) : n.label, 0},
                       g);
   }
   for (const auto e : boost::make_iterator_range(boost::edges(pg))) {
     const auto u = boost::source(e, pg);
     const auto v = boost::target(e, pg);
     // An undirected link is stored as two arcs; write it once.
-    if (platform.directed() || u < v) boost::add_edge(u, v, RawLink{pg[e].cost.to_string(), std::to_string(pg[e].dimension)}, g);
+    if (platform.directed() || u < v) {
+      boost::add_edge(u, v, RawLink{pg[e].cost.to_string(), "", std::to_string(pg[e].dimension)}, g);
+    }
   }
-  const auto dp = schema(g, format);
+  const auto dp = schema(g, format, boost::ignore_other_properties);
   std::ostringstream out;
   if (format == FileFormat::DOT) {
     boost::write_graphviz_dp(out, g, dp, "node_id");
@@ -327,12 +718,18 @@ std::optional<FileFormat> format_of_path(std::string_view path) {
   return std::nullopt;
 }
 
-Platform parse_platform(std::string_view text, FileFormat format, std::string_view path) {
+Platform parse_platform(std::string_view text, FileFormat format, std::string_view path,
+                        std::vector<std::string>* warnings) {
   const std::string copy(text);
-  return format == FileFormat::DOT ? parse_dot(copy, path) : parse_graphml(copy, path);
+  Warnings found(where(path));
+  const RawPlatform raw =
+      format == FileFormat::DOT ? read_dot(copy, path, found) : GraphmlReader(copy, path, found).read();
+  Platform p = to_platform(raw, path);
+  if (warnings != nullptr) warnings->insert(warnings->end(), found.messages().begin(), found.messages().end());
+  return p;
 }
 
-Platform read_platform_file(const std::string& path) {
+Platform read_platform_file(const std::string& path, std::vector<std::string>* warnings) {
   const std::string file = where(path);
   const auto format = format_of_path(path);
   if (!format) throw TopologyError(file + ": unknown extension (expected .dot, .gv or .graphml)");
@@ -346,7 +743,7 @@ Platform read_platform_file(const std::string& path) {
   std::ostringstream text;
   text << in.rdbuf();
   if (in.bad()) throw TopologyError(fmt::format("{}: reading failed ({})", file, std::strerror(errno)));
-  return parse_platform(text.str(), *format, path);
+  return parse_platform(text.str(), *format, path, warnings);
 }
 
 std::string write_platform(const Platform& platform, FileFormat format) {
