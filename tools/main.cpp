@@ -2,6 +2,7 @@
 #include "command.hpp"
 
 #include <starnet/topology/error.hpp>
+#include <starnet/topology/files.hpp>
 
 #include <fmt/format.h>
 
@@ -9,6 +10,8 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <set>
+#include <string>
 #include <exception>
 
 int main(int argc, char** argv) {
@@ -18,6 +21,10 @@ int main(int argc, char** argv) {
       "Exit codes: 0 success, 1 a verification failed, 2 bad input or usage, 3 a runtime failure.",
       "starnet"};
   app.require_subcommand(1);
+  // A graph file's unused attributes are named once each, whichever command read the file.
+  starnet::topology::set_file_warning_sink([shown = std::set<std::string>{}](const std::string& w) mutable {
+    if (shown.insert(w).second) std::fprintf(stderr, "starnet: warning: %s\n", w.c_str());
+  });
   app.set_help_all_flag("--help-all", "Print the help of every subcommand and exit");
   Action action;
   add_topo_command(app, action);

@@ -23,6 +23,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <mutex>
 #include <set>
 #include <sstream>
 #include <type_traits>
@@ -559,7 +560,7 @@ void GraphmlReader::read_data(const pugi::xml_node& element, unsigned domain, Se
       }
       given.push_back(it->second);
       apply(key, child.child_value(), false);
-    } else if (tag == "graph") {
+    } else if (tag == "graph" && domain != DOCUMENT) {
       fail(child, fmt::format("has a nested <graph> in <{}> (expected one flat graph)", element.name()));
     } else if (tag == "hyperedge") {
       fail(child, "has a <hyperedge> (expected links of two ends, <edge>)");
@@ -729,7 +730,34 @@ Platform parse_platform(std::string_view text, FileFormat format, std::string_vi
   return p;
 }
 
+namespace {
+
+std::mutex& sink_mutex() {
+  static std::mutex m;
+  return m;
+}
+FileWarningSink& sink() {
+  static FileWarningSink s;
+  return s;
+}
+
+}  // namespace
+
+void set_file_warning_sink(FileWarningSink s) {
+  const std::scoped_lock lock(sink_mutex());
+  sink() = std::move(s);
+}
+
 Platform read_platform_file(const std::string& path, std::vector<std::string>* warnings) {
+  if (warnings == nullptr) {
+    std::vector<std::string> found;
+    Platform p = read_platform_file(path, &found);
+    const std::scoped_lock lock(sink_mutex());
+    if (sink()) {
+      for (const auto& w : found) sink()(w);
+    }
+    return p;
+  }
   const std::string file = where(path);
   const auto format = format_of_path(path);
   if (!format) throw TopologyError(file + ": unknown extension (expected .dot, .gv or .graphml)");

@@ -39,6 +39,7 @@
 
 #include <starnet/topology/platform.hpp>
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -81,6 +82,13 @@ enum class FileFormat { DOT, GRAPHML };
 /// @throws TopologyError naming the file when it is missing, unreadable or has no known
 /// extension, and as parse_platform().
 [[nodiscard]] Platform read_platform_file(const std::string& path, std::vector<std::string>* warnings = nullptr);
+
+/// Where the warnings of a file read without a vector go: make_platform("file:…") and every other
+/// read through a spec pass none. A program installs one sink at start-up (the command line prints
+/// each distinct warning once on stderr); without one they are dropped. Thread-safe: calls to the
+/// sink are serialised.
+using FileWarningSink = std::function<void(const std::string&)>;
+void set_file_warning_sink(FileWarningSink sink);
 
 /// The text of @p platform in @p format: nodes in platform order, each undirected link once.
 /// Reading it back gives the same platform (up to node order for DOT).
