@@ -36,6 +36,7 @@ struct WhatIfOptions {
   std::string ports = "1";
   std::string duplex = "full";
   std::string costs = "unit";
+  std::string message_size = "1";
   std::uint64_t seed = 1;
   std::string fail_links;
   std::string fail_nodes;
@@ -432,6 +433,7 @@ int run(const WhatIfOptions& o) {
       .topologies(algorithms::generic::split_list(o.topologies))
       .port_models(port_models(o))
       .costs(algorithms::generic::parse_cost_kind(o.costs, "--costs"))
+      .message_size(Rational::parse(o.message_size, "--message-size"))
       .failed_links(o.fail_links)
       .failed_nodes(o.fail_nodes)
       .fault_rates(fault_rates(o.fail_random))
@@ -449,6 +451,7 @@ int run(const WhatIfOptions& o) {
     for (const auto& r : study.rows()) rows.push_back(row_json(r));
     std::cout << nlohmann::json{{"collective", o.collective},
                                 {"costs", o.costs},
+                                {"message_size", o.message_size},
                                 {"seed", o.seed},
                                 {"rows", rows},
                                 {"verified", study.all_verified()},
@@ -483,6 +486,10 @@ void add_whatif_command(CLI::App& app, Action& action) {
   cmd->add_option("--costs", o.costs,
                   "Link costs: unit; topology (the platform's own, e.g. from a file or tiers); random (k/4, k in 2..8, "
                   "seeded by --seed). Heterogeneous costs run in timed mode with exact makespans")
+      ->capture_default_str();
+  cmd->add_option("--message-size", o.message_size,
+                  "Units per message with --costs topology: a message takes latency + size·cost on a link (α + m/β; "
+                  "a file's latency and bandwidth, docs/topology.md). An exact number, e.g. 1024 or 1/2")
       ->capture_default_str();
   cmd->add_option("--seed", o.seed, "Seed of --fail-random, --costs random and --values random")->capture_default_str();
   cmd->add_option("--fail-links", o.fail_links,

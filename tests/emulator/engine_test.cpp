@@ -181,6 +181,29 @@ TEST(Engine, ArbitratedReceiverServesFirstComerThenNext) {
   EXPECT_TRUE(saw_request);
 }
 
+TEST(Engine, AlphaBetaTransferTakesLatencyPlusSizeTimesCost) {
+  // Hockney: a message of m units on a link of latency α and bandwidth β takes α + m/β.
+  topology::Platform p("pair", /*directed=*/false);
+  const auto a = p.add_node({"a", topology::Role::PROCESSOR, 1, ""});
+  const auto b = p.add_node({"b", topology::Role::PROCESSOR, 1, ""});
+  p.add_link(a, b, {.cost = Rational(1, 4), .dimension = 0, .latency = Rational(3, 2)});
+  const topology::PlatformTopology g(p);
+  const TopologyCosts<Rational> costs(g);
+  RunConfig config;
+  config.checking = Checking::ARBITRATED;
+  config.time = TimeMode::TIMED;
+  for (const auto& [size, expected] : {std::pair{Rational(1), Rational(7, 4)}, std::pair{Rational(8), Rational(7, 2)},
+                                       std::pair{Rational(1, 2), Rational(13, 8)}}) {
+    auto r = run(
+        g, costs,
+        [size = size](Context& ctx, Script&) {
+          if (ctx.starting() && ctx.node() == 0) ctx.send_to(1, "x", size);
+        },
+        config);
+    EXPECT_EQ(r.makespan, expected) << size.to_string();
+  }
+}
+
 TEST(Engine, PostedReceivesFixTheOrderOfArrival) {
   // a posts c then b: b is ready first (cost 1 vs 2) but waits until c's message is in.
   const auto p = triangle(/*ab=*/1, /*bc=*/1, /*ac=*/2);

@@ -77,7 +77,7 @@ Platform weighted_directed() {
   p.add_node({"c", Role::PROCESSOR, Rational(5, 2), ""});
   p.add_link(0, 1, {Rational(1, 7), 3});
   p.add_link(1, 0, {Rational(3, 7), 0});
-  p.add_link(1, 2, {4, 0});
+  p.add_link(1, 2, {4, 0, Rational(5, 2)});
   return p;
 }
 
@@ -174,6 +174,46 @@ TEST(Files, DotWeightIsTheLinkCost) {
   EXPECT_EQ(cost(p, "d", "e"), Rational(2, 3));
   EXPECT_EQ(cost(p, "e", "f"), 3);
   EXPECT_EQ(cost(p, "f", "g"), 5);
+}
+
+TEST(Files, LatencyAndBandwidthGiveTheAlphaBetaModel) {
+  const Platform p = parse_platform(R"(graph {
+  a -- b [latency=2, bandwidth=4]; b -- c [latency="1/2", weight=3];
+  c -- d [bandwidth=0.5, cost=2]; d -- e;
+})",
+                                    FileFormat::DOT, "ab.dot");
+  const auto link = [&](const char* u, const char* v) {
+    return p.graph()[boost::edge(p.at(u, "test"), p.at(v, "test"), p.graph()).first];
+  };
+  EXPECT_EQ(link("a", "b").latency, 2);
+  EXPECT_EQ(link("a", "b").cost, Rational(1, 4));  // 1/β
+  EXPECT_EQ(link("b", "c").latency, Rational(1, 2));
+  EXPECT_EQ(link("b", "c").cost, 3);
+  EXPECT_EQ(link("c", "d").cost, 2);
+  EXPECT_EQ(link("d", "e").latency, 0);
+  EXPECT_EQ(link("d", "e").cost, 1);
+  const std::string graphml = GRAPHML_HEAD + R"(  <key id="l" for="edge" attr.name="latency" attr.type="double"/>
+  <key id="b" for="edge" attr.name="bandwidth" attr.type="long"/>
+  <graph edgedefault="undirected">
+    <node id="a"/><node id="b"/>
+    <edge source="a" target="b"><data key="l">0.001</data><data key="b">125000000</data></edge>
+  </graph>
+</graphml>)";
+  const Platform q = parse_platform(graphml, FileFormat::GRAPHML, "ab.graphml");
+  const auto& ab = q.graph()[boost::edge(0, 1, q.graph()).first];
+  EXPECT_EQ(ab.latency, Rational(1, 1000));
+  EXPECT_EQ(ab.cost, Rational(1, 125000000));
+
+  EXPECT_ERROR(TopologyError, parse_platform("graph { a -- b [latency=-1]; }", FileFormat::DOT, "nl.dot"),
+               "topology file \"nl.dot\"", "link a->b has latency -1", "must be >= 0");
+  EXPECT_ERROR(TopologyError, parse_platform("graph { a -- b [bandwidth=0]; }", FileFormat::DOT, "zb.dot"),
+               "\"zb.dot\"", "link a->b has bandwidth 0", "must be > 0");
+  EXPECT_ERROR(TopologyError, parse_platform("graph { a -- b [bandwidth=-4]; }", FileFormat::DOT, "nb.dot"),
+               "link a->b has bandwidth -4", "must be > 0");
+  EXPECT_ERROR(TopologyError, parse_platform("graph { a -- b [bandwidth=4, cost=1]; }", FileFormat::DOT, "cb.dot"),
+               "link a->b has cost 1 and bandwidth 4", "cost = 1/bandwidth = 1/4");
+  EXPECT_ERROR(TopologyError, parse_platform("graph { a -- b [latency=soon]; }", FileFormat::DOT, "wl.dot"),
+               "link a->b latency", "\"soon\" is not a number");
 }
 
 TEST(Files, RejectsACostAndAWeightThatDiffer) {

@@ -47,6 +47,8 @@ struct RawLink {
   std::string cost;
   std::string weight;
   std::string dimension;
+  std::string latency;
+  std::string bandwidth;
   // Whether the value is a GraphML key's <default>: a value given on the link itself wins over it.
   bool cost_is_default = false;
   bool weight_is_default = false;
@@ -210,6 +212,28 @@ Rational number(std::string_view text, const std::string& what) {
 
 // ---- checks shared by both formats -----------------------------------------------------------
 
+/// The α–β attributes of a link: latency α ≥ 0, bandwidth β > 0 giving the cost 1/β. A link with
+/// both a cost (or weight) and a bandwidth must have cost = 1/β.
+void alpha_beta(const RawLink& r, const std::string& link, bool has_cost, LinkProperties& props) {
+  if (!r.latency.empty()) {
+    props.latency = number(r.latency, link + " latency");
+    if (props.latency < Rational(0)) {
+      throw TopologyError(fmt::format("{} has latency {} (must be >= 0)", link, props.latency.to_string()));
+    }
+  }
+  if (r.bandwidth.empty()) return;
+  const Rational bandwidth = number(r.bandwidth, link + " bandwidth");
+  if (bandwidth <= Rational(0)) {
+    throw TopologyError(fmt::format("{} has bandwidth {} (must be > 0)", link, bandwidth.to_string()));
+  }
+  const Rational per_unit = Rational(1) / bandwidth;
+  if (has_cost && props.cost != per_unit) {
+    throw TopologyError(fmt::format("{} has cost {} and bandwidth {} (expected cost = 1/bandwidth = {}, or one of them)",
+                                    link, props.cost.to_string(), bandwidth.to_string(), per_unit.to_string()));
+  }
+  props.cost = per_unit;
+}
+
 /// Graphviz's escape for "the node's name": what DOT files carry as the label of a node that has
 /// no permutation label, so that Graphviz draws its name.
 constexpr std::string_view DOT_NO_LABEL = "\\N";
@@ -249,10 +273,13 @@ Platform to_platform(const RawPlatform& raw, std::string_view path) {
                                       "give one of them or both equal)",
                                       link, cost->to_string(), weight->to_string()));
     }
-    LinkProperties props{cost.value_or(weight.value_or(Rational(1))), 0};
+    if (!cost) cost = weight;
+    LinkProperties props{cost.value_or(Rational(1)), 0};
     if (props.cost <= Rational(0)) {
-      throw TopologyError(fmt::format("{} has {} {} (must be > 0)", link, cost ? "cost" : "weight", props.cost.to_string()));
+      throw TopologyError(fmt::format("{} has {} {} (must be > 0)", link, r.cost.empty() ? "weight" : "cost",
+                                      props.cost.to_string()));
     }
+    alpha_beta(r, link, cost.has_value(), props);
     if (!r.dimension.empty()) {
       const std::string_view text = trimmed(r.dimension);
       const auto* end = text.data() + text.size();
@@ -281,7 +308,8 @@ using DotGraph = boost::adjacency_list<boost::vecS, boost::vecS, Directed, RawNo
 /// The properties starnet writes; reading also takes `weight`. @p other is called for each
 /// attribute the file has and the schema lacks (boost::dynamic_properties' generator).
 template <class Graph>
-boost::dynamic_properties schema(Graph& g, FileFormat format, const boost::dynamic_properties::generate_fn_type& other) {
+boost::dynamic_properties schema(Graph& g, FileFormat format, const boost::dynamic_properties::generate_fn_type& other,
+                                 bool with_latency = false) {
   boost::dynamic_properties dp(other);
   dp.property(format == FileFormat::DOT ? "node_id" : "name", boost::get(&RawNode::name, g));
   dp.property("role", boost::get(&RawNode::role, g));
@@ -289,6 +317,7 @@ boost::dynamic_properties schema(Graph& g, FileFormat format, const boost::dynam
   dp.property("label", boost::get(&RawNode::label, g));
   dp.property("cost", boost::get(&RawLink::cost, g));
   dp.property("dimension", boost::get(&RawLink::dimension, g));
+  if (with_latency) dp.property("latency", boost::get(&RawLink::latency, g));
   return dp;
 }
 
@@ -349,6 +378,8 @@ RawPlatform read_dot_as(const std::string& text, std::string_view path, Warnings
   };
   auto dp = schema(g, FileFormat::DOT, unknown);
   dp.property("weight", boost::get(&RawLink::weight, g));
+  dp.property("latency", boost::get(&RawLink::latency, g));
+  dp.property("bandwidth", boost::get(&RawLink::bandwidth, g));
   try {
     boost::read_graphviz(text, g, dp, "node_id");
   } catch (const boost::bad_graphviz_syntax& e) {
@@ -413,7 +444,7 @@ class GraphmlReader {
   /// The elements a key can be for, as bits.
   enum Domain : unsigned { NODE = 1U, EDGE = 2U, GRAPH = 4U, DOCUMENT = 8U };
   /// The attributes starnet reads. NONE: one it does not know.
-  enum class Field { NONE, NAME, ROLE, SPEED, LABEL, COST, WEIGHT, DIMENSION };
+  enum class Field { NONE, NAME, ROLE, SPEED, LABEL, COST, WEIGHT, DIMENSION, LATENCY, BANDWIDTH };
 
   struct Key {
     std::string id;
@@ -452,6 +483,8 @@ GraphmlReader::Field GraphmlReader::field(unsigned domain, std::string_view name
   } else if (domain == EDGE) {
     if (name == "cost") return Field::COST;
     if (name == "weight") return Field::WEIGHT;
+    if (name == "latency") return Field::LATENCY;
+    if (name == "bandwidth") return Field::BANDWIDTH;
     if (name == "dimension") return Field::DIMENSION;
   }
   return Field::NONE;
@@ -499,7 +532,8 @@ void GraphmlReader::read_key(const pugi::xml_node& element) {
     if ((key.domains & domain) == 0 || key.name.empty()) continue;
     const Field f = field(domain, key.name);
     const bool text = f == Field::NAME || f == Field::ROLE || f == Field::LABEL || f == Field::DIMENSION;
-    const bool numeric = f == Field::SPEED || f == Field::COST || f == Field::WEIGHT;
+    const bool numeric =
+        f == Field::SPEED || f == Field::COST || f == Field::WEIGHT || f == Field::LATENCY || f == Field::BANDWIDTH;
     if (text && key.type != "string" && key.type != "int" && key.type != "long") {
       fail(element, fmt::format("key \"{}\" has attr.type \"{}\" (expected string, int or long)", key.name, key.type));
     }
@@ -665,6 +699,8 @@ RawPlatform GraphmlReader::read() {
           edge.link.weight_is_default = is_default;
           break;
         case Field::DIMENSION: edge.link.dimension = std::move(value); break;
+        case Field::LATENCY: edge.link.latency = std::move(value); break;
+        case Field::BANDWIDTH: edge.link.bandwidth = std::move(value); break;
         default: STARNET_ASSERT(false);
       }
     });
@@ -685,15 +721,20 @@ std::string write_as(const Platform& platform, FileFormat format) {
                               format == FileFormat::DOT && n.label.empty() ? std::string(DOT_NO_LABEL) : n.label, 0},
                       g);
   }
+  bool with_latency = false;
   for (const auto e : boost::make_iterator_range(boost::edges(pg))) {
     const auto u = boost::source(e, pg);
     const auto v = boost::target(e, pg);
     // An undirected link is stored as two arcs; write it once.
     if (platform.directed() || u < v) {
-      boost::add_edge(u, v, RawLink{pg[e].cost.to_string(), "", std::to_string(pg[e].dimension)}, g);
+      boost::add_edge(u, v,
+                      RawLink{pg[e].cost.to_string(), "", std::to_string(pg[e].dimension), pg[e].latency.to_string(), ""},
+                      g);
     }
+    with_latency = with_latency || pg[e].latency != 0;
   }
-  const auto dp = schema(g, format, boost::ignore_other_properties);
+  // Latencies are written only when a link has one, so that files of the linear model stay as they were.
+  const auto dp = schema(g, format, boost::ignore_other_properties, with_latency);
   std::ostringstream out;
   if (format == FileFormat::DOT) {
     boost::write_graphviz_dp(out, g, dp, "node_id");

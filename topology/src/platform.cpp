@@ -44,6 +44,10 @@ void Platform::add_link(vertex_descriptor u, vertex_descriptor v, LinkProperties
     throw TopologyError(
         fmt::format("{}: link {}->{} has cost {} (must be > 0)", name_, nu, nv, props.cost.to_string()));
   }
+  if (props.latency < 0) {
+    throw TopologyError(
+        fmt::format("{}: link {}->{} has latency {} (must be >= 0)", name_, nu, nv, props.latency.to_string()));
+  }
   if (boost::edge(u, v, graph_).second) {
     throw TopologyError(fmt::format("{}: link {}->{} is given twice", name_, nu, nv));
   }
@@ -82,12 +86,17 @@ void Platform::validate() const {
       throw TopologyError(
           fmt::format("{}: link {}->{} has cost {} (must be > 0)", name_, nu, nv, graph_[e].cost.to_string()));
     }
+    if (graph_[e].latency < 0) {
+      throw TopologyError(
+          fmt::format("{}: link {}->{} has latency {} (must be >= 0)", name_, nu, nv, graph_[e].latency.to_string()));
+    }
     if (!directed_) {
       const auto [back, found] = boost::edge(v, u, graph_);
-      if (!found || graph_[back].cost != graph_[e].cost || graph_[back].dimension != graph_[e].dimension) {
+      if (!found || graph_[back].cost != graph_[e].cost || graph_[back].latency != graph_[e].latency ||
+          graph_[back].dimension != graph_[e].dimension) {
         throw TopologyError(fmt::format(
-            "{}: link {}->{} has no reverse arc of the same cost and dimension (the platform is undirected)", name_,
-            nu, nv));
+            "{}: link {}->{} has no reverse arc of the same cost, latency and dimension (the platform is undirected)",
+            name_, nu, nv));
       }
     }
   }
@@ -109,14 +118,15 @@ std::size_t Platform::num_links() const {
 namespace {
 
 using ArcKey = std::pair<std::string, std::string>;
-using ArcValue = std::pair<Rational, int>;
+/// cost, latency, dimension
+using ArcValue = std::tuple<Rational, Rational, int>;
 
 std::map<ArcKey, ArcValue> arcs_by_name(const Platform& p) {
   const auto& g = p.graph();
   std::map<ArcKey, ArcValue> out;
   for (const auto e : boost::make_iterator_range(boost::edges(g))) {
     out.emplace(ArcKey{g[boost::source(e, g)].name, g[boost::target(e, g)].name},
-                ArcValue{g[e].cost, g[e].dimension});
+                ArcValue{g[e].cost, g[e].latency, g[e].dimension});
   }
   return out;
 }
@@ -148,9 +158,12 @@ std::optional<std::string> difference(const Platform& a, const Platform& b) {
       const auto it = y->find(key);
       if (it == y->end()) return fmt::format("link {}->{} of {} is missing from {}", key.first, key.second, nx->name(), ny->name());
       if (it->second != value) {
-        return fmt::format("link {}->{} has cost {} dimension {} in {} but cost {} dimension {} in {}", key.first,
-                           key.second, value.first.to_string(), value.second, nx->name(), it->second.first.to_string(),
-                           it->second.second, ny->name());
+        const auto& [cost, latency, dimension] = value;
+        const auto& [other_cost, other_latency, other_dimension] = it->second;
+        return fmt::format("link {}->{} has cost {} latency {} dimension {} in {} but cost {} latency {} dimension {} "
+                           "in {}",
+                           key.first, key.second, cost.to_string(), latency.to_string(), dimension, nx->name(),
+                           other_cost.to_string(), other_latency.to_string(), other_dimension, ny->name());
       }
     }
   }
@@ -198,6 +211,9 @@ std::string PlatformTopology::link_name(NodeId v, Port port) const {
 }
 
 Rational PlatformTopology::link_cost(NodeId v, Port port) const { return platform_->graph()[arc(v, port)].cost; }
+Rational PlatformTopology::link_latency(NodeId v, Port port) const {
+  return platform_->graph()[arc(v, port)].latency;
+}
 
 Rational PlatformTopology::speed(NodeId v) const {
   return platform_->graph()[static_cast<Platform::vertex_descriptor>(v)].speed;

@@ -87,7 +87,7 @@ std::optional<NodeId> star_rank(const topology::StarGraph& g, std::string_view t
 Rational LinkCosts::of(const Topology& base, NodeId v, Port port) const {
   switch (kind) {
     case CostKind::UNIT: return 1;
-    case CostKind::TOPOLOGY: return base.link_cost(v, port);
+    case CostKind::TOPOLOGY: return base.link_latency(v, port) + message_size * base.link_cost(v, port);
     case CostKind::RANDOM:
       return {static_cast<std::int64_t>(2 + link_hash(seed, COST_SALT, v, base.neighbor(v, port)) % 7), 4};
   }

@@ -431,10 +431,18 @@ WhatIfStudy& WhatIfStudy::run() {
       throw UsageError(fmt::format("--fail-random {}: not a probability (expected 0 ≤ P ≤ 1)", p));
     }
   }
+  if (!(message_size_ > 0)) {
+    throw UsageError(fmt::format("--message-size {}: not a size (expected a number > 0)", message_size_.to_string()));
+  }
+  if (costs_ != CostKind::TOPOLOGY && message_size_ != 1) {
+    throw UsageError(fmt::format("--message-size {}: sizes count with --costs topology only (the α–β times of the "
+                                 "links), not with {} costs",
+                                 message_size_.to_string(), to_string(costs_)));
+  }
   const auto start = Clock::now();
   rows_.clear();
   Runner runner(
-      {collective_, models_, {costs_, seed_}, failed_links_, failed_nodes_, rates_, seed_, root_, op_, values_, extras_}, rows_);
+      {collective_, models_, {costs_, seed_, message_size_}, failed_links_, failed_nodes_, rates_, seed_, root_, op_, values_, extras_}, rows_);
   for (const auto& spec : specs_) runner.topology(spec);
   wall_seconds_ = seconds_since(start);
   return *this;

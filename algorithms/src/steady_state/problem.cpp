@@ -152,10 +152,12 @@ void SteadyStateProblem::add_send_tasks() {
     const Vertex u = boost::source(e, g);
     const Vertex v = boost::target(e, g);
     const mpq_class cost = to_mpq(g[e].cost);
+    // α–β: each message of a type pays the link's latency once (docs/steady_state.md).
+    const mpq_class latency = to_mpq(g[e].latency);
     for (int type = 0; type < static_cast<int>(types_.size()); ++type) {
       // Nothing enters a leaf and nothing leaves a sink (file comment of problem.hpp).
       if (is_leaf({type, v}) || sink_index({type, u}) >= 0) continue;
-      tasks_.push_back(Task{TaskKind::SEND, u, v, type, -1, -1, types_[static_cast<std::size_t>(type)].size * cost});
+      tasks_.push_back(Task{TaskKind::SEND, u, v, type, -1, -1, latency + types_[static_cast<std::size_t>(type)].size * cost});
     }
   }
 }

@@ -9,7 +9,11 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <map>
+#include <unistd.h>
 
 namespace starnet::algorithms::generic {
 namespace {
@@ -209,6 +213,32 @@ TEST(WhatIfStudy, TopologyCostsOfEqualLinksStayInUnitTimeScaled) {
   EXPECT_EQ(study.rows()[0].time, emulator::TimeMode::TIMED);  // tiers has heterogeneous costs
   EXPECT_EQ(study.rows()[1].time, emulator::TimeMode::UNIT);   // ring:7, all links cost 1
   EXPECT_EQ(study.rows()[1].steps, 6U);
+}
+
+TEST(WhatIfStudy, MessageSizeUsesTheAlphaBetaTimeOfEveryLink) {
+  // a —(α 2, β 4)— b —(α 1/2, cost 1)— c: a message of m units takes 2 + m/4, then 1/2 + m.
+  const auto path = std::filesystem::temp_directory_path() / ("starnet_whatif_ab_" + std::to_string(::getpid()) + ".dot");
+  std::ofstream(path) << "graph { a -- b [latency=2, bandwidth=4]; b -- c [latency=\"1/2\"]; }\n";
+  for (const auto& [size, hop] : {std::pair{Rational(1), std::pair{Rational(9, 4), Rational(3, 2)}},
+                                  std::pair{Rational(8), std::pair{Rational(4), Rational(17, 2)}}}) {
+    WhatIfStudy study;
+    study.topologies({path.string()}).costs(CostKind::TOPOLOGY).message_size(size).run();
+    expect_sound(study);
+    const auto bfs = std::find_if(study.rows().begin(), study.rows().end(),
+                                  [](const WhatIfRow& r) { return r.algorithm == Algorithm::BFS_TREE; });
+    ASSERT_NE(bfs, study.rows().end());
+    EXPECT_EQ(bfs->time, emulator::TimeMode::TIMED);
+    // Reduce to a (c→b, b→a), then broadcast back (a→b, b→c): twice the path.
+    EXPECT_EQ(bfs->makespan, 2 * (hop.first + hop.second)) << size.to_string();
+    EXPECT_EQ(bfs->lower_bound_time, hop.first + hop.second);  // the weighted diameter
+    EXPECT_TRUE(bfs->verified);
+  }
+  EXPECT_ERROR(UsageError, WhatIfStudy().topologies({path.string()}).message_size(4).run(), "--message-size 4",
+               "--costs topology");
+  EXPECT_ERROR(UsageError,
+               WhatIfStudy().topologies({path.string()}).costs(CostKind::TOPOLOGY).message_size(0).run(),
+               "--message-size 0", "> 0");
+  std::filesystem::remove(path);
 }
 
 TEST(WhatIfStudy, BadInputIsAnErrorNamingTheInput) {

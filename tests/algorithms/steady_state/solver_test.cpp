@@ -69,6 +69,21 @@ TEST(SteadyStateSolver, StarScatterMatchesClosedForm) {
   }
 }
 
+// With latencies (α–β), each message pays its link's α once: the source emits one message per
+// target per period, so TP = 1 / Σ_t (α(s, t) + c(s, t)).
+TEST(SteadyStateSolver, StarScatterPaysEachLinksLatencyPerMessage) {
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    const int targets = 1 + static_cast<int>(seed % 4);
+    auto p = star_platform(seed, targets);
+    mpq_class total = 0;
+    for (const auto e : boost::make_iterator_range(boost::edges(p.graph()))) {
+      p.graph()[e].latency = Rational(static_cast<std::int64_t>(seed), 3);
+      total += to_mpq(p.graph()[e].cost) + to_mpq(p.graph()[e].latency);
+    }
+    EXPECT_EQ(solve(SteadyStateProblem::scatter(p, "S", names("T", 0, targets))), 1 / total) << " seed=" << seed;
+  }
+}
+
 // Gossip on a complete graph with one cost c, everybody to everybody: each node's port must
 // emit its n−1 messages at least once, and direct sends do just that: TP = 1 / ((n−1)·c).
 TEST(SteadyStateSolver, UniformCompleteGossipMatchesClosedForm) {

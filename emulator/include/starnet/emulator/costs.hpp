@@ -51,13 +51,14 @@ class UniformCosts final : public CostModel<Time> {
   Rational c_;
 };
 
-/// Timed: size·cost(link) per transfer and work/speed(node) per computation, from the topology.
+/// Timed: latency(link) + size·cost(link) per transfer (α + m/β, Hockney) and work/speed(node)
+/// per computation, from the topology.
 template <class Time>
 class TopologyCosts final : public CostModel<Time> {
  public:
   explicit TopologyCosts(const topology::Topology& topology) : topology_(topology) {}
   [[nodiscard]] Time transfer(NodeId from, Port port, NodeId, const Rational& size) const override {
-    return time_from<Time>(size * topology_.link_cost(from, port));
+    return time_from<Time>(topology_.link_latency(from, port) + size * topology_.link_cost(from, port));
   }
   [[nodiscard]] Time compute(NodeId node, const Rational& work) const override {
     return time_from<Time>(work / topology_.speed(node));

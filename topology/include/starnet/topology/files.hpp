@@ -14,6 +14,8 @@
 ///   link  cost       number > 0 (default 1): time to send one unit-size message.
 ///   link  weight     the cost under the name other tools use; a link with both gives them equal.
 ///   link  dimension  integer >= 0 (default 0): star link k or hypercube bit + 1.
+///   link  latency    number >= 0 (default 0): α of the α–β model (m units take α + m·cost).
+///   link  bandwidth  number > 0: β; the cost is 1/β (a link with both needs cost = 1/β).
 ///   graph            directedness: `graph` / `digraph` in DOT, edgedefault in GraphML.
 /// A number is exact: an integer, a fraction (2/3) or a decimal with an optional exponent (0.25,
 /// 2.0, 1e-3), read as the rational it writes; nan and inf are refused. In DOT, fractions must be
@@ -25,8 +27,7 @@
 /// 1, every link of cost 1 (or its weight). Every other attribute is ignored and named in one
 /// warning per name and kind of owner (nodes, links, the graph), e.g.
 /// `topology file "g.dot": attribute "color" of links is not used by starnet (ignored)`; so is a
-/// GraphML element starnet does not read (e.g. <port>). `latency` and `bandwidth` are not read
-/// yet: they are warned about like any other.
+/// GraphML element starnet does not read (e.g. <port>).
 ///
 /// Node order: GraphML keeps the document order; Boost's DOT reader returns nodes sorted by name,
 /// so a DOT round trip gives the same platform up to node order (difference() compares by name).

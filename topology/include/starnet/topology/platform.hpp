@@ -5,11 +5,12 @@
 ///
 /// A node has a unique name, a role (a processor computes and takes part in collectives, a
 /// router only forwards) and a speed (unit tasks per time unit; a task takes 1/speed). A link is
-/// a directed arc with a cost: the time to send one unit-size message. An undirected family
+/// a directed arc with a cost and a latency: m units take latency + m·cost (α + m/β; latency 0
+/// unless a file gives one). An undirected family
 /// stores both arcs of every link and says so in `directed() == false`.
 ///
 /// IMPORTANT: a Platform holds what it is given; validate() checks the invariants (unique
-/// non-empty names, costs and speeds > 0, no self-loops, no parallel arcs, and in an undirected
+/// non-empty names, costs and speeds > 0, latencies ≥ 0, no self-loops, no parallel arcs, and in an undirected
 /// platform every arc paired with its reverse of the same cost and dimension) and the file
 /// readers and generators call it.
 
@@ -40,10 +41,15 @@ struct NodeProperties {
 };
 
 struct LinkProperties {
+  /// Time per unit of message: 1/β in the α–β (Hockney) model, so that m units take
+  /// latency + m·cost.
   Rational cost = 1;
   /// Dimension of the link: k (2..n) in a star graph S_n, the flipped bit plus one (1..D) in a
   /// hypercube, 0 elsewhere.
   int dimension = 0;
+  /// α, the time a transfer takes whatever its size (0: the linear model of the papers). Last, so
+  /// that {cost, dimension} initialisers keep their meaning.
+  Rational latency = 0;
 };
 
 using PlatformGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, NodeProperties,
@@ -90,7 +96,7 @@ class Platform {
 /// Compares two platforms by node name, whatever their node order (a DOT file read back lists
 /// its nodes in another order than the platform it was written from).
 /// @return std::nullopt when both have the same directedness, the same nodes (name, role, speed,
-/// label) and the same arcs (end names, cost, dimension); otherwise a sentence naming the first
+/// label) and the same arcs (end names, cost, latency, dimension); otherwise a sentence naming the first
 /// difference found. O((V + E) log V).
 [[nodiscard]] std::optional<std::string> difference(const Platform& a, const Platform& b);
 
@@ -109,6 +115,7 @@ class PlatformTopology final : public Topology {
   [[nodiscard]] std::string node_name(NodeId v) const override;
   [[nodiscard]] std::string link_name(NodeId v, Port port) const override;
   [[nodiscard]] Rational link_cost(NodeId v, Port port) const override;
+  [[nodiscard]] Rational link_latency(NodeId v, Port port) const override;
   [[nodiscard]] Rational speed(NodeId v) const override;
   [[nodiscard]] const Platform& platform() const { return *platform_; }
 

@@ -42,6 +42,8 @@ class Topology {
   [[nodiscard]] virtual std::string link_name(NodeId v, Port port) const = 0;
   /// Time to send one unit-size message through @p port (1 unless the platform says otherwise).
   [[nodiscard]] virtual Rational link_cost(NodeId v, Port port) const = 0;
+  /// α of the link behind @p port: a transfer of m units takes link_latency + m·link_cost.
+  [[nodiscard]] virtual Rational link_latency(NodeId /*v*/, Port /*port*/) const { return 0; }
   /// Unit tasks per time unit computed by @p v (1 unless the platform says otherwise).
   [[nodiscard]] virtual Rational speed(NodeId v) const = 0;
 };

@@ -47,10 +47,15 @@ enum class CostKind : std::uint8_t { UNIT, TOPOLOGY, RANDOM };
 /// @throws UsageError naming @p what and @p text for anything but unit, topology, random.
 [[nodiscard]] CostKind parse_cost_kind(std::string_view text, std::string_view what);
 
-/// The cost of each link in a study: 1, the topology's own, or seeded random (file comment).
+/// The time one message of a study takes on each link: 1, the topology's own α–β time
+/// latency + message_size·cost, or seeded random (file comment). A Subnetwork's link_cost() is
+/// this time and its latency 0, so that the collectives (which send unit messages) and the bounds
+/// see the α–β model without knowing it.
 struct LinkCosts {
   CostKind kind = CostKind::UNIT;
   std::uint64_t seed = 0;
+  /// Units per message, for CostKind::TOPOLOGY (the m of α + m/β).
+  Rational message_size = 1;
   [[nodiscard]] Rational of(const Topology& base, NodeId v, Port port) const;
 };
 

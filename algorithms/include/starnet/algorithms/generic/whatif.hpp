@@ -119,6 +119,12 @@ class WhatIfStudy {
     costs_ = costs;
     return *this;
   }
+  /// Units per message under CostKind::TOPOLOGY: a message takes latency + size·cost (α–β).
+  /// @throws UsageError (at run()) unless > 0, and unless 1 with other cost kinds.
+  WhatIfStudy& message_size(Rational size) {
+    message_size_ = std::move(size);
+    return *this;
+  }
   /// `--fail-links` / `--fail-nodes` text (names or indices), applied to every topology.
   WhatIfStudy& failed_links(std::string text) {
     failed_links_ = std::move(text);
@@ -179,6 +185,7 @@ class WhatIfStudy {
   std::vector<std::string> specs_;
   std::vector<emulator::PortModel> models_{emulator::PortModel{}};
   CostKind costs_ = CostKind::UNIT;
+  Rational message_size_ = 1;
   std::string failed_links_;
   std::string failed_nodes_;
   std::vector<double> rates_;
