@@ -5,11 +5,17 @@
 # builds and is tested on its own; starnet::X is the one public target and links every part.
 # tests/X/P/*_test.cpp (tests/X/*_test.cpp for the core part) becomes the GoogleTest executable
 # test_X_P, and *_benchmark.cpp beside them joins the single starnet_benchmarks executable.
+# Installed (cmake/StarnetInstall.cmake), starnet_X is starnet::X and a part starnet::X_P.
+
+include(GNUInstallDirs)
 
 # Declares the public target starnet::FOLDER (parts are added to it by starnet_part).
 function(starnet_library folder)
   add_library(starnet_${folder} INTERFACE)
   add_library(starnet::${folder} ALIAS starnet_${folder})
+  set_target_properties(starnet_${folder} PROPERTIES EXPORT_NAME ${folder})
+  set_property(GLOBAL APPEND PROPERTY STARNET_INSTALLED_TARGETS starnet_${folder})
+  set_property(GLOBAL APPEND PROPERTY STARNET_HEADER_DIRS ${CMAKE_CURRENT_SOURCE_DIR}/include)
 endfunction()
 
 function(starnet_part folder part)
@@ -22,10 +28,14 @@ function(starnet_part folder part)
   set(target starnet_${folder}_${part})
   add_library(${target} STATIC ${sources})
   starnet_after_training(${target})
-  target_include_directories(${target} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/include)
+  target_include_directories(${target} PUBLIC $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>
+                                               $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
   target_compile_features(${target} PUBLIC cxx_std_20)
   target_link_libraries(${target} PUBLIC ${ARG_DEPENDS})
   target_link_libraries(starnet_${folder} INTERFACE ${target})
+  # A static part is in the link interface of starnet::X, so users get it too.
+  set_target_properties(${target} PROPERTIES EXPORT_NAME ${folder}_${part})
+  set_property(GLOBAL APPEND PROPERTY STARNET_INSTALLED_TARGETS ${target})
 endfunction()
 
 function(starnet_tests folder part)

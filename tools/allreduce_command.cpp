@@ -1,6 +1,8 @@
 // `starnet allreduce` and `starnet broadcast --all-to-all`: the star collectives of Oh, Choi and
 // Primeaux on the emulator, verified node by node; `allreduce --compare` prints Table 2.
 #include "command.hpp"
+#include "json_output.hpp"
+#include "progress.hpp"
 #include "schedule_load.hpp"
 #include "gantt.hpp"
 #include "star_runner.hpp"
@@ -58,7 +60,7 @@ int run_and_report(const StarOptions& o, bool broadcast) {
   const StarOutcome outcome = run_star_job(job, o.engine);
   if (!o.gantt.empty()) write_file_atomically(o.gantt, gantt_svg(outcome.run.trace, topology::StarGraph(job.n)));
   if (o.json) {
-    std::cout << star_json(job, o.engine, outcome).dump(2) << "\n";
+    print_json(star_json(job, o.engine, outcome));
   } else {
     std::cout << star_text(job, o.engine, outcome);
   }
@@ -84,7 +86,7 @@ int beside_schedule(const StarOptions& o, const std::string& file) {
   const std::uint64_t largest = vol.largest.empty() ? 0 : *std::max_element(vol.largest.begin(), vol.largest.end());
   const auto steps = mine.run.makespan.to_string();
   if (o.json) {
-    std::cout << nlohmann::json{{"topology", o.topology},
+    print_json({{"topology", o.topology},
                                 {"paper", star_json(job, o.engine, paper)},
                                 {"schedule",
                                  {{"file", file},
@@ -94,9 +96,7 @@ int beside_schedule(const StarOptions& o, const std::string& file) {
                                   {"items_received_per_node", vol.received_max},
                                   {"no_duplicates", nodup},
                                   {"verified", mine.verified}}},
-                                {"verified", paper.verified && mine.verified}}
-                     .dump(2)
-              << "\n";
+                                {"verified", paper.verified && mine.verified}});
   } else {
     std::cout << fmt::format("all-to-all broadcast on {} ({} nodes)\n", o.topology, nodes);
     std::cout << fmt::format("  {:<40} {:>3} steps  largest message {:>7} items  {}\n", "the paper (NODUP, meta messages)",
@@ -142,6 +142,7 @@ int compare(const StarOptions& o, int max_n) {
                                   "Tseng 3(n-1)²", "paper", "Sheu formula", "paper", "measured", "paper",
                                   "⌈log₂ n!⌉");
   for (int n = 3; n <= max_n; ++n) {
+    progress_detail(fmt::format("S_{} of S_3..S_{}", n, max_n));
     StarOptions one = o;
     one.topology = fmt::format("star:{}", n);
     const StarJob job = make_job(one, false);
@@ -179,7 +180,7 @@ int compare(const StarOptions& o, int max_n) {
                          PAPER_OURS[i], bound);
   }
   if (o.json) {
-    std::cout << nlohmann::json{{"rows", rows}, {"notes", notes}, {"verified", all_verified}}.dump(2) << "\n";
+    print_json({{"rows", rows}, {"notes", notes}, {"verified", all_verified}});
   } else {
     std::cout << "Table 2 of Oh, Choi, Primeaux (2005): all-reduce steps on S_n, single-port\n"
               << "(measured = steps of the all-reduce run on the emulator, every node verified)\n"

@@ -1,5 +1,7 @@
 // The `starnet` command: one executable, one subcommand per tools/*_command.cpp.
 #include "command.hpp"
+#include "json_output.hpp"
+#include "progress.hpp"
 
 #include <starnet/topology/error.hpp>
 #include <starnet/topology/files.hpp>
@@ -26,6 +28,15 @@ int main(int argc, char** argv) {
     if (shown.insert(w).second) std::fprintf(stderr, "starnet: warning: %s\n", w.c_str());
   });
   app.set_help_all_flag("--help-all", "Print the help of every subcommand and exit");
+  app.set_version_flag("--version", "starnet " + std::string(version()));
+  std::string progress = "auto";
+  app.add_option("--progress", progress,
+                 "auto (on stderr when it is a terminal), always or never: progress of anything that runs longer "
+                 "than a second, on every subcommand")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->capture_default_str();
+  // Subcommands inherit fallthrough: `starnet allreduce --progress never` reaches the option above.
+  app.fallthrough();
   Action action;
   add_topo_command(app, action);
   add_allreduce_command(app, action);
@@ -46,6 +57,8 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::fprintf(stderr, "starnet: usage error: %s\nRun 'starnet --help' (or 'starnet SUBCOMMAND --help').\n", e.what());
     return 2;
@@ -54,7 +67,14 @@ int main(int argc, char** argv) {
     return e.exit_code();
   }
   try {
-    const int code = action ? action() : 0;
+    int code = 0;
+    {
+      const CLI::App* command = app.get_subcommands().front();
+      // Worker processes share their parent's terminal: only the parent reports.
+      const bool worker = command->get_name() == "worker";
+      const ProgressMeter meter(command->get_name(), worker ? ProgressMode::NEVER : parse_progress_mode(progress));
+      code = action ? action() : 0;
+    }
     // A full disk or a closed pipe must not pass for success: standard output is checked too.
     std::cout.flush();
     if (!std::cout || std::fflush(stdout) != 0) {

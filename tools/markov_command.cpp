@@ -1,6 +1,7 @@
 // `starnet markov`: exact expectation and variance of Tree-dyn's completion time with
 // exponential transfer times and free computation (HeteroPar 2013, Section 3).
 #include "command.hpp"
+#include "json_output.hpp"
 
 #include <starnet/algorithms/stochastic/tree_dyn_markov.hpp>
 #include <starnet/topology/error.hpp>
@@ -36,8 +37,9 @@ void add_markov_command(CLI::App& app, Action& action) {
   static bool json = false;
   markov->add_option("--n", n, fmt::format("Number of processors, 1..{}", MAX_PROCESSORS))->required();
   markov->add_option("--rate", rate_text, "Transfer rate L > 0: an integer, fraction (2/3) or decimal (0.5); default 1");
-  markov->add_flag("--json", json, "Print one JSON document: n, rate, states, expected, variance (exact fractions),\n"
-                                   "expected_decimal, variance_decimal (approximations), verified");
+  markov->add_flag("--json", json, "Print one JSON document: n, rate, states, expected, variance (numbers, with\n"
+                                   "rate_exact, expected_exact, variance_exact fractions when not integers), verified "
+                                   "(docs/json.md)");
   markov->callback([&action] {
     action = [] {
       if (n < 1 || n > MAX_PROCESSORS) {
@@ -55,17 +57,11 @@ void add_markov_command(CLI::App& app, Action& action) {
       const bool verified = closed.expected == chain.expected() && closed.variance == chain.variance();
 
       if (json) {
-        const nlohmann::json out = {
-            {"n", n},
-            {"rate", exact_rate.get_str()},
-            {"states", chain.states().size()},
-            {"expected", chain.expected().get_str()},
-            {"expected_decimal", chain.expected().get_d()},
-            {"variance", chain.variance().get_str()},
-            {"variance_decimal", chain.variance().get_d()},
-            {"verified", verified},
-        };
-        std::cout << out.dump(2) << "\n";
+        nlohmann::json out = {{"n", n}, {"states", chain.states().size()}, {"verified", verified}};
+        put_exact(out, "rate", exact_rate.get_str(), exact_rate.get_d());
+        put_exact(out, "expected", chain.expected().get_str(), chain.expected().get_d());
+        put_exact(out, "variance", chain.variance().get_str(), chain.variance().get_d());
+        print_json(std::move(out));
       } else {
         fmt::print("Tree-dyn, n = {}, transfer times Exp(rate {}), free computation: {} states\n", n,
                    exact_rate.get_str(), chain.states().size());

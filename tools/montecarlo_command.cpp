@@ -2,6 +2,9 @@
 // random costs — one scenario, the studies of Figures 4–6 with the paper's statements checked on
 // the data, and the worst-case instances of Section 4 (docs/montecarlo.md).
 #include "command.hpp"
+#include "json_output.hpp"
+#include "trace_output.hpp"
+#include "progress.hpp"
 #include "gantt.hpp"
 #include "plot.hpp"
 
@@ -58,7 +61,7 @@ struct Options {
   int points = nc::DEFAULT_CV_POINTS;
   int ratio_points = nc::DEFAULT_COST_RATIO_POINTS;
   bool worst_case = false;
-  std::string progress = "auto";
+  TraceOutput trace;  // --trace: run --run of the single algorithm
   // Which options were given (CLI11 counts), to refuse combinations that make no sense.
   std::vector<std::string> given;
   [[nodiscard]] bool has(const std::string& flag) const {
@@ -87,47 +90,18 @@ std::uint64_t runs_or(const Options& o, std::uint64_t fallback) {
   return static_cast<std::uint64_t>(o.runs);
 }
 
-/// A progress bar on stderr, shown once a run has lasted a second: [####    ] 42 % 1.2M/2.9M runs, ETA 3 s.
-class ProgressBar {
+/// What the progress meter (progress.hpp) shows of a Monte-Carlo loop: 42 % 1.2M/2.9M runs, ETA 3 s.
+class RunsProgress {
  public:
-  explicit ProgressBar(const std::string& mode) {
-    if (mode != "auto" && mode != "always" && mode != "never") {
-      throw UsageError(fmt::format("--progress \"{}\" is unknown (expected auto, always or never)", mode));
-    }
-    enabled_ = mode == "always" || (mode == "auto" && ::isatty(STDERR_FILENO) == 1);
-  }
-  ProgressBar(const ProgressBar&) = delete;
-  ProgressBar& operator=(const ProgressBar&) = delete;
-  ~ProgressBar() { finish(); }
-
-  /// Ends the bar's line (before the results are printed).
-  void finish() {
-    const std::lock_guard lock(mutex_);
-    if (shown_) std::fputc('\n', stderr);
-    shown_ = false;
-    enabled_ = false;
-  }
-
-  void update(std::uint64_t done, std::uint64_t total) {
-    if (!enabled_ || total == 0) return;
-    const std::lock_guard lock(mutex_);
+  void operator()(std::uint64_t done, std::uint64_t total) const {
+    if (total == 0) return;
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    if (elapsed < 1) return;
-    shown_ = true;
     const double fraction = static_cast<double>(done) / static_cast<double>(total);
-    constexpr int WIDTH = 30;
-    const int filled = static_cast<int>(fraction * WIDTH);
     const double eta = fraction > 0 ? elapsed * (1 - fraction) / fraction : 0;
-    std::fprintf(stderr, "\r[%s%s] %3.0f %% %llu/%llu runs, %.0f s, ETA %.0f s ", std::string(filled, '#').c_str(),
-                 std::string(WIDTH - filled, ' ').c_str(), 100 * fraction, static_cast<unsigned long long>(done),
-                 static_cast<unsigned long long>(total), elapsed, eta);
-    std::fflush(stderr);
+    progress_detail(fmt::format("{:3.0f} % {}/{} runs, ETA {:.0f} s", 100 * fraction, done, total, eta));
   }
 
  private:
-  bool enabled_ = false;
-  bool shown_ = false;
-  std::mutex mutex_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
@@ -169,37 +143,122 @@ int report_unverified(const std::vector<std::string>& failures) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Plots (tools/plot.hpp runs gnuplot).
+// Plots (tools/plot.hpp runs gnuplot and keeps each script, data inline, beside its figure).
 
-const char* const ALGORITHM_TITLES = "binomial-stat fibonacci-stat tree-dyn noncommut-tree-dyn";
+/// How an algorithm is drawn in every figure: Okabe–Ito colours, told apart without colour too.
+struct CurveStyle {
+  const char* colour;
+  int dash;
+  int point;
+};
+
+CurveStyle curve_style(nc::Algorithm a) {
+  switch (a) {
+    case nc::Algorithm::BINOMIAL_STAT: return {"#0072B2", 1, 7};
+    case nc::Algorithm::FIBONACCI_STAT: return {"#D55E00", 2, 5};
+    case nc::Algorithm::TREE_DYN: return {"#009E73", 3, 9};
+    case nc::Algorithm::NONCOMMUT_TREE_DYN: return {"#CC79A7", 4, 13};
+  }
+  return {"black", 1, 1};
+}
+
+std::string about_study(const std::string& figure, const std::string& options) {
+  return fmt::format("Figure {} of Benoit, Canon and Marchal (CCPE 2014), from\n`starnet montecarlo --study figure{} {}`"
+                     " (docs/montecarlo.md).",
+                     figure, figure, options);
+}
+
 const char* const LOG_CV_TICS = "set xtics (\"0.01\" -2, \"0.1\" -1, \"1\" 0, \"10\" 1)\n";
 const char* const LOG_RATIO_TICS = "set ytics (\"0.1\" -1, \"0.2\" log10(0.2), \"0.5\" log10(0.5), \"1\" 0, "
                                    "\"2\" log10(2), \"5\" log10(5), \"10\" 1)\n";
 
+/// A log axis' tics at 1, 2 and 5 times the powers of ten within [@p low, @p high] (gnuplot's own
+/// would label the decades only); empty when none falls inside.
+std::string log_tics(const char* axis, double low, double high) {
+  std::string tics;
+  for (auto e = static_cast<int>(std::floor(std::log10(low))); e <= static_cast<int>(std::ceil(std::log10(high))); ++e) {
+    for (const double mantissa : {1.0, 2.0, 5.0}) {
+      const double tic = mantissa * std::pow(10.0, e);
+      if (tic >= low && tic <= high) tics += fmt::format("{}{:g}", tics.empty() ? "" : ", ", tic);
+    }
+  }
+  return tics.empty() ? std::string() : fmt::format("set {}tics ({})\n", axis, tics);
+}
+
+/// `with image` on the grid of Figures 5 and 6: in SVG every cell its own rectangle (`pixels`),
+/// since viewers smooth an embedded image when they scale it; pngcairo draws cells sharp itself.
+std::string image_style(const std::string& plot) { return plot.ends_with(".svg") ? "with image pixels" : "with image"; }
+
+/// Figure 4's bars of the four algorithms stand side by side around each CV, this far apart in
+/// log10(CV) (7 CVs a decade are 0.14 apart).
+constexpr double BAR_SPACING_LOG10 = 0.018;
+
+/// (a) means and 10–90 % bars in log-log; (b) each mean over Tree-dyn's at the same CV, in linear
+/// y, where the curves that (a) piles up above CV 1 come apart. One key for both, right of them.
 void plot_figure4(const nc::Figure4Result& r, const std::string& plot) {
-  std::string data;
+  const std::size_t tree_dyn = nc::algorithm_index(nc::Algorithm::TREE_DYN);
+  std::string data = "# one block per algorithm: CV, mean, q10, q50, q90, mean / mean(tree-dyn) at that CV\n";
+  double low = 0;  // the y range of (a): the data, a little margin, no empty decades
+  double high = 0;
   for (std::size_t a = 0; a < nc::ALL_ALGORITHMS.size(); ++a) {
+    data += fmt::format("# {}\n", nc::to_string(nc::ALL_ALGORITHMS[a]));
     for (const auto& p : r.points) {
       const auto& s = p.outcomes[a].summary;
-      data += fmt::format("{:.9g} {:.9g} {:.9g} {:.9g} {:.9g}\n", p.cv, s.mean, s.q10, s.q50, s.q90);
+      data += fmt::format("{:.9g} {:.9g} {:.9g} {:.9g} {:.9g} {:.9g}\n", p.cv, s.mean, s.q10, s.q50, s.q90,
+                          s.mean / p.outcomes[tree_dyn].summary.mean);
+      for (const double y : {s.mean, s.q10, s.q90}) {
+        if (y > 0 && (low == 0 || y < low)) low = y;
+        high = std::max(high, y);
+      }
     }
     data += "\n\n";
   }
+  std::string bars;
+  std::string means;
+  std::string relative;
+  for (std::size_t a = 0; a < nc::ALL_ALGORITHMS.size(); ++a) {
+    const auto style = curve_style(nc::ALL_ALGORITHMS[a]);
+    const auto line = fmt::format("with linespoints lw 2 dt {} pt {} ps 0.8 lc rgb '{}'", style.dash, style.point,
+                                  style.colour);
+    bars += fmt::format("$figure4 index {0} using ($1*beside({0})):3:(0):($5-$3) with vectors nohead lw 1.5 lc rgb '{1}' "
+                        "notitle, \\\n     ",
+                        a, style.colour);
+    means += fmt::format("{}$figure4 index {} using 1:2 {} title '{}'", means.empty() ? "" : ", \\\n     ", a, line,
+                         nc::to_string(nc::ALL_ALGORITHMS[a]));
+    relative += fmt::format("{}$figure4 index {} using 1:6 {} notitle", relative.empty() ? "" : ", \\\n     ", a, line);
+  }
   const std::string script =
-      gnuplot_terminal(plot, 960, 620) +
-      fmt::format("set title \"Figure 4: average schedule length, n = {}, gamma costs, mu_d = 1, mu_c = 0\\n"
-                  "{} runs per CV; ribbons from the 10 % to the 90 % quantile\"\n",
+      gnuplot_terminal(plot, 960, 900) +
+      fmt::format("set multiplot title \"Figure 4: schedule length, n = {}, gamma communication costs (mu_d = 1), "
+                  "mu_c = 0, {} runs per CV\"\n",
                   r.n, r.runs) +
-      "set logscale xy\nset xlabel 'coefficient of variation of the communication costs'\n"
-      "set ylabel 'schedule length'\nset key top left\nset grid\n"
-      "set style fill transparent solid 0.18 noborder\n" +
-      fmt::format("names = \"{}\"\n", ALGORITHM_TITLES) +
-      "plot for [a=0:3] 'figure4.dat' index a using 1:3:5 with filledcurves lc a+1 notitle, \\\n"
-      "     for [a=0:3] 'figure4.dat' index a using 1:2 with linespoints lc a+1 lw 2 pt 7 ps 0.5 title word(names, a+1)\n";
-  draw_gnuplot(plot, script, {{"figure4.dat", data}});
+      "set lmargin at screen 0.09\nset rmargin at screen 0.74\n"
+      "set logscale x\n" +
+      fmt::format("set xrange [{:.9g}:{:.9g}]\n", r.points.front().cv / 1.1, r.points.back().cv * 1.1) +
+      "set grid\nset key at screen 0.76, screen 0.86 left top Left reverse box spacing 1.3\n"
+      "set tmargin at screen 0.90\nset bmargin at screen 0.42\nset format x ''\n"
+      "set logscale y\n" +
+      (low > 0 ? fmt::format("set yrange [{:.9g}:{:.9g}]\n", low / 1.25, high * 1.25) + log_tics("y", low / 1.25, high * 1.25)
+               : std::string()) +
+      "set ylabel 'schedule length'\n"
+      "set title '(a) mean (points) and 10 % to 90 % quantiles (bars), log scale'\n" +
+      fmt::format("beside(a) = 10**({}*(a - {:.1f}))\n", BAR_SPACING_LOG10, (nc::ALL_ALGORITHMS.size() - 1) / 2.0) +
+      "plot " + bars + means + "\n" +
+      "set tmargin at screen 0.38\nset bmargin at screen 0.08\n"
+      "unset logscale y\nset yrange [*:*]\nset ytics autofreq\nset format x '%g'\n"
+      "set xlabel 'coefficient of variation of the communication costs'\n"
+      "set ylabel 'mean / mean(tree-dyn)'\nunset key\n"
+      "set title '(b) mean over the mean of Tree-dyn at the same CV, linear scale'\n"
+      "plot " + relative + "\n" +
+      "unset multiplot\n";
+  draw_gnuplot(plot,
+               about_study("4", fmt::format("--n {} --runs {} --seed {} --points {}", r.n, r.runs, r.seed,
+                                            r.points.size())),
+               script, {{"figure4", data}});
 }
 
-/// One row per (CV, μ_c/μ_d), a blank line after each CV (gnuplot's grid layout).
+/// One row per (CV, μ_c/μ_d), a blank line after each CV (gnuplot's grid layout). A cell without
+/// a value holds NaN: `with image` leaves it blank and keeps the grid (a missing value would not).
 template <class Row>
 std::string grid_data(const nc::GridResult& r, Row row) {
   std::string data;
@@ -212,45 +271,62 @@ std::string grid_data(const nc::GridResult& r, Row row) {
   return data;
 }
 
-std::string value_or_missing(double x) { return std::isnan(x) ? std::string("?") : fmt::format("{:.9g}", x); }
+std::string value_or_nan(double x) { return std::isnan(x) ? std::string("NaN") : fmt::format("{:.9g}", x); }
 
-const std::string HEATMAP_SETUP = std::string("set datafile missing '?'\nset xlabel 'CV (communication and computation)'\n"
+const std::string HEATMAP_SETUP = std::string("set xlabel 'CV (communication and computation)'\n"
                                               "set ylabel 'mu_c / mu_d'\nset rmargin 12\n") +
                                   LOG_CV_TICS + LOG_RATIO_TICS + "set xrange [*:*] noextend\nset yrange [*:*] noextend\n";
 
-/// Data column 3 = ratio, column 4 = best method index (0 binomial, 1 fibonacci, 2 noncommut).
+/// Figure 5(b)'s categories, the candidates of GridCell::best_noncommutative, one colour each.
+constexpr nc::Algorithm FIGURE5B_METHODS[] = {nc::Algorithm::BINOMIAL_STAT, nc::Algorithm::FIBONACCI_STAT,
+                                              nc::Algorithm::NONCOMMUT_TREE_DYN};
+
+/// Data column 3 = ratio, column 4 = the best method's place in FIGURE5B_METHODS. (b) is a
+/// categorical map: a palette of flat steps, one per method, labelled in the colour box.
 void plot_figure5(const nc::GridResult& r, std::size_t law, const std::string& plot) {
   const auto data = grid_data(r, [&](std::size_t i, std::size_t j) {
     const auto& c = r.at(law, i, j);
-    if (c.skipped) return std::string("? ?");
-    const auto best = c.best_noncommutative();
-    const int code = best == nc::Algorithm::BINOMIAL_STAT ? 0 : best == nc::Algorithm::FIBONACCI_STAT ? 1 : 2;
-    return fmt::format("{:.9g} {}", c.fibonacci_over_tree_dyn(), code);
+    if (c.skipped) return std::string("NaN NaN");
+    const auto* best = std::find(std::begin(FIGURE5B_METHODS), std::end(FIGURE5B_METHODS), c.best_noncommutative());
+    STARNET_ASSERT(best != std::end(FIGURE5B_METHODS));
+    return fmt::format("{:.9g} {}", c.fibonacci_over_tree_dyn(), best - std::begin(FIGURE5B_METHODS));
   });
+  std::string steps;
+  std::string labels;
+  for (std::size_t k = 0; k < std::size(FIGURE5B_METHODS); ++k) {
+    const char* colour = curve_style(FIGURE5B_METHODS[k]).colour;
+    steps += fmt::format("{}{} '{}', {} '{}'", k == 0 ? "" : ", ", k, colour, k + 1, colour);
+    labels += fmt::format("{}'{}' {}", k == 0 ? "" : ", ", nc::to_string(FIGURE5B_METHODS[k]), k);
+  }
   const std::string script =
       gnuplot_terminal(plot, 1400, 620) +
       "set view map\nset contour base\nset cntrparam levels discrete 1\nunset surface\n"
-      "set table 'contour.dat'\nsplot 'figure5.dat' using (log10($1)):(log10($2)):3 with lines notitle\nunset table\n"
+      "set table $contour\nsplot $figure5 using (log10($1)):(log10($2)):3 with lines notitle\nunset table\n"
       "unset contour\nset surface\n" +
       HEATMAP_SETUP +
       fmt::format("set multiplot layout 1,2 title \"Figure 5 ({} costs, n = {}, {} runs per cell)\"\n",
                   st::to_string(r.distributions[law]), r.n, r.runs) +
       "set title '(a) mean(Fibonacci-stat)/mean(Tree-dyn), red line at 1'\n"
       "set palette defined (0 '#000000', 0.5 '#808080', 1 '#ffffff')\n"
-      "plot 'figure5.dat' using (log10($1)):(log10($2)):3 with image notitle, "
-      "'contour.dat' using 1:2 with lines lw 2 lc rgb '#d62728' notitle\n"
+      "plot $figure5 using (log10($1)):(log10($2)):3 " + image_style(plot) + " notitle, "
+      "$contour using 1:2 with lines lw 2 lc rgb '#d62728' notitle\n"
       "set title '(b) best method with a non-commutative operator'\n"
-      "set cbrange [-0.5:2.5]\nset palette maxcolors 3\nset palette defined (0 '#1b9e77', 1 '#d95f02', 2 '#7570b3')\n"
-      "set cbtics ('Binomial' 0, 'Fibonacci' 1, 'NC-Tree-dyn' 2)\n"
-      "plot 'figure5.dat' using (log10($1)):(log10($2)):4 with image notitle\n"
+      "set rmargin 22\n" +
+      fmt::format("set cbrange [-0.5:{}.5]\nset palette maxcolors {}\nset palette defined ({})\n"
+                  "set cbtics ({}) scale 0\n",
+                  std::size(FIGURE5B_METHODS) - 1, std::size(FIGURE5B_METHODS), steps, labels) +
+      "plot $figure5 using (log10($1)):(log10($2)):4 " + image_style(plot) + " notitle\n"
       "unset multiplot\n";
-  draw_gnuplot(plot, script, {{"figure5.dat", data}});
+  draw_gnuplot(plot,
+               about_study("5", fmt::format("--n {} --runs {} --seed {} --points {} --ratio-points {}", r.n, r.runs,
+                                            r.seed, r.cvs.size(), r.cost_ratios.size())),
+               script, {{"figure5", data}});
 }
 
 void plot_figure6(const nc::GridResult& r, const std::string& plot) {
   const auto data = grid_data(r, [&](std::size_t i, std::size_t j) {
     const auto s = nc::spread(r, i, j);
-    return value_or_missing(s.dispersion) + " " + value_or_missing(s.inconsistency);
+    return value_or_nan(s.dispersion) + " " + value_or_nan(s.inconsistency);
   });
   const std::string script =
       gnuplot_terminal(plot, 1400, 620) + HEATMAP_SETUP +
@@ -258,12 +334,15 @@ void plot_figure6(const nc::GridResult& r, const std::string& plot) {
                   r.distributions.size(), r.n, r.runs) +
       "set title '(a) dispersion of mean(Fibonacci-stat)/mean(Tree-dyn) across the laws'\n"
       "set cbrange [0:2]\nset palette defined (0 '#ffffff', 1 '#000000')\n"
-      "plot 'figure6.dat' using (log10($1)):(log10($2)):3 with image notitle\n"
+      "plot $figure6 using (log10($1)):(log10($2)):3 " + image_style(plot) + " notitle\n"
       "set title '(b) inconsistency ratio of the best method'\n"
       "set cbrange [0:0.6]\n"
-      "plot 'figure6.dat' using (log10($1)):(log10($2)):4 with image notitle\n"
+      "plot $figure6 using (log10($1)):(log10($2)):4 " + image_style(plot) + " notitle\n"
       "unset multiplot\n";
-  draw_gnuplot(plot, script, {{"figure6.dat", data}});
+  draw_gnuplot(plot,
+               about_study("6", fmt::format("--n {} --runs {} --seed {} --points {} --ratio-points {}", r.n, r.runs,
+                                            r.seed, r.cvs.size(), r.cost_ratios.size())),
+               script, {{"figure6", data}});
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -276,25 +355,25 @@ int run_scenario(const Options& o) {
   const auto algorithms = parse_algorithms(o.algos);
   const nc::Scenario scenario{o.n, st::parse_distribution(o.dist), o.cv, o.mu_d, o.mu_c};
   const std::uint64_t runs = runs_or(o, DEFAULT_RUNS);
-  if (!o.gantt.empty()) {
+  // --gantt and --trace both show run --run again, emulated with its events kept.
+  const bool one_run = !o.gantt.empty() || o.trace.wanted();
+  if (one_run) {
     if (algorithms.size() != 1) {
-      throw UsageError(fmt::format("--gantt draws one run of one algorithm: --algos \"{}\" names {}", o.algos,
-                                   algorithms.size()));
+      throw UsageError(fmt::format("--gantt and --trace show one run of one algorithm: --algos \"{}\" names {}",
+                                   o.algos, algorithms.size()));
     }
     if (o.run < 0 || static_cast<std::uint64_t>(o.run) >= runs) {
       throw UsageError(fmt::format("--run {}: expected a run of this study, 0..{}", o.run, runs - 1));
     }
-    if (o.n >= 1) require_gantt_rows(topology::CompleteGraph(static_cast<emulator::NodeId>(o.n)));
+    if (o.n >= 1 && !o.gantt.empty()) require_gantt_rows(topology::CompleteGraph(static_cast<emulator::NodeId>(o.n)));
   } else if (o.has("--run")) {
-    throw UsageError("--run chooses the run --gantt draws: give --gantt FILE.svg too");
+    throw UsageError("--run chooses the run --gantt draws and --trace records: give --gantt FILE.svg or --trace FILE");
   }
 
-  ProgressBar bar(o.progress);
   nc::MonteCarlo mc;
-  mc.algorithms(algorithms).scenario(scenario).runs(runs).seed(o.seed).threads(o.threads).keep_samples(!o.gantt.empty());
-  mc.progress([&](std::uint64_t done, std::uint64_t total) { bar.update(done, total); });
+  mc.algorithms(algorithms).scenario(scenario).runs(runs).seed(o.seed).threads(o.threads).keep_samples(one_run);
+  mc.progress(RunsProgress{});
   mc.run();
-  bar.finish();
 
   std::vector<std::string> failures;
   for (const auto& outcome : mc.outcomes()) {
@@ -303,18 +382,23 @@ int run_scenario(const Options& o) {
     }
   }
   std::optional<double> gantt_makespan;
-  if (!o.gantt.empty()) {
+  if (one_run) {
     const auto run_index = static_cast<std::uint64_t>(o.run);
     const auto one = nc::emulate_study_run(algorithms.front(), scenario, o.seed, run_index);
     if (one.makespan != mc.outcomes().front().makespans[run_index] || !one.verified) {
-      failures.push_back(fmt::format("--gantt: run {} re-emulated to {} (the study has {})", o.run, one.makespan,
+      failures.push_back(fmt::format("--run {} re-emulated to {} (the study has {})", o.run, one.makespan,
                                      mc.outcomes().front().makespans[run_index]));
     }
-    GanttOptions g;
-    g.title = fmt::format("{}, n = {}, {} CV {}, mu_d = {}, mu_c = {}, seed {}, run {}: makespan {:.6g}",
-                          nc::to_string(algorithms.front()), o.n, o.dist, o.cv, o.mu_d, o.mu_c, o.seed, o.run, one.makespan);
-    write_file_atomically(o.gantt, gantt_svg(one.trace, topology::CompleteGraph(static_cast<emulator::NodeId>(o.n)), g));
-    gantt_makespan = one.makespan;
+    const topology::CompleteGraph machines(static_cast<emulator::NodeId>(o.n));
+    o.trace.write(one.trace, machines);
+    if (!o.gantt.empty()) {
+      GanttOptions g;
+      g.title = fmt::format("{}, n = {}, {} CV {}, mu_d = {}, mu_c = {}, seed {}, run {}: makespan {:.6g}",
+                            nc::to_string(algorithms.front()), o.n, o.dist, o.cv, o.mu_d, o.mu_c, o.seed, o.run,
+                            one.makespan);
+      write_file_atomically(o.gantt, gantt_svg(one.trace, machines, g));
+      gantt_makespan = one.makespan;
+    }
   }
   const double simulations = static_cast<double>(runs * algorithms.size());
   if (!o.csv.empty()) {
@@ -335,7 +419,8 @@ int run_scenario(const Options& o) {
     if (gantt_makespan) out["gantt"] = {{"file", o.gantt}, {"run", o.run}, {"makespan", *gantt_makespan}};
     out["wall_seconds"] = mc.wall_seconds();
     out["simulations_per_second"] = simulations / mc.wall_seconds();
-    std::cout << out.dump(2) << "\n";
+    out["verified"] = failures.empty();
+    print_json(std::move(out));
   } else {
     fmt::print("Monte-Carlo: n = {}, {} costs with CV {}, mu_d = {}, mu_c = {}, {} runs, seed {}\n", o.n, o.dist, o.cv,
                o.mu_d, o.mu_c, runs, o.seed);
@@ -439,7 +524,7 @@ json grid_cells_json(const nc::GridResult& r, std::size_t law) {
 }
 
 int run_study(const Options& o) {
-  for (const auto* flag : {"--algos", "--dist", "--cv", "--mu-d", "--mu-c", "--gantt", "--run"}) {
+  for (const auto* flag : {"--algos", "--dist", "--cv", "--mu-d", "--mu-c", "--gantt", "--run", "--trace"}) {
     if (o.has(flag)) {
       throw UsageError(fmt::format("{} is fixed by --study {} (it takes --runs, --seed, --threads, --n, --points, "
                                    "--ratio-points, --csv, --plot, --json)",
@@ -455,18 +540,16 @@ int run_study(const Options& o) {
   if (o.ratio_points < 2) {
     throw UsageError(fmt::format("--ratio-points {}: at least 2 values of mu_c/mu_d (0.1 and 10)", o.ratio_points));
   }
-  ProgressBar bar(o.progress);
   nc::StudyOptions options;
   options.n = o.n;
   options.seed = o.seed;
   options.threads = o.threads;
-  options.progress = [&](std::uint64_t done, std::uint64_t total) { bar.update(done, total); };
+  options.progress = RunsProgress{};
   const auto cvs = nc::log_spaced(nc::CV_MIN, nc::CV_MAX, o.points);
 
   if (o.study == "figure4") {
     options.runs = runs_or(o, nc::FIGURE4_RUNS);
     const auto r = nc::figure4_study(cvs, options);
-    bar.finish();
     const auto notes = nc::figure4_notes(r);
     if (!o.csv.empty()) write_file_atomically(o.csv, figure4_csv(r));
     if (!o.plot.empty()) plot_figure4(r, o.plot);
@@ -481,8 +564,9 @@ int run_study(const Options& o) {
       const json out = {{"study", "figure4"}, {"n", r.n},          {"distribution", "gamma"},
                         {"mu_d", 1},          {"mu_c", 0},         {"runs", r.runs},
                         {"seed", r.seed},     {"points", points},  {"notes", notes_json(notes)},
-                        {"wall_seconds", r.wall_seconds}, {"simulations_per_second", simulations / r.wall_seconds}};
-      std::cout << out.dump(2) << "\n";
+                        {"wall_seconds", r.wall_seconds}, {"simulations_per_second", simulations / r.wall_seconds},
+                        {"verified", r.all_verified()}};
+      print_json(out);
     } else {
       fmt::print("Figure 4: n = {}, gamma costs, mu_d = 1, mu_c = 0, {} runs per CV, seed {}\n", r.n, r.runs, r.seed);
       fmt::print("{:>9}", "CV");
@@ -506,7 +590,6 @@ int run_study(const Options& o) {
   std::vector<st::DistributionKind> laws{st::DistributionKind::GAMMA};
   if (o.study == "figure6") laws.assign(st::ALL_DISTRIBUTIONS.begin(), st::ALL_DISTRIBUTIONS.end());
   const auto r = nc::grid_study(cvs, ratios, laws, options);
-  bar.finish();
   const std::size_t gamma = o.study == "figure6" ? 6 : 0;  // index of gamma in the law list
   const auto notes = o.study == "figure5" ? nc::figure5_notes(r, gamma) : nc::figure6_notes(r);
   if (!o.csv.empty()) write_file_atomically(o.csv, o.study == "figure5" ? figure5_csv(r, gamma) : figure6_csv(r));
@@ -558,7 +641,8 @@ int run_study(const Options& o) {
     out["notes"] = notes_json(notes);
     out["wall_seconds"] = r.wall_seconds;
     out["simulations_per_second"] = simulations / r.wall_seconds;
-    std::cout << out.dump(2) << "\n";
+    out["verified"] = r.all_verified();
+    print_json(std::move(out));
   } else {
     fmt::print("{}: n = {}, {} law{}, {} CVs x {} values of mu_c/mu_d, {} runs per cell, seed {}; {} cells skipped "
                "(CV outside the law's range)\n",
@@ -575,8 +659,6 @@ int run_study(const Options& o) {
 // ---------------------------------------------------------------------------------------------
 // Worst cases.
 
-json exact(const Rational& r) { return r.is_integer() ? json(r.num()) : json(r.to_string()); }
-
 int run_worst_cases(const Options& o) {
   for (const auto& flag : o.given) {
     if (flag != "--worst-case" && flag != "--json" && flag != "--csv") {
@@ -585,7 +667,7 @@ int run_worst_cases(const Options& o) {
   }
   std::vector<std::string> failures;
   json rows = json::array();
-  std::string csv = "instance,algorithm,n,d,D,c,C,makespan,optimum,optimum_certified,ratio,bound,bound_exact,within_bound\n";
+  std::string csv = "instance,algorithm,n,d,D,c,C,makespan,optimum,optimum_certified,ratio,bound,bound_reached,within_bound\n";
   if (!o.json) {
     fmt::print("Worst-case instances of Section 4 (Table I), emulated with exact costs\n");
     fmt::print("{:<22} {:<19} {:>5} {:>9} {:>7} {:>12} {:>9}  {}\n", "instance", "algorithm", "n", "makespan", "optimum",
@@ -603,24 +685,22 @@ int run_worst_cases(const Options& o) {
         failures.push_back(fmt::format("{} n = {}: {} reaches ratio {:.4f}, above {} = {:.4f} (docs/montecarlo.md)", w.name,
                                        out.n, nc::to_string(out.algorithm), ratio, out.bound_formula, out.bound));
       }
-      rows.push_back({{"instance", w.name},
-                      {"source", w.source},
-                      {"algorithm", std::string(nc::to_string(out.algorithm))},
-                      {"n", out.n},
-                      {"d", exact(w.d)},
-                      {"D", exact(w.D)},
-                      {"c", exact(w.c)},
-                      {"C", exact(w.C)},
-                      {"makespan", exact(out.makespan)},
-                      {"verified", out.verified},
-                      {"optimum", exact(out.optimum)},
-                      {"optimum_certified", out.optimum_certified},
-                      {"ratio", exact(out.ratio)},
-                      {"ratio_decimal", ratio},
-                      {"bound_formula", out.bound_formula},
-                      {"bound", out.bound},
-                      {"bound_exact", out.bound_exact},
-                      {"within_bound", within}});
+      json row = {{"instance", w.name},
+                  {"source", w.source},
+                  {"algorithm", std::string(nc::to_string(out.algorithm))},
+                  {"n", out.n},
+                  {"verified", out.verified},
+                  {"optimum_certified", out.optimum_certified},
+                  {"bound_formula", out.bound_formula},
+                  {"bound", out.bound},
+                  {"bound_reached", out.bound_exact},
+                  {"within_bound", within}};
+      for (const auto& [key, value] : {std::pair{"d", &w.d}, std::pair{"D", &w.D}, std::pair{"c", &w.c},
+                                       std::pair{"C", &w.C}, std::pair{"makespan", &out.makespan},
+                                       std::pair{"optimum", &out.optimum}, std::pair{"ratio", &out.ratio}}) {
+        put_exact(row, key, *value);
+      }
+      rows.push_back(std::move(row));
       csv += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{:.17g},{},{}\n", w.name, nc::to_string(out.algorithm), out.n,
                          w.d.to_string(), w.D.to_string(), w.c.to_string(), w.C.to_string(), out.makespan.to_string(),
                          out.optimum.to_string(), out.optimum_certified, out.ratio.to_string(), out.bound,
@@ -632,7 +712,7 @@ int run_worst_cases(const Options& o) {
     }
   }
   if (!o.csv.empty()) write_file_atomically(o.csv, csv);
-  if (o.json) std::cout << json{{"worst_case", rows}}.dump(2) << "\n";
+  if (o.json) print_json({{"worst_case", rows}, {"verified", failures.empty()}});
   return report_unverified(failures);
 }
 
@@ -671,7 +751,7 @@ void add_montecarlo_command(CLI::App& app, Action& action) {
                 "(studies: points or cells, and notes; --worst-case: one row per instance and algorithm)");
   cmd->add_option("--csv", o.csv, "Write the summary (study: the figure's data) as CSV to FILE");
   cmd->add_option("--gantt", o.gantt, "Draw run --run of the (single) algorithm as a Gantt chart, SVG (n <= 1000)");
-  cmd->add_option("--run", o.run, "The run --gantt draws, 0..runs-1 (default 0)");
+  cmd->add_option("--run", o.run, "The run --gantt draws and --trace records, 0..runs-1 (default 0)");
   cmd->add_option("--study", o.study, "figure4 | figure5 | figure6: reproduce a figure of Section 5");
   cmd->add_option("--plot", o.plot, "With --study: draw the figure with gnuplot into FILE.svg or FILE.png");
   cmd->add_option("--points", o.points, fmt::format("With --study: CVs log-spaced over [0.01, 10] (default {})",
@@ -680,8 +760,7 @@ void add_montecarlo_command(CLI::App& app, Action& action) {
                   fmt::format("With --study figure5|figure6: values of mu_c/mu_d log-spaced over [0.1, 10] (default {})",
                               nc::DEFAULT_COST_RATIO_POINTS));
   cmd->add_flag("--worst-case", o.worst_case, "Run the worst-case instances of Section 4 and compare with Table I");
-  cmd->add_option("--progress", o.progress,
-                  "Progress bar on stderr for runs longer than a second: auto (if stderr is a terminal), always, never");
+  o.trace.add_to(*cmd, "every event of run --run of the (single) algorithm");
   cmd->callback([cmd, &action] {
     for (const auto* opt : cmd->get_options()) {
       if (opt->count() > 0) o.given.push_back(opt->get_name());

@@ -2,6 +2,8 @@
 // several values) and broadcast in the single-port model, by SAT, with both answers checked
 // (issue 19; docs/optimal.md).
 #include "command.hpp"
+#include "json_output.hpp"
+#include "progress.hpp"
 #include "optimal_uniform.hpp"
 
 #include <starnet/algorithms/generic/subnetwork.hpp>
@@ -22,7 +24,6 @@
 
 #include <filesystem>
 #include <iostream>
-#include <unistd.h>
 
 namespace starnet::tools {
 namespace {
@@ -50,10 +51,9 @@ emulator::PortModel port_model(const OptimalOptions& o) {
 }
 
 void progress(const opt::SolveRecord& r) {
-  if (::isatty(2) == 0) return;
-  std::cerr << fmt::format("  T = {}: {} ({} variables, {} clauses, {:.2f} s)\n", r.steps,
-                           !r.satisfiable ? "stopped" : *r.satisfiable ? "SAT" : "UNSAT", r.variables, r.clauses,
-                           r.seconds);
+  progress_detail(fmt::format("T = {}: {} ({} variables, {} clauses, {:.2f} s)", r.steps,
+                              !r.satisfiable ? "stopped" : *r.satisfiable ? "SAT" : "UNSAT", r.variables, r.clauses,
+                              r.seconds));
 }
 
 nlohmann::json result_json(const opt::OptimalResult& r, const std::string& collective, const std::string& spec,
@@ -87,6 +87,7 @@ nlohmann::json result_json(const opt::OptimalResult& r, const std::string& colle
           {"builtin_steps", r.builtin_steps ? nlohmann::json(*r.builtin_steps) : nlohmann::json(nullptr)},
           {"bounds", bounds},
           {"schedule_verified", r.schedule_verified},
+          {"verified", r.schedule_verified},
           {"solver", {{"name", "CaDiCaL"}, {"calls", calls}, {"learned_clauses", learned}}},
           {"seconds", r.seconds}};
 }
@@ -139,7 +140,7 @@ int single(const OptimalOptions& o) {
                                                     *r.optimum, o.collective)));
   }
   if (o.json) {
-    std::cout << result_json(r, o.collective, o.topology, ports).dump(2) << "\n";
+    print_json(result_json(r, o.collective, o.topology, ports));
   } else {
     std::cout << fmt::format("{} on {} ({} nodes), {}\n", o.collective, o.topology, t->num_nodes(), ports.to_string());
     for (const auto& b : r.bounds) std::cout << fmt::format("  bound {:<15} {:>3}  {}\n", b.name, b.steps, b.reason);
@@ -274,7 +275,7 @@ int study(const OptimalOptions& o) {
   for (const auto& spec : specs) {
     const auto t = topology::make_topology(spec);
     for (const bool half : {false, true}) {
-      if (::isatty(2) != 0) std::cerr << fmt::format("{} {} duplex:\n", spec, half ? "half" : "full");
+      progress_detail(fmt::format("{} {} duplex", spec, half ? "half" : "full"));
       rows.push_back({spec, t->num_nodes(), half, search(*t, spec, opt::Goal::GOSSIP, 0, {1, half}, seconds, "")});
     }
   }
@@ -307,7 +308,9 @@ int study(const OptimalOptions& o) {
   }
   if (!o.csv.empty()) write_file_atomically(o.csv, csv);
   if (o.json) {
-    std::cout << nlohmann::json{{"study", "star"}, {"rows", json_rows}}.dump(2) << "\n";
+    bool all_verified = true;
+    for (const auto& row : json_rows) all_verified = all_verified && row.at("verified").get<bool>();
+    print_json({{"study", "star"}, {"rows", json_rows}, {"verified", all_verified}});
   } else {
     std::cout << text;
   }

@@ -3,6 +3,8 @@
 // the node's last symbol) on S_3..S_6 — written as a schedule and verified on the emulator
 // (issue 25; docs/beyond.md).
 #include "optimal_uniform.hpp"
+#include "json_output.hpp"
+#include "progress.hpp"
 
 #include "command.hpp"
 
@@ -23,7 +25,6 @@
 
 #include <iostream>
 #include <optional>
-#include <unistd.h>
 
 namespace starnet::tools {
 namespace {
@@ -47,8 +48,6 @@ struct Found {
   bool timed_out = false;
 };
 
-bool tty_progress() { return ::isatty(2) != 0; }
-
 Found search_uniform(const opt::CayleyGroup& g, const OptimalOptions& o, int limit) {
   Found f;
   opt::UniformResult r;
@@ -57,7 +56,7 @@ Found search_uniform(const opt::CayleyGroup& g, const OptimalOptions& o, int lim
     if (o.beam_width > 0) throw UsageError("--anytime: widens its own beam; drop --beam-width");
     f.method = "anytime";
     r = opt::uniform_anytime(g, limit, o.time_limit, ANYTIME_MAX_WIDTH, [](const opt::UniformResult& b, std::size_t w) {
-      if (tty_progress()) std::cerr << fmt::format("  beam width {}: {} steps\n", w, b.dimensions.size());
+      progress_detail(fmt::format("beam width {}: {} steps so far", w, b.dimensions.size()));
     });
   } else if (o.beam_width > 0) {
     f.method = "beam";
@@ -221,7 +220,7 @@ int optimal_in_class(const OptimalOptions& o) {
     }
     std::uint64_t total = 0;
     for (const auto x : per_step) total += x;
-    std::cout << nlohmann::json{{"collective", broadcast ? "broadcast" : "gossip"},
+    print_json({{"collective", broadcast ? "broadcast" : "gossip"},
                                 {"topology", o.topology},
                                 {"class", coset ? "coset" : "uniform"},
                                 {"method", f.method},
@@ -236,11 +235,10 @@ int optimal_in_class(const OptimalOptions& o) {
                                 {"items_received_per_node", received},
                                 {"sum_of_largest_messages", total},
                                 {"schedule_verified", verified},
+                                {"verified", verified},
                                 {"explored", f.explored},
                                 {"timed_out", f.timed_out},
-                                {"seconds", f.seconds}}
-                     .dump(2)
-              << "\n";
+                                {"seconds", f.seconds}});
   } else {
     print_text(o, f, paper, verified, vol, what);
   }

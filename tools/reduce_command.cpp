@@ -1,6 +1,8 @@
 // `starnet reduce`: the reduction trees of Canon and Antoniu (RR-7898, 2012) — plan, self-check,
 // report — and the Figure 2 study of their approximation ratios.
 #include "command.hpp"
+#include "json_output.hpp"
+#include "trace_output.hpp"
 #include "gantt.hpp"
 #include "plot.hpp"
 
@@ -47,6 +49,7 @@ struct ReduceOptions {
   std::string csv;
   std::string plot;
   std::string gantt;
+  TraceOutput trace;
 };
 
 // Concatenated values grow with n: keep the non-commutative check to sizes it stays cheap at.
@@ -91,12 +94,6 @@ Emulation emulate(const trees::ReductionPlan& plan, const trees::Operator& op, b
   return e;
 }
 
-/// An exact number for JSON: an integer, or a fraction string such as "7/2".
-nlohmann::ordered_json exact(const Rational& r) {
-  if (r.is_integer()) return r.num();
-  return r.to_string();
-}
-
 /// What planning and checking produced; an emulation result joins it when plans run on the emulator.
 struct PlanOutcome {
   trees::ReductionPlan plan;
@@ -115,19 +112,20 @@ struct PlanOutcome {
 nlohmann::ordered_json plan_json(const ReduceOptions& o, const PlanOutcome& r) {
   const trees::ReductionPlan& plan = r.plan;
   nlohmann::ordered_json transfers = nlohmann::ordered_json::array();
-  for (const trees::Transfer& t : plan.transfers) transfers.push_back({{"from", t.from}, {"to", t.to}, {"start", exact(t.start)}});
-  nlohmann::ordered_json out = {
-      {"algo", plan.algorithm},
-      {"n", plan.n()},
-      {"d", exact(plan.model.d())},
-      {"c", exact(plan.model.c())},
-  };
+  for (const trees::Transfer& t : plan.transfers) {
+    nlohmann::ordered_json transfer = {{"from", t.from}, {"to", t.to}};
+    put_exact(transfer, "start", t.start);
+    transfers.push_back(std::move(transfer));
+  }
+  nlohmann::ordered_json out = {{"algo", plan.algorithm}, {"n", plan.n()}};
+  put_exact(out, "d", plan.model.d());
+  put_exact(out, "c", plan.model.c());
   if (o.has_k) out["k"] = o.k;
   out["op"] = o.op;
-  out["length"] = exact(plan.length);
-  out["lower_bound"] = exact(r.lower_bound);
-  out["upper_bound"] = exact(r.upper_bound);
-  if (r.limited_upper_bound) out["limited_upper_bound"] = exact(*r.limited_upper_bound);
+  put_exact(out, "length", plan.length);
+  put_exact(out, "lower_bound", r.lower_bound);
+  put_exact(out, "upper_bound", r.upper_bound);
+  if (r.limited_upper_bound) put_exact(out, "limited_upper_bound", *r.limited_upper_bound);
   out["root"] = plan.root;
   out["parents"] = plan.parent;
   out["children"] = plan.children;
@@ -136,7 +134,7 @@ nlohmann::ordered_json plan_json(const ReduceOptions& o, const PlanOutcome& r) {
   out["max_concurrent_transfers"] = r.check.max_concurrent_transfers;
   out["plan_valid"] = r.check.valid;
   out["combined_in_order"] = r.in_order;
-  out["emulated_length"] = exact(r.emulated.run.makespan);
+  put_exact(out, "emulated_length", r.emulated.run.makespan);
   out["emulated_messages"] = r.emulated.run.counters.messages;
   out["emulated_root_value"] = r.emulated.root_shown;
   out["verified"] = r.verified();
@@ -186,10 +184,10 @@ int run_plan(const ReduceOptions& o) {
   // Self-check: the plan against the model, and the order in which it combines the elements.
   r.check = trees::check_plan(r.plan);
   r.in_order = r.check.valid && combines_in_order(r.plan, *op);
-  r.emulated = emulate(r.plan, *op, !o.gantt.empty());
-  if (!o.gantt.empty()) {
-    write_file_atomically(o.gantt, gantt_svg(r.emulated.run.trace, topology::CompleteGraph(static_cast<emulator::NodeId>(o.n))));
-  }
+  r.emulated = emulate(r.plan, *op, !o.gantt.empty() || o.trace.wanted());
+  const topology::CompleteGraph machines(static_cast<emulator::NodeId>(o.n));
+  if (!o.gantt.empty()) write_file_atomically(o.gantt, gantt_svg(r.emulated.run.trace, machines));
+  o.trace.write(r.emulated.run.trace, machines);
   r.lower_bound = trees::optimal_length_lower_bound(o.n, request.model);
   r.upper_bound = trees::optimal_length_upper_bound(o.n, request.model);
   if (o.has_k && o.k <= trees::max_concurrent_transfers_limit(o.n)) {
@@ -197,7 +195,7 @@ int run_plan(const ReduceOptions& o) {
   }
 
   if (o.json) {
-    std::cout << plan_json(o, r).dump() << "\n";
+    print_json(plan_json(o, r), -1);
   } else {
     print_plan(o, r);
   }
@@ -220,42 +218,30 @@ int run_plan(const ReduceOptions& o) {
   return 0;
 }
 
-/// The gnuplot script of Figure 2, data inline; it writes `outfile` (the plot by default).
-std::string figure2_script(const std::vector<trees::Figure2Row>& rows, const std::string& plot, int max_n) {
-  const bool svg = plot.ends_with(".svg");
-  std::string s = fmt::format(
-      "# Figure 2 of Canon & Antoniu (RR-7898, 2012), from `starnet reduce --study figure2 --max-n {}`.\n"
-      "# Run `gnuplot {}` to redraw; pass -e \"outfile='other.{}'\" to write elsewhere.\n"
-      "if (!exists(\"outfile\")) outfile = {}\n"
-      "set terminal {} size 900,540 {}\n"
-      "set output outfile\n"
-      "set title \"Strategy length / optimal length (Canon and Antoniu 2012, Figure 2)\"\n"
-      "set xlabel \"number of elements n\"\n"
-      "set ylabel \"ratio to the optimum\"\n"
-      "set logscale x\n"
-      "set xrange [2:{}]\n"
-      "set yrange [0.95:2.05]\n"
-      "set key bottom right\n"
-      "set grid\n"
-      "$ratios << EOD\n",
-      max_n, gnuplot_quote(plot.substr(0, plot.size() - 4) + ".gp"), svg ? "svg" : "png", gnuplot_quote(plot),
-      svg ? "svg" : "pngcairo", svg ? "dynamic background rgb 'white'" : "", max_n);
-  for (const auto& row : rows) {
-    s += fmt::format("{} {:.9f} {:.9f}\n", row.n, row.binomial_ratio().to_double(), row.fibonacci_ratio().to_double());
-  }
-  s += "EOD\n"
-       "plot $ratios using 1:2 with lines lw 1.5 title \"binomial strategy, d = c\", \\\n"
-       "     $ratios using 1:3 with lines lw 1.5 title \"Fibonacci strategy, min(d, c) = 0\", \\\n"
-       "     2 with lines dt 2 lc rgb 'gray40' title \"bound of Theorems 18 and 19\"\n";
-  return s;
-}
-
-/// Writes the script beside the plot (FILE.gp for FILE.svg) and runs gnuplot on it; the plot is
-/// drawn to a temporary name and renamed, like every output file.
+/// Draws Figure 2 into @p plot, its script beside it (tools/plot.hpp).
 void draw_figure2(const std::vector<trees::Figure2Row>& rows, const std::string& plot, int max_n) {
-  const std::string script = figure2_script(rows, plot, max_n);
-  write_file_atomically(plot.substr(0, plot.size() - 4) + ".gp", script);
-  draw_gnuplot(plot, "outfile = 'plot.out'\n" + script, {});
+  std::string ratios = "# n, binomial strategy (d = c), Fibonacci strategy (min(d, c) = 0): length / optimal length\n";
+  for (const auto& row : rows) {
+    ratios += fmt::format("{} {:.9f} {:.9f}\n", row.n, row.binomial_ratio().to_double(), row.fibonacci_ratio().to_double());
+  }
+  const std::string script =
+      gnuplot_terminal(plot, 900, 540) +
+      fmt::format("set title \"Strategy length / optimal length (Canon and Antoniu 2012, Figure 2)\"\n"
+                  "set xlabel \"number of elements n\"\n"
+                  "set ylabel \"ratio to the optimum\"\n"
+                  "set logscale x\n"
+                  "set xrange [2:{}]\n"
+                  "set yrange [0.95:2.05]\n"
+                  "set key bottom right\n"
+                  "set grid\n",
+                  max_n) +
+      "plot $ratios using 1:2 with lines lw 1.5 title \"binomial strategy, d = c\", \\\n"
+      "     $ratios using 1:3 with lines lw 1.5 title \"Fibonacci strategy, min(d, c) = 0\", \\\n"
+      "     2 with lines dt 2 lc rgb 'gray40' title \"bound of Theorems 18 and 19\"\n";
+  draw_gnuplot(plot,
+               fmt::format("Figure 2 of Canon & Antoniu (RR-7898, 2012), from `starnet reduce --study figure2 --max-n {}`.",
+                           max_n),
+               script, {{"ratios", ratios}});
 }
 
 /// The largest ratio of a column and the first n reaching it.
@@ -266,8 +252,9 @@ struct Worst {
 
 int run_study(const ReduceOptions& o) {
   if (o.study != "figure2") throw UsageError(fmt::format("--study \"{}\" is unknown (expected figure2)", o.study));
-  if (!o.algo.empty() || o.has_n || !o.d.empty() || !o.c.empty() || o.has_k) {
-    throw UsageError("--study takes --max-n, --csv, --plot and --json only (not --algo, --n, --d, --c or --k)");
+  if (!o.algo.empty() || o.has_n || !o.d.empty() || !o.c.empty() || o.has_k || o.trace.wanted() || !o.gantt.empty()) {
+    throw UsageError(
+        "--study takes --max-n, --csv, --plot and --json only (not --algo, --n, --d, --c, --k, --gantt or --trace)");
   }
   if (o.max_n > MAX_ELEMENTS) {
     throw UsageError(fmt::format("--max-n {}: at most {} elements", o.max_n, MAX_ELEMENTS));
@@ -291,13 +278,17 @@ int run_study(const ReduceOptions& o) {
 
   if (o.json) {
     const auto worst = [](const Worst& w) {
-      return nlohmann::ordered_json{{"max_ratio", exact(w.ratio)}, {"max_ratio_decimal", w.ratio.to_double()}, {"at_n", w.n}};
+      nlohmann::ordered_json j;
+      put_exact(j, "max_ratio", w.ratio);
+      j["at_n"] = w.n;
+      return j;
     };
     nlohmann::ordered_json out = {{"study", "figure2"}, {"max_n", o.max_n}, {"binomial_strategy_d_eq_c", worst(binomial)},
-                          {"fibonacci_strategy_min_zero", worst(fibonacci)}, {"within_theorems_18_19", within}};
+                          {"fibonacci_strategy_min_zero", worst(fibonacci)}, {"within_theorems_18_19", within},
+                          {"verified", within}};
     if (!o.csv.empty()) out["csv"] = o.csv;
     if (!o.plot.empty()) out["plot"] = o.plot;
-    std::cout << out.dump() << "\n";
+    print_json(std::move(out), -1);
   } else {
     fmt::print("Figure 2, 2 <= n <= {}: ratio to the optimal length\n", o.max_n);
     fmt::print("binomial strategy, d = c:          max {} ~ {:.4f} at n = {}\n", binomial.ratio.to_string(),
@@ -345,11 +336,12 @@ void add_reduce_command(CLI::App& app, Action& action) {
                 "Print one JSON document. Plans: algo, n, d, c, [k], op, length, lower_bound, upper_bound,\n"
                 "[limited_upper_bound], root, parents (root -1), children (reception order), transfers\n"
                 "[{from, to, start}], reducers, max_concurrent_transfers, plan_valid, combined_in_order;\n"
-                "times are exact (an integer or a fraction string such as \"7/2\")");
+                "times are numbers, with an exact KEY_exact fraction such as \"7/2\" when not integers (docs/json.md)");
   cmd->add_option("--study", o.study, "Run a study instead of one plan: figure2");
   cmd->add_option("--max-n", o.max_n, "Figure 2 study: largest n (default 10000)");
   cmd->add_option("--gantt", o.gantt,
                   "Write the emulated run as an SVG Gantt chart (one row per machine, at most 1000 machines)");
+  o.trace.add_to(*cmd, "every event of the emulated plan");
   cmd->add_option("--csv", o.csv, "Figure 2 study: write the exact lengths and ratios for every n as CSV");
   cmd->add_option("--plot", o.plot,
                   "Figure 2 study: draw the ratios with gnuplot into FILE.svg or FILE.png (the script is\n"

@@ -2,6 +2,7 @@
 // XML — run on the emulator and checked on every node and chunk; every built-in algorithm written
 // as a schedule (issue 18; docs/schedules.md).
 #include "command.hpp"
+#include "json_output.hpp"
 #include "gantt.hpp"
 #include "schedule_load.hpp"
 #include "star_runner.hpp"
@@ -127,7 +128,7 @@ int run(const RunOptions& o) {
   if (!o.gantt.empty()) require_gantt_rows(topo);
   sch::ScheduleRunSettings settings;
   settings.config.ports = o.ports.model();
-  settings.config.trace = !o.engine.trace_path.empty() || !o.gantt.empty();
+  settings.config.trace = o.engine.trace.wanted() || !o.gantt.empty();
   if (o.costs != "unit" && o.costs != "topology") {
     throw UsageError(fmt::format("--costs {}: expected unit (one step per transfer) or topology (timed: the links' "
                                  "costs times the message size)",
@@ -160,7 +161,7 @@ int run(const RunOptions& o) {
   if (timed) settings.costs = &link_costs;
 
   const auto r = sch::run_schedule(s, topo, settings);
-  write_trace(o.engine, r.run, topo);
+  o.engine.trace.write(r.run.trace, topo);
   if (!o.gantt.empty()) write_file_atomically(o.gantt, gantt_svg(r.run.trace, topo));
 
   const auto bound = lower_bound(s, topo, l.spec, settings.config.ports);
@@ -195,13 +196,12 @@ int run(const RunOptions& o) {
                         {"wall_seconds", r.run.wall_seconds}};
     if (timed) {
       j["steps"] = nullptr;
-      j["makespan"] = r.run.makespan.to_double();
-      j["makespan_exact"] = r.run.makespan.to_string();
+      put_exact(j, "makespan", r.run.makespan);
     } else {
       j["steps"] = r.run.makespan.num();
     }
     if (!r.verified) j["problem"] = problem;
-    std::cout << j.dump(2) << "\n";
+    print_json(std::move(j));
   } else {
     std::cout << fmt::format("{} ({}): {} on {} ({} nodes), {} data chunk{} + {} scratch per node, {}\n", o.file, l.format,
                              kind, l.spec, s.nodes(), s.rules().chunks(), s.rules().chunks() == 1 ? "" : "s",

@@ -1,7 +1,6 @@
 #include "star_runner.hpp"
 
 #include "command.hpp"
-#include "gantt.hpp"
 
 #include <starnet/topology/error.hpp>
 #include <starnet/topology/star_graph.hpp>
@@ -58,11 +57,7 @@ void EngineOptions::add_to(CLI::App& app) {
                  "Workers still run on this machine");
   app.add_option("--port", port, "TCP port of the coordinator with --processes (0: any free port)")
       ->capture_default_str();
-  app.add_option("--trace", trace_path, "Write every event to FILE (see --trace-format)");
-  app.add_option("--trace-format", trace_format,
-                 "jsonl: one JSON object per event (docs/emulator.md); chrome: Chrome trace-event JSON for Perfetto")
-      ->check(CLI::IsMember({"jsonl", "chrome"}))
-      ->capture_default_str();
+  trace.add_to(app);
 }
 
 unsigned EngineOptions::worker_count() const {
@@ -120,26 +115,6 @@ std::string process_transport(const EngineOptions& engine) {
 
 std::string self_executable() { return std::filesystem::read_symlink("/proc/self/exe").string(); }
 
-std::string chrome_trace(const emulator::RunResult<Rational>& run, const topology::Topology& g) {
-  // Chrome trace-event format (Perfetto, chrome://tracing): one complete event ("X") per
-  // transfer on the sender's row and one on the receiver's row; one time unit shows as 1 ms.
-  nlohmann::json events = nlohmann::json::array();
-  for (const auto& t : trace_intervals(run.trace).transfers) {
-    const double ts = t.start.to_double() * 1000;
-    const double dur = (t.end - t.start).to_double() * 1000;
-    const auto link = g.link_name(t.from, t.port);
-    events.push_back({{"name", "send to " + g.node_name(t.to)}, {"ph", "X"}, {"ts", ts}, {"dur", dur},
-                      {"pid", 0}, {"tid", t.from}, {"args", {{"link", link}}}});
-    events.push_back({{"name", "receive from " + g.node_name(t.from)}, {"ph", "X"}, {"ts", ts}, {"dur", dur},
-                      {"pid", 0}, {"tid", t.to}, {"args", {{"link", link}}}});
-  }
-  for (emulator::NodeId v = 0; v < g.num_nodes(); ++v) {
-    events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", 0}, {"tid", v},
-                      {"args", {{"name", "node " + g.node_name(v)}}}});
-  }
-  return nlohmann::json{{"traceEvents", events}, {"displayTimeUnit", "ms"}}.dump() + "\n";
-}
-
 }  // namespace
 
 StarOutcome run_star_job(const StarJob& job, const EngineOptions& engine) {
@@ -148,7 +123,7 @@ StarOutcome run_star_job(const StarJob& job, const EngineOptions& engine) {
   out.expected_value = expected_value(g, job);
   out.expected_steps = algorithms::star::allreduce_steps(job.n);
   emulator::RunConfig config;
-  config.trace = engine.keep_trace || !engine.trace_path.empty();
+  config.trace = engine.keep_trace || engine.trace.wanted();
   const emulator::UnitCosts<Rational> costs;
   const unsigned k = engine.worker_count();
   emulator::ProcessOptions options = engine.process_options();  // rejects --address without --processes
@@ -167,19 +142,8 @@ StarOutcome run_star_job(const StarJob& job, const EngineOptions& engine) {
   out.verified = out.report.nodes_checked == nodes && out.report.nodes_correct == nodes &&
                  out.run.makespan == Rational(static_cast<std::int64_t>(out.expected_steps)) &&
                  (!job.broadcast || (out.report.duplicates == 0 && out.report.items_received == nodes * (nodes - 1)));
-  write_trace(engine, out.run, g);
+  engine.trace.write(out.run.trace, g);
   return out;
-}
-
-void write_trace(const EngineOptions& engine, const emulator::RunResult<Rational>& run, const topology::Topology& g) {
-  if (engine.trace_path.empty()) return;
-  std::string text;
-  if (engine.trace_format == "chrome") {
-    text = chrome_trace(run, g);
-  } else {
-    for (const auto& e : run.trace) text += emulator::to_json_line(e, g) + "\n";
-  }
-  write_file_atomically(engine.trace_path, text);
 }
 
 nlohmann::json star_json(const StarJob& job, const EngineOptions& engine, const StarOutcome& o) {

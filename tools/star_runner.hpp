@@ -2,6 +2,8 @@
 // Running the star collectives (all-reduce, all-to-all broadcast) on a chosen engine, for the
 // `allreduce`, `broadcast`, `demo` and `worker` subcommands.
 
+#include "trace_output.hpp"
+
 #include <starnet/algorithms/star/allreduce.hpp>
 #include <starnet/emulator/engine.hpp>
 #include <starnet/emulator/zmq_engine.hpp>
@@ -34,8 +36,7 @@ struct EngineOptions {
   bool processes = false;
   std::string address;  // empty: not given (loopback)
   int port = 0;
-  std::string trace_path;
-  std::string trace_format = "jsonl";
+  TraceOutput trace;
   /// Record the trace even without --trace (for drawings: --gantt, `starnet viz`).
   bool keep_trace = false;
   /// Declares --engine, --workers, --processes, --address, --port, --trace (and its format).
@@ -53,9 +54,6 @@ struct StarOutcome {
   std::uint64_t expected_steps = 0;
   bool verified = false;
 };
-
-/// Writes @p run's trace to --trace in --trace-format, if asked for.
-void write_trace(const EngineOptions& engine, const emulator::RunResult<Rational>& run, const topology::Topology& g);
 
 /// Runs @p job; writes the trace if asked. @throws what the engines throw.
 StarOutcome run_star_job(const StarJob& job, const EngineOptions& engine);

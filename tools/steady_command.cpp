@@ -3,6 +3,8 @@
 // periodic schedule that achieves it (matchings, trees, start-up), optionally for a fixed period;
 // with --emulate K, the schedule run on the emulator and the operations it completes.
 #include "command.hpp"
+#include "json_output.hpp"
+#include "trace_output.hpp"
 #include "gantt.hpp"
 
 #include <starnet/algorithms/steady_state/planner.hpp>
@@ -35,6 +37,7 @@ struct SteadyOptions {
   std::string period;  // --period P: the fixed-period approximation
   std::string emulate;  // --emulate K: the horizon
   std::string gantt;    // --gantt FILE.svg: the emulated run
+  TraceOutput trace;    // --trace FILE: the emulated run
   int iteration_limit = 0;
   bool whole_messages = false;
   bool json = false;
@@ -61,6 +64,7 @@ std::optional<mpq_class> parse_period(const std::string& text) {
 std::optional<mpq_class> parse_horizon(const SteadyOptions& o) {
   if (o.emulate.empty()) {
     if (!o.gantt.empty()) throw UsageError("--gantt draws the emulated run: give --emulate K as well");
+    if (o.trace.wanted()) throw UsageError("--trace records the emulated run: give --emulate K as well");
     return std::nullopt;
   }
   const Rational k = Rational::parse(o.emulate, "--emulate");
@@ -83,10 +87,17 @@ ss::ReduceCosts parse_costs(const SteadyOptions& o) {
   return {[size](int, int) { return size; }, [work](int, int, int) { return work; }};
 }
 
+/// An exact GMP rational in a JSON object (json_output.hpp).
+void put_q(nlohmann::json& j, const std::string& key, const mpq_class& q) { put_exact(j, key, q.get_str(), q.get_d()); }
+/// A GMP count: a JSON integer, or a double beside its exact digits past 64 bits.
+void put_z(nlohmann::json& j, const std::string& key, const mpz_class& z) { put_exact(j, key, z.get_str(), z.get_d()); }
+
 nlohmann::json tree_json(const ss::SteadyStateProblem& problem, const ss::WeightedTree& tree) {
   nlohmann::json tasks = nlohmann::json::array();
   for (const int t : tree.tasks) tasks.push_back(problem.task_label(t));
-  return {{"weight", tree.weight.get_str()}, {"tasks", tasks}};
+  nlohmann::json j = {{"tasks", tasks}};
+  put_q(j, "weight", tree.weight);
+  return j;
 }
 
 nlohmann::json schedule_json(const ss::SteadyStateProblem& problem, const ss::PeriodicSchedule& s) {
@@ -94,47 +105,53 @@ nlohmann::json schedule_json(const ss::SteadyStateProblem& problem, const ss::Pe
   for (const auto& m : s.matchings) {
     nlohmann::json transfers = nlohmann::json::array();
     for (const auto& tr : m.transfers) {
-      transfers.push_back({{"from", problem.node_name(tr.from)},
-                           {"to", problem.node_name(tr.to)},
-                           {"type", problem.types()[static_cast<std::size_t>(tr.type)].label},
-                           {"amount", tr.amount.get_str()},
-                           {"tree", tr.tree},
-                           {"start_period", tr.start_period}});
+      nlohmann::json t = {{"from", problem.node_name(tr.from)},
+                          {"to", problem.node_name(tr.to)},
+                          {"type", problem.types()[static_cast<std::size_t>(tr.type)].label},
+                          {"tree", tr.tree},
+                          {"start_period", tr.start_period}};
+      put_q(t, "amount", tr.amount);
+      transfers.push_back(std::move(t));
     }
-    matchings.push_back({{"weight", m.duration.get_str()}, {"transfers", transfers}});
+    nlohmann::json matching = {{"transfers", transfers}};
+    put_q(matching, "weight", m.duration);
+    matchings.push_back(std::move(matching));
   }
   nlohmann::json computations = nlohmann::json::array();
   for (const auto& c : s.computations) {
-    computations.push_back({{"node", problem.node_name(c.node)},
-                            {"task", problem.task_label(c.task)},
-                            {"amount", c.amount.get_str()},
-                            {"tree", c.tree},
-                            {"start_period", c.start_period}});
+    nlohmann::json computation = {{"node", problem.node_name(c.node)},
+                                  {"task", problem.task_label(c.task)},
+                                  {"tree", c.tree},
+                                  {"start_period", c.start_period}};
+    put_q(computation, "amount", c.amount);
+    computations.push_back(std::move(computation));
   }
   nlohmann::json trees = nlohmann::json::array();
   for (const auto& tree : s.trees) trees.push_back(tree_json(problem, tree));
-  return {{"period", s.period.get_str()},
-          {"throughput", s.throughput().get_str()},
-          {"operations_per_period", s.operations_per_period.get_str()},
-          {"startup_periods", s.startup_periods},
-          {"matchings", matchings},
-          {"computations", computations},
-          {problem.collective() == ss::Collective::REDUCE ? "trees" : "routes", trees}};
+  nlohmann::json j = {{"startup_periods", s.startup_periods},
+                      {"matchings", matchings},
+                      {"computations", computations},
+                      {problem.collective() == ss::Collective::REDUCE ? "trees" : "routes", trees}};
+  put_q(j, "period", s.period);
+  put_q(j, "throughput", s.throughput());
+  put_q(j, "operations_per_period", s.operations_per_period);
+  return j;
 }
 
 nlohmann::json emulation_json(const ss::ScheduleEmulation& e) {
-  return {{"horizon", e.plan.horizon.get_str()},
-          {"completed", e.report.completed.get_str()},
-          {"bound", e.plan.bound.get_str()},
-          {"ratio", e.ratio.get_str()},
-          {"proposition1", e.guaranteed.get_str()},
-          {"predicted", e.plan.completed.get_str()},
-          {"repetitions", e.plan.repetitions.get_str()},
-          {"startup_periods", e.plan.startup_periods},
+  nlohmann::json j = {{"startup_periods", e.plan.startup_periods},
           {"messages", e.run.counters.messages},
           {"values_verified", e.report.verified},
           {"verified", e.verified()},
           {"failure", e.failure()}};
+  put_q(j, "horizon", e.plan.horizon);
+  put_q(j, "bound", e.plan.bound);
+  put_q(j, "ratio", e.ratio);
+  put_z(j, "completed", e.report.completed);
+  put_z(j, "proposition1", e.guaranteed);
+  put_z(j, "predicted", e.plan.completed);
+  put_z(j, "repetitions", e.plan.repetitions);
+  return j;
 }
 
 nlohmann::json report_json(const ss::SteadyStateProblem& problem, const ss::SteadyStatePlanner& planner,
@@ -145,19 +162,20 @@ nlohmann::json report_json(const ss::SteadyStateProblem& problem, const ss::Stea
   j["topology"] = topology;
   j["problem"] = problem.describe();
   j["status"] = ss::to_string(planner.status());
-  j["throughput"] = planner.throughput().get_str();
-  j["lp_period"] = planner.solver().period().get_str();
+  put_q(j, "throughput", planner.throughput());
+  put_q(j, "lp_period", planner.solver().period());
   j["certified"] = certified;
   j["lp"] = {{"rows", lp.num_constraints()},
              {"columns", lp.num_variables()},
              {"exact_simplex", planner.solver().lp_solver().used_exact_simplex()}};
   if (const auto& fixed = planner.fixed_schedule()) {
     nlohmann::json f = schedule_json(problem, *fixed);
-    f["loss_bound"] = mpq_class(mpq_class(static_cast<long>(planner.trees().size())) / fixed->period).get_str();
+    put_q(f, "loss_bound", mpq_class(mpq_class(static_cast<long>(planner.trees().size())) / fixed->period));
     if (emulations.fixed) f["emulated"] = emulation_json(emulations.fixed->result());
     j["fixed_period"] = f;
   }
   if (emulations.optimal) j["emulated"] = emulation_json(emulations.optimal->result());
+  j["verified"] = certified && emulations.verified();
   return j;
 }
 
@@ -213,7 +231,7 @@ int run_steady(ss::Collective collective, const SteadyOptions& o) {
   Emulations emulations;
   if (horizon) {
     auto& emulator = emulations.optimal.emplace(problem, planner.schedule());
-    emulator.optimal_throughput(planner.throughput()).trace(!o.gantt.empty());
+    emulator.optimal_throughput(planner.throughput()).trace(!o.gantt.empty() || o.trace.wanted());
     if (!o.gantt.empty()) require_gantt_rows(emulator.topology());
     const auto& e = emulator.run(*horizon);
     if (!o.gantt.empty()) {
@@ -222,12 +240,13 @@ int run_steady(ss::Collective collective, const SteadyOptions& o) {
                                 planner.schedule().period.get_str(), horizon->get_str());
       write_file_atomically(o.gantt, gantt_svg(e.run.trace, emulator.topology(), chart));
     }
+    o.trace.write(e.run.trace, emulator.topology());
     if (const auto& fixed = planner.fixed_schedule()) {
       emulations.fixed.emplace(problem, *fixed).optimal_throughput(planner.throughput()).run(*horizon);
     }
   }
   if (o.json) {
-    std::cout << report_json(problem, planner, o.topology, static_cast<bool>(check), emulations).dump(2) << "\n";
+    print_json(report_json(problem, planner, o.topology, static_cast<bool>(check), emulations));
   } else {
     std::cout << report_text(problem, planner, check, emulations);
   }
@@ -253,6 +272,7 @@ void add_common_options(CLI::App& cmd, SteadyOptions& o) {
                  "against TP·K (Lemma 1) and Proposition 1's guarantee. With --period, the fixed-period schedule too");
   cmd.add_option("--gantt", o.gantt,
                  "Draw the emulated run of the schedule as a Gantt chart, SVG (needs --emulate; docs/viz.md)");
+  o.trace.add_to(cmd, "every event of the emulated run of the schedule (needs --emulate)");
   cmd.add_flag("--json", o.json,
                "Print one JSON document: throughput, period, certified, matchings [{weight, transfers}], "
                "trees/routes [{weight, tasks}], computations, fixed_period, and with --emulate: emulated {horizon, "

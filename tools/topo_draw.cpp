@@ -5,7 +5,9 @@
 // renders SVG. The engine fits the family: circo for rings, complete and de Bruijn graphs, dot for
 // the tree-like tiers platforms, neato otherwise. Star graphs are laid out by their recursive
 // sub-star structure (viz_layout.hpp, as on the `viz` pages) and Graphviz renders those positions
-// (neato -n2), with the sub-stars outlined; `--layout ENGINE` lets Graphviz place them instead.
+// (neato -n2), with the sub-stars outlined and the links that a straight line would draw through
+// a node bent around it (pos given); `--layout ENGINE` lets Graphviz place them instead. A legend
+// under the title gives each link dimension's colour.
 #include "command.hpp"
 #include "viz_layout.hpp"
 
@@ -22,6 +24,9 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
+#include <optional>
+#include <set>
 #include <sstream>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -34,10 +39,70 @@ using topology::Platform;
 /// Most nodes drawn: a star:5 (120 nodes) still reads; star:6 (720) is a hairball.
 constexpr std::size_t MAX_DRAW_NODES = 256;
 
-/// Colour-blind-safe palette (Okabe–Ito), one colour per link dimension: on star graphs link 2 is
-/// blue, 3 orange, 4 green, 5 pink, as on the `viz` pages.
-constexpr std::array<const char*, 7> PALETTE = {"#0072B2", "#E69F00", "#009E73", "#CC79A7",
-                                                "#D55E00", "#56B4E9", "#8C6D00"};
+/// A node's box (inches, Graphviz's unit for node sizes) and a link's width (points).
+constexpr double NODE_WIDTH_IN = 0.55;
+constexpr double NODE_HEIGHT_IN = 0.3;
+constexpr double LINK_PENWIDTH = 1.6;
+constexpr double POINTS_PER_INCH = 72;
+/// Added to the clearance of the star layout's links: Graphviz rounds a box up to whole points.
+constexpr double BOX_ROUNDING_PT = 1;
+
+/// @p text with the characters that HTML-like labels reserve escaped.
+std::string html_text(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+/// The graph's title with, under it, the legend of the link colours: one row per dimension, a
+/// bar of its colour and what a link of that dimension does (an HTML-like label).
+std::string title_with_legend(const std::string& title, const std::string& family, const std::set<int>& dims) {
+  std::string s = "<<TABLE BORDER=\"0\" CELLSPACING=\"2\" CELLPADDING=\"1\"><TR><TD COLSPAN=\"2\">" + html_text(title) +
+                  "</TD></TR>";
+  const int lowest = dims.empty() ? 0 : *dims.begin();
+  for (const int d : dims) {
+    s += fmt::format(
+        "<TR><TD WIDTH=\"28\" HEIGHT=\"4\" FIXEDSIZE=\"TRUE\" BGCOLOR=\"{}\"></TD>"
+        "<TD ALIGN=\"LEFT\"><FONT POINT-SIZE=\"11\">{}</FONT></TD></TR>",
+        LINK_PALETTE[static_cast<std::size_t>(d - lowest) % LINK_PALETTE.size()],
+        family == "star" ? star_link_legend(d) : fmt::format("dimension {}", d));
+  }
+  return s + "</TABLE>>";
+}
+
+/// The `pos` of a bent star link for neato -n2: its polyline as straight cubic Bézier pieces,
+/// Graphviz points with y upwards.
+std::string bent_link_pos(const StarLayout& layout, const LinkPath& link) {
+  std::vector<Point> corners{layout.nodes[link.u]};
+  corners.insert(corners.end(), link.bends.begin(), link.bends.end());
+  corners.push_back(layout.nodes[link.v]);
+  const auto point = [&](Point p) { return fmt::format("{:.2f},{:.2f}", p.x, layout.height - p.y); };
+  std::string pos = point(corners.front());
+  for (std::size_t i = 1; i < corners.size(); ++i) {
+    const Point a = corners[i - 1];
+    const Point b = corners[i];
+    pos += " " + point({a.x + (b.x - a.x) / 3, a.y + (b.y - a.y) / 3}) + " " +
+           point({a.x + 2 * (b.x - a.x) / 3, a.y + 2 * (b.y - a.y) / 3}) + " " + point(b);
+  }
+  return pos;
+}
 
 std::string dot_id(const std::string& text) {
   std::string out = "\"";
@@ -60,15 +125,43 @@ struct DrawOptions {
   std::string layout = "auto";
 };
 
+/// The star layout `topo draw` pins (points): links keep a box's half-diagonal, half their
+/// width and the rounding away from the nodes they do not join (viz_layout.hpp).
+StarLayout pinned_star_layout(const topology::StarGraph& sg) {
+  const double clearance = std::hypot(NODE_WIDTH_IN * POINTS_PER_INCH / 2, NODE_HEIGHT_IN * POINTS_PER_INCH / 2) +
+                           LINK_PENWIDTH / 2 + BOX_ROUNDING_PT;
+  return star_layout(sg, {.node_radius = 24, .gap = 24, .pair_gap = 24, .margin = 30, .clearance = clearance});
+}
+
+/// The dashed outlines of the sub-stars, and the captions of the S_{n−1}, as DOT nodes.
+std::string star_outlines(const topology::StarGraph& sg, const StarLayout& layout) {
+  std::string s;
+  for (const auto& o : layout.substars) {
+    const double y = layout.height - o.center.y;  // Graphviz points, y upwards
+    s += fmt::format(
+        "{} [shape=circle, label=\"\", fixedsize=true, width={:.3f}, style=dashed, color=\"#b0b0b0\", "
+        "pos=\"{:.1f},{:.1f}!\"];\n",
+        dot_id(fmt::format("S{}@{}", o.m, o.begin)), 2 * o.radius / POINTS_PER_INCH, o.center.x, y);
+    if (o.m == sg.n() - 1) {
+      s += fmt::format(
+          "{} [shape=plaintext, style=\"\", label=\"S{} · last symbol {}\", fontcolor=\"#777777\", "
+          "pos=\"{:.1f},{:.1f}!\"];\n",
+          dot_id(fmt::format("S{}@{} label", o.m, o.begin)), o.m, sg.last_symbol(o.begin), o.center.x,
+          y + o.radius + 10);
+    }
+  }
+  return s;
+}
+
 /// The DOT text Graphviz draws. @p pinned: star-graph positions given (for neato -n2).
 std::string styled_dot(const Platform& p, const topology::Spec& spec, bool pinned) {
   const auto& g = p.graph();
   bool unit_costs = true;
   bool unit_speeds = true;
-  int min_dim = 0;
+  std::set<int> dims;
   for (const auto e : boost::make_iterator_range(boost::edges(g))) {
     unit_costs = unit_costs && g[e].cost == Rational(1);
-    if (g[e].dimension > 0 && (min_dim == 0 || g[e].dimension < min_dim)) min_dim = g[e].dimension;
+    if (g[e].dimension > 0) dims.insert(g[e].dimension);
   }
   for (const auto v : boost::make_iterator_range(boost::vertices(g)))
     unit_speeds = unit_speeds && g[v].speed == Rational(1);
@@ -78,32 +171,23 @@ std::string styled_dot(const Platform& p, const topology::Spec& spec, bool pinne
       "graph [bgcolor=white, outputorder=edgesfirst, fontname=\"DejaVu Sans\", fontsize=14, labelloc=t, label={}, "
       "overlap=false, splines=false];\n"
       "node [shape=box, style=\"rounded,filled\", fillcolor=white, fontname=\"DejaVu Sans\", fontsize=10, "
-      "width=0.55, height=0.3, margin=\"0.04,0.02\"];\n"
-      "edge [penwidth=1.6, fontname=\"DejaVu Sans\", fontsize=9];\n",
+      "width={}, height={}, margin=\"0.04,0.02\"];\n"
+      "edge [penwidth={}, fontname=\"DejaVu Sans\", fontsize=9];\n",
       p.directed() ? "digraph" : "graph", dot_id(p.name()),
-      dot_id(fmt::format("{}: {} nodes, {} links", p.name(), p.num_nodes(), p.num_links())));
+      title_with_legend(fmt::format("{}: {} nodes, {} links", p.name(), p.num_nodes(), p.num_links()), spec.family,
+                        dims),
+      NODE_WIDTH_IN, NODE_HEIGHT_IN, LINK_PENWIDTH);
 
-  std::vector<Point> pos;
+  std::optional<StarLayout> layout;
+  std::map<std::pair<std::size_t, std::size_t>, const LinkPath*> bent;  // (u, v), u < v
   if (spec.family == "star") {
     const topology::StarGraph sg(topology::star_dimension(spec));
     if (pinned) {
-      // Graphviz points, y upwards.
-      const StarLayout layout = star_layout(sg, 24, 24, 24, 30);
-      for (const auto& o : layout.substars) {
-        const double y = layout.height - o.center.y;
-        s += fmt::format(
-            "{} [shape=circle, label=\"\", fixedsize=true, width={:.3f}, style=dashed, color=\"#b0b0b0\", "
-            "pos=\"{:.1f},{:.1f}!\"];\n",
-            dot_id(fmt::format("S{}@{}", o.m, o.begin)), 2 * o.radius / 72, o.center.x, y);
-        if (o.m == sg.n() - 1) {
-          s += fmt::format(
-              "{} [shape=plaintext, style=\"\", label=\"S{} · last symbol {}\", fontcolor=\"#777777\", "
-              "pos=\"{:.1f},{:.1f}!\"];\n",
-              dot_id(fmt::format("S{}@{} label", o.m, o.begin)), o.m, sg.last_symbol(o.begin), o.center.x,
-              y + o.radius + 10);
-        }
+      layout = pinned_star_layout(sg);
+      s += star_outlines(sg, *layout);
+      for (const auto& link : layout->links) {
+        if (!link.bends.empty()) bent[{link.u, link.v}] = &link;
       }
-      for (const auto& n : layout.nodes) pos.push_back({n.x, layout.height - n.y});
     } else if (sg.n() > 2) {
       // Engines that draw clusters (dot, fdp) box each S_{n−1}: a contiguous rank range.
       const auto block = topology::StarGraph::factorial(sg.n() - 1);
@@ -123,7 +207,9 @@ std::string styled_dot(const Platform& p, const topology::Spec& spec, bool pinne
     if (!unit_speeds && node.role == topology::Role::PROCESSOR) label += "\nspeed " + node.speed.to_string();
     std::string attrs = "label=" + dot_id(label);
     if (node.role == topology::Role::ROUTER) attrs += ", shape=box, style=filled, fillcolor=\"#dddddd\"";
-    if (!pos.empty()) attrs += fmt::format(", pos=\"{:.1f},{:.1f}!\"", pos[v].x, pos[v].y);
+    if (layout) {
+      attrs += fmt::format(", pos=\"{:.1f},{:.1f}!\"", layout->nodes[v].x, layout->height - layout->nodes[v].y);
+    }
     s += fmt::format("{} [{}];\n", dot_id(node.name), attrs);
   }
   for (const auto e : boost::make_iterator_range(boost::edges(g))) {
@@ -134,7 +220,11 @@ std::string styled_dot(const Platform& p, const topology::Spec& spec, bool pinne
     std::string attrs;
     if (link.dimension > 0) {
       attrs = fmt::format("color=\"{}\", tooltip=\"dimension {}\"",
-                          PALETTE[static_cast<std::size_t>(link.dimension - min_dim) % PALETTE.size()], link.dimension);
+                          LINK_PALETTE[static_cast<std::size_t>(link.dimension - *dims.begin()) % LINK_PALETTE.size()],
+                          link.dimension);
+    }
+    if (const auto it = bent.find({u, v}); it != bent.end()) {
+      attrs += fmt::format(", pos=\"{}\"", bent_link_pos(*layout, *it->second));
     }
     if (!unit_costs) attrs += std::string(attrs.empty() ? "" : ", ") + "label=" + dot_id(link.cost.to_string());
     s += fmt::format("{} {} {}{};\n", dot_id(g[u].name), p.directed() ? "->" : "--", dot_id(g[v].name),

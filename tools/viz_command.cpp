@@ -43,6 +43,39 @@ constexpr int MAX_PAGE_N = 5;
 /// Node boxes in the drawing (SVG user units).
 constexpr double BOX_W = 68;
 constexpr double BOX_H = 46;
+/// The script draws a message beside its link, this far to the sender's right, and this wide.
+constexpr double MESSAGE_OFFSET = 5;
+constexpr double MESSAGE_WIDTH = 3;
+
+/// The layout of the pages. A node takes a disc of radius 36 (a box's half-width and a little):
+/// pairs sit side by side, so the half-diagonal (41) would only spread the drawing and shrink its
+/// text; the two nodes of an S_2 are further apart, for the two message labels on their link.
+/// Links, and the messages beside them, keep clear of every box they do not join
+/// (viz_layout.hpp): half a diagonal, the offset and a message's width.
+StarLayout page_layout(const StarGraph& g) {
+  const double clearance = std::hypot(BOX_W / 2, BOX_H / 2) + MESSAGE_OFFSET + MESSAGE_WIDTH;
+  return star_layout(g, {.node_radius = 36, .gap = 28, .pair_gap = 64, .margin = 40, .clearance = clearance});
+}
+
+/// SVG coordinates and JSON numbers of the drawing: a tenth of a unit.
+double tenth(double x) { return std::round(x * 10) / 10; }
+
+/// The drawing's part of the page data, which the script reads: node boxes, node centres and
+/// labels, the corners of the bent links ([u, v, [[x, y], …]], u < v), the messages' offset.
+nlohmann::json drawing_json(const StarGraph& g, const StarLayout& layout) {
+  nlohmann::json nodes = nlohmann::json::array();
+  for (StarGraph::vertex_descriptor v = 0; v < g.size(); ++v) {
+    nodes.push_back({tenth(layout.nodes[v].x), tenth(layout.nodes[v].y), g.label_string(v)});
+  }
+  nlohmann::json bends = nlohmann::json::array();
+  for (const auto& link : layout.links) {
+    if (link.bends.empty()) continue;
+    nlohmann::json corners = nlohmann::json::array();
+    for (const Point p : link.bends) corners.push_back({tenth(p.x), tenth(p.y)});
+    bends.push_back({link.u, link.v, corners});
+  }
+  return {{"box", {BOX_W, BOX_H}}, {"message_offset", MESSAGE_OFFSET}, {"nodes", nodes}, {"bends", bends}};
+}
 
 /// "S₃": sub-star names with Unicode subscripts.
 std::string s_(std::uint64_t m) {
@@ -245,38 +278,73 @@ PageData page_data(const StarJob& job, const StarGraph& g, const StarOutcome& ou
   } else {
     final_text = fmt::format("NOT VERIFIED: {} of {} nodes end as they should.", good, nodes);
   }
-  nlohmann::json node_list = nlohmann::json::array();
-  for (NodeId v = 0; v < nodes; ++v) {
-    node_list.push_back({std::round(layout.nodes[v].x * 10) / 10, std::round(layout.nodes[v].y * 10) / 10,
-                         g.label_string(static_cast<StarGraph::vertex_descriptor>(v))});
-  }
   page.json = {{"collective", job.broadcast ? "broadcast" : "allreduce"},
                {"topology", fmt::format("star:{}", job.n)},
                {"n", job.n},
                {"op", job.broadcast ? "" : algorithms::star::to_string(job.op)},
-               {"box", {BOX_W, BOX_H}},
-               {"nodes", node_list},
                {"steps", steps},
                {"final", final_text},
                {"verified", page.verified}};
+  page.json.update(drawing_json(g, layout));
   return page;
 }
 
-/// The static drawing: sub-star outlines, links coloured by dimension, node boxes in their
-/// initial state (the script updates buffers and draws messages).
+/// The legend's letters: at least this size, and larger on larger drawings (1/64 of the width),
+/// so that it reads when the whole drawing fits the screen.
+constexpr double LEGEND_FONT_MIN = 15;
+constexpr double LEGEND_FONT_PER_WIDTH = 1.0 / 64;
+
+struct SvgLegend {
+  std::string svg;
+  double height = 0;  ///< of the band above the star the legend takes (y from −height to 0)
+};
+
+/// The legend of the link colours, one row per dimension k = 2..n: a bar in the colour of link
+/// k (class dK, as the links) and "link k: swaps symbols 1 and k".
+SvgLegend svg_legend(int n, double width) {
+  const double font = std::max(LEGEND_FONT_MIN, width * LEGEND_FONT_PER_WIDTH);
+  const double row = 1.5 * font;
+  SvgLegend legend{"<g id=\"legend\">\n", row * (n - 1) + font};
+  for (int k = 2; k <= n; ++k) {
+    const double y = -legend.height + font / 2 + row * (k - 1.5);  // the row's middle
+    legend.svg += fmt::format(
+        "<g class=\"legend-entry\" data-dimension=\"{0}\"><rect class=\"swatch d{0}\" x=\"{1:.1f}\" y=\"{2:.1f}\" "
+        "width=\"{3:.1f}\" height=\"{4:.1f}\"/><text x=\"{5:.1f}\" y=\"{6:.1f}\" font-size=\"{7:.1f}\">{8}</text></g>\n",
+        k, font, y - font / 8, 2 * font, font / 4, 3.5 * font, y, font, star_link_legend(k));
+  }
+  legend.svg += "</g>\n";
+  return legend;
+}
+
+/// One link of the drawing: a straight line, or the polyline around the nodes it must not cross.
+std::string svg_link(const StarLayout& layout, const LinkPath& link) {
+  const Point a = layout.nodes[link.u];
+  const Point b = layout.nodes[link.v];
+  if (link.bends.empty()) {
+    return fmt::format("<line class=\"link d{}\" x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\"/>\n",
+                       link.dimension, a.x, a.y, b.x, b.y);
+  }
+  std::string points = fmt::format("{:.1f},{:.1f}", a.x, a.y);
+  for (const Point p : link.bends) points += fmt::format(" {:.1f},{:.1f}", tenth(p.x), tenth(p.y));
+  return fmt::format("<polyline class=\"link d{}\" points=\"{} {:.1f},{:.1f}\"/>\n", link.dimension, points, b.x, b.y);
+}
+
+/// The static drawing: the legend above, sub-star outlines, links coloured by dimension, node
+/// boxes in their initial state (the script updates buffers and draws messages).
 std::string star_svg(const StarJob& job, const StarGraph& g, const StarLayout& layout, const nlohmann::json& start) {
+  const SvgLegend legend = svg_legend(job.n, layout.width);
   std::string s = fmt::format(
-      "<svg id=\"star\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {0:.0f} {1:.0f}\" "
-      "preserveAspectRatio=\"xMidYMid meet\" role=\"img\" aria-label=\"the star graph {2} with its "
+      "<svg id=\"star\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 {0:.0f} {1:.0f} {2:.0f}\" "
+      "preserveAspectRatio=\"xMidYMid meet\" role=\"img\" aria-label=\"the star graph {3} with its "
       "sub-stars\">\n<defs>\n",
-      layout.width, layout.height, s_(static_cast<std::uint64_t>(job.n)));
+      -legend.height, layout.width, layout.height + legend.height, s_(static_cast<std::uint64_t>(job.n)));
   for (int k = 2; k <= job.n; ++k) {
     s += fmt::format(
         "<marker id=\"arrow-d{0}\" class=\"d{0}\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"5\" "
         "markerHeight=\"5\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\"/></marker>\n",
         k);
   }
-  s += "</defs>\n<g id=\"substars\">\n";
+  s += "</defs>\n" + legend.svg + "<g id=\"substars\">\n";
   for (const auto& o : layout.substars) {
     s += fmt::format("<circle class=\"substar m{}\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{:.1f}\"/>\n", o.m, o.center.x,
                      o.center.y, o.radius);
@@ -287,14 +355,7 @@ std::string star_svg(const StarJob& job, const StarGraph& g, const StarLayout& l
     }
   }
   s += "</g>\n<g id=\"links\">\n";
-  for (StarGraph::vertex_descriptor v = 0; v < g.size(); ++v) {
-    for (int k = 2; k <= job.n; ++k) {
-      const auto u = g.neighbor_along(v, k);
-      if (u < v) continue;
-      s += fmt::format("<line class=\"link d{}\" x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\"/>\n", k,
-                       layout.nodes[v].x, layout.nodes[v].y, layout.nodes[u].x, layout.nodes[u].y);
-    }
-  }
+  for (const auto& link : layout.links) s += svg_link(layout, link);
   s += "</g>\n<g id=\"messages\"></g>\n<g id=\"nodes\">\n";
   const char* result_key = job.broadcast ? "held" : "res";
   for (StarGraph::vertex_descriptor v = 0; v < g.size(); ++v) {
@@ -312,21 +373,11 @@ std::string star_svg(const StarJob& job, const StarGraph& g, const StarLayout& l
   return s;
 }
 
-std::string legend(const StarJob& job) {
-  static const char* names[] = {"",
-                                "",
-                                "link 2 (swap symbols 1 and 2)",
-                                "link 3 (swap symbols 1 and 3)",
-                                "link 4 (swap symbols 1 and 4)",
-                                "link 5 (swap symbols 1 and 5)"};
-  std::string s = "<ul class=\"legend\">\n";
-  for (int k = 2; k <= job.n; ++k) {
-    s += fmt::format(
-        "<li><svg width=\"28\" height=\"10\"><line class=\"link d{}\" x1=\"0\" y1=\"5\" x2=\"28\" "
-        "y2=\"5\"/></svg> {}</li>\n",
-        k, names[k]);
-  }
-  return s + "</ul>\n";
+/// The colours of the links, d2 … dN, as CSS variables: one list (LINK_PALETTE) for both drawings.
+std::string link_colours_css(int n) {
+  std::string s = ":root {";
+  for (int k = 2; k <= n; ++k) s += fmt::format(" --d{}: {};", k, LINK_PALETTE[static_cast<std::size_t>(k - 2)]);
+  return s + " }\n";
 }
 
 std::string page_html(const StarJob& job, const StarGraph& g, const StarLayout& layout, const PageData& page) {
@@ -375,19 +426,19 @@ std::string page_html(const StarJob& job, const StarGraph& g, const StarLayout& 
 <h2>Buffers</h2>
 <p class="note">{5}</p>
 <h2>Links</h2>
-{6}<p class="note">Grey circles group the sub-stars: nodes sharing their last symbols. Arrows are the messages of the step, with their values. Scroll to zoom, drag to pan, double-click to reset.</p>
+<p class="note">Coloured by dimension: the legend above the drawing. A link never crosses a node it does not join: where a straight line would, it is bent around. Grey circles group the sub-stars: nodes sharing their last symbols. Arrows are the messages of the step, with their values. Scroll to zoom, drag to pan, double-click to reset.</p>
 <h2>Node</h2>
 <p id="detail" class="note">Click a node to see its buffers and messages.</p>
 </aside>
 </main>
-<script type="application/json" id="starnet-data">{7}</script>
+<script type="application/json" id="starnet-data">{6}</script>
 <script>
-{8}</script>
+{7}</script>
 </body>
 </html>
 )html",
-      title, VIZ_CSS, star_svg(job, g, layout, page.json["steps"][0]), g.size(), page.steps, buffers, legend(job), data,
-      VIZ_JS);
+      title, link_colours_css(job.n) + VIZ_CSS, star_svg(job, g, layout, page.json["steps"][0]), g.size(), page.steps,
+      buffers, data, VIZ_JS);
 }
 
 /// The page of an all-gather schedule file on S_n: who sends to whom when comes from the
@@ -467,23 +518,17 @@ PageData schedule_page_data(const algorithms::schedule::Schedule& s, const StarG
     good += std::count(held[v].begin(), held[v].end(), true) == static_cast<long>(nodes) && received[v] == nodes - 1;
   }
   page.verified = good == nodes && run.verified;
-  nlohmann::json node_list = nlohmann::json::array();
-  for (NodeId v = 0; v < nodes; ++v) {
-    node_list.push_back({std::round(layout.nodes[v].x * 10) / 10, std::round(layout.nodes[v].y * 10) / 10,
-                         g.label_string(static_cast<StarGraph::vertex_descriptor>(v))});
-  }
   page.json = {{"collective", "broadcast"},
                {"topology", fmt::format("star:{}", n)},
                {"n", n},
                {"op", ""},
-               {"box", {BOX_W, BOX_H}},
-               {"nodes", node_list},
                {"steps", steps},
                {"final", page.verified ? fmt::format("Done in {} steps (the paper: {}): all {} nodes hold all {} items, "
                                                      "each received once (checked from the trace and the schedule).",
                                                      page.steps, algorithms::star::allreduce_steps(n), nodes, nodes)
                                        : fmt::format("NOT VERIFIED: {} of {} nodes end as they should.", good, nodes)},
                {"verified", page.verified}};
+  page.json.update(drawing_json(g, layout));
   return page;
 }
 
@@ -512,10 +557,7 @@ int run_page(const VizOptions& o, bool broadcast) {
   }
   job.op = algorithms::star::parse_op(o.op, "--op");
   const StarGraph g(job.n);
-  // A node takes a disc of radius 36 (a box's half-width and a little): pairs sit side by side,
-  // so the half-diagonal (41) would only spread the drawing and shrink its text. The two nodes of
-  // an S_2 are further apart, for the two message labels on their link.
-  const StarLayout layout = star_layout(g, 36, 28, 64, 40);
+  const StarLayout layout = page_layout(g);
   if (!o.schedule.empty()) {
     namespace sch = algorithms::schedule;
     const auto loaded = load_schedule(o.schedule, o.topology);

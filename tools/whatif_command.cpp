@@ -1,6 +1,7 @@
 // `starnet whatif`: one collective across topologies, port models, link costs and faults, every
 // run verified on the emulator and set beside its lower bound (issue 8; docs/whatif.md).
 #include "command.hpp"
+#include "json_output.hpp"
 #include "plot.hpp"
 
 #include <starnet/algorithms/generic/whatif.hpp>
@@ -207,7 +208,7 @@ nlohmann::json row_json(const WhatIfRow& r) {
                       {"connected", r.connected},
                       {"root", r.root},
                       {"diameter", r.diameter.num()},
-                      {"diameter_exact", r.diameter_exact},
+                      {"exact_diameter", r.diameter_exact},
                       {"applicable", r.applicable}};
   if (!r.applicable) {
     j["reason"] = "not applicable: " + r.reason;
@@ -220,12 +221,12 @@ nlohmann::json row_json(const WhatIfRow& r) {
   j["time"] = timed(r) ? "timed" : "unit";
   j["steps"] = timed(r) ? nlohmann::json(nullptr) : nlohmann::json(r.steps);
   j["planned_steps"] = r.planned_steps;
-  j["makespan"] = r.makespan.to_string();
+  put_exact(j, "makespan", r.makespan);
   j["messages"] = r.messages;
   j["lower_bound"] = timed(r) ? nlohmann::json(nullptr) : nlohmann::json(r.lower_bound);
-  j["lower_bound_time"] = r.lower_bound_time.to_string();
-  j["bound_counting"] = r.bound_counting.to_string();
-  j["bound_distance"] = r.bound_distance.to_string();
+  put_exact(j, "lower_bound_time", r.lower_bound_time);
+  put_exact(j, "bound_counting", r.bound_counting);
+  put_exact(j, "bound_distance", r.bound_distance);
   j["ratio"] = r.ratio ? nlohmann::json(*r.ratio) : nlohmann::json(nullptr);
   j["verified"] = r.verified;
   j["wall_seconds"] = r.wall_seconds;
@@ -245,7 +246,7 @@ constexpr const char* CSV_COLUMNS[] = {"topology",       "algorithm",        "va
                                        "duplex",         "faults",           "fail_rate",      "failed_links",
                                        "failed_nodes",   "total_nodes",      "nodes",          "links",
                                        "alive_nodes",    "connected",        "root",           "diameter",
-                                       "diameter_exact", "applicable",       "reason",         "time",
+                                       "exact_diameter", "applicable",    "reason",         "time",
                                        "steps",          "planned_steps",    "makespan",       "messages",
                                        "lower_bound",    "lower_bound_time", "bound_counting", "bound_distance",
                                        "ratio",          "verified",         "wall_seconds"};
@@ -259,7 +260,13 @@ std::string csv_text(const std::vector<WhatIfRow>& rows) {
     std::string line;
     for (std::size_t i = 0; i < std::size(CSV_COLUMNS); ++i) {
       if (i > 0) line += ",";
-      if (j.contains(CSV_COLUMNS[i])) line += csv_cell(j[CSV_COLUMNS[i]]);
+      // A rational keeps its exact text in the CSV (the JSON gives it beside the number).
+      const std::string exact_key = std::string(CSV_COLUMNS[i]) + "_exact";
+      if (j.contains(exact_key)) {
+        line += csv_cell(j[exact_key]);
+      } else if (j.contains(CSV_COLUMNS[i])) {
+        line += csv_cell(j[CSV_COLUMNS[i]]);
+      }
     }
     out += line + "\n";
   }
@@ -342,9 +349,9 @@ std::string table_text(const WhatIfStudy& study, const WhatIfOptions& o) {
   return out;
 }
 
-/// Runs gnuplot in a scratch folder and moves its figure to @p path: one group of bars per
-/// (topology, port model, faults), one bar per algorithm that ran, coloured by algorithm, and the
-/// group's lower bound as a black line across it.
+/// Draws the study into @p path, its gnuplot script beside it (tools/plot.hpp): one group of bars
+/// per (topology, port model, faults), one bar per algorithm that ran, coloured by algorithm, and
+/// the group's lower bound as a black line across it.
 void write_plot(const WhatIfStudy& study, const WhatIfOptions& o, const std::string& path) {
   const std::vector<Algorithm> algorithms = {Algorithm::STAR, Algorithm::RECURSIVE_DOUBLING, Algorithm::RING,
                                              Algorithm::BFS_TREE, Algorithm::SCHEDULE, Algorithm::OPTIMAL};
@@ -389,11 +396,8 @@ void write_plot(const WhatIfStudy& study, const WhatIfOptions& o, const std::str
     }
     i = j;
   }
-  const std::string format = plot_format(path);
-  const auto width = static_cast<std::size_t>(std::max(900.0, 28 * x + 60 * static_cast<double>(groups) / 4 + 240));
-  std::string script = fmt::format(
-      "set terminal {} size {},640 {}\n"
-      "set output 'plot.out'\n"
+  const auto width = static_cast<int>(std::max(900.0, 28 * x + 60 * static_cast<double>(groups) / 4 + 240));
+  std::string script = gnuplot_terminal(path, width, 640, 11) + fmt::format(
       "set title \"{}: measured {} per topology, port model (k ports, duplex) and faults; black line: lower bound\" "
       "noenhanced\n"
       "set style fill solid 0.85 border rgb '#333333'\n"
@@ -406,20 +410,26 @@ void write_plot(const WhatIfStudy& study, const WhatIfOptions& o, const std::str
       "set key outside top center horizontal noenhanced\n"
       "set bmargin 11\n"
       "set rmargin 14\n",
-      format == "svg" ? "svg" : "pngcairo", width,
-      format == "svg" ? "dynamic background rgb 'white' font 'sans,11'" : "font 'sans,10'", o.collective, any_timed ? "steps (makespan when timed)" : "steps", tics, x,
+      o.collective, any_timed ? "steps (makespan when timed)" : "steps", tics, x,
       any_timed ? "steps / makespan" : "steps");
   std::string plot = "plot ";
-  std::vector<std::pair<std::string, std::string>> data;
+  std::vector<GnuplotData> data;
   for (const Algorithm a : algorithms) {
     if (!bars.contains(a)) continue;
-    data.emplace_back(to_string(a) + ".dat", bars[a]);
-    plot += fmt::format("'{}.dat' using 1:2 with boxes title '{}' lc rgb '{}', ", to_string(a), to_string(a),
+    std::string block = to_string(a);  // a datablock name: recursive_doubling
+    std::replace(block.begin(), block.end(), '-', '_');
+    data.push_back({block, bars[a]});
+    plot += fmt::format("${} using 1:2 with boxes title '{}' lc rgb '{}', \\\n     ", block, to_string(a),
                         colours.at(a));
   }
-  data.emplace_back("bounds.dat", bounds);
-  plot += "'bounds.dat' using 1:2:3 with xerrorbars lc rgb 'black' lw 3 pt 7 ps 0 title 'lower bound'\n";
-  draw_gnuplot(path, script + (bars.empty() ? "plot 0 notitle\n" : plot), data);
+  data.push_back({"bounds", bounds});
+  // A line without markers: error bars with `ps 0` put scale(0) into the SVG, which librsvg rejects.
+  plot += "$bounds using ($1-$3):2:(2*$3):(0) with vectors nohead lc rgb 'black' lw 3 title 'lower bound'\n";
+  draw_gnuplot(path,
+               fmt::format("`starnet whatif --collective {} --topologies {} ...` (docs/whatif.md): the steps\n"
+                           "(makespans when timed) each algorithm took; --csv writes the rows in full.",
+                           o.collective, o.topologies),
+               script + (bars.empty() ? "plot 0 notitle\n" : plot), data);
 }
 
 int run(const WhatIfOptions& o) {
@@ -449,15 +459,14 @@ int run(const WhatIfOptions& o) {
   if (o.json) {
     nlohmann::json rows = nlohmann::json::array();
     for (const auto& r : study.rows()) rows.push_back(row_json(r));
-    std::cout << nlohmann::json{{"collective", o.collective},
-                                {"costs", o.costs},
-                                {"message_size", o.message_size},
-                                {"seed", o.seed},
-                                {"rows", rows},
-                                {"verified", study.all_verified()},
-                                {"wall_seconds", study.wall_seconds()}}
-                     .dump(2)
-              << "\n";
+    nlohmann::json doc = {{"collective", o.collective},
+                          {"costs", o.costs},
+                          {"seed", o.seed},
+                          {"rows", rows},
+                          {"verified", study.all_verified()},
+                          {"wall_seconds", study.wall_seconds()}};
+    put_exact(doc, "message_size", Rational::parse(o.message_size, "--message-size"));
+    print_json(std::move(doc));
   } else {
     std::cout << table_text(study, o);
   }

@@ -41,6 +41,17 @@ inline CliResult run_starnet(const std::string& args) {
   return r;
 }
 
+/// The exact text of the rational field @p key of a JSON document (docs/json.md): KEY_exact when
+/// the value is not an integer (then KEY must be a number near it), else the integer KEY.
+inline std::string exact(const nlohmann::json& j, const std::string& key) {
+  if (j.contains(key + "_exact")) {
+    if (!j.at(key).is_number_float()) return "(" + key + " is not a number beside " + key + "_exact)";
+    return j.at(key + "_exact").get<std::string>();
+  }
+  if (!j.at(key).is_number_integer()) return "(" + key + " is neither an integer nor given with " + key + "_exact)";
+  return std::to_string(j.at(key).get<std::int64_t>());
+}
+
 /// The stored transcript tests/tools/golden/NAME. Set STARNET_UPDATE_GOLDEN=1 to rewrite it
 /// from @p actual (then review the diff before committing).
 inline std::string golden(const std::string& name, const std::string& actual) {

@@ -4,15 +4,18 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace starnet::tools::testing {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 using ::testing::StartsWith;
 
 std::string scratch(const std::string& name) {
@@ -186,6 +189,84 @@ TEST(MontecarloCommand, HelpDescribesTheModes) {
   for (const char* text : {"--algos", "--dist", "--cv", "--mu-d", "--mu-c", "--runs", "--seed", "--threads", "--json",
                            "--csv", "--gantt", "--run", "--study", "--plot", "--worst-case", "figure4"}) {
     EXPECT_THAT(r.out, HasSubstr(text)) << text;
+  }
+}
+
+/// Every --plot of the command line that writes SVG, drawn once for the tests below (tools/plot.hpp
+/// is the one path they all take; its figures and scripts are checked here, where most of them are).
+class EverySvgPlot : public ::testing::Test {
+ protected:
+  struct Plot {
+    std::string name;  ///< NAME.svg and NAME.gp in the scratch folder
+    std::string args;
+    CliResult result;
+  };
+
+  static void SetUpTestSuite() {
+    dir_ = std::filesystem::temp_directory_path() / ("starnet_plots_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir_);
+    plots_ = {{"whatif", "whatif --topologies star:4,hypercube:4,torus:4x4 --ports 1,2 --fail-random 0,0.1", {}},
+              {"whatif_timed", "whatif --topologies star:4,ring:6 --costs random --duplex full,half", {}},
+              {"figure2", "reduce --study figure2 --max-n 200", {}},
+              {"figure4", "montecarlo --study figure4 --n 16 --runs 200 --points 4", {}},
+              {"figure5", "montecarlo --study figure5 --n 8 --runs 20 --points 3 --ratio-points 3", {}},
+              {"figure6", "montecarlo --study figure6 --n 8 --runs 20 --points 3 --ratio-points 3", {}}};
+    for (auto& p : plots_) p.result = run_starnet(p.args + " --plot " + svg(p).string());
+  }
+  static void TearDownTestSuite() { std::filesystem::remove_all(dir_); }
+
+  static std::filesystem::path svg(const Plot& p) { return dir_ / (p.name + ".svg"); }
+  static std::filesystem::path script(const Plot& p) { return dir_ / (p.name + ".gp"); }
+  /// Runs @p command through the shell, its output to a log in the scratch folder.
+  static int shell(const std::string& command) {
+    return std::system((command + " >" + (dir_ / "shell.log").string() + " 2>&1").c_str());
+  }
+
+  static inline std::filesystem::path dir_;
+  static inline std::vector<Plot> plots_;
+};
+
+TEST_F(EverySvgPlot, KeepsItsSelfContainedScriptBeside) {
+  for (const auto& p : plots_) {
+    ASSERT_EQ(p.result.exit_code, 0) << p.args << "\n" << p.result.err;
+    EXPECT_THAT(read(svg(p).string()), HasSubstr("<svg")) << p.name;
+    const std::string text = read(script(p).string());
+    EXPECT_THAT(text, StartsWith("# ")) << p.name;            // what the figure is, how to redraw it
+    EXPECT_THAT(text, HasSubstr(" << EOD\n")) << p.name;      // the data inline
+    EXPECT_THAT(text, HasSubstr("set output outfile")) << p.name;
+    EXPECT_THAT(text, Not(HasSubstr(".dat'"))) << p.name;     // no data file left outside it
+  }
+}
+
+TEST_F(EverySvgPlot, ScriptRedrawsTheSameFigureFromAnywhere) {
+  for (const auto& p : plots_) {
+    ASSERT_EQ(p.result.exit_code, 0) << p.args << "\n" << p.result.err;
+    const auto again = dir_ / (p.name + "_again.svg");
+    // From another folder, into another file: the script reads nothing but itself.
+    EXPECT_EQ(shell("cd / && gnuplot -e \"outfile='" + again.string() + "'\" " + script(p).string()), 0)
+        << p.name << "\n" << read((dir_ / "shell.log").string());
+    EXPECT_EQ(read(again.string()), read(svg(p).string())) << p.name << ": the script kept is not the one that drew";
+  }
+}
+
+TEST_F(EverySvgPlot, HasNoMarkerScaledToZero) {
+  // gnuplot's svg terminal writes `scale(0.00)` for points of size 0, a singular matrix.
+  for (const auto& p : plots_) {
+    ASSERT_EQ(p.result.exit_code, 0) << p.args << "\n" << p.result.err;
+    EXPECT_THAT(read(svg(p).string()), Not(HasSubstr("scale(0"))) << p.name;
+  }
+}
+
+TEST_F(EverySvgPlot, RendersInLibrsvg) {
+  if (shell("command -v rsvg-convert") != 0) {
+    GTEST_SKIP() << "rsvg-convert is not installed (librsvg2-bin, in tools/packages.txt: run tools/bootstrap)";
+  }
+  for (const auto& p : plots_) {
+    ASSERT_EQ(p.result.exit_code, 0) << p.args << "\n" << p.result.err;
+    const auto png = dir_ / (p.name + ".png");
+    EXPECT_EQ(shell("rsvg-convert " + svg(p).string() + " -o " + png.string()), 0)
+        << p.name << ": " << read((dir_ / "shell.log").string());
+    EXPECT_EQ(read(png.string()).substr(1, 3), "PNG") << p.name;
   }
 }
 

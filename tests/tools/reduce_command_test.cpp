@@ -65,16 +65,18 @@ TEST(ReduceCommand, GreedyJsonFields) {
 }
 
 // Fractions stay exact: c = 0 makes Lemma 5 tight, ⌈log₂ 5⌉·d = 9/2.
-TEST(ReduceCommand, FractionsAreExactStrings) {
+TEST(ReduceCommand, FractionsAreNumbersWithExactCompanions) {
   const auto r = run_starnet("reduce --algo greedy --n 5 --d 3/2 --c 0 --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = r.json();
-  EXPECT_EQ(j["d"], "3/2");
+  EXPECT_EQ(exact(j, "d"), "3/2");
+  EXPECT_DOUBLE_EQ(j["d"].get<double>(), 1.5);
   EXPECT_EQ(j["c"], 0);
-  EXPECT_EQ(j["length"], "9/2");
-  EXPECT_EQ(j["lower_bound"], "9/2");
+  EXPECT_FALSE(j.contains("c_exact"));
+  EXPECT_EQ(exact(j, "length"), "9/2");
+  EXPECT_EQ(exact(j, "lower_bound"), "9/2");
   bool fraction_start = false;
-  for (const auto& t : j["transfers"]) fraction_start = fraction_start || t["start"].is_string();
+  for (const auto& t : j["transfers"]) fraction_start = fraction_start || t.contains("start_exact");
   EXPECT_TRUE(fraction_start);
 }
 
@@ -193,8 +195,8 @@ TEST(ReduceCommand, Figure2StudyWritesCsvAndPlot) {
   EXPECT_EQ(j["study"], "figure2");
   EXPECT_EQ(j["max_n"], 300);
   EXPECT_EQ(j["within_theorems_18_19"], true);
-  const double b = j["binomial_strategy_d_eq_c"]["max_ratio_decimal"];
-  const double f = j["fibonacci_strategy_min_zero"]["max_ratio_decimal"];
+  const double b = j["binomial_strategy_d_eq_c"]["max_ratio"];
+  const double f = j["fibonacci_strategy_min_zero"]["max_ratio"];
   EXPECT_GT(b, 1.0);
   EXPECT_LE(b, 2.0);
   EXPECT_GT(f, 1.0);

@@ -29,7 +29,8 @@ Fraction parse(const std::string& text) {
   return {std::stoll(text.substr(0, slash)), std::stoll(text.substr(slash + 1))};
 }
 
-Fraction parse(const nlohmann::json& j) { return parse(j.get<std::string>()); }
+/// The exact value of field @p key of @p j (docs/json.md: a number, with KEY_exact when not an integer).
+Fraction parse(const nlohmann::json& j, const std::string& key) { return parse(exact(j, key)); }
 Fraction add(Fraction a, Fraction b) { return {a.num * b.den + b.num * a.den, a.den * b.den}; }
 Fraction mul(Fraction a, Fraction b) { return {a.num * b.num, a.den * b.den}; }
 bool less_equal(Fraction a, Fraction b) { return a.num * b.den <= b.num * a.den; }
@@ -55,16 +56,16 @@ void expect_valid_matchings(const nlohmann::json& schedule, const std::string& l
       EXPECT_EQ(sends_to.emplace(from, to).first->second, to) << label << ": " << from << " sends on two links";
       EXPECT_EQ(receives_from.emplace(to, from).first->second, from) << label << ": " << to << " receives twice";
     }
-    total = add(total, parse(m["weight"]));
+    total = add(total, parse(m, "weight"));
   }
-  EXPECT_TRUE(less_equal(total, parse(schedule["period"]))) << label;
+  EXPECT_TRUE(less_equal(total, parse(schedule, "period"))) << label;
 }
 
 TEST(SteadyCommand, Figure2ScatterIsOneHalf) {
   const auto r = run_starnet("steady scatter " + FIGURE2 + " --source Ps --targets P0,P1 --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = r.json();
-  EXPECT_EQ(j["throughput"], "1/2");
+  EXPECT_EQ(exact(j, "throughput"), "1/2");
   EXPECT_EQ(j["certified"], true);
   EXPECT_EQ(j["status"], "OPTIMAL");
   EXPECT_EQ(j["collective"], "scatter");
@@ -77,12 +78,12 @@ TEST(SteadyCommand, Figure2ScatterIsOneHalf) {
     for (const auto& tr : m["transfers"]) {
       if (tr["type"] == "m[" + tr["to"].get<std::string>() + "]") {
         auto& d = delivered[tr["to"].get<std::string>()];
-        d = add(d, parse(tr["amount"]));
+        d = add(d, parse(tr, "amount"));
       }
     }
   }
   for (const char* target : {"P0", "P1"}) {
-    EXPECT_TRUE(equal(delivered[target], mul(parse(j["throughput"]), parse(j["period"])))) << target;
+    EXPECT_TRUE(equal(delivered[target], mul(parse(j, "throughput"), parse(j, "period")))) << target;
   }
 }
 
@@ -90,18 +91,18 @@ TEST(SteadyCommand, Figure6ReduceIsOnePerTimeUnit) {
   const auto r = run_starnet("steady reduce " + FIGURE6 + " --participants P0,P1,P2 --target P0 --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = r.json();
-  EXPECT_EQ(j["throughput"], "1");
+  EXPECT_EQ(exact(j, "throughput"), "1");
   EXPECT_EQ(j["certified"], true);
   ASSERT_FALSE(j["trees"].empty());
   Fraction total;
   for (const auto& tree : j["trees"]) {
-    total = add(total, parse(tree["weight"]));
+    total = add(total, parse(tree, "weight"));
     const auto& tasks = tree["tasks"];
     ASSERT_FALSE(tasks.empty());
     const auto root = tasks[0].get<std::string>();
     EXPECT_TRUE(root.rfind("cons(P0, T[0,", 0) == 0 || root.find("->P0, v[0,2])") != std::string::npos) << root;
   }
-  EXPECT_TRUE(equal(total, mul(parse(j["throughput"]), parse(j["period"]))));
+  EXPECT_TRUE(equal(total, mul(parse(j, "throughput"), parse(j, "period"))));
   expect_valid_matchings(j, "figure 6");
 }
 
@@ -109,7 +110,7 @@ TEST(SteadyCommand, GossipOnAUniformTriangleIsOneHalf) {
   // Every node emits its two messages itself at cost 1 each: TP = 1 / ((n − 1)·c) = 1/2.
   const auto r = run_starnet("steady gossip " + FIGURE6 + " --sources P0,P1,P2 --targets P0,P1,P2 --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.json()["throughput"], "1/2");
+  EXPECT_EQ(exact(r.json(), "throughput"), "1/2");
   EXPECT_EQ(r.json()["certified"], true);
   expect_valid_matchings(r.json(), "gossip");
 }
@@ -119,15 +120,15 @@ TEST(SteadyCommand, FixedPeriodAndWholeMessages) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = r.json();
   for (const auto& m : j["matchings"]) {
-    for (const auto& tr : m["transfers"]) EXPECT_EQ(parse(tr["amount"]).den, 1) << tr.dump();
+    for (const auto& tr : m["transfers"]) EXPECT_EQ(parse(tr, "amount").den, 1) << tr.dump();
   }
   ASSERT_TRUE(j.contains("fixed_period"));
   const auto& f = j["fixed_period"];
-  const Fraction tp = parse(j["throughput"]);
-  const Fraction fixed = parse(f["throughput"]);
+  const Fraction tp = parse(j, "throughput");
+  const Fraction fixed = parse(f, "throughput");
   EXPECT_TRUE(less_equal(fixed, tp));
   // Proposition 4: TP − TP_fixed ≤ card(trees) / T_fixed.
-  EXPECT_TRUE(less_equal(tp, add(fixed, parse(f["loss_bound"]))));
+  EXPECT_TRUE(less_equal(tp, add(fixed, parse(f, "loss_bound"))));
   expect_valid_matchings(f, "fixed period");
 }
 
@@ -166,8 +167,8 @@ TEST(SteadyCommand, HumanSummaryMatchesTranscript) {
 void expect_emulations_approach_one(const std::string& args, const std::string& label) {
   const auto plan = run_starnet(args + " --json");
   ASSERT_EQ(plan.exit_code, 0) << plan.err;
-  const Fraction period = parse(plan.json()["period"]);
-  const Fraction tp = parse(plan.json()["throughput"]);
+  const Fraction period = parse(plan.json(), "period");
+  const Fraction tp = parse(plan.json(), "throughput");
   ASSERT_EQ(period.den, 1) << label;
   Fraction previous{-1, 1};
   for (const long periods : {10L, 100L, 1000L}) {
@@ -177,14 +178,14 @@ void expect_emulations_approach_one(const std::string& args, const std::string& 
     const auto j = r.json();
     const auto& e = j["emulated"];
     EXPECT_EQ(e["verified"], true) << label << ": " << e["failure"];
-    const Fraction completed = parse(e["completed"]);
-    EXPECT_TRUE(equal(parse(e["bound"]), mul(tp, k))) << label << " " << e.dump();
-    EXPECT_TRUE(less_equal(completed, parse(e["bound"]))) << label << " " << e.dump();
-    EXPECT_TRUE(less_equal(parse(e["proposition1"]), completed)) << label << " " << e.dump();
-    EXPECT_TRUE(equal(completed, parse(e["predicted"]))) << label << " " << e.dump();
-    EXPECT_TRUE(equal(mul(parse(e["ratio"]), parse(e["bound"])), completed)) << label << " " << e.dump();
-    EXPECT_TRUE(less_equal(previous, parse(e["ratio"]))) << label << " periods=" << periods;
-    previous = parse(e["ratio"]);
+    const Fraction completed = parse(e, "completed");
+    EXPECT_TRUE(equal(parse(e, "bound"), mul(tp, k))) << label << " " << e.dump();
+    EXPECT_TRUE(less_equal(completed, parse(e, "bound"))) << label << " " << e.dump();
+    EXPECT_TRUE(less_equal(parse(e, "proposition1"), completed)) << label << " " << e.dump();
+    EXPECT_TRUE(equal(completed, parse(e, "predicted"))) << label << " " << e.dump();
+    EXPECT_TRUE(equal(mul(parse(e, "ratio"), parse(e, "bound")), completed)) << label << " " << e.dump();
+    EXPECT_TRUE(less_equal(previous, parse(e, "ratio"))) << label << " periods=" << periods;
+    previous = parse(e, "ratio");
   }
   EXPECT_TRUE(less_equal({95, 100}, previous)) << label << ": ratio at 1000 periods";
 }
@@ -202,7 +203,7 @@ TEST(SteadyCommand, EmulatedFigure6ReduceVerifiesEveryValue) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = r.json();
   const auto& e = j["emulated"];
-  EXPECT_EQ(e["values_verified"].get<long>(), std::stol(e["completed"].get<std::string>()));
+  EXPECT_EQ(e["values_verified"].get<long>(), e["completed"].get<long>());
   EXPECT_GT(e["values_verified"].get<long>(), 0);
 }
 
@@ -220,7 +221,7 @@ TEST(SteadyCommand, EmulatedFixedPeriodStaysBelowTheOptimum) {
   const auto& fixed = j["fixed_period"]["emulated"];
   EXPECT_EQ(fixed["verified"], true) << fixed.dump();
   EXPECT_EQ(fixed["bound"], j["emulated"]["bound"]) << "both against the optimal TP·K";
-  EXPECT_TRUE(less_equal(parse(fixed["completed"]), parse(j["emulated"]["completed"]))) << j.dump();
+  EXPECT_TRUE(less_equal(parse(fixed, "completed"), parse(j["emulated"], "completed"))) << j.dump();
 }
 
 TEST(SteadyCommand, EmulatedGanttChart) {

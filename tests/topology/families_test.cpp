@@ -2,14 +2,18 @@
 
 #include <starnet/topology/error.hpp>
 #include <starnet/topology/families.hpp>
+#include <starnet/topology/properties.hpp>
 #include <starnet/topology/star_graph.hpp>
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bitset>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <numeric>
+#include <queue>
 #include <random>
 #include <set>
 #include <unistd.h>
@@ -209,6 +213,167 @@ TEST(Product, FilesCanBeFactors) {
   EXPECT_EQ(p.graph()[boost::edge(*p.find("(a,0)"), *p.find("(b,0)"), p.graph()).first].cost, Rational(3, 2));
 }
 
+/// MCT_D(L) written out independently of families.cpp: nodes are D-tuples of heap indices
+/// 1..2^L−1 (first coordinate most significant), a link changes one coordinate i into 2i or 2i + 1.
+struct ExplicitMct {
+  int trees;
+  int levels;
+  std::vector<std::vector<int>> tuples;
+  std::vector<std::vector<std::size_t>> adjacent;
+
+  ExplicitMct(int d, int l) : trees(d), levels(l) {
+    const int n = (1 << l) - 1;
+    std::vector<int> t(static_cast<std::size_t>(d), 1);
+    for (;;) {
+      tuples.push_back(t);
+      int c = d - 1;
+      while (c >= 0 && t[static_cast<std::size_t>(c)] == n) t[static_cast<std::size_t>(c--)] = 1;
+      if (c < 0) break;
+      ++t[static_cast<std::size_t>(c)];
+    }
+    std::map<std::vector<int>, std::size_t> index;
+    for (std::size_t x = 0; x < tuples.size(); ++x) index[tuples[x]] = x;
+    adjacent.resize(tuples.size());
+    for (std::size_t x = 0; x < tuples.size(); ++x) {
+      for (std::size_t c = 0; c < tuples[x].size(); ++c) {
+        for (const int child : {2 * tuples[x][c], 2 * tuples[x][c] + 1}) {
+          if (child > n) continue;
+          auto y = tuples[x];
+          y[c] = child;
+          adjacent[x].push_back(index.at(y));
+          adjacent[index.at(y)].push_back(x);
+        }
+      }
+    }
+  }
+  std::string name(std::size_t x) const {
+    std::string out;
+    for (const int i : tuples[x]) out += (out.empty() ? "" : ",") + std::to_string(i);
+    return trees == 1 ? out : "(" + out + ")";
+  }
+  std::set<Link> links() const {
+    std::set<Link> out;
+    for (std::size_t x = 0; x < adjacent.size(); ++x) {
+      for (const auto y : adjacent[x]) out.emplace(std::min(name(x), name(y)), std::max(name(x), name(y)));
+    }
+    return out;
+  }
+  /// h[d] over ordered pairs, by one BFS per node.
+  std::vector<std::uint64_t> histogram() const {
+    std::vector<std::uint64_t> h;
+    for (std::size_t s = 0; s < adjacent.size(); ++s) {
+      std::vector<int> dist(adjacent.size(), -1);
+      std::queue<std::size_t> q;
+      dist[s] = 0;
+      q.push(s);
+      while (!q.empty()) {
+        const auto x = q.front();
+        q.pop();
+        const auto d = static_cast<std::size_t>(dist[x]);
+        if (h.size() <= d) h.resize(d + 1, 0);
+        ++h[d];
+        for (const auto y : adjacent[x]) {
+          if (dist[y] < 0) {
+            dist[y] = dist[x] + 1;
+            q.push(y);
+          }
+        }
+      }
+    }
+    return h;
+  }
+};
+
+TEST(Mct, IsTheProductOfCompleteBinaryTreesWrittenOutByHand) {
+  for (const auto& [d, l] : {std::pair{1, 1}, {1, 3}, {2, 2}, {2, 3}, {3, 3}, {2, 4}, {4, 3}}) {
+    const ExplicitMct mct(d, l);
+    const Platform p = mct_platform(d, l);
+    const std::string spec = "mct:" + std::to_string(d) + ":" + std::to_string(l);
+    EXPECT_EQ(p.name(), spec);
+    EXPECT_FALSE(p.directed());
+    ASSERT_EQ(p.num_nodes(), mct.tuples.size()) << spec;
+    for (std::size_t x = 0; x < mct.tuples.size(); ++x) {
+      ASSERT_EQ(p.graph()[static_cast<Platform::vertex_descriptor>(x)].name, mct.name(x)) << spec << " x=" << x;
+    }
+    EXPECT_EQ(links_of(p), mct.links()) << spec;
+    EXPECT_EQ(make_platform(spec).num_links(), p.num_links()) << spec;
+  }
+}
+
+// T_3 counted by hand: root r, children a b, leaves a1 a2 b1 b2. Unordered pairs at distance 1: the
+// 6 links; 2: r–leaf (4), a–b, a1–a2, b1–b2; 3: a–b1, a–b2, b–a1, b–a2; 4: a leaf of a with one of b.
+TEST(Mct, TreeOfThreeLevelsHasTheHandCountedDistances) {
+  const auto t = topology_properties("mct:1:3");
+  EXPECT_EQ(t.distance_histogram, (std::vector<std::uint64_t>{7, 2 * 6, 2 * 7, 2 * 4, 2 * 4}));
+  EXPECT_EQ(t.links, 6U);
+  EXPECT_EQ(t.degree_min, 1U);
+  EXPECT_EQ(t.degree_max, 3U);
+  EXPECT_EQ(t.average_distance(), Rational(16, 7));  // (12 + 28 + 24 + 32) / 42
+}
+
+// Closed forms for L ≥ 3 (families.hpp): (2^L − 1)^D nodes, D·(2^L − 2)·(2^L − 1)^(D−1) links,
+// degrees D..3D, diameter 2D(L − 1); checked against the hand-written graph's BFS and against
+// all-pairs BFS on the platform, whose histograms the product rule must reproduce exactly.
+TEST(Mct, PropertiesFromOneTreeEqualBreadthFirstSearchOnTheWholeGraph) {
+  for (const auto& [d, l] : {std::pair{1, 3}, {2, 2}, {2, 3}, {3, 3}, {2, 4}, {4, 3}}) {
+    const std::string spec = "mct:" + std::to_string(d) + ":" + std::to_string(l);
+    const ExplicitMct mct(d, l);
+    const auto props = topology_properties(spec);
+    EXPECT_EQ(props.method, DistanceMethod::PRODUCT_OF_FACTORS) << spec;
+    EXPECT_EQ(props.name, spec);
+    EXPECT_EQ(props.distance_histogram, mct.histogram()) << spec;
+    const auto all = platform_properties(mct_platform(d, l), DistanceMethod::ALL_PAIRS_BFS);
+    EXPECT_EQ(props.distance_histogram, all.distance_histogram) << spec;
+    EXPECT_EQ(props.nodes, all.nodes) << spec;
+    EXPECT_EQ(props.links, all.links) << spec;
+    EXPECT_EQ(props.processors, all.processors) << spec;
+    EXPECT_EQ(props.degree_min, all.degree_min) << spec;
+    EXPECT_EQ(props.degree_max, all.degree_max) << spec;
+    std::uint64_t tree = (std::uint64_t{1} << l) - 1;
+    std::uint64_t nodes = 1;
+    for (int i = 0; i < d; ++i) nodes *= tree;
+    EXPECT_EQ(props.nodes, nodes) << spec;
+    EXPECT_EQ(props.links, static_cast<std::uint64_t>(d) * (tree - 1) * (nodes / tree)) << spec;
+    EXPECT_EQ(props.degree_min, static_cast<std::uint32_t>(d)) << spec;
+    EXPECT_EQ(props.degree_max, static_cast<std::uint32_t>((l >= 3 ? 3 : 2) * d)) << spec;
+    EXPECT_EQ(props.diameter(), static_cast<std::uint32_t>(2 * d * (l - 1))) << spec;
+  }
+}
+
+// Oh, Choi, Primeaux 2005, Table 1: MCT_4(3) and MCT_6(3) have degree 12 and 18 (the maximum, 3D)
+// and diameter 16 and 24 as printed, but 7^4 and 7^6 nodes where the paper prints 81 = 3^4 and
+// 729 = 3^6. MCT_6(3) is beyond MAX_PLATFORM_NODES: its properties come from one tree.
+TEST(Mct, Table1RowsHaveThePrintedDegreeAndDiameterButSevenToTheDNodes) {
+  const auto m4 = topology_properties("mct:4:3");
+  EXPECT_EQ(m4.nodes, 7U * 7U * 7U * 7U);
+  EXPECT_EQ(m4.degree_max, 12U);
+  EXPECT_EQ(m4.diameter(), 16U);
+  const auto m6 = topology_properties("mct:6:3");
+  EXPECT_EQ(m6.nodes, 7U * 7U * 7U * 7U * 7U * 7U);
+  EXPECT_EQ(m6.degree_min, 6U);
+  EXPECT_EQ(m6.degree_max, 18U);
+  EXPECT_EQ(m6.diameter(), 24U);
+  EXPECT_EQ(m6.links, 6U * 6U * 7U * 7U * 7U * 7U * 7U);
+  EXPECT_EQ(std::accumulate(m6.distance_histogram.begin(), m6.distance_histogram.end(), std::uint64_t{0}),
+            m6.nodes * m6.nodes);
+  EXPECT_EQ(m6.distance_histogram.back(), 8U * 8U * 8U * 8U * 8U * 8U) << "leaf pairs across the root in all 6 trees";
+  EXPECT_GT(m6.nodes, MAX_PLATFORM_NODES);
+}
+
+TEST(Mct, RefusesBadShapesNamingTheSpec) {
+  EXPECT_ERROR(TopologyError, make_platform("mct:4"), "\"mct:4\"", "mct:D:L");
+  EXPECT_ERROR(TopologyError, make_platform("mct:0:3"), "\"mct:0:3\"", "dimension D", "1..16");
+  EXPECT_ERROR(TopologyError, make_platform("mct:4:17"), "\"mct:4:17\"", "levels L", "1..16");
+  EXPECT_ERROR(TopologyError, make_platform("mct:4:3:2"), "\"mct:4:3:2\"", "\"3:2\"");
+  EXPECT_ERROR(TopologyError, topology_properties("mct:14:3"), "\"mct:14:3\"", "268,435,456");
+  EXPECT_ERROR(TopologyError, make_platform("mct:6:3"), "\"mct:6:3\"", "117,649", "65,536");
+  EXPECT_ERROR(TopologyError, make_topology("mct:6:3"), "\"mct:6:3\"", "65,536");
+  EXPECT_ERROR(TopologyError, mct_platform(/*trees=*/7, /*levels=*/3), "mct:7:3", "823,543");
+  EXPECT_ERROR(TopologyError, mct_platform(/*trees=*/0, /*levels=*/3), "mct:0:3", "1..16");
+  EXPECT_ERROR(TopologyError, platform_properties(mct_platform(2, 2), DistanceMethod::PRODUCT_OF_FACTORS), "mct:2:2",
+               "product-of-factors");
+}
+
 TEST(Tiers, SameSeedSamePlatform) {
   for (const std::uint64_t seed : {0ULL, 1ULL, 42ULL, 9223372036854775807ULL}) {
     EXPECT_EQ(difference(tiers_platform(seed), tiers_platform(seed)), std::nullopt) << " seed=" << seed;
@@ -326,7 +491,7 @@ TEST(IsVertexTransitive, FollowsTheFamily) {
   for (const char* spec : {"star:4", "hypercube:3", "complete:4", "ring:5", "torus:3x4", "product:ring:3*star:3"}) {
     EXPECT_TRUE(is_vertex_transitive(spec)) << spec;
   }
-  for (const char* spec : {"mesh:3x3", "debruijn:4", "tiers:1", "x.dot", "product:ring:3*mesh:2x2"}) {
+  for (const char* spec : {"mesh:3x3", "debruijn:4", "tiers:1", "x.dot", "product:ring:3*mesh:2x2", "mct:2:3"}) {
     EXPECT_FALSE(is_vertex_transitive(spec)) << spec;
   }
 }

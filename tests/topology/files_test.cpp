@@ -550,10 +550,12 @@ TEST(Files, ReadPlatformFileReadsByExtension) {
 TEST(Files, FormatNames) {
   EXPECT_EQ(parse_file_format("dot", "--format"), FileFormat::DOT);
   EXPECT_EQ(parse_file_format("graphml", "--format"), FileFormat::GRAPHML);
-  EXPECT_ERROR(UsageError, parse_file_format("xml", "--format"), "--format", "\"xml\"", "dot or graphml");
+  EXPECT_EQ(parse_file_format("simgrid", "--format"), FileFormat::SIMGRID);
+  EXPECT_ERROR(UsageError, parse_file_format("xml", "--format"), "--format", "\"xml\"", "dot, graphml or simgrid");
   EXPECT_EQ(format_of_path("a/b.gv"), FileFormat::DOT);
   EXPECT_EQ(format_of_path("b.graphml"), FileFormat::GRAPHML);
-  EXPECT_EQ(format_of_path("b.xml"), std::nullopt);
+  EXPECT_EQ(format_of_path("platform.xml"), FileFormat::SIMGRID);
+  EXPECT_EQ(format_of_path("b.json"), std::nullopt);
 }
 
 }  // namespace

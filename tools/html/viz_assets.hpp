@@ -2,12 +2,12 @@
 // The style sheet and script of the `starnet viz` pages (viz_command.cpp), compiled into the
 // binary so that it works from any directory and the page needs nothing but itself. The script
 // reads the per-step data the command embeds as JSON (<script id="starnet-data">) and only
-// displays it: it computes nothing about the algorithm.
+// displays it: it computes nothing about the algorithm. The link colours (--d2 … --dN) come
+// before this sheet, from the palette both drawings share (viz_layout.hpp).
 
 namespace starnet::tools {
 
 inline constexpr const char* VIZ_CSS = R"css(
-:root { --d2: #0072B2; --d3: #E69F00; --d4: #009E73; --d5: #CC79A7; }
 * { box-sizing: border-box; }
 html, body { margin: 0; height: 100%; font-family: "DejaVu Sans", "Liberation Sans", Arial, sans-serif; color: #222; background: #fff; }
 main { display: flex; height: 100vh; }
@@ -25,8 +25,7 @@ main { display: flex; height: 100vh; }
 #phase { min-height: 5.5em; margin: 4px 0; }
 #status { font-weight: bold; color: #176117; min-height: 1.4em; }
 #status.failed { color: #b00; }
-.legend { list-style: none; padding: 0; margin: 0; font-size: 12.5px; }
-.legend li { display: flex; align-items: center; gap: 6px; }
+#legend text { fill: #222; dominant-baseline: central; }
 .substar { fill: none; stroke: #bbb; stroke-width: 1.5; }
 .substar.m2 { stroke: #ddd; stroke-dasharray: 4 3; }
 .substar.m3 { stroke: #ccc; }
@@ -34,10 +33,11 @@ main { display: flex; height: 100vh; }
 .link { stroke-width: 2.5; stroke-opacity: 0.8; }
 .d2 { stroke: var(--d2); fill: var(--d2); } .d3 { stroke: var(--d3); fill: var(--d3); }
 .d4 { stroke: var(--d4); fill: var(--d4); } .d5 { stroke: var(--d5); fill: var(--d5); }
+.link, .message polyline { fill: none; stroke-linejoin: round; }
 svg.moving .link { stroke-opacity: 0.18; }
 svg.moving.active-d2 .link.d2, svg.moving.active-d3 .link.d3,
 svg.moving.active-d4 .link.d4, svg.moving.active-d5 .link.d5 { stroke-opacity: 0.45; }
-.message line { stroke-width: 3; fill: none; }
+.message polyline { stroke-width: 3; }
 .message-label rect { fill: #fff; stroke-width: 1.2; }
 .message-label text { font-size: 11px; text-anchor: middle; dominant-baseline: central; fill: #111; stroke: none; font-weight: bold; }
 .node rect { fill: #fff; stroke: #444; stroke-width: 1.2; }
@@ -58,6 +58,8 @@ inline constexpr const char* VIZ_JS = R"js(
   const layer = document.getElementById('messages');
   const labelLayer = document.getElementById('message-labels');
   const [boxW, boxH] = data.box;
+  // The corners of the links drawn bent around nodes, by "u-v" (u < v), from u to v.
+  const bends = new Map(data.bends.map(([u, v, corners]) => [u + '-' + v, corners]));
   const last = data.steps.length - 1;
   const buttons = {};
   for (const id of ['first', 'back', 'play', 'forward', 'last']) buttons[id] = document.getElementById(id);
@@ -79,24 +81,44 @@ inline constexpr const char* VIZ_JS = R"js(
     return Math.min(tx, ty);
   }
 
+  // The points of the link from → to: its ends' centres and the corners between.
+  function route(from, to) {
+    const corners = bends.get(Math.min(from, to) + '-' + Math.max(from, to)) || [];
+    return [data.nodes[from], ...(from < to ? corners : [...corners].reverse()), data.nodes[to]].map(([x, y]) => [x, y]);
+  }
+
+  // A message runs beside its link, offset to the sender's right (so that the two directions do
+  // not overlap), from border to border of the two boxes.
   function drawMessages(step) {
     layer.replaceChildren();
     labelLayer.replaceChildren();
+    const off = data.message_offset;
     for (const [from, to, dim, text] of data.steps[step].messages) {
-      const [x1, y1] = data.nodes[from];
-      const [x2, y2] = data.nodes[to];
-      const len = Math.hypot(x2 - x1, y2 - y1);
-      const ux = (x2 - x1) / len, uy = (y2 - y1) / len;
-      const ox = -uy * 5, oy = ux * 5;  // each direction on its own side of the link
-      const b = toBorder(ux, uy);
+      const pts = route(from, to);
+      const units = pts.slice(1).map(([x, y], i) => {
+        const len = Math.hypot(x - pts[i][0], y - pts[i][1]);
+        return [(x - pts[i][0]) / len, (y - pts[i][1]) / len, len];
+      });
+      // Each corner moves along the mean of its two segments' normals.
+      const shifted = pts.map(([x, y], i) => {
+        const a = units[Math.max(0, i - 1)], b = units[Math.min(units.length - 1, i)];
+        const nx = -(a[1] + b[1]), ny = a[0] + b[0], n = Math.hypot(nx, ny) || 1;
+        return [x + nx / n * off, y + ny / n * off];
+      });
+      const [ux, uy, len] = units[0];
+      const [vx, vy] = units[units.length - 1];
+      const b0 = toBorder(ux, uy), b1 = toBorder(vx, vy);
+      shifted[0] = [shifted[0][0] + ux * b0, shifted[0][1] + uy * b0];
+      const end = shifted.length - 1;
+      shifted[end] = [shifted[end][0] - vx * b1, shifted[end][1] - vy * b1];
       const g = el('g', { class: 'message d' + dim, 'data-from': from, 'data-to': to }, layer);
-      el('line', {
-        x1: (x1 + ux * b + ox).toFixed(1), y1: (y1 + uy * b + oy).toFixed(1),
-        x2: (x2 - ux * b + ox).toFixed(1), y2: (y2 - uy * b + oy).toFixed(1),
+      el('polyline', {
+        points: shifted.map(([x, y]) => x.toFixed(1) + ',' + y.toFixed(1)).join(' '),
         'marker-end': 'url(#arrow-d' + dim + ')'
       }, g);
-      const at = b + Math.min(26, (len - 2 * b) * 0.3);
-      const lx = x1 + ux * at + ox * 2.2, ly = y1 + uy * at + oy * 2.2;
+      const at = b0 + Math.min(26, Math.max(0, (len - b0 - (units.length === 1 ? b1 : 0)) * 0.3));
+      const [x1, y1] = pts[0];
+      const lx = x1 + ux * at - uy * off * 2.2, ly = y1 + uy * at + ux * off * 2.2;
       const lg = el('g', { class: 'message-label d' + dim }, labelLayer);
       const w = 8 + 6.6 * text.length;
       el('rect', { x: (lx - w / 2).toFixed(1), y: (ly - 8).toFixed(1), width: w.toFixed(1), height: 16, rx: 4 }, lg);

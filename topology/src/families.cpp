@@ -42,6 +42,9 @@ const Bound RING_N{"size N of ring:N", 1, static_cast<long>(MAX_PLATFORM_NODES),
                    "ring:65537 would exceed the 65,536-node limit of a platform"};
 const Bound GRID_SIDE{"side of AxB", 1, static_cast<long>(MAX_PLATFORM_NODES), "A·B is limited to 65,536 nodes"};
 const Bound TIERS_SEED{"seed of tiers:SEED", 0, std::numeric_limits<long>::max(), ""};
+const Bound MCT_TREES{"dimension D of mct:D:L", 1, MAX_MCT_TREES, ""};
+const Bound MCT_LEVELS{"levels L of mct:D:L", 1, MAX_MCT_LEVELS,
+                       "mct:1:17 would exceed the 65,536-node limit of a platform"};
 
 int bounded(std::string_view value, const Bound& b, std::string_view spec_text) {
   const Spec spec{std::string(spec_text), "", std::string(value)};
@@ -84,6 +87,26 @@ Platform path_platform(int n) {
   Platform p = numbered("path:" + std::to_string(n), n);
   for (int i = 0; i + 1 < n; ++i) p.add_link(static_cast<Platform::vertex_descriptor>(i), static_cast<Platform::vertex_descriptor>(i + 1));
   return p;
+}
+
+/// The complete binary tree of L levels: node i (heap order, 1..2^L−1, named "i") has children 2i
+/// and 2i + 1; NodeId = i − 1.
+Platform binary_tree_platform(int levels) {
+  const int n = (1 << levels) - 1;
+  Platform p("mct:1:" + std::to_string(levels), /*directed=*/false);
+  for (int i = 1; i <= n; ++i) p.add_node({std::to_string(i)});
+  for (int i = 2; i <= n; ++i) {
+    p.add_link(static_cast<Platform::vertex_descriptor>(i / 2 - 1), static_cast<Platform::vertex_descriptor>(i - 1));
+  }
+  return p;
+}
+
+/// (2^L − 1)^D, saturated at MAX_MCT_NODES + 1 so that nothing overflows.
+std::uint64_t mct_nodes(int trees, int levels) {
+  const std::uint64_t tree = (std::uint64_t{1} << levels) - 1;
+  std::uint64_t nodes = 1;
+  for (int i = 0; i < trees && nodes <= MAX_MCT_NODES; ++i) nodes *= tree;
+  return std::min(nodes, MAX_MCT_NODES + 1);
 }
 
 /// A×B for torus:AxB and mesh:AxB: "4x4" → {4, 4}.
@@ -159,6 +182,10 @@ Platform build(const Spec& spec) {
   if (f == "torus" || f == "mesh") {
     const auto [a, b] = grid_sides(spec);
     return f == "torus" ? torus_platform(a, b) : mesh_platform(a, b);
+  }
+  if (f == "mct") {
+    const MctShape shape = mct_shape(spec);
+    return mct_platform(shape.trees, shape.levels);
   }
   if (f == "tiers") return tiers_platform(static_cast<std::uint64_t>(parse_spec_integer(
                          spec.argument, TIERS_SEED.lo, TIERS_SEED.hi, spec, TIERS_SEED.meaning)));
@@ -263,6 +290,45 @@ Platform mesh_platform(int a, int b) {
   const std::string name = fmt::format("mesh:{}x{}", a, b);
   check_grid(name, a, b);
   const Platform factors[] = {path_platform(a), path_platform(b)};
+  Platform p = product_platform(factors);
+  p.set_name(name);
+  return p;
+}
+
+std::uint64_t MctShape::nodes() const { return mct_nodes(trees, levels); }
+
+MctShape mct_shape(const Spec& spec) {
+  const auto colon = spec.argument.find(':');
+  if (spec.family != "mct" || colon == std::string::npos) {
+    throw TopologyError(fmt::format("topology \"{}\": \"{}\" is not valid (expected mct:D:L, the product of D complete "
+                                    "binary trees of L levels, e.g. mct:4:3 for MCT_4(3))",
+                                    spec.text, spec.argument));
+  }
+  const MctShape shape{bounded(spec.argument.substr(0, colon), MCT_TREES, spec.text),
+                       bounded(spec.argument.substr(colon + 1), MCT_LEVELS, spec.text)};
+  if (shape.nodes() > MAX_MCT_NODES) {
+    throw TopologyError(fmt::format("topology \"{}\": (2^{} − 1)^{} nodes exceed the limit of {} nodes of mct:D:L "
+                                    "(expected (2^L − 1)^D ≤ {}, e.g. mct:9:3)",
+                                    spec.text, shape.levels, shape.trees, grouped(MAX_MCT_NODES), grouped(MAX_MCT_NODES)));
+  }
+  return shape;
+}
+
+Platform mct_platform(int trees, int levels) {
+  const std::string name = fmt::format("mct:{}:{}", trees, levels);
+  (void)bounded(std::to_string(trees), MCT_TREES, name);
+  (void)bounded(std::to_string(levels), MCT_LEVELS, name);
+  const std::uint64_t nodes = mct_nodes(trees, levels);
+  if (nodes > MAX_PLATFORM_NODES) {
+    throw TopologyError(fmt::format("topology \"{}\": {} nodes exceed the limit of {} nodes of a platform (expected "
+                                    "(2^L − 1)^D ≤ {}, e.g. mct:5:3; the properties of mct:D:L, e.g. starnet topo "
+                                    "info, are computed from one tree up to {} nodes)",
+                                    name, nodes > MAX_MCT_NODES ? "more than " + grouped(MAX_MCT_NODES) : grouped(nodes),
+                                    grouped(MAX_PLATFORM_NODES), grouped(MAX_PLATFORM_NODES), grouped(MAX_MCT_NODES)));
+  }
+  Platform tree = binary_tree_platform(levels);
+  if (trees == 1) return tree;
+  const std::vector<Platform> factors(static_cast<std::size_t>(trees), tree);
   Platform p = product_platform(factors);
   p.set_name(name);
   return p;

@@ -9,6 +9,7 @@
 // from its property map's.
 #include <starnet/topology/error.hpp>
 #include <starnet/topology/files.hpp>
+#include <starnet/topology/simgrid.hpp>
 
 #include <boost/graph/graphml.hpp>
 #include <boost/graph/graphviz.hpp>
@@ -746,22 +747,32 @@ std::string write_as(const Platform& platform, FileFormat format) {
 
 }  // namespace
 
-std::string to_string(FileFormat format) { return format == FileFormat::DOT ? "dot" : "graphml"; }
+std::string to_string(FileFormat format) {
+  switch (format) {
+    case FileFormat::DOT: return "dot";
+    case FileFormat::GRAPHML: return "graphml";
+    case FileFormat::SIMGRID: return "simgrid";
+  }
+  return "dot";
+}
 
 FileFormat parse_file_format(std::string_view text, std::string_view what) {
   if (text == "dot") return FileFormat::DOT;
   if (text == "graphml") return FileFormat::GRAPHML;
-  throw UsageError(fmt::format("{}: format \"{}\" is not known (expected dot or graphml)", what, text));
+  if (text == "simgrid") return FileFormat::SIMGRID;
+  throw UsageError(fmt::format("{}: format \"{}\" is not known (expected dot, graphml or simgrid)", what, text));
 }
 
 std::optional<FileFormat> format_of_path(std::string_view path) {
   if (path.ends_with(".dot") || path.ends_with(".gv")) return FileFormat::DOT;
   if (path.ends_with(".graphml")) return FileFormat::GRAPHML;
+  if (path.ends_with(".xml")) return FileFormat::SIMGRID;
   return std::nullopt;
 }
 
 Platform parse_platform(std::string_view text, FileFormat format, std::string_view path,
                         std::vector<std::string>* warnings) {
+  if (format == FileFormat::SIMGRID) return parse_simgrid(text, path, warnings);
   const std::string copy(text);
   Warnings found(where(path));
   const RawPlatform raw =
@@ -801,7 +812,7 @@ Platform read_platform_file(const std::string& path, std::vector<std::string>* w
   }
   const std::string file = where(path);
   const auto format = format_of_path(path);
-  if (!format) throw TopologyError(file + ": unknown extension (expected .dot, .gv or .graphml)");
+  if (!format) throw TopologyError(file + ": unknown extension (expected .dot, .gv, .graphml or a SimGrid .xml)");
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) throw TopologyError(file + ": is a directory (expected a readable file)");
   std::ifstream in(path, std::ios::binary);
@@ -816,6 +827,7 @@ Platform read_platform_file(const std::string& path, std::vector<std::string>* w
 }
 
 std::string write_platform(const Platform& platform, FileFormat format) {
+  if (format == FileFormat::SIMGRID) return write_simgrid(platform);
   return platform.directed() ? write_as<boost::directedS>(platform, format) : write_as<boost::undirectedS>(platform, format);
 }
 

@@ -50,10 +50,86 @@ std::uint64_t bfs_from(const Graph& g, typename boost::graph_traits<Graph>::vert
   return nodes - reached;
 }
 
+/// Name, counts, degree range and processors of a platform; no distances yet.
+TopologyProperties counted(const Platform& platform, DistanceMethod method) {
+  const auto& g = platform.graph();
+  TopologyProperties out;
+  out.name = platform.name();
+  out.directed = platform.directed();
+  out.nodes = platform.num_nodes();
+  out.links = platform.num_links();
+  out.method = method;
+  out.degree_min = std::numeric_limits<std::uint32_t>::max();
+  for (const auto v : boost::make_iterator_range(boost::vertices(g))) {
+    const auto degree = static_cast<std::uint32_t>(boost::out_degree(v, g));
+    out.degree_min = std::min(out.degree_min, degree);
+    out.degree_max = std::max(out.degree_max, degree);
+    out.processors += g[v].role == Role::PROCESSOR ? 1 : 0;
+  }
+  if (out.nodes == 0) out.degree_min = 0;
+  return out;
+}
+
+/// The complete binary tree of L levels (mct:1:L) by one BFS per level: node 2^ℓ, the first of
+/// level ℓ in heap order, sees what the 2^ℓ nodes of its level see.
+TopologyProperties binary_tree_properties(int levels) {
+  const Platform tree = mct_platform(1, levels);
+  TopologyProperties out = counted(tree, DistanceMethod::PRODUCT_OF_FACTORS);
+  const auto& g = tree.graph();
+  std::vector<std::uint32_t> distance(out.nodes);
+  boost::two_bit_color_map<boost::property_map<PlatformGraph, boost::vertex_index_t>::const_type> colors(
+      out.nodes, boost::get(boost::vertex_index, g));
+  for (int level = 0; level < levels; ++level) {
+    const std::uint64_t width = std::uint64_t{1} << level;
+    std::vector<std::uint64_t> from_first;
+    const auto first = static_cast<Platform::vertex_descriptor>(width - 1);  // heap index 2^ℓ
+    const auto unreached = bfs_from(g, first, out.nodes, distance, colors, from_first);
+    STARNET_ASSERT(unreached == 0);
+    if (out.distance_histogram.size() < from_first.size()) out.distance_histogram.resize(from_first.size(), 0);
+    for (std::size_t d = 0; d < from_first.size(); ++d) out.distance_histogram[d] += width * from_first[d];
+  }
+  return out;
+}
+
+/// The Cartesian product of undirected factors: d((x_i), (y_i)) = Σ d_i(x_i, y_i), so the
+/// histogram is the convolution of the factors' histograms; degrees add up, nodes and processors
+/// multiply, and factor i contributes its links once per node of the other factors.
+/// @pre the factors are undirected and the product has at most MAX_MCT_NODES nodes.
+TopologyProperties product_of(std::string name, const std::vector<TopologyProperties>& factors) {
+  TopologyProperties out;
+  out.name = std::move(name);
+  out.method = DistanceMethod::PRODUCT_OF_FACTORS;
+  out.nodes = 1;
+  out.processors = 1;
+  out.distance_histogram = {1};
+  for (const auto& f : factors) {
+    STARNET_ASSERT(!f.directed && f.unreachable_pairs == 0);
+    out.links = out.links * f.nodes + f.links * out.nodes;
+    out.nodes *= f.nodes;
+    STARNET_ASSERT(out.nodes <= MAX_MCT_NODES);
+    out.processors *= f.processors;
+    out.degree_min += f.degree_min;
+    out.degree_max += f.degree_max;
+    const auto& left = out.distance_histogram;
+    const auto& right = f.distance_histogram;
+    std::vector<std::uint64_t> h(left.size() + right.size() - 1, 0);
+    for (std::size_t a = 0; a < left.size(); ++a) {
+      for (std::size_t b = 0; b < right.size(); ++b) h[a + b] += left[a] * right[b];
+    }
+    out.distance_histogram = std::move(h);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string to_string(DistanceMethod method) {
-  return method == DistanceMethod::ONE_BFS_VERTEX_TRANSITIVE ? "one-bfs-vertex-transitive" : "all-pairs-bfs";
+  switch (method) {
+    case DistanceMethod::ONE_BFS_VERTEX_TRANSITIVE: return "one-bfs-vertex-transitive";
+    case DistanceMethod::ALL_PAIRS_BFS: return "all-pairs-bfs";
+    case DistanceMethod::PRODUCT_OF_FACTORS: return "product-of-factors";
+  }
+  return "?";
 }
 
 std::optional<std::uint32_t> TopologyProperties::diameter() const {
@@ -109,23 +185,14 @@ TopologyProperties star_graph_properties(const StarGraph& g) {
 
 TopologyProperties platform_properties(const Platform& platform, DistanceMethod method) {
   const auto& g = platform.graph();
-  TopologyProperties out;
-  out.name = platform.name();
-  out.directed = platform.directed();
-  out.nodes = platform.num_nodes();
-  out.links = platform.num_links();
-  out.method = method;
-  out.degree_min = std::numeric_limits<std::uint32_t>::max();
-  for (const auto v : boost::make_iterator_range(boost::vertices(g))) {
-    const auto degree = static_cast<std::uint32_t>(boost::out_degree(v, g));
-    out.degree_min = std::min(out.degree_min, degree);
-    out.degree_max = std::max(out.degree_max, degree);
-    out.processors += g[v].role == Role::PROCESSOR ? 1 : 0;
+  if (method == DistanceMethod::PRODUCT_OF_FACTORS) {
+    throw TopologyError(fmt::format("topology \"{}\": product-of-factors is computed from a spec (topology_properties "
+                                    "of mct:D:L), not from a platform (expected one-bfs-vertex-transitive or "
+                                    "all-pairs-bfs)",
+                                    platform.name()));
   }
-  if (out.nodes == 0) {
-    out.degree_min = 0;
-    return out;
-  }
+  TopologyProperties out = counted(platform, method);
+  if (out.nodes == 0) return out;
   const std::uint64_t work = out.nodes * (out.nodes + boost::num_edges(g));
   if (method == DistanceMethod::ALL_PAIRS_BFS && work > MAX_ALL_PAIRS_WORK) {
     throw TopologyError(fmt::format("topology \"{}\": all-pairs BFS over {} nodes and {} arcs would take {} steps "
@@ -153,6 +220,11 @@ TopologyProperties topology_properties(std::string_view text) {
     TopologyProperties out = star_graph_properties(StarGraph(star_dimension(spec)));
     out.name = spec.text;
     return out;
+  }
+  if (spec.family == "mct") {
+    const MctShape shape = mct_shape(spec);
+    return product_of(spec.text, std::vector<TopologyProperties>(static_cast<std::size_t>(shape.trees),
+                                                                 binary_tree_properties(shape.levels)));
   }
   const Platform platform = make_platform(text);
   return platform_properties(platform, is_vertex_transitive(text) ? DistanceMethod::ONE_BFS_VERTEX_TRANSITIVE

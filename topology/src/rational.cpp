@@ -41,7 +41,7 @@ Rational Rational::reduce(Wide num, Wide den) {
     num /= g;
     den /= g;
   }
-  if (!fits(num) || !fits(den)) throw Error("exact rational arithmetic overflowed 64 bits");
+  if (!fits(num) || !fits(den)) throw OverflowError("exact rational arithmetic overflowed 64 bits");
   Rational r;
   r.num_ = static_cast<std::int64_t>(num);
   r.den_ = static_cast<std::int64_t>(den);
@@ -127,7 +127,7 @@ std::int64_t lcm_checked(std::int64_t a, std::int64_t b) {
   const std::int64_t g = std::gcd(a, b);
   std::int64_t l = 0;
   if (g == 0) return 0;
-  if (__builtin_mul_overflow(a / g, b, &l)) throw Error("least common multiple overflowed 64 bits");
+  if (__builtin_mul_overflow(a / g, b, &l)) throw OverflowError("least common multiple overflowed 64 bits");
   return l < 0 ? -l : l;
 }
 

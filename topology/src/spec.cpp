@@ -1,4 +1,5 @@
 #include <starnet/topology/error.hpp>
+#include <starnet/topology/files.hpp>
 #include <starnet/topology/spec.hpp>
 #include <starnet/topology/star_graph.hpp>
 
@@ -10,14 +11,13 @@
 namespace starnet::topology {
 namespace {
 
-constexpr std::array<std::string_view, 9> FAMILIES = {"star", "hypercube", "debruijn", "complete", "ring",
-                                                      "torus", "mesh", "product", "tiers"};
+constexpr std::array<std::string_view, 10> FAMILIES = {"star", "hypercube", "debruijn", "complete", "ring",
+                                                       "torus", "mesh", "mct", "product", "tiers"};
 
-bool ends_with_any(std::string_view text) {
-  for (const std::string_view ext : {".dot", ".gv", ".graphml"}) {
-    if (text.size() > ext.size() && text.substr(text.size() - ext.size()) == ext) return true;
-  }
-  return false;
+/// A path with a graph file's extension (and more than the extension).
+bool is_file_path(std::string_view text) {
+  const auto dot = text.rfind('.');
+  return dot != std::string_view::npos && dot > 0 && format_of_path(text).has_value();
 }
 
 }  // namespace
@@ -30,10 +30,11 @@ Spec parse_spec(std::string_view text) {
       return {std::string(text), std::string(family), std::string(text.substr(colon + 1))};
     }
   }
-  if (ends_with_any(text)) return {std::string(text), "file", std::string(text)};
+  if (is_file_path(text)) return {std::string(text), "file", std::string(text)};
   throw TopologyError(fmt::format(
       "topology \"{}\" is not known (expected FAMILY:ARG with FAMILY one of star, hypercube, debruijn, complete, "
-      "ring, torus, mesh, product, tiers — e.g. star:5, torus:4x4 — or a .dot/.graphml file)",
+      "ring, torus, mesh, mct, product, tiers — e.g. star:5, torus:4x4 — or a .dot/.graphml file or SimGrid .xml "
+      "platform)",
       text));
 }
 

@@ -241,6 +241,16 @@ TEST(WhatIfStudy, MessageSizeUsesTheAlphaBetaTimeOfEveryLink) {
   std::filesystem::remove(path);
 }
 
+TEST(WhatIfStudy, TimesBeyondExactRationalsAreRefusedNamingTheTopology) {
+  // Four links of prime bandwidths near 10^6: a path's time has a denominator near 10^24.
+  const auto path = std::filesystem::temp_directory_path() / ("starnet_whatif_big_" + std::to_string(::getpid()) + ".dot");
+  std::ofstream(path) << "graph { a -- b [bandwidth=1000003]; b -- c [bandwidth=1000033]; "
+                         "c -- d [bandwidth=1000037]; d -- e [bandwidth=1000039]; }\n";
+  EXPECT_ERROR(OverflowError, WhatIfStudy().topologies({path.string()}).costs(CostKind::TOPOLOGY).run(), path.string(),
+               "topology costs", "overflowed 64 bits", "never rounded");
+  std::filesystem::remove(path);
+}
+
 TEST(WhatIfStudy, BadInputIsAnErrorNamingTheInput) {
   const auto study = [] { return WhatIfStudy().topologies({"hypercube:7"}); };
   EXPECT_ERROR(TopologyError, study().topologies({"cube:7"}).run(), "cube:7");

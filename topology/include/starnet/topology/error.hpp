@@ -59,6 +59,13 @@ class TransportError : public Error {
   using Error::Error;
 };
 
+/// An exact rational result does not fit in 64 bits (rational.hpp): starnet refuses rather than
+/// round. Exit code 3; callers that know the input add it to the message.
+class OverflowError : public Error {
+ public:
+  using Error::Error;
+};
+
 /// An external solver failed to solve a problem it was given. Exit code 3.
 class SolverError : public Error {
  public:

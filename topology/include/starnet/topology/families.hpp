@@ -12,6 +12,7 @@
 /// | ring:N              | "0".."N-1"                                | i — (i + 1) mod N                  |
 /// | torus:AxB           | "(i,j)"                                   | product of ring:A and ring:B       |
 /// | mesh:AxB            | "(i,j)"                                   | product of two paths of A, B nodes |
+/// | mct:D:L             | "(1,3,2)": heap index of each tree's node | product of D trees of L levels     |
 /// | product:S1*S2[*S3…] | "(a,b)" from the factors' names           | one factor's link, others fixed    |
 /// | tiers:SEED          | "wan0".., "man0".. routers, "p0".. procs  | random WAN/MAN/LAN tree            |
 ///
@@ -27,6 +28,19 @@
 /// significant. Star and hypercube links are added dimension by dimension, so port p of a node
 /// is link k = p + 2 (star, as in StarGraph) or dimension p + 1 (hypercube).
 ///
+/// Mesh-connected trees (Efe, Fernández, "Computational properties of mesh connected trees:
+/// versatile architecture for parallel computation", ICPP 1994, the [5] of Oh–Choi–Primeaux 2005;
+/// "Mesh-connected trees: a bridge between grids and meshes of trees", IEEE TPDS 7(12), 1996):
+/// MCT is the Cartesian product of two complete binary trees; mct:D:L is the D-dimensional product
+/// of D copies of the complete binary tree T_L with L levels (2^L − 1 nodes, height L − 1), so that
+/// mct:4:3 and mct:6:3 are the MCT_4(3) and MCT_6(3) of Table 1. Node i of T_L (heap order,
+/// 1..2^L−1) has children 2i and 2i + 1; mct:1:L is T_L itself, nodes "1".."2^L−1". For L ≥ 3
+/// degrees run from D (every coordinate a leaf) to 3D (every coordinate inner and not the root;
+/// 2D for L = 2), and the diameter is 2D(L − 1) (leftmost to rightmost leaf in every tree). The
+/// definition is the one the literature cites these papers for; we could not read them. Table 1's degree 12 and 18 are
+/// the maximum 3D and its diameters 16 and 24 are 2D(L − 1); its sizes 81 and 729 are 3^D, not
+/// the (2^3 − 1)^D = 2,401 and 117,649 nodes of the product (docs/topology.md).
+///
 /// Tiers (Calvert, Doar, Zegura, "Modeling Internet topology", IEEE Comm. Magazine 1997) is the
 /// generator behind Figure 9 of Legrand, Marchal, Robert 2004 (15 nodes, 8 LAN processors); see
 /// tiers_platform().
@@ -38,6 +52,7 @@
 /// platform (and says false for files and tiers).
 
 #include <starnet/topology/platform.hpp>
+#include <starnet/topology/spec.hpp>
 #include <starnet/topology/topology.hpp>
 
 #include <cstdint>
@@ -56,6 +71,22 @@ inline constexpr int MAX_STAR_PLATFORM_N = 8;
 inline constexpr int MAX_CUBE_D = 16;
 /// Largest N of complete:N (1448·1447/2 links ≤ MAX_PLATFORM_LINKS).
 inline constexpr int MAX_COMPLETE_N = 1448;
+/// Largest D and L of mct:D:L. L = 16 is the largest tree a platform holds (65,535 nodes).
+inline constexpr int MAX_MCT_TREES = 16;
+inline constexpr int MAX_MCT_LEVELS = 16;
+/// Most nodes of an mct:D:L spec. topology_properties() computes its properties from one tree
+/// without building it (properties.hpp), so it may exceed MAX_PLATFORM_NODES (mct:6:3 has
+/// 117,649 nodes); 2^28 nodes keep the count of ordered pairs at each distance, and their sum
+/// weighted by distances up to 2D(L − 1) ≤ 56, below 2^63.
+inline constexpr std::uint64_t MAX_MCT_NODES = std::uint64_t{1} << 28;
+
+/// D and L of mct:D:L: the product of D complete binary trees of L levels.
+struct MctShape {
+  int trees = 1;
+  int levels = 1;
+  /// (2^L − 1)^D.
+  [[nodiscard]] std::uint64_t nodes() const;
+};
 
 /// S_n materialised. @throws TopologyError unless 1 ≤ n ≤ MAX_STAR_PLATFORM_N; for n ≤ 12 the
 /// message points to the implicit StarGraph.
@@ -73,6 +104,15 @@ inline constexpr int MAX_COMPLETE_N = 1448;
 [[nodiscard]] Platform torus_platform(int a, int b);
 /// path of A nodes × path of B nodes. @throws TopologyError unless a, b ≥ 1 and a·b ≤ MAX_PLATFORM_NODES.
 [[nodiscard]] Platform mesh_platform(int a, int b);
+/// The mesh-connected trees MCT_D(L), mct:D:L (file comment): the Cartesian product of D complete
+/// binary trees of L levels; for D = 1 the tree itself.
+/// @throws TopologyError unless 1 ≤ trees ≤ MAX_MCT_TREES and 1 ≤ levels ≤ MAX_MCT_LEVELS, or when
+/// the product exceeds MAX_PLATFORM_NODES / MAX_PLATFORM_LINKS (mct:7:3 and mct:6:3 do).
+[[nodiscard]] Platform mct_platform(int trees, int levels);
+/// D and L of an mct:D:L spec ("4:3" → {4, 3}).
+/// @throws TopologyError naming the spec unless it is mct:D:L with 1 ≤ D ≤ MAX_MCT_TREES,
+/// 1 ≤ L ≤ MAX_MCT_LEVELS and at most MAX_MCT_NODES nodes.
+[[nodiscard]] MctShape mct_shape(const Spec& spec);
 /// Cartesian product of two or more platforms: node (x_1, …, x_m) is linked to every node that
 /// differs in one coordinate i by a link x_i → y_i of factor i, with that link's cost (dimension 0).
 /// A product node is a router if one of its coordinates is, and its speed is the smallest of its

@@ -48,11 +48,13 @@
 
 namespace starnet::topology {
 
-enum class FileFormat { DOT, GRAPHML };
+/// SIMGRID: a SimGrid platform (simgrid.hpp, docs/simgrid.md), read and written through
+/// parse_simgrid() and write_simgrid().
+enum class FileFormat { DOT, GRAPHML, SIMGRID };
 [[nodiscard]] std::string to_string(FileFormat format);
-/// "dot" or "graphml". @throws UsageError naming @p what and the text otherwise.
+/// "dot", "graphml" or "simgrid". @throws UsageError naming @p what and the text otherwise.
 [[nodiscard]] FileFormat parse_file_format(std::string_view text, std::string_view what);
-/// The format a path's extension names: .dot/.gv → DOT, .graphml → GraphML.
+/// The format a path's extension names: .dot/.gv → DOT, .graphml → GraphML, .xml → SimGrid.
 [[nodiscard]] std::optional<FileFormat> format_of_path(std::string_view path);
 
 /// Reads a platform from the text of a file; the platform is named @p path.

@@ -14,6 +14,12 @@
 /// on the implicit StarGraph with boost::breadth_first_search, a two-bit colour map and one byte
 /// of distance per node (3 bits of memory per node in all, plus the BFS queue): S_10 in about
 /// 0.6 s, S_11 (39,916,800 nodes) in well under 1 GiB (tests/topology/properties_benchmark.cpp).
+/// The mesh-connected trees mct:D:L (families.hpp) are never built: a distance in a Cartesian
+/// product is the sum of the distances in its coordinates, so h is the D-fold convolution of the
+/// histogram of one tree T_L, itself from one BFS per level (the automorphisms of T_L map any node
+/// to any other of its level), and sizes and degrees are sums and products of the tree's
+/// (DistanceMethod::PRODUCT_OF_FACTORS, O(L·2^L + D²·L²)); this is how mct:6:3 (117,649 nodes,
+/// beyond MAX_PLATFORM_NODES) is measured.
 ///
 /// IMPORTANT: the caller vouches for vertex-transitivity when it asks for ONE_BFS_VERTEX_TRANSITIVE
 /// (families.hpp: is_vertex_transitive()); nothing checks it.
@@ -30,8 +36,8 @@
 
 namespace starnet::topology {
 
-enum class DistanceMethod { ONE_BFS_VERTEX_TRANSITIVE, ALL_PAIRS_BFS };
-/// "one-bfs-vertex-transitive" or "all-pairs-bfs".
+enum class DistanceMethod { ONE_BFS_VERTEX_TRANSITIVE, ALL_PAIRS_BFS, PRODUCT_OF_FACTORS };
+/// "one-bfs-vertex-transitive", "all-pairs-bfs" or "product-of-factors".
 [[nodiscard]] std::string to_string(DistanceMethod method);
 
 /// Most BFS steps, V·(V + E), an all-pairs search may take: about 2.5·10^8 steps run per second
@@ -71,11 +77,13 @@ struct TopologyProperties {
 
 /// Properties of a platform. @param method ONE_BFS_VERTEX_TRANSITIVE only for a vertex-transitive
 /// platform (see the file comment). @throws TopologyError naming the platform when
-/// ALL_PAIRS_BFS would exceed MAX_ALL_PAIRS_WORK.
+/// ALL_PAIRS_BFS would exceed MAX_ALL_PAIRS_WORK, or when @p method is PRODUCT_OF_FACTORS (a spec's
+/// method: topology_properties()).
 [[nodiscard]] TopologyProperties platform_properties(const Platform& platform, DistanceMethod method);
 
-/// Properties of the topology a spec names: star:N on the implicit StarGraph (N ≤ 12), any
-/// other spec on make_platform(spec), with one BFS when is_vertex_transitive(spec).
+/// Properties of the topology a spec names: star:N on the implicit StarGraph (N ≤ 12), mct:D:L
+/// from one tree (PRODUCT_OF_FACTORS, up to MAX_MCT_NODES nodes), any other spec on
+/// make_platform(spec), with one BFS when is_vertex_transitive(spec).
 /// @throws TopologyError as make_platform() and platform_properties().
 ///
 /// @code

@@ -1,8 +1,9 @@
 #pragma once
 /// @file
 /// Topology specs as users write them on the command line: `star:5`, `hypercube:7`,
-/// `debruijn:7`, `complete:8`, `ring:8`, `torus:4x4`, `mesh:4x4`, `product:ring:4*star:3`,
-/// `tiers:SEED`, or a path to a `.dot` / `.gv` / `.graphml` file (docs/topology.md).
+/// `debruijn:7`, `complete:8`, `ring:8`, `torus:4x4`, `mesh:4x4`, `mct:4:3`, `product:ring:4*star:3`,
+/// `tiers:SEED`, or a path to a `.dot` / `.gv` / `.graphml` file or a SimGrid `.xml` platform
+/// (docs/topology.md).
 
 #include <string>
 #include <string_view>
@@ -19,7 +20,7 @@ struct Spec {
 /// Splits @p text. A known family followed by ':' wins over a file extension, so that
 /// `product:a.dot*b.dot` is a product; write `./ring:8.dot` for a file with such a name.
 /// @throws TopologyError naming the spec when it is neither `family:argument` with a known family
-/// nor a path ending in .dot, .gv or .graphml.
+/// nor a path ending in .dot, .gv, .graphml or .xml.
 [[nodiscard]] Spec parse_spec(std::string_view text);
 
 /// The n of a `star:N` spec. @throws TopologyError naming the spec when it is not a star graph

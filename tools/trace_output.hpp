@@ -1,0 +1,33 @@
+#pragma once
+/// @file
+/// `--trace FILE [--trace-format jsonl|chrome]`, the same on every subcommand that emulates
+/// (allreduce, broadcast, demo, schedule run, reduce, montecarlo --run I, steady --emulate,
+/// whatif): JSON lines, one event per line (emulator/trace.hpp), or Chrome trace-event JSON for
+/// Perfetto and chrome://tracing. Written atomically once the run is over.
+
+#include <starnet/emulator/trace.hpp>
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <vector>
+
+namespace starnet::topology {
+class Topology;
+}
+
+namespace starnet::tools {
+
+struct TraceOutput {
+  std::string path;
+  std::string format = "jsonl";
+  /// Declares --trace and --trace-format on @p app; @p what says which run is traced.
+  void add_to(CLI::App& app, const std::string& what = "every event of the run");
+  [[nodiscard]] bool wanted() const { return !path.empty(); }
+  /// Writes @p trace to path in format (nothing when not wanted). @p topology names nodes and links.
+  /// @throws UsageError naming the file when it cannot be written.
+  template <class Time>
+  void write(const std::vector<emulator::TraceEvent<Time>>& trace, const topology::Topology& topology) const;
+};
+
+}  // namespace starnet::tools
