@@ -9,6 +9,7 @@
 // a node bent around it (pos given); `--layout ENGINE` lets Graphviz place them instead. A legend
 // under the title gives each link dimension's colour.
 #include "command.hpp"
+#include "gantt.hpp"
 #include "viz_layout.hpp"
 
 #include <starnet/topology/error.hpp>
@@ -47,34 +48,10 @@ constexpr double POINTS_PER_INCH = 72;
 /// Added to the clearance of the star layout's links: Graphviz rounds a box up to whole points.
 constexpr double BOX_ROUNDING_PT = 1;
 
-/// @p text with the characters that HTML-like labels reserve escaped.
-std::string html_text(const std::string& text) {
-  std::string out;
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
 /// The graph's title with, under it, the legend of the link colours: one row per dimension, a
 /// bar of its colour and what a link of that dimension does (an HTML-like label).
 std::string title_with_legend(const std::string& title, const std::string& family, const std::set<int>& dims) {
-  std::string s = "<<TABLE BORDER=\"0\" CELLSPACING=\"2\" CELLPADDING=\"1\"><TR><TD COLSPAN=\"2\">" + html_text(title) +
+  std::string s = "<<TABLE BORDER=\"0\" CELLSPACING=\"2\" CELLPADDING=\"1\"><TR><TD COLSPAN=\"2\">" + xml_escape(title) +
                   "</TD></TR>";
   const int lowest = dims.empty() ? 0 : *dims.begin();
   for (const int d : dims) {

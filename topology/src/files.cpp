@@ -11,6 +11,8 @@
 #include <starnet/topology/files.hpp>
 #include <starnet/topology/simgrid.hpp>
 
+#include "xml_text.hpp"
+
 #include <boost/graph/graphml.hpp>
 #include <boost/graph/graphviz.hpp>
 #include <fmt/format.h>
@@ -109,13 +111,8 @@ class Warnings {
 
 // ---- numbers ---------------------------------------------------------------------------------
 
-constexpr std::string_view XML_SPACE = " \t\r\n";
-
-std::string_view trimmed(std::string_view text) {
-  const auto first = text.find_first_not_of(XML_SPACE);
-  if (first == std::string_view::npos) return {};
-  return text.substr(first, text.find_last_not_of(XML_SPACE) - first + 1);
-}
+using detail::Lines;
+using detail::trimmed;
 
 Wide gcd_wide(Wide a, Wide b) {
   while (b != 0) a = std::exchange(b, a % b);
@@ -410,25 +407,6 @@ RawPlatform read_dot(const std::string& text, std::string_view path, Warnings& w
 
 // ---- GraphML ---------------------------------------------------------------------------------
 
-/// Line numbers of offsets into a text.
-class Lines {
- public:
-  explicit Lines(std::string_view text) {
-    starts_.push_back(0);
-    for (std::size_t i = 0; i < text.size(); ++i) {
-      if (text[i] == '\n') starts_.push_back(i + 1);
-    }
-  }
-  /// The 1-based line of @p offset; 0 when pugixml gives none (-1).
-  [[nodiscard]] std::size_t of(std::ptrdiff_t offset) const {
-    if (offset < 0) return 0;
-    return static_cast<std::size_t>(std::upper_bound(starts_.begin(), starts_.end(), static_cast<std::size_t>(offset)) -
-                                    starts_.begin());
-  }
-
- private:
-  std::vector<std::size_t> starts_;
-};
 
 /// Reads GraphML (http://graphml.graphdrawing.org/specification.html) with pugixml. Only fixed
 /// levels are visited (graphml > key | graph > node | edge > data), by loops: nothing here recurses

@@ -9,6 +9,8 @@
 #include <starnet/topology/families.hpp>
 #include <starnet/topology/simgrid.hpp>
 
+#include "xml_text.hpp"
+
 #include <boost/range/iterator_range.hpp>
 #include <fmt/format.h>
 #include <pugixml.hpp>
@@ -34,36 +36,12 @@ constexpr std::string_view WRITTEN_VERSION = "4.1";
 /// User properties (SimGrid keeps them and ignores them) that carry what SimGrid has no field for.
 constexpr std::string_view LABEL_PROP = "starnet:label";
 constexpr std::string_view DIMENSION_PROP = "starnet:dimension";
-constexpr std::string_view XML_SPACE = " \t\r\n";
 
 std::string where(std::string_view path) { return fmt::format("simgrid file \"{}\"", path); }
 
-std::string_view trimmed(std::string_view text) {
-  const auto first = text.find_first_not_of(XML_SPACE);
-  if (first == std::string_view::npos) return {};
-  return text.substr(first, text.find_last_not_of(XML_SPACE) - first + 1);
-}
+using detail::Lines;
+using detail::trimmed;
 
-/// Line numbers of offsets into a text. The same helper as Lines in files.cpp (kept apart while
-/// files.cpp is being edited; to be shared in one internal header).
-class Lines {
- public:
-  explicit Lines(std::string_view text) {
-    starts_.push_back(0);
-    for (std::size_t i = 0; i < text.size(); ++i) {
-      if (text[i] == '\n') starts_.push_back(i + 1);
-    }
-  }
-  /// The 1-based line of @p offset; 0 when pugixml gives none (-1).
-  [[nodiscard]] std::size_t of(std::ptrdiff_t offset) const {
-    if (offset < 0) return 0;
-    return static_cast<std::size_t>(std::upper_bound(starts_.begin(), starts_.end(), static_cast<std::size_t>(offset)) -
-                                    starts_.begin());
-  }
-
- private:
-  std::vector<std::size_t> starts_;
-};
 
 // ---- values with units ----------------------------------------------------------------------
 
