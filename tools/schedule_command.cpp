@@ -307,7 +307,8 @@ void add_schedule_command(CLI::App& app, Action& action) {
   run_cmd->add_option("--checking", r.checking,
                       "strict (a second transfer beyond the port model or a missing link is an error; default for "
                       "stepped schedules) or arbitrated (contending transfers wait; default for programs)");
-  run_cmd->add_option("--costs", r.costs, "unit (every transfer one step) or topology (timed: link cost × size)")
+  run_cmd->add_option("--costs", r.costs, "unit (every transfer one step) or topology (timed: latency + size × link cost, the α–β model of "
+                      "docs/topology.md)")
       ->capture_default_str();
   run_cmd->add_option("--chunk-size", r.chunk_size, "Size of one chunk in unit messages (timed runs)")
       ->capture_default_str();

@@ -15,24 +15,27 @@ double to_double(const Rational& t) { return t.to_double(); }
 double to_double(double t) { return t; }
 
 /// Chrome trace-event format (Perfetto, chrome://tracing): one complete event ("X") per transfer on
-/// the sender's row and one on the receiver's row; one time unit shows as 1 ms.
+/// the sender's row and one on the receiver's row of process @p pid; one time unit shows as 1 ms.
 template <class Time>
-std::string chrome_trace(const std::vector<emulator::TraceEvent<Time>>& trace, const topology::Topology& g) {
+void chrome_events(const std::vector<emulator::TraceEvent<Time>>& trace, const topology::Topology& g, int pid,
+                   nlohmann::json& events) {
   constexpr double MS_PER_TIME_UNIT = 1000;
-  nlohmann::json events = nlohmann::json::array();
   for (const auto& t : trace_intervals(trace).transfers) {
     const double ts = to_double(t.start) * MS_PER_TIME_UNIT;
     const double dur = to_double(t.end - t.start) * MS_PER_TIME_UNIT;
     const auto link = g.link_name(t.from, t.port);
     events.push_back({{"name", "send to " + g.node_name(t.to)}, {"ph", "X"}, {"ts", ts}, {"dur", dur},
-                      {"pid", 0}, {"tid", t.from}, {"args", {{"link", link}}}});
+                      {"pid", pid}, {"tid", t.from}, {"args", {{"link", link}}}});
     events.push_back({{"name", "receive from " + g.node_name(t.from)}, {"ph", "X"}, {"ts", ts}, {"dur", dur},
-                      {"pid", 0}, {"tid", t.to}, {"args", {{"link", link}}}});
+                      {"pid", pid}, {"tid", t.to}, {"args", {{"link", link}}}});
   }
   for (emulator::NodeId v = 0; v < g.num_nodes(); ++v) {
-    events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", 0}, {"tid", v},
+    events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", pid}, {"tid", v},
                       {"args", {{"name", "node " + g.node_name(v)}}}});
   }
+}
+
+std::string chrome_document(const nlohmann::json& events) {
   return nlohmann::json{{"traceEvents", events}, {"displayTimeUnit", "ms"}}.dump() + "\n";
 }
 
@@ -51,14 +54,38 @@ void TraceOutput::write(const std::vector<emulator::TraceEvent<Time>>& trace, co
   if (!wanted()) return;
   std::string text;
   if (format == "chrome") {
-    text = chrome_trace(trace, topology);
+    nlohmann::json events = nlohmann::json::array();
+    chrome_events(trace, topology, 0, events);
+    text = chrome_document(events);
   } else {
     for (const auto& e : trace) text += emulator::to_json_line(e, topology) + "\n";
   }
   write_file_atomically(path, text);
 }
 
+template <class Time>
+void TraceRuns::add(const std::vector<emulator::TraceEvent<Time>>& trace, const topology::Topology& topology,
+                    const std::string& name) {
+  const int run = runs_++;
+  if (!output_.wanted()) return;
+  if (output_.format == "chrome") {
+    events_.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", run}, {"args", {{"name", name}}}});
+    chrome_events(trace, topology, run, events_);
+    return;
+  }
+  // Each event line is a JSON object: the run number goes first.
+  const std::string prefix = "{\"run\":" + std::to_string(run) + ",";
+  for (const auto& e : trace) lines_ += prefix + emulator::to_json_line(e, topology).substr(1) + "\n";
+}
+
+void TraceRuns::write() const {
+  if (!output_.wanted()) return;
+  write_file_atomically(output_.path, output_.format == "chrome" ? chrome_document(events_) : lines_);
+}
+
 template void TraceOutput::write(const std::vector<emulator::TraceEvent<Rational>>&, const topology::Topology&) const;
 template void TraceOutput::write(const std::vector<emulator::TraceEvent<double>>&, const topology::Topology&) const;
+template void TraceRuns::add(const std::vector<emulator::TraceEvent<Rational>>&, const topology::Topology&,
+                             const std::string&);
 
 }  // namespace starnet::tools

@@ -3,11 +3,14 @@
 /// `--trace FILE [--trace-format jsonl|chrome]`, the same on every subcommand that emulates
 /// (allreduce, broadcast, demo, schedule run, reduce, montecarlo --run I, steady --emulate,
 /// whatif): JSON lines, one event per line (emulator/trace.hpp), or Chrome trace-event JSON for
-/// Perfetto and chrome://tracing. Written atomically once the run is over.
+/// Perfetto and chrome://tracing. Written atomically once the run is over. A study of several runs
+/// (whatif) writes them all to one file: a "run" number on every JSON line, one Chrome process
+/// per run, named after it.
 
 #include <starnet/emulator/trace.hpp>
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include <string>
 #include <vector>
@@ -28,6 +31,25 @@ struct TraceOutput {
   /// @throws UsageError naming the file when it cannot be written.
   template <class Time>
   void write(const std::vector<emulator::TraceEvent<Time>>& trace, const topology::Topology& topology) const;
+};
+
+/// The traces of several runs, gathered for one TraceOutput file.
+class TraceRuns {
+ public:
+  explicit TraceRuns(const TraceOutput& output) : output_(output) {}
+  /// Appends run number runs() called @p name.
+  template <class Time>
+  void add(const std::vector<emulator::TraceEvent<Time>>& trace, const topology::Topology& topology,
+           const std::string& name);
+  [[nodiscard]] int runs() const { return runs_; }
+  /// Writes the file (nothing when the output is not wanted). @throws as TraceOutput::write.
+  void write() const;
+
+ private:
+  const TraceOutput& output_;
+  int runs_ = 0;
+  std::string lines_;          // jsonl
+  nlohmann::json events_ = nlohmann::json::array();  // chrome
 };
 
 }  // namespace starnet::tools

@@ -2,6 +2,7 @@
 // run verified on the emulator and set beside its lower bound (issue 8; docs/whatif.md).
 #include "command.hpp"
 #include "json_output.hpp"
+#include "trace_output.hpp"
 #include "plot.hpp"
 
 #include <starnet/algorithms/generic/whatif.hpp>
@@ -48,6 +49,7 @@ struct WhatIfOptions {
   bool json = false;
   std::string csv;
   std::string plot;
+  TraceOutput trace;
   std::string schedule;
   bool optimal = false;
   double optimal_seconds = 60;
@@ -453,7 +455,17 @@ int run(const WhatIfOptions& o) {
       .values({o.values == "random", o.seed});
   if (!o.schedule.empty()) study.extra(Algorithm::SCHEDULE, schedule_rows(o.schedule, o.collective));
   if (o.optimal) study.extra(Algorithm::OPTIMAL, optimal_rows(o.collective, o.root, o.optimal_seconds));
+  TraceRuns traces(o.trace);
+  if (o.trace.wanted()) {
+    study.observe_runs([&traces](const WhatIfRow& r, const emulator::RunResult<Rational>& run,
+                                 const topology::Topology& net) {
+      traces.add(run.trace, net,
+                 fmt::format("{} {} ({} ports, faults: {})", r.topology, to_string(r.algorithm), port_text(r.ports),
+                             r.faults));
+    });
+  }
   study.run();
+  traces.write();
   if (!o.csv.empty()) write_file_atomically(o.csv, csv_text(study.rows()));
   if (!o.plot.empty()) write_plot(study, o, o.plot);
   if (o.json) {
@@ -521,6 +533,8 @@ void add_whatif_command(CLI::App& app, Action& action) {
       ->capture_default_str();
   cmd->add_flag("--json", o.json, "Print one JSON document {\"rows\": [...], ...} instead of the table");
   cmd->add_option("--csv", o.csv, "Also write the rows as CSV to FILE");
+  o.trace.add_to(*cmd, "every emulated run of the study, numbered in the order of the rows that ran (\"run\" on each "
+                      "JSON line; one Chrome process per run)");
   cmd->add_option("--plot", o.plot,
                   "Also write a gnuplot bar chart (steps per topology and port model, lower bound "
                   "marked) to FILE.svg or FILE.png");

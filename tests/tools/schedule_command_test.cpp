@@ -4,6 +4,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -40,6 +42,23 @@ TEST(ScheduleCommand, RunsEveryDocumentedExampleAndReportsWhatItChecked) {
     EXPECT_TRUE(j["steps"].is_number_integer()) << name;
     EXPECT_GE(j["steps"].get<int>(), j["lower_bound"].get<int>()) << name;
   }
+}
+
+TEST(ScheduleCommand, TimedRunsUseTheAlphaBetaTimeOfEveryLink) {
+  // K_4 with latencies: a message of 2 units takes α + 2·cost. Step 1: 0–1 takes 5 + 2·1/2 = 6,
+  // 2–3 takes 1 + 2·4 = 9; step 2 starts when both ends are free: 0–2 (1 + 2) ends at 12, 1–3
+  // (3 + 2) at 14.
+  const auto path = std::filesystem::temp_directory_path() / ("starnet_k4_ab_" + std::to_string(::getpid()) + ".dot");
+  std::ofstream(path) << "graph { 0 -- 1 [latency=5, bandwidth=2]; 0 -- 2 [latency=1]; 0 -- 3; 1 -- 2; "
+                         "1 -- 3 [latency=3]; 2 -- 3 [latency=1, cost=4]; }\n";
+  const auto r = run_starnet("schedule run " + std::string(STARNET_SOURCE_DIR) +
+                             "/docs/examples/schedules/allreduce.json --topology " + path.string() +
+                             " --costs topology --chunk-size 2 --json");
+  std::filesystem::remove(path);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json();
+  EXPECT_EQ(exact(j, "makespan"), "14");
+  EXPECT_EQ(j.at("verified"), true);
 }
 
 TEST(ScheduleCommand, TheAllReduceExampleAsAUserSeesIt) {

@@ -96,6 +96,50 @@ TEST_F(TopoCommand, PlainDotLoadsWithDefaultsAndNamesUnusedAttributesOnce) {
   EXPECT_NE(r.err.find("starnet: warning: "), std::string::npos) << r.err;
 }
 
+// A SimGrid platform, as a user writes one: loads with SimGrid's units as exact rationals, exports
+// back; a bad unit is exit 2 naming the element.
+TEST_F(TopoCommand, SimgridPlatformsLoadExportAndNameWhatIsWrong) {
+  const auto path = file("p.xml", R"(<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <zone id="z" routing="Full">
+    <host id="a" speed="1Gf"/><host id="b" speed="2Gf"/><host id="c" speed="500Mf"/>
+    <link id="ab" bandwidth="125MBps" latency="50us"/>
+    <link id="bc" bandwidth="1Gbps" latency="1ms"/>
+    <route src="a" dst="b"><link_ctn id="ab"/></route>
+    <route src="b" dst="c"><link_ctn id="bc"/></route>
+    <route src="a" dst="c"><link_ctn id="ab"/><link_ctn id="bc"/></route>
+  </zone>
+</platform>
+)");
+  const auto info = run_starnet("topo info --json " + path);
+  ASSERT_EQ(info.exit_code, 0) << info.err;
+  EXPECT_EQ(info.json().at("nodes"), 3);
+  EXPECT_EQ(info.json().at("links"), 3);
+  const auto exported = run_starnet("topo export " + path + " --format simgrid");
+  ASSERT_EQ(exported.exit_code, 0) << exported.err;
+  EXPECT_NE(exported.out.find("<platform version=\"4.1\">"), std::string::npos) << exported.out;
+  // a→c: 50 us + 1 ms and the smaller bandwidth, 1 Gbps = 125 MB/s.
+  const auto dot = run_starnet("topo export " + path + " --format dot");
+  ASSERT_EQ(dot.exit_code, 0) << dot.err;
+  EXPECT_NE(dot.out.find("a--c  [cost=\"1/125000000\", dimension=0, latency=\"21/20000\"]"), std::string::npos)
+      << dot.out;
+
+  const auto bad = run_starnet("topo info " + file("bad.xml", R"(<platform version="4.1"><zone id="z" routing="Full">
+<host id="a" speed="1Gf"/><host id="b" speed="1Gf"/>
+<link id="l" bandwidth="12Qbps" latency="0"/>
+<route src="a" dst="b"><link_ctn id="l"/></route></zone></platform>)"));
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("bad.xml"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("line 3"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("\"Qbps\""), std::string::npos) << bad.err;
+  const auto ghost = run_starnet("topo info " + file("ghost.xml", R"(<platform version="4.1"><zone id="z" routing="Full">
+<host id="a" speed="1Gf"/><link id="l" bandwidth="1GBps" latency="0"/>
+<route src="a" dst="ghost"><link_ctn id="l"/></route></zone></platform>)"));
+  EXPECT_EQ(ghost.exit_code, 2);
+  EXPECT_NE(ghost.err.find("\"ghost\""), std::string::npos) << ghost.err;
+}
+
 TEST_F(TopoCommand, CompareReproducesTable1OfOhChoiPrimeaux) {
   const auto r = run_starnet(std::string("topo compare --json ") + TABLE1_SPECS);
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -118,6 +118,7 @@ struct Settings {
   Op op;
   star::Values values;
   std::vector<std::pair<Algorithm, ExtraAlgorithm>> extras;
+  RunObserver observer;
 };
 
 class Runner {
@@ -313,6 +314,7 @@ class Runner {
     const auto expected = star::reduce_sequentially(g, s_.op, s_.values);
     emulator::RunConfig config;
     config.ports = model;
+    config.trace = static_cast<bool>(s_.observer);
     const emulator::UnitCosts<Rational> unit;
     const auto run = engine_.run(
         g, unit,
@@ -328,6 +330,7 @@ class Runner {
     r.variant = "Oh-Choi-Primeaux";
     bound(r, sc, Collective::ALLREDUCE, model);
     r.wall_seconds = seconds_since(start);
+    if (s_.observer) s_.observer(r, run, g);
     rows_.push_back(std::move(r));
   }
 
@@ -379,6 +382,7 @@ class Runner {
     config.ports = model;
     config.time = cost ? TimeMode::UNIT : TimeMode::TIMED;
     config.checking = cost ? emulator::Checking::STRICT : emulator::Checking::ARBITRATED;
+    config.trace = static_cast<bool>(s_.observer);
     const emulator::UnitCosts<Rational> unit;
     const emulator::TopologyCosts<Rational> timed(net);
     const emulator::CostModel<Rational>& costs = cost ? static_cast<const emulator::CostModel<Rational>&>(unit) : timed;
@@ -402,6 +406,7 @@ class Runner {
       r.verified = report.ok() && r.messages == plan.transfers().size();
     }
     bound(r, sc, c, model);
+    if (s_.observer) s_.observer(r, run, net);
   }
 
   Settings s_;
@@ -442,7 +447,7 @@ WhatIfStudy& WhatIfStudy::run() {
   const auto start = Clock::now();
   rows_.clear();
   Runner runner(
-      {collective_, models_, {costs_, seed_, message_size_}, failed_links_, failed_nodes_, rates_, seed_, root_, op_, values_, extras_}, rows_);
+      {collective_, models_, {costs_, seed_, message_size_}, failed_links_, failed_nodes_, rates_, seed_, root_, op_, values_, extras_, observer_}, rows_);
   for (const auto& spec : specs_) {
     try {
       runner.topology(spec);

@@ -37,6 +37,7 @@
 #include <starnet/algorithms/generic/subnetwork.hpp>
 #include <starnet/algorithms/star/allreduce.hpp>
 #include <starnet/emulator/config.hpp>
+#include <starnet/emulator/engine.hpp>
 
 #include <cstdint>
 #include <functional>
@@ -97,6 +98,11 @@ struct WhatIfRow {
   bool verified = false;
   double wall_seconds = 0;
 };
+
+/// Called after each emulated row with the row (complete, about to be stored), its run (with its
+/// trace) and the network it ran on (names of nodes and links), e.g. to write `--trace`.
+using RunObserver =
+    std::function<void(const WhatIfRow& row, const emulator::RunResult<Rational>& run, const topology::Topology& net)>;
 
 class WhatIfStudy {
  public:
@@ -161,6 +167,11 @@ class WhatIfStudy {
   /// schedule file, Algorithm::SCHEDULE) or the proven optimum (Algorithm::OPTIMAL), run on the
   /// intact topology with unit costs (faulty scenarios and timed costs: "not applicable"), its
   /// bound the study's.
+  /// Keeps the trace of every emulated run and shows each run to @p observer.
+  WhatIfStudy& observe_runs(RunObserver observer) {
+    observer_ = std::move(observer);
+    return *this;
+  }
   WhatIfStudy& extra(Algorithm kind, ExtraAlgorithm algorithm) {
     extras_.emplace_back(kind, std::move(algorithm));
     return *this;
@@ -194,6 +205,7 @@ class WhatIfStudy {
   Op op_ = Op::SUM;
   star::Values values_;
   std::vector<std::pair<Algorithm, ExtraAlgorithm>> extras_;
+  RunObserver observer_;
   std::vector<WhatIfRow> rows_;
   double wall_seconds_ = 0;
 };
