@@ -229,7 +229,12 @@ nlohmann::json row_json(const WhatIfRow& r) {
   put_exact(j, "lower_bound_time", r.lower_bound_time);
   put_exact(j, "bound_counting", r.bound_counting);
   put_exact(j, "bound_distance", r.bound_distance);
-  j["ratio"] = r.ratio ? nlohmann::json(*r.ratio) : nlohmann::json(nullptr);
+  // The ratio of two exact times is exact: makespan / lower_bound_time.
+  if (r.ratio && r.lower_bound_time > 0) {
+    put_exact(j, "ratio", r.makespan / r.lower_bound_time);
+  } else {
+    j["ratio"] = r.ratio ? nlohmann::json(*r.ratio) : nlohmann::json(nullptr);
+  }
   j["verified"] = r.verified;
   j["wall_seconds"] = r.wall_seconds;
   return j;
