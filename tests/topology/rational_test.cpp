@@ -47,8 +47,13 @@ TEST(Rational, RejectsNonNumbersNamingTheInput) {
 
 TEST(Rational, OverflowPrevention) {
   const Rational big(std::numeric_limits<std::int64_t>::max());
-  EXPECT_THROW((void)(big + 1), Error);
-  EXPECT_THROW((void)(big * 2), Error);
+  EXPECT_THROW((void)(big + 1), OverflowError);
+  EXPECT_THROW((void)(big * 2), OverflowError);
+  try {
+    (void)(big * big);
+  } catch (const OverflowError& e) {
+    EXPECT_EQ(e.exit_code(), 2);  // the input's numbers are at fault
+  }
   EXPECT_THROW((void)(Rational(1) / 0), Error);
   EXPECT_EQ(big - 1 + 1, big);
 }

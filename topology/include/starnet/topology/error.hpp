@@ -60,10 +60,10 @@ class TransportError : public Error {
 };
 
 /// An exact rational result does not fit in 64 bits (rational.hpp): starnet refuses rather than
-/// round. Exit code 3; callers that know the input add it to the message.
-class OverflowError : public Error {
+/// round. The input's numbers are at fault: exit code 2; callers that know the input name it.
+class OverflowError : public InputError {
  public:
-  using Error::Error;
+  using InputError::InputError;
 };
 
 /// An external solver failed to solve a problem it was given. Exit code 3.
