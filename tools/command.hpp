@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <string>
+#include <string_view>
 
 namespace starnet::tools {
 
@@ -35,5 +36,9 @@ void add_optimal_command(CLI::App& app, Action& action);
 /// that no half-written file is ever left behind. "-" writes to standard output.
 /// @throws UsageError naming the path when it cannot be written.
 void write_file_atomically(const std::string& path, const std::string& content);
+
+/// @p text as a terminal may show it: valid UTF-8 passes; control bytes (but newline) and bytes
+/// that are not UTF-8 become \xNN, so a message quoting a binary input prints as text.
+[[nodiscard]] std::string printable(std::string_view text);
 
 }  // namespace starnet::tools

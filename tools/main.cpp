@@ -25,7 +25,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   // A graph file's unused attributes are named once each, whichever command read the file.
   starnet::topology::set_file_warning_sink([shown = std::set<std::string>{}](const std::string& w) mutable {
-    if (shown.insert(w).second) std::fprintf(stderr, "starnet: warning: %s\n", w.c_str());
+    if (shown.insert(w).second) std::fprintf(stderr, "starnet: warning: %s\n", printable(w).c_str());
   });
   app.set_help_all_flag("--help-all", "Print the help of every subcommand and exit");
   app.set_version_flag("--version", "starnet " + std::string(version()));
@@ -60,10 +60,11 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "starnet: usage error: %s\nRun 'starnet --help' (or 'starnet SUBCOMMAND --help').\n", e.what());
+    std::fprintf(stderr, "starnet: usage error: %s\nRun 'starnet --help' (or 'starnet SUBCOMMAND --help').\n",
+                 printable(e.what()).c_str());
     return 2;
   } catch (const starnet::Error& e) {
-    std::fprintf(stderr, "starnet: error: %s\n", e.what());
+    std::fprintf(stderr, "starnet: error: %s\n", printable(e.what()).c_str());
     return e.exit_code();
   }
   try {
@@ -83,13 +84,13 @@ int main(int argc, char** argv) {
     }
     return code;
   } catch (const starnet::Error& e) {
-    std::fprintf(stderr, "starnet: error: %s\n", e.what());
+    std::fprintf(stderr, "starnet: error: %s\n", printable(e.what()).c_str());
     return e.exit_code();
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "starnet: error: out of memory (try a smaller topology)\n");
     return 3;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "starnet: internal error: %s\n", e.what());
+    std::fprintf(stderr, "starnet: internal error: %s\n", printable(e.what()).c_str());
     return 3;
   }
 }

@@ -16,6 +16,7 @@
 #include <starnet/emulator/costs.hpp>
 #include <starnet/topology/error.hpp>
 #include <starnet/topology/families.hpp>
+#include <starnet/topology/input.hpp>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -75,25 +76,11 @@ struct ExportOptions {
   std::string output;
 };
 
-/// Opens a schedule file (a regular file, or - for standard input).
-std::unique_ptr<std::istream> open_input(const std::string& path) {
-  namespace fs = std::filesystem;
-  if (path == "-") return std::make_unique<std::istream>(std::cin.rdbuf());
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) {
-    throw UsageError(fmt::format("schedule file \"{}\": {} (expected a regular file)", path,
-                                 fs::exists(path, ec) ? "not a regular file" : "does not exist"));
-  }
-  auto in = std::make_unique<std::ifstream>(path, std::ios::binary);
-  if (!*in) throw UsageError(fmt::format("schedule file \"{}\": cannot be read", path));
-  return in;
-}
-
-/// MSCCL XML by extension, or by a first character '<' (standard input).
-bool looks_like_xml(const std::string& path, std::istream& in) {
-  if (path.size() > 4 && path.substr(path.size() - 4) == ".xml") return true;
-  while (in && std::isspace(in.peek())) in.get();
-  return in.peek() == '<';
+/// MSCCL XML by extension, or by a first non-blank character '<' (standard input).
+bool looks_like_xml(const std::string& path, std::string_view text) {
+  if (path.ends_with(".xml")) return true;
+  const auto first = text.find_first_not_of(" \t\r\n");
+  return first != std::string_view::npos && text[first] == '<';
 }
 
 /// The lower bound whatif prints, for the collective a schedule claims (docs/schedules.md).
@@ -260,7 +247,7 @@ int export_schedule(const ExportOptions& o) {
 
 LoadedSchedule load_schedule(const std::string& file, const std::string& topology_spec) {
   const std::string where = fmt::format("schedule file \"{}\"", file);
-  const auto in = open_input(file);
+  const std::string text = read_input(file, where, "a starnet schedule (JSON) or MSCCL algorithm (XML) file");
   LoadedSchedule l;
   const auto choose = [&](const std::string& from_file, const std::string& fallback) {
     l.spec = !topology_spec.empty() ? topology_spec : !from_file.empty() ? from_file : fallback;
@@ -269,11 +256,9 @@ LoadedSchedule load_schedule(const std::string& file, const std::string& topolog
     }
     l.topology = topology::make_topology(l.spec);
   };
-  if (looks_like_xml(file, *in)) {
+  if (looks_like_xml(file, text)) {
     l.format = "msccl";
-    std::ostringstream text;
-    text << in->rdbuf();
-    auto algo = sch::read_msccl(text.str(), where);
+    auto algo = sch::read_msccl(text, where);
     choose("", fmt::format("complete:{}", algo.gpus));
     if (l.topology->num_nodes() != algo.gpus) {
       throw UsageError(fmt::format("--topology {}: has {} nodes, but {} has ngpus=\"{}\"", l.spec,
@@ -282,7 +267,8 @@ LoadedSchedule load_schedule(const std::string& file, const std::string& topolog
     l.schedule.emplace(std::move(algo.schedule));
   } else {
     l.format = "starnet";
-    const auto file = sch::ScheduleFile::read(*in, where);
+    std::istringstream in(text);
+    const auto file = sch::ScheduleFile::read(in, where);
     choose(file.topology(), "");
     l.schedule.emplace(file.resolve(*l.topology));
   }

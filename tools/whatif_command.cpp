@@ -10,6 +10,7 @@
 #include <starnet/algorithms/schedule/schedule_json.hpp>
 #include <starnet/algorithms/schedule/schedule_run.hpp>
 #include <starnet/topology/error.hpp>
+#include <starnet/topology/input.hpp>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -96,12 +97,9 @@ algorithms::generic::ExtraAlgorithm optimal_rows(const std::string& collective, 
 /// `--schedule FILE` as one more row: the file is read once and resolved against each topology.
 algorithms::generic::ExtraAlgorithm schedule_rows(const std::string& path, const std::string& collective) {
   namespace sch = algorithms::schedule;
-  std::ifstream in(path, std::ios::binary);
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec) || !in) {
-    throw UsageError(fmt::format("--schedule {}: cannot be read (expected a starnet schedule file)", path));
-  }
-  auto file = std::make_shared<sch::ScheduleFile>(sch::ScheduleFile::read(in, fmt::format("schedule file \"{}\"", path)));
+  const std::string where = fmt::format("schedule file \"{}\"", path);
+  std::istringstream in(read_input(path, where, "a starnet schedule file (JSON)"));
+  auto file = std::make_shared<sch::ScheduleFile>(sch::ScheduleFile::read(in, where));
   const std::string name = std::filesystem::path(path).filename().string();
   return [file, name, collective](const topology::Topology& t, const std::string&, const emulator::PortModel& ports) {
     algorithms::generic::ExtraRun x;

@@ -145,7 +145,7 @@ TEST(ScheduleCommand, BadInputsAreExitTwoNamingTheInput) {
   const auto dir = scratch_dir().string();
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"schedule run /nonexistent/s.json", "does not exist"},
-      {"schedule run " + dir, "not a regular file"},
+      {"schedule run " + dir, "is a directory"},
       {"schedule run " + malformed, "not valid JSON"},
       {"schedule run " + no_topology, "names no topology"},
       {"schedule run " + bad_xml, "not well-formed XML"},

@@ -319,7 +319,7 @@ TEST_F(TopoCommand, BadInputExitsTwoWithOneLineNamingTheInput) {
       {"topo info hypercube:40", {"\"hypercube:40\"", "65,536"}},
       {"topo info mobius:5", {"\"mobius:5\"", "FAMILY:ARG"}},
       {"topo info star:12", {"\"star:12\"", "N ≤ 11"}},
-      {"topo info " + (dir_ / "missing.dot").string(), {"missing.dot", "cannot be read"}},
+      {"topo info " + (dir_ / "missing.dot").string(), {"missing.dot", "does not exist"}},
       {"topo info " + [&] { fs::create_directory(dir_ / "folder.dot"); return (dir_ / "folder.dot").string(); }(),
        {"folder.dot", "is a directory"}},
       {"topo info " + file("syntax.dot", "digraph {\n  a [role=router];\n  a -> ;\n}\n"), {"syntax.dot", "line 3", "malformed DOT"}},

@@ -3,6 +3,7 @@
 #include <starnet/topology/error.hpp>
 #include <starnet/topology/families.hpp>
 #include <starnet/topology/files.hpp>
+#include <starnet/topology/input.hpp>
 
 #include <gtest/gtest.h>
 
@@ -463,21 +464,43 @@ TEST(Files, UnknownAttributesAreNamedOnceEachAndNeverDropped) {
                           "topology file \"y.graphml\": element <port> in <node> is not used by starnet (ignored)"}));
 }
 
-TEST(Files, GraphmlNestingCostsNoStack) {
-  // A reader that recursed per level of nesting would overflow an 8 MiB stack long before this.
-  constexpr int DEPTH = 200000;
-  std::string deep;
-  for (int i = 0; i < DEPTH; ++i) deep += "<x>";
-  for (int i = 0; i < DEPTH; ++i) deep += "</x>";
+TEST(Files, GraphmlNestingIsLimited) {
+  const auto nested = [](std::size_t depth) {
+    std::string deep;
+    for (std::size_t i = 0; i < depth; ++i) deep += "<x>";
+    for (std::size_t i = 0; i < depth; ++i) deep += "</x>";
+    return R"(<graphml><key id="d" for="node" attr.name="shape"/><graph edgedefault="directed">
+<node id="a"><data key="d">)" + deep + "</data></node></graph></graphml>";
+  };
+  // graphml > graph > node > data: four levels before the nested ones.
   std::vector<std::string> warnings;
-  const Platform p = parse_platform(R"(<graphml><key id="d" for="node" attr.name="shape"/><graph edgedefault="directed">
-<node id="a"><data key="d">)" + deep + "</data></node></graph></graphml>",
-                                    FileFormat::GRAPHML, "deep.graphml", &warnings);
+  const Platform p = parse_platform(nested(MAX_NESTING - 4), FileFormat::GRAPHML, "deep.graphml", &warnings);
   EXPECT_EQ(p.num_nodes(), 1U);
   EXPECT_EQ(warnings.size(), 1U);
-  // Unclosed, it is malformed, reported at its end.
-  EXPECT_ERROR(TopologyError, parse_platform("<graphml>\n" + deep.substr(0, deep.size() / 2), FileFormat::GRAPHML, "open.graphml"),
-               "topology file \"open.graphml\" line 2:", "malformed GraphML");
+  EXPECT_ERROR(TopologyError, parse_platform(nested(MAX_NESTING - 3), FileFormat::GRAPHML, "deeper.graphml"),
+               "topology file \"deeper.graphml\" line 2:", "nesting deeper than 1000 levels of elements");
+  // 200,000 levels are refused before pugixml builds them; unclosed too.
+  EXPECT_ERROR(TopologyError, parse_platform(nested(200'000), FileFormat::GRAPHML, "deep.graphml"), "deeper than 1000");
+  EXPECT_ERROR(TopologyError, parse_platform("<graphml>\n" + std::string(100'000, '<') + "x>", FileFormat::GRAPHML, "open.graphml"),
+               "topology file \"open.graphml\"");
+}
+
+TEST(Files, DotNestingIsLimitedBeforeBoostRecurses) {
+  const auto nested = [](std::size_t depth, std::string_view inner = "a -- b;") {
+    std::string text = "graph {\n";
+    for (std::size_t i = 0; i < depth; ++i) text += "subgraph {";
+    text += inner;
+    for (std::size_t i = 0; i < depth; ++i) text += "}";
+    return text + "\n}";
+  };
+  EXPECT_EQ(parse_platform(nested(MAX_NESTING - 1), FileFormat::DOT, "deep.dot").num_nodes(), 2U);
+  EXPECT_ERROR(TopologyError, parse_platform(nested(MAX_NESTING), FileFormat::DOT, "deeper.dot"),
+               "topology file \"deeper.dot\" line 2:", "nesting deeper than 1000 levels of braces");
+  // Boost's reader would overflow the stack here: refused in linear time.
+  EXPECT_ERROR(TopologyError, parse_platform(nested(200'000), FileFormat::DOT, "hostile.dot"), "deeper than 1000");
+  // Braces in quoted strings and in comments are not nesting.
+  const std::string quoted = "a [label=\"" + std::string(2000, '{') + "\"]; /* " + std::string(2000, '{') + " */ a -- b;";
+  EXPECT_EQ(parse_platform(nested(1, quoted), FileFormat::DOT, "quoted.dot").num_nodes(), 2U);
 }
 
 TEST(Files, RejectsDuplicateNodeNamesAndIds) {
@@ -519,7 +542,7 @@ TEST(Files, RejectsOtherBadAttributesAndShapes) {
 
 TEST(Files, ReadPlatformFileNamesMissingAndUnreadableFiles) {
   EXPECT_ERROR(TopologyError, read_platform_file("/nonexistent/net.dot"), "topology file \"/nonexistent/net.dot\"",
-               "cannot be read", "No such file");
+               "does not exist");
   const auto dir = std::filesystem::temp_directory_path() / ("starnet_dir_" + std::to_string(::getpid()) + ".dot");
   std::filesystem::create_directory(dir);
   EXPECT_ERROR(TopologyError, read_platform_file(dir.string()), dir.string(), "is a directory");

@@ -8,7 +8,9 @@
 // (networkx writes weights as double) where Boost's read_graphml refuses any type that differs
 // from its property map's.
 #include <starnet/topology/error.hpp>
+#include <starnet/topology/families.hpp>
 #include <starnet/topology/files.hpp>
+#include <starnet/topology/input.hpp>
 #include <starnet/topology/simgrid.hpp>
 
 #include "xml_text.hpp"
@@ -20,11 +22,8 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
 #include <charconv>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <limits>
 #include <mutex>
 #include <set>
@@ -69,6 +68,19 @@ struct RawPlatform {
   std::vector<RawNode> nodes;  // in platform order
   std::vector<RawEdge> edges;
 };
+
+/// @p read() with its InputError thrown as a TopologyError, the documented type of every error of
+/// a topology file (input.hpp's checks throw the general type).
+template <class Read>
+auto as_topology_error(Read&& read) {
+  try {
+    return read();
+  } catch (const TopologyError&) {
+    throw;
+  } catch (const InputError& e) {
+    throw TopologyError(e.what());
+  }
+}
 
 std::string where(std::string_view path) { return fmt::format("topology file \"{}\"", path); }
 
@@ -152,7 +164,10 @@ Rational decimal(std::string_view text, const std::string& what) {
   if (mantissa.empty()) throw not_a_number();
   if (i < rest.size() && (rest[i] == 'e' || rest[i] == 'E')) {
     std::string_view e = rest.substr(i + 1);
-    if (!e.empty() && e[0] == '+') e.remove_prefix(1);
+    if (!e.empty() && e[0] == '+') {
+      e.remove_prefix(1);
+      if (!e.empty() && e[0] == '-') throw not_a_number();  // "1e+-5"
+    }
     std::int64_t value = 0;
     const auto [ptr, ec] = std::from_chars(e.data(), e.data() + e.size(), value);
     if (ec != std::errc() && ec != std::errc::result_out_of_range) throw not_a_number();
@@ -241,6 +256,11 @@ constexpr std::string_view DOT_NO_LABEL = "\\N";
 Platform to_platform(const RawPlatform& raw, std::string_view path) {
   const std::string file = where(path);
   if (raw.nodes.empty()) throw TopologyError(file + ": has no nodes (expected at least one node)");
+  if (raw.nodes.size() > MAX_PLATFORM_NODES || raw.edges.size() > MAX_PLATFORM_LINKS) {
+    throw TopologyError(fmt::format("{}: has {} nodes and {} links (expected at most {} nodes and {} links, the limits "
+                                    "of a platform)",
+                                    file, raw.nodes.size(), raw.edges.size(), MAX_PLATFORM_NODES, MAX_PLATFORM_LINKS));
+  }
   // Named after the file while it is built, so that Platform's own checks name the file too.
   Platform p(file, raw.directed);
   std::set<std::string_view> names;
@@ -750,6 +770,7 @@ std::optional<FileFormat> format_of_path(std::string_view path) {
 
 Platform parse_platform(std::string_view text, FileFormat format, std::string_view path,
                         std::vector<std::string>* warnings) {
+  as_topology_error([&] { check_nesting(text, format == FileFormat::DOT ? Nesting::DOT : Nesting::XML, where(path)); });
   if (format == FileFormat::SIMGRID) return parse_simgrid(text, path, warnings);
   const std::string copy(text);
   Warnings found(where(path));
@@ -791,17 +812,9 @@ Platform read_platform_file(const std::string& path, std::vector<std::string>* w
   const std::string file = where(path);
   const auto format = format_of_path(path);
   if (!format) throw TopologyError(file + ": unknown extension (expected .dot, .gv, .graphml or a SimGrid .xml)");
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw TopologyError(file + ": is a directory (expected a readable file)");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw TopologyError(fmt::format("{}: cannot be read ({}; expected a readable .dot, .gv or .graphml file)", file,
-                                    std::strerror(errno)));
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw TopologyError(fmt::format("{}: reading failed ({})", file, std::strerror(errno)));
-  return parse_platform(text.str(), *format, path, warnings);
+  const std::string text =
+      as_topology_error([&] { return read_input(path, file, "a .dot, .gv, .graphml or SimGrid .xml platform file"); });
+  return parse_platform(text, *format, path, warnings);
 }
 
 std::string write_platform(const Platform& platform, FileFormat format) {

@@ -71,6 +71,11 @@ void Platform::validate() const {
   for (const auto v : boost::make_iterator_range(boost::vertices(graph_))) {
     const auto& p = graph_[v];
     if (p.name.empty()) throw TopologyError(fmt::format("{}: node {} has an empty name", name_, v));
+    // A control character would not survive a file round trip (XML turns CR into LF) nor print.
+    if (std::any_of(p.name.begin(), p.name.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7F; })) {
+      throw TopologyError(fmt::format("{}: node name \"{}\" holds a control character (expected printable text)", name_,
+                                      p.name));
+    }
     if (++seen[p.name] > 1) throw TopologyError(fmt::format("{}: node name \"{}\" is used twice", name_, p.name));
     if (!(p.speed > 0)) {
       throw TopologyError(fmt::format("{}: node \"{}\" has speed {} (must be > 0)", name_, p.name, p.speed.to_string()));

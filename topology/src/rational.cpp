@@ -97,7 +97,10 @@ Rational Rational::parse(std::string_view text, std::string_view what) {
   const auto integer = [&](std::string_view digits, bool allow_sign) {
     std::int64_t v = 0;
     if (digits.empty() || (!allow_sign && (digits[0] == '-' || digits[0] == '+'))) throw bad();
-    if (digits[0] == '+') digits.remove_prefix(1);
+    if (digits[0] == '+') {
+      digits.remove_prefix(1);
+      if (digits.empty() || digits[0] == '-') throw bad();  // "+-3"
+    }
     const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
     if (ec != std::errc() || ptr != digits.data() + digits.size()) throw bad();
     return v;

@@ -1,6 +1,7 @@
 #include <starnet/algorithms/generic/subnetwork.hpp>
 #include <starnet/algorithms/schedule/schedule_json.hpp>
 #include <starnet/topology/error.hpp>
+#include <starnet/topology/input.hpp>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -20,6 +21,20 @@ namespace {
 constexpr std::string_view FORMAT_NAME = "starnet-schedule";
 /// Marks a node given by index (a JSON integer) among interned names.
 constexpr char INDEX_MARK = '\x01';
+
+/// Longest JSON value a message quotes: a hostile value is shown by its start.
+constexpr std::size_t SHOWN_CHARS = 80;
+
+/// @p j as a message quotes it: its JSON text, cut to about SHOWN_CHARS bytes with "…", at a
+/// character boundary (dump() recurses once per level; the parser refuses values nested deeper
+/// than MAX_JSON_NESTING).
+std::string shown(const json& j) {
+  std::string text = j.dump(-1, ' ', false, json::error_handler_t::replace);
+  if (text.size() <= SHOWN_CHARS) return text;
+  std::size_t cut = SHOWN_CHARS;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0U) == 0x80U) --cut;
+  return text.substr(0, cut) + "…";
+}
 
 const std::vector<std::string_view> TOP_KEYS = {"format", "version", "collective", "chunks",  "scratch", "root",
                                                 "topology", "nodes", "name",    "comment", "steps",   "programs"};
@@ -63,7 +78,7 @@ struct ScheduleFile::Data {
     } else if (j.is_number_unsigned()) {
       key = INDEX_MARK + std::to_string(j.get<std::uint64_t>());
     } else {
-      fail(place, fmt::format("{} is not a node (expected a name or an index ≥ 0)", j.dump()));
+      fail(place, fmt::format("{} is not a node (expected a name or an index ≥ 0)", shown(j)));
     }
     const auto [it, fresh] = name_ids.try_emplace(std::move(key), static_cast<std::uint32_t>(names.size()));
     if (fresh) names.push_back(it->first);
@@ -72,7 +87,7 @@ struct ScheduleFile::Data {
 
   static std::uint32_t chunk(const json& j, const std::string& place, const Data& d) {
     if (!j.is_number_unsigned() || j.get<std::uint64_t>() > std::numeric_limits<std::uint32_t>::max()) {
-      d.fail(place, fmt::format("{} is not a chunk (expected an integer ≥ 0)", j.dump()));
+      d.fail(place, fmt::format("{} is not a chunk (expected an integer ≥ 0)", shown(j)));
     }
     return j.get<std::uint32_t>();
   }
@@ -82,7 +97,7 @@ struct ScheduleFile::Data {
       if (j == "copy") return ItemOp::COPY;
       if (j == "reduce") return ItemOp::REDUCE;
     }
-    fail(place, fmt::format("op {} is not an operation (expected \"copy\" or \"reduce\")", j.dump()));
+    fail(place, fmt::format("op {} is not an operation (expected \"copy\" or \"reduce\")", shown(j)));
   }
 
   std::uint32_t intern(std::vector<TransferItem> items) {
@@ -104,7 +119,7 @@ struct ScheduleFile::Data {
     items.reserve(c.size());
     for (const auto& e : c) {
       if (e.is_array()) {
-        if (e.size() != 2 && e.size() != 3) fail(place, fmt::format("item {} is not [src, dst] or [src, dst, op]", e.dump()));
+        if (e.size() != 2 && e.size() != 3) fail(place, fmt::format("item {} is not [src, dst] or [src, dst, op]", shown(e)));
         items.push_back({chunk(e[0], place, *this), chunk(e[1], place, *this), e.size() == 3 ? op_of(e[2], place) : op});
       } else {
         const auto x = chunk(e, place, *this);
@@ -126,7 +141,7 @@ struct ScheduleFile::Data {
   }
 
   void check_keys(const json& o, std::initializer_list<std::string_view> allowed, const std::string& place) const {
-    if (!o.is_object()) fail(place, fmt::format("{} is not an object", o.dump().substr(0, 80)));
+    if (!o.is_object()) fail(place, fmt::format("{} is not an object", shown(o)));
     for (const auto& [key, value] : o.items()) {
       if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
         fail(place, fmt::format("unknown field \"{}\" (expected {})", key, fmt::join(allowed, ", ")));
@@ -173,10 +188,10 @@ struct ScheduleFile::Data {
       return doc[key];
     };
     if (need("format") != FORMAT_NAME) {
-      fail("field \"format\"", fmt::format("{} (expected \"{}\")", doc["format"].dump(), FORMAT_NAME));
+      fail("field \"format\"", fmt::format("{} (expected \"{}\")", shown(doc["format"]), FORMAT_NAME));
     }
     if (!need("version").is_number_integer() || doc["version"] != SCHEDULE_FORMAT_VERSION) {
-      fail("field \"version\"", fmt::format("{} is not a version this build reads (expected {})", doc["version"].dump(),
+      fail("field \"version\"", fmt::format("{} is not a version this build reads (expected {})", shown(doc["version"]),
                                             SCHEDULE_FORMAT_VERSION));
     }
     const auto& c = need("collective");
@@ -184,13 +199,13 @@ struct ScheduleFile::Data {
     if (!found) {
       fail("field \"collective\"", fmt::format("{} is not a collective (expected allreduce, reduce, broadcast, allgather, "
                                                "gather, scatter, reducescatter or alltoall)",
-                                               c.dump()));
+                                               shown(c)));
     }
     collective = *found;
     const auto count = [&](const char* key, std::uint64_t max) {
       const auto& j = doc[key];
       if (!j.is_number_unsigned() || j.get<std::uint64_t>() > max) {
-        fail(fmt::format("field \"{}\"", key), fmt::format("{} (expected an integer in 0..{})", j.dump(), max));
+        fail(fmt::format("field \"{}\"", key), fmt::format("{} (expected an integer in 0..{})", shown(j), max));
       }
       return j.get<std::uint64_t>();
     };
@@ -240,6 +255,11 @@ ScheduleFile ScheduleFile::read(std::istream& in, const std::string& where) {
     switch (event) {
       case json::parse_event_t::object_start:
       case json::parse_event_t::array_start:
+        if (stack.size() >= MAX_JSON_NESTING) {
+          throw ScheduleError(fmt::format("{}: arrays and objects nested deeper than {} levels (expected at most {}; a "
+                                          "schedule nests four)",
+                                          where, MAX_JSON_NESTING, MAX_JSON_NESTING));
+        }
         stack.push_back({event == json::parse_event_t::array_start, {}, 0});
         return true;
       case json::parse_event_t::key:
