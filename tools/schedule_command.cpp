@@ -146,6 +146,9 @@ int run(const RunOptions& o) {
   settings.zmq_workers = o.engine.engine == "zmq" ? workers : 0;
   const emulator::TopologyCosts<Rational> link_costs(topo);
   if (timed) settings.costs = &link_costs;
+  o.engine.check_memory(o.engine.memory_estimate(topo.num_nodes(), s.transfers(), sch::run_memory_bytes(s),
+                                                 fmt::format("chunk slots ({} per node) and the schedule", s.slots())),
+                        fmt::format("schedule file \"{}\"", o.file));
 
   const auto r = sch::run_schedule(s, topo, settings);
   o.engine.trace.write(r.run.trace, topo);

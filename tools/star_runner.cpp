@@ -9,8 +9,37 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <limits>
 
 namespace starnet::tools {
+
+namespace {
+
+// Memory of a run, measured as peak resident sets (/usr/bin/time -f %M) of `allreduce` on star:7
+// to star:10 (docs/limits.md has the table); the estimate is tested against measured peaks.
+constexpr std::uint64_t MIB = std::uint64_t{1} << 20;
+/// A starnet process before its nodes: code, libraries, allocator arenas.
+constexpr std::uint64_t PROCESS_BYTES = 12 * MIB;
+/// Per node: the local engine's agenda and node state, and the star program's.
+constexpr std::uint64_t LOCAL_BYTES_PER_NODE = 232;
+/// Per node with zmq worker threads: the same plus the batches in flight between workers.
+constexpr std::uint64_t ZMQ_BYTES_PER_NODE = 333;
+/// Per node of a worker process (--processes): as threads, plus a process's own buffers.
+constexpr std::uint64_t PROCESS_WORKER_BYTES_PER_NODE = 364;
+/// Per message of a kept trace: its record and its share of the written text.
+constexpr std::uint64_t TRACE_BYTES_PER_MESSAGE = 1100;
+
+/// a · b, saturating: the estimate of a hopeless run only has to be too big.
+std::uint64_t times(std::uint64_t a, std::uint64_t b) {
+  std::uint64_t product = 0;
+  return __builtin_mul_overflow(a, b, &product) ? std::numeric_limits<std::uint64_t>::max() : product;
+}
+
+std::uint64_t plus(std::uint64_t a, std::uint64_t b) {
+  return a > std::numeric_limits<std::uint64_t>::max() - b ? std::numeric_limits<std::uint64_t>::max() : a + b;
+}
+
+}  // namespace
 
 using algorithms::star::StarReport;
 using emulator::NodeRange;
@@ -57,19 +86,53 @@ void EngineOptions::add_to(CLI::App& app) {
                  "Workers still run on this machine");
   app.add_option("--port", port, "TCP port of the coordinator with --processes (0: any free port)")
       ->capture_default_str();
+  app.add_flag("--force", force,
+               "Run even when the memory estimate exceeds what this process may use (available memory, ulimit, "
+               "cgroup); without it such a run is refused before it starts (docs/limits.md)");
   trace.add_to(app);
 }
 
 unsigned EngineOptions::worker_count() const {
   if (workers == -1) return engine == "local" ? 1U : 2U;
-  if (workers < 0) throw UsageError(fmt::format("--workers {}: expected a positive number of workers", workers));
+  if (workers < 1) throw UsageError(fmt::format("--workers {}: expected a positive number of workers", workers));
   return static_cast<unsigned>(workers);
+}
+
+emulator::MemoryEstimate EngineOptions::memory_estimate(std::uint64_t nodes, std::uint64_t traced_messages,
+                                                        std::uint64_t program_bytes, std::string_view program_what) const {
+  const bool trace_kept = keep_trace || trace.wanted();
+  const std::uint64_t traced = trace_kept ? traced_messages : 0;
+  std::uint64_t per_node = LOCAL_BYTES_PER_NODE;
+  std::uint64_t processes = 1;
+  if (engine == "zmq") {
+    per_node = this->processes ? PROCESS_WORKER_BYTES_PER_NODE : ZMQ_BYTES_PER_NODE;
+    if (this->processes) processes += worker_count();
+  }
+  emulator::MemoryEstimate e;
+  e.bytes = plus(plus(times(processes, PROCESS_BYTES), times(nodes, per_node)), times(traced, TRACE_BYTES_PER_MESSAGE));
+  const std::string where = engine != "zmq" ? "the local engine" : this->processes ? "zmq worker processes" : "zmq worker threads";
+  e.breakdown = fmt::format("{} nodes × {} B in {} + {} process{} × {}", nodes, per_node, where, processes,
+                            processes > 1 ? "es" : "", emulator::human_bytes(PROCESS_BYTES));
+  if (traced > 0) e.breakdown += fmt::format(" + {} traced messages × {} B", traced, TRACE_BYTES_PER_MESSAGE);
+  if (program_bytes > 0) {
+    e.bytes = plus(e.bytes, program_bytes);
+    e.breakdown += fmt::format(" + {} of {}", emulator::human_bytes(program_bytes), program_what);
+  }
+  return e;
+}
+
+void EngineOptions::check_memory(const emulator::MemoryEstimate& need, std::string_view what) const {
+  emulator::check_memory(need, emulator::usable_memory(), force, what,
+                         "a smaller topology, no --trace, or a machine with more memory");
 }
 
 emulator::ProcessOptions EngineOptions::process_options() const {
   if (!address.empty() && !processes) {
     throw UsageError(fmt::format("--address {}: needs --processes (worker threads talk over inproc://, no address)",
                                  address));
+  }
+  if (port != 0 && !processes) {
+    throw UsageError(fmt::format("--port {}: needs --processes (worker threads talk over inproc://, no port)", port));
   }
   emulator::ProcessOptions options;
   options.workers = worker_count();
@@ -127,6 +190,9 @@ StarOutcome run_star_job(const StarJob& job, const EngineOptions& engine) {
   const emulator::UnitCosts<Rational> costs;
   const unsigned k = engine.worker_count();
   emulator::ProcessOptions options = engine.process_options();  // rejects --address without --processes
+  const auto nodes = StarGraph::factorial(job.n);
+  engine.check_memory(engine.memory_estimate(nodes, nodes * out.expected_steps),
+                      fmt::format("{} on star:{}", job.broadcast ? "the all-to-all broadcast" : "the all-reduce", job.n));
   if (engine.engine == "local") {
     if (k != 1) throw UsageError(fmt::format("--workers {}: the local engine has one worker (use --engine zmq)", k));
     if (engine.processes) throw UsageError("--processes: only the zmq engine runs workers as processes");
@@ -138,7 +204,6 @@ StarOutcome run_star_job(const StarJob& job, const EngineOptions& engine) {
     out.run = emulator::run_zmq_processes(g, config, job.to_json(), options);
   }
   for (const auto& text : out.run.reports) out.report.merge(StarReport::parse(text));
-  const auto nodes = StarGraph::factorial(job.n);
   out.verified = out.report.nodes_checked == nodes && out.report.nodes_correct == nodes &&
                  out.run.makespan == Rational(static_cast<std::int64_t>(out.expected_steps)) &&
                  (!job.broadcast || (out.report.duplicates == 0 && out.report.items_received == nodes * (nodes - 1)));
@@ -163,6 +228,9 @@ nlohmann::json star_json(const StarJob& job, const EngineOptions& engine, const 
                       {"max_messages_per_node_per_step", std::max(c.max_concurrent_sends, c.max_concurrent_receives)},
                       {"levels", levels},
                       {"verified", o.verified},
+                      {"memory_estimate_bytes",
+                       engine.memory_estimate(StarGraph::factorial(job.n), StarGraph::factorial(job.n) * o.expected_steps)
+                           .bytes},
                       {"nodes_verified", o.report.nodes_correct},
                       {"engine", engine.engine},
                       {"workers", engine.worker_count()},

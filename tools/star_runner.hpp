@@ -6,6 +6,7 @@
 
 #include <starnet/algorithms/star/allreduce.hpp>
 #include <starnet/emulator/engine.hpp>
+#include <starnet/emulator/memory.hpp>
 #include <starnet/emulator/zmq_engine.hpp>
 
 #include <CLI/CLI.hpp>
@@ -39,10 +40,20 @@ struct EngineOptions {
   TraceOutput trace;
   /// Record the trace even without --trace (for drawings: --gantt, `starnet viz`).
   bool keep_trace = false;
+  /// --force: run even when the memory estimate exceeds what the process may use.
+  bool force = false;
   /// Declares --engine, --workers, --processes, --address, --port, --trace (and its format).
   void add_to(CLI::App& app);
-  /// @throws UsageError for a negative --workers.
+  /// @throws UsageError for --workers < 1.
   [[nodiscard]] unsigned worker_count() const;
+  /// What a run of @p nodes nodes needs on this engine, @p traced_messages of them recorded when a
+  /// trace is kept (figures measured on the star collectives: docs/limits.md), plus
+  /// @p program_bytes that the node programs hold beyond the star programs' (named @p program_what).
+  [[nodiscard]] emulator::MemoryEstimate memory_estimate(std::uint64_t nodes, std::uint64_t traced_messages,
+                                                         std::uint64_t program_bytes = 0,
+                                                         std::string_view program_what = {}) const;
+  /// Refuses @p need when it does not fit (emulator::check_memory), naming @p what, unless --force.
+  void check_memory(const emulator::MemoryEstimate& need, std::string_view what) const;
   /// The options of a --processes run. @throws UsageError for --address without --processes.
   [[nodiscard]] emulator::ProcessOptions process_options() const;
 };

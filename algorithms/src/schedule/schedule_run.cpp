@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <limits>
+
 namespace starnet::algorithms::schedule {
 
 ScheduleRun run_schedule(const Schedule& schedule, const topology::Topology& topology,
@@ -25,6 +27,18 @@ ScheduleRun run_schedule(const Schedule& schedule, const topology::Topology& top
   for (const auto& text : out.run.reports) out.report.merge(ChunkReport::parse(text));
   out.verified = out.report.ok() && out.report.nodes_checked == schedule.nodes();
   return out;
+}
+
+std::uint64_t run_memory_bytes(const Schedule& schedule) {
+  // ChunkProgram: a word and a held flag per node and slot; ChunkValues: a word per input chunk.
+  constexpr std::uint64_t PER_SLOT = sizeof(std::uint64_t) + sizeof(std::uint8_t);
+  constexpr std::uint64_t SATURATED = std::numeric_limits<std::uint64_t>::max();
+  std::uint64_t slots = 0;
+  if (__builtin_mul_overflow(std::uint64_t{schedule.nodes()}, std::uint64_t{schedule.slots()}, &slots) ||
+      slots > SATURATED / PER_SLOT) {
+    return SATURATED;
+  }
+  return slots * PER_SLOT + std::uint64_t{schedule.rules().inputs()} * sizeof(std::uint64_t) + schedule.memory_bytes();
 }
 
 }  // namespace starnet::algorithms::schedule

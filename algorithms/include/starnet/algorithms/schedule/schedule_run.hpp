@@ -46,4 +46,9 @@ struct ScheduleRun {
 [[nodiscard]] ScheduleRun run_schedule(const Schedule& schedule, const topology::Topology& topology,
                                        const ScheduleRunSettings& settings);
 
+/// Bytes run_schedule() holds for @p schedule on top of the engine's own (every node's chunk slots
+/// and flags, the expected reductions, the schedule): for a memory check before the run.
+/// O(1); saturates rather than overflows.
+[[nodiscard]] std::uint64_t run_memory_bytes(const Schedule& schedule);
+
 }  // namespace starnet::algorithms::schedule

@@ -1,0 +1,44 @@
+#pragma once
+/// @file
+/// Memory before work: what a run may use, and a refusal up front when its estimate does not fit
+/// (docs/limits.md). A run that would end in the kernel's out-of-memory killer after minutes of
+/// work is refused in a millisecond instead, with the estimate, what is available, and what to do.
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace starnet::emulator {
+
+/// The memory a process may use, and which bound gives it.
+struct MemoryBound {
+  std::uint64_t bytes = 0;
+  /// e.g. "available memory (MemAvailable of /proc/meminfo)", "ulimit -v", "cgroup memory.max".
+  std::string source;
+};
+
+/// @brief The smallest of: the memory the machine has available (MemAvailable), the address-space
+/// and data-segment limits of the process (`ulimit -v`, `ulimit -d`) less what it already maps,
+/// and the cgroup's limit (v2 memory.max, v1 memory.limit_in_bytes) less what the cgroup uses.
+/// Bounds that cannot be read are left out; with none, bytes is UINT64_MAX.
+/// Complexity: reads a few files of /proc and /sys.
+[[nodiscard]] MemoryBound usable_memory();
+
+/// What a run will need, in bytes, and of what it is made (for the message).
+struct MemoryEstimate {
+  std::uint64_t bytes = 0;
+  /// e.g. "479,001,600 nodes × 104 B (engine, per node) + 2 workers × 40 MiB".
+  std::string breakdown;
+};
+
+/// @brief Refuses a run whose estimate exceeds what it may use, unless forced.
+/// @param what names the run, e.g. "allreduce on star:12".
+/// @param hint what the user can do, e.g. "a smaller n, more worker hosts (--engine zmq --processes)".
+/// @throws InputError (exit 2) naming @p what, the estimate, the bound and its source, @p hint and
+/// `--force` when @p need.bytes > @p bound.bytes and @p force is false.
+void check_memory(const MemoryEstimate& need, const MemoryBound& bound, bool force, std::string_view what,
+                  std::string_view hint);
+
+/// @p bytes for people: "1.5 GiB", "320 MiB", "12 KiB", "80 B".
+[[nodiscard]] std::string human_bytes(std::uint64_t bytes);
+
+}  // namespace starnet::emulator
