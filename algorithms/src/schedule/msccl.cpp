@@ -1,5 +1,6 @@
 #include <starnet/algorithms/schedule/msccl.hpp>
 #include <starnet/topology/error.hpp>
+#include <starnet/topology/input.hpp>
 
 #include <fmt/format.h>
 #include <pugixml.hpp>
@@ -100,9 +101,12 @@ class Reader {
   }
 
   static constexpr long MAX_CHUNKS = 1L << 24;
+  /// Most chunk items (cnt summed over all steps) an MSCCL file may expand to (docs/limits.md).
+  static constexpr std::uint64_t MAX_ITEMS = std::uint64_t{1} << 24;
   static constexpr long MAX_CHANNEL = 255;
   std::string where_;
   Buffers buffers_;
+  std::uint64_t items_ = 0;
 };
 
 /// The GPUs by id, after checking that each appears once; the buffer sizes (the largest any GPU has).
@@ -151,6 +155,12 @@ std::uint32_t Reader::add_step(ScheduleBuilder& builder, const pugi::xml_node& s
                             st.attribute("type").value()));
   }
   const auto cnt = static_cast<std::uint32_t>(integer(st, "cnt", place, 1, MAX_CHUNKS, 1));
+  items_ += cnt;
+  if (items_ > MAX_ITEMS) {
+    fail(place, fmt::format("the steps so far move more than {} chunks in all (expected at most {}: a few hundred "
+                            "bytes of cnt attributes must not expand into gigabytes)",
+                            MAX_ITEMS, MAX_ITEMS));
+  }
   const bool sends = *type == StepType::SEND || *type == StepType::RCS || *type == StepType::RRS || *type == StepType::RRCS;
   const bool receives = *type != StepType::SEND && *type != StepType::REDUCE && *type != StepType::COPY && *type != StepType::NOP;
   if (sends && tb.send < 0) fail(place, "sends, but its threadblock has send=\"-1\" (no peer)");
@@ -280,6 +290,13 @@ MscclAlgorithm Reader::read(const std::string& xml) {
 
 }  // namespace
 
-MscclAlgorithm read_msccl(const std::string& xml, const std::string& where) { return Reader(where).read(xml); }
+MscclAlgorithm read_msccl(const std::string& xml, const std::string& where) {
+  try {
+    check_nesting(xml, Nesting::XML, where);
+  } catch (const InputError& e) {
+    throw ScheduleError(e.what());  // the documented type of a bad schedule file
+  }
+  return Reader(where).read(xml);
+}
 
 }  // namespace starnet::algorithms::schedule
