@@ -28,6 +28,10 @@ std::string_view kind_of(const std::filesystem::file_status& status) {
   }
 }
 
+InputError too_large(std::string_view what) {
+  return InputError(fmt::format("{}: larger than the limit of {} MiB (expected a smaller file)", what, MAX_INPUT_BYTES >> 20));
+}
+
 /// Reads @p in to its end, refusing more than MAX_INPUT_BYTES.
 std::string read_all(std::istream& in, std::string_view what) {
   constexpr std::size_t CHUNK = std::size_t{1} << 16;
@@ -36,10 +40,7 @@ std::string read_all(std::istream& in, std::string_view what) {
   while (in) {
     in.read(buffer.data(), buffer.size());
     const auto got = static_cast<std::size_t>(in.gcount());
-    if (text.size() + got > MAX_INPUT_BYTES) {
-      throw InputError(fmt::format("{}: larger than the limit of {} MiB (expected a smaller file)", what,
-                                   MAX_INPUT_BYTES >> 20));
-    }
+    if (text.size() + got > MAX_INPUT_BYTES) throw too_large(what);
     text.append(buffer.data(), got);
   }
   if (in.bad()) throw InputError(fmt::format("{}: reading failed ({})", what, std::strerror(errno)));
@@ -153,6 +154,7 @@ std::string read_input(const std::string& path, std::string_view what, std::stri
     throw InputError(fmt::format("{}: is {} (expected {}: a regular file, or - for standard input)", what,
                                  kind_of(status), expected));
   }
+  if (const auto size = fs::file_size(path, ec); !ec && size > MAX_INPUT_BYTES) throw too_large(what);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(fmt::format("{}: cannot be read ({}; expected {})", what, std::strerror(errno), expected));
   return read_all(in, what);
