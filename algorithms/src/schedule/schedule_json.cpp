@@ -23,18 +23,20 @@ constexpr std::string_view FORMAT_NAME = "starnet-schedule";
 constexpr char INDEX_MARK = '\x01';
 
 /// Longest JSON value a message quotes: a hostile value is shown by its start.
-constexpr std::size_t SHOWN_CHARS = 80;
+constexpr std::size_t SHOWN_CHARS = 160;
 
-/// @p j as a message quotes it: its JSON text, cut to about SHOWN_CHARS bytes with "…", at a
-/// character boundary (dump() recurses once per level; the parser refuses values nested deeper
-/// than MAX_JSON_NESTING).
-std::string shown(const json& j) {
-  std::string text = j.dump(-1, ' ', false, json::error_handler_t::replace);
+/// @p text cut to about SHOWN_CHARS bytes with "…", at a character boundary: a message quotes a
+/// hostile value (or the token nlohmann's parser quotes) by its start.
+std::string brief(std::string text) {
   if (text.size() <= SHOWN_CHARS) return text;
   std::size_t cut = SHOWN_CHARS;
   while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0U) == 0x80U) --cut;
   return text.substr(0, cut) + "…";
 }
+
+/// @p j as a message quotes it (dump() recurses once per level; the parser refuses values nested
+/// deeper than MAX_JSON_NESTING).
+std::string shown(const json& j) { return brief(j.dump(-1, ' ', false, json::error_handler_t::replace)); }
 
 const std::vector<std::string_view> TOP_KEYS = {"format", "version", "collective", "chunks",  "scratch", "root",
                                                 "topology", "nodes", "name",    "comment", "steps",   "programs"};
@@ -297,9 +299,9 @@ ScheduleFile ScheduleFile::read(std::istream& in, const std::string& where) {
   try {
     doc = json::parse(in, callback, /*allow_exceptions=*/true, /*ignore_comments=*/false);
   } catch (const json::parse_error& e) {
-    throw ScheduleError(fmt::format("{}: not valid JSON at byte {}: {}", where, e.byte, e.what()));
+    throw ScheduleError(fmt::format("{}: not valid JSON at byte {}: {}", where, e.byte, brief(e.what())));
   } catch (const json::exception& e) {
-    throw ScheduleError(fmt::format("{}: {}", where, e.what()));
+    throw ScheduleError(fmt::format("{}: {}", where, brief(e.what())));
   }
   if (doc.is_discarded()) throw ScheduleError(fmt::format("{}: not valid JSON", where));
   d.read_header(doc);

@@ -75,6 +75,16 @@ TEST(ScheduleJson, RefusesBadInputsNamingThePlace) {
        {"programs[\"0\"][0]", "not both"}},
       {"send with op", HEAD + R"("programs":{"0":[{"send":1,"c":[0],"op":"reduce"}]}})",
        {"programs[\"0\"][0]", "a send has no \"op\""}},
+      // Refused while parsing, before a value that deep exists (its message would recurse to print it).
+      {"nested 200,000 deep", HEAD + R"("comment":)" + std::string(200'000, '[') + std::string(200'000, ']') + "}",
+       {"nested deeper than 64 levels"}},
+      {"nested 65 deep", HEAD + R"("steps":)" + std::string(64, '[') + std::string(64, ']') + "}",
+       {"nested deeper than 64 levels"}},
+      // A hostile value is quoted by its start only.
+      {"huge bad node", HEAD + R"("steps":[[{"f":[)" + std::string(1000, '7') + R"(],"t":1,"c":[0]}]]})",
+       {"77777777", "…"}},
+      {"long bad node", HEAD + R"("steps":[[{"f":{"k":")" + std::string(1000, 'x') + R"("},"t":1,"c":[0]}]]})",
+       {"steps[0][0]", "xxxxxxxx", "…", "not a node"}},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.name);
@@ -84,6 +94,7 @@ TEST(ScheduleJson, RefusesBadInputsNamingThePlace) {
       ADD_FAILURE() << "accepted";
     } catch (const ScheduleError& e) {
       EXPECT_THAT(e.what(), ::testing::HasSubstr("schedule \"bad.json\""));
+      EXPECT_LT(std::string_view(e.what()).size(), 400U);
       for (const auto& f : c.fragments) EXPECT_THAT(e.what(), ::testing::HasSubstr(f));
     }
   }
