@@ -180,11 +180,16 @@ int run_plan(const ReduceOptions& o) {
   if (o.has_k) request.k = o.k;
 
   PlanOutcome r;
-  r.plan = trees::make_plan(request);
-  // Self-check: the plan against the model, and the order in which it combines the elements.
-  r.check = trees::check_plan(r.plan);
-  r.in_order = r.check.valid && combines_in_order(r.plan, *op);
-  r.emulated = emulate(r.plan, *op, !o.gantt.empty() || o.trace.wanted());
+  try {
+    r.plan = trees::make_plan(request);
+    // Self-check: the plan against the model, and the order in which it combines the elements.
+    r.check = trees::check_plan(r.plan);
+    r.in_order = r.check.valid && combines_in_order(r.plan, *op);
+    r.emulated = emulate(r.plan, *op, !o.gantt.empty() || o.trace.wanted());
+  } catch (const OverflowError& e) {
+    throw OverflowError(fmt::format("--n {} --d {} --c {}: {} (exact times are kept or refused, never rounded)", o.n,
+                                    o.d, o.c, e.what()));
+  }
   const topology::CompleteGraph machines(static_cast<emulator::NodeId>(o.n));
   if (!o.gantt.empty()) write_file_atomically(o.gantt, gantt_svg(r.emulated.run.trace, machines));
   o.trace.write(r.emulated.run.trace, machines);

@@ -150,7 +150,15 @@ int run(const RunOptions& o) {
                                                  fmt::format("chunk slots ({} per node) and the schedule", s.slots())),
                         fmt::format("schedule file \"{}\"", o.file));
 
-  const auto r = sch::run_schedule(s, topo, settings);
+  const auto r = [&] {
+    try {
+      return sch::run_schedule(s, topo, settings);
+    } catch (const OverflowError& e) {
+      throw OverflowError(fmt::format("schedule file \"{}\" on {} with {} costs: {} (exact times are kept or refused, "
+                                      "never rounded)",
+                                      o.file, l.spec, o.costs, e.what()));
+    }
+  }();
   o.engine.trace.write(r.run.trace, topo);
   if (!o.gantt.empty()) write_file_atomically(o.gantt, gantt_svg(r.run.trace, topo));
 
