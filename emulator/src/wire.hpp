@@ -1,11 +1,15 @@
 #pragma once
 // Binary encoding of what workers and the coordinator exchange. Private to the emulator. Both
-// ends run the same build on the same machine, so integers travel in host byte order.
+// ends run the same build on the same machine, so integers travel in host byte order. A reader
+// refuses what no writer produces (a count beyond the bytes left, a flag other than 0 or 1, an
+// enum out of range, a time that is negative or not finite) with TransportError, whatever the
+// bytes: booleans and enums travel as one byte each and are never copied from the wire whole.
 
 #include "worker.hpp"
 
 #include <starnet/topology/error.hpp>
 
+#include <cmath>
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -52,8 +56,9 @@ class Writer {
 class Reader {
  public:
   explicit Reader(std::string_view in) : in_(in) {}
+  /// Plain integers, floating-point numbers and records of them; flags and enums: get_flag, get_enum.
   template <class T>
-    requires std::is_trivially_copyable_v<T>
+    requires(std::is_trivially_copyable_v<T> && !std::is_same_v<T, bool> && !std::is_enum_v<T>)
   T get() {
     need(sizeof(T));
     T value;
@@ -71,26 +76,56 @@ class Reader {
   Rational get_rational() {
     const auto num = get<std::int64_t>();
     const auto den = get<std::int64_t>();
-    if (den <= 0) throw TransportError("malformed message between workers (bad rational)");
+    if (den <= 0) malformed("bad rational");
     return {num, den};
   }
+  /// A bool written as one byte.
+  bool get_flag() {
+    const auto b = get<std::uint8_t>();
+    if (b > 1) malformed("bad flag");
+    return b == 1;
+  }
+  /// An enum with a one-byte underlying type whose values are 0..@p last.
+  template <class E>
+    requires(std::is_enum_v<E> && sizeof(E) == 1)
+  E get_enum(E last) {
+    const auto b = get<std::uint8_t>();
+    if (b > static_cast<std::uint8_t>(last)) malformed("bad enum value");
+    return static_cast<E>(b);
+  }
+  /// The count of the records that follow, each at least @p record_bytes long: refused when the
+  /// rest of the message cannot hold them, so that a hostile count allocates nothing.
+  template <class Count = std::uint64_t>
+  std::size_t get_count(std::size_t record_bytes) {
+    const auto n = get<Count>();
+    if (n > (in_.size() - at_) / record_bytes) malformed("count beyond the message");
+    return static_cast<std::size_t>(n);
+  }
   [[nodiscard]] bool done() const { return at_ == in_.size(); }
+  [[noreturn]] static void malformed(const char* what) {
+    throw TransportError(std::string("malformed message between workers (") + what + ")");
+  }
 
  private:
   void need(std::size_t n) const {
-    if (in_.size() - at_ < n) throw TransportError("malformed message between workers (truncated)");
+    if (in_.size() - at_ < n) malformed("truncated");
   }
   std::string_view in_;
   std::size_t at_ = 0;
 };
 
+/// A time or a duration: never negative, and finite (a NaN would stall a worker's agenda).
 template <class Time>
 Time get_time(Reader& r) {
+  Time t{};
   if constexpr (std::is_same_v<Time, Rational>) {
-    return r.get_rational();
+    t = r.get_rational();
   } else {
-    return r.template get<double>();
+    t = r.template get<double>();
+    if (!std::isfinite(t)) Reader::malformed("time not finite");
   }
+  if (!(t >= Time(0))) Reader::malformed("negative time");
+  return t;
 }
 
 inline void put_fault(Writer& w, const std::optional<Fault>& f) {
@@ -103,7 +138,7 @@ inline void put_fault(Writer& w, const std::optional<Fault>& f) {
 }
 
 inline std::optional<Fault> get_fault(Reader& r) {
-  if (r.get<std::uint8_t>() == 0) return std::nullopt;
+  if (!r.get_flag()) return std::nullopt;
   Fault f;
   f.node = r.get<NodeId>();
   f.peer = r.get<NodeId>();
@@ -120,20 +155,30 @@ void put_batch(Writer& w, const Batch<Time>& b) {
   put_fault(w, b.header.violation);
   put_fault(w, b.header.waiting);
   w.put(static_cast<std::uint64_t>(b.done.size()));
-  for (const auto& d : b.done) w.put(d);
+  for (const auto& d : b.done) {
+    w.put(d.sender);
+    w.put(d.receiver);
+    w.put(d.tag);
+    w.put(static_cast<std::uint8_t>(d.occupied));
+  }
   w.put(b.request_count);
 }
 
 template <class Time>
 void get_batch(Reader& r, Batch<Time>& b) {
-  b.header.has_now = r.get<std::uint8_t>() != 0;
-  b.header.has_next = r.get<std::uint8_t>() != 0;
+  b.header.has_now = r.get_flag();
+  b.header.has_next = r.get_flag();
   b.header.next = get_time<Time>(r);
   b.header.violation = get_fault(r);
   b.header.waiting = get_fault(r);
-  const auto dones = r.get<std::uint64_t>();
-  b.done.resize(dones);
-  for (auto& d : b.done) d = r.get<SendDone>();
+  constexpr std::size_t DONE_BYTES = 2 * sizeof(NodeId) + sizeof(std::uint64_t) + 1;
+  b.done.resize(r.get_count(DONE_BYTES));
+  for (auto& d : b.done) {
+    d.sender = r.get<NodeId>();
+    d.receiver = r.get<NodeId>();
+    d.tag = r.get<std::uint64_t>();
+    d.occupied = r.get_flag();
+  }
   b.request_count = r.get<std::uint64_t>();
 }
 

@@ -378,7 +378,11 @@ void Worker<Time>::deliver_due() {
         ++counters_.messages;
         counters_.payload_bytes += m.payload.size();
         record(EventKind::RECEIVE, to, m.from, m.port, m.tag, m.size, m.payload);
-        out_[owner(m.from)].done.emplace_back(m.from, to, m.tag, occupied);
+        auto& done = out_[owner(m.from)].done.emplace_back();
+        done.sender = m.from;
+        done.receiver = to;
+        done.tag = m.tag;
+        done.occupied = occupied;
         deliveries_.push_back({static_cast<std::uint32_t>(local(to)), e.ref()});
         grant_waiting(to);
         if (config_.ports.half_duplex) issue_pending(to);
@@ -410,6 +414,13 @@ void Worker<Time>::deliver_due() {
 
 template <class Time>
 void Worker<Time>::apply_send_done(const SendDone& done) {
+  // A peer's notice indexes this worker's arrays: refused unless it is for a send of one of this
+  // worker's nodes to a node that exists, holding a port if it says so, and after the first round
+  // (nothing is sent before it, and react() asserts that the first round has nothing to report).
+  if (!range_.contains(done.sender) || done.receiver >= topology_->num_nodes() ||
+      (done.occupied && sending_[local(done.sender)] == 0) || (step_ == 0 && round_ == 0)) {
+    wire::Reader::malformed("send-done notice for no send");
+  }
   const NodeId u = done.sender;
   if (done.occupied) --sending_[local(u)];
   record(EventKind::SEND_END, u, done.receiver, 0, done.tag, 0);
@@ -455,12 +466,22 @@ void Worker<Time>::react(bool starting) {
   if (total == 0) return;
   const auto deliver = [&](std::uint32_t message) {
     auto& m = messages_[message];
-    node_deliveries_.emplace_back(m.from, m.port, m.tag, m.size, std::move(m.payload));
+    auto& delivery = node_deliveries_.emplace_back();
+    delivery.from = m.from;
+    delivery.port = m.port;
+    delivery.tag = m.tag;
+    delivery.size = m.size;
+    delivery.payload = std::move(m.payload);
     messages_.release(message);
   };
   // Field by field: complete() has just stored them one by one, and a whole-record copy would
   // read them back in wider pieces than they were stored in (see Item in worker.hpp).
-  const auto take = [&](const Completion& c) { node_completions_.emplace_back(c.kind, c.tag, c.peer); };
+  const auto take = [&](const Completion& c) {
+    auto& copy = node_completions_.emplace_back();
+    copy.kind = c.kind;
+    copy.tag = c.tag;
+    copy.peer = c.peer;
+  };
   if (total == 1) {  // the common case of sparse runs: one event, nothing to group
     NodeId v = 0;
     if (d == 1) {
@@ -624,6 +645,10 @@ void Worker<Time>::receive_requests() {
     for (std::uint64_t k = 0; k < batch.request_count; ++k) {
       Request<Time> q;
       wire::get_request(r, q);
+      // What the worker indexes with (receiver, sender, the sender's port) must exist.
+      if (!range_.contains(q.to) || q.from >= topology_->num_nodes() || q.port >= topology_->degree(q.from)) {
+        wire::Reader::malformed("request between unknown nodes");
+      }
       incoming_.push_back(messages_.add(std::move(q)));
     }
     if (!r.done()) throw TransportError("malformed message between workers (request count)");

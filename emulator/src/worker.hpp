@@ -206,7 +206,11 @@ class Worker {
   // stack and copied whole stalls the copy until its parts are stored (store forwarding).
   void schedule(const Time& at, Due kind, std::uint32_t ref);
   void complete(NodeId v, Completion::Kind kind, std::uint64_t tag, NodeId peer) {
-    completions_.emplace_back(std::piecewise_construct, std::forward_as_tuple(v), std::forward_as_tuple(kind, tag, peer));
+    auto& [node, c] = completions_.emplace_back();
+    node = v;
+    c.kind = kind;
+    c.tag = tag;
+    c.peer = peer;
   }
 
   template <class T>

@@ -128,15 +128,19 @@ class ZmqExchange final : public Exchange<Time> {
       const auto type = r.get<std::uint8_t>();
       const auto from = r.get<unsigned>();
       const auto seq = r.get<std::uint64_t>();
+      if (from >= push_.size() || from == self_) wire::Reader::malformed("unknown sender");
       if (type == ABORT) throw TransportError(fmt::format("worker {} failed: {}", from, r.get_string()));
+      // One batch from each peer in each exchange, none of an exchange already done.
+      if (seq < seq_) wire::Reader::malformed("a batch of a past exchange");
+      auto& arrived = early_[seq];
+      arrived.resize(push_.size(), false);
+      if (arrived[from]) wire::Reader::malformed("two batches from one worker in one exchange");
+      arrived[from] = true;
       if (seq == seq_) {
         take(m, std::move(requests), in[from]);
         --missing;
       } else {
         // A peer already in a later exchange: keep its batch for then.
-        auto& later = early_[seq];
-        later.resize(push_.size(), false);
-        later[from] = true;
         stash_[{seq, from}] = {std::move(m), std::move(requests)};
       }
     }
@@ -311,11 +315,11 @@ void put_config(wire::Writer& w, const RunConfig& c) {
 RunConfig get_config(wire::Reader& r) {
   RunConfig c;
   c.ports.ports = r.get<unsigned>();
-  c.ports.half_duplex = r.get<std::uint8_t>() != 0;
-  c.checking = static_cast<Checking>(r.get<std::uint8_t>());
-  c.time = static_cast<TimeMode>(r.get<std::uint8_t>());
-  c.trace = r.get<std::uint8_t>() != 0;
-  const bool horizon = r.get<std::uint8_t>() != 0;
+  c.ports.half_duplex = r.get_flag();
+  c.checking = r.get_enum(Checking::ARBITRATED);
+  c.time = r.get_enum(TimeMode::TIMED);
+  c.trace = r.get_flag();
+  const bool horizon = r.get_flag();
   const Rational h = r.get_rational();
   if (horizon) c.horizon = h;
   return c;
@@ -340,7 +344,7 @@ TraceEvent<Rational> get_trace_event(wire::Reader& r) {
   e.step = r.get<std::uint64_t>();
   e.round = r.get<std::uint32_t>();
   e.time = r.get_rational();
-  e.kind = r.get<EventKind>();
+  e.kind = r.get_enum(EventKind::TIMER);
   e.node = r.get<NodeId>();
   e.peer = r.get<NodeId>();
   e.port = r.get<Port>();
@@ -576,7 +580,8 @@ int run_zmq_worker(const WorkerOptions& options, const WorkerSetupFunction& setu
   if (r.get<char>() != CONFIG) return 3;  // aborted before the run started
   const std::string job = r.get_string();
   const RunConfig config = get_config(r);
-  const auto k = r.get<unsigned>();
+  // Per worker: a range and an endpoint (at least its length).
+  const auto k = r.get_count<unsigned>(2 * sizeof(NodeId) + sizeof(std::uint64_t));
   std::vector<NodeRange> parts(k);
   for (auto& p : parts) {
     p.begin = r.get<NodeId>();

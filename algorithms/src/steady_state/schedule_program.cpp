@@ -312,7 +312,10 @@ class ScheduleProgram final : public emulator::NodeProgram {
   void start_compute(Context& ctx, Node& n, int item, std::int64_t batch, std::int64_t q) {
     const auto& c = s_.computes[static_cast<std::size_t>(item)];
     const Task& task = problem_.tasks()[static_cast<std::size_t>(c.task)];
-    const auto [first, last] = s_.interval[static_cast<std::size_t>(task.type)];
+    // Named copies, not a structured binding: the message lambda below captures them, which
+    // clang 14 refuses for a binding.
+    const std::int32_t first = s_.interval[static_cast<std::size_t>(task.type)].first;
+    const std::int32_t last = s_.interval[static_cast<std::size_t>(task.type)].second;
     Running r{item, {}};
     r.results.reserve(c.count);
     for (std::uint64_t j = 0; j < c.count; ++j) {

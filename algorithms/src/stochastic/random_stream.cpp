@@ -25,13 +25,21 @@ using Slots [[gnu::vector_size(8 * SLOTS)]] = std::uint64_t;
 
 /// @p a = the 64-bit products of the low halves of @p a's and @p b's slots (by reference: a
 /// 256-bit vector passed by value outside the AVX2 kernel would draw GCC's ABI note).
+/// Clang checks an asm operand's size against the instruction set of the function the asm is
+/// written in (this helper's, not its AVX2 caller's) and refuses the 256-bit one; it lowers the
+/// product of the masked slots to (v)pmuludq by itself.
 template <class V>
 [[gnu::always_inline]] inline void multiply_low_halves(V& a, const V& b) {
+#if defined(__clang__)
+  constexpr V LOW = V{} + 0xFFFFFFFFU;
+  a = (a & LOW) * (b & LOW);
+#else
   if constexpr (sizeof(V) == 32) {
     asm("vpmuludq %1, %0, %0" : "+x"(a) : "x"(b));
   } else {
     asm("pmuludq %1, %0" : "+x"(a) : "x"(b));
   }
+#endif
 }
 
 // Always inlined, so that the AVX2 caller's instruction set applies to the 256-bit operations.

@@ -1,0 +1,7 @@
+// libFuzzer harness: SimGrid XML platforms through parse_platform(), and their round trip
+// (fuzz_support.hpp); a platform write_simgrid() refuses (a value without a finite decimal) ends there.
+#include "fuzz_support.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  return starnet::fuzz::platform_harness(data, size, starnet::topology::FileFormat::SIMGRID);
+}
