@@ -167,8 +167,9 @@ inline int platform_harness(const std::uint8_t* data, std::size_t size, topology
     try {
       written = write_platform(p, format);
     } catch (const TopologyError&) {
-      // SimGrid holds only values with a finite decimal (write_simgrid() documents the refusal).
-      if (format == FileFormat::SIMGRID) return;
+      // SimGrid holds only values with a finite decimal (write_simgrid() documents the refusal);
+      // DOT refuses node names that are DOT keywords (write_platform() documents it).
+      if (format == FileFormat::SIMGRID || format == FileFormat::DOT) return;
       throw;
     }
     // Documented (docs/simgrid.md, "Writing"): a directed SimGrid platform without links reads back undirected.

@@ -48,6 +48,13 @@ StarJob make_job(const StarOptions& o, bool broadcast) {
     if (std::sscanf(o.fault.c_str(), "%u:%llu", &worker, &step) != 2) {
       throw UsageError(fmt::format("--fault-exit: \"{}\" is not WORKER:STEP", o.fault));
     }
+    if (!o.engine.processes) {
+      throw UsageError(fmt::format("--fault-exit {}: applies only with --engine zmq --processes (it would be ignored)", o.fault));
+    }
+    if (worker >= o.engine.worker_count()) {
+      throw UsageError(fmt::format("--fault-exit {}: there is no worker {} (expected WORKER in 0..{})", o.fault, worker,
+                                   o.engine.worker_count() - 1));
+    }
     job.exit_worker = worker;
     job.exit_step = step;
   }
@@ -115,11 +122,12 @@ void add_star_options(CLI::App& cmd, StarOptions& o, bool reduce) {
     cmd.add_option("--op", o.op, "Operator: sum (mod 2^64), min, max or xor")->capture_default_str();
     cmd.add_option("--values", o.values, "Node values: rank (node of rank r holds r+1, i.e. 1..n!) or random")
         ->capture_default_str();
-    cmd.add_option("--seed", o.seed, "Seed of --values random")->capture_default_str();
+    cmd.add_option("--seed", o.seed, "Seed of --values random")->capture_default_str()->check(any_seed());
   }
   cmd.add_flag("--json", o.json, "Print one JSON object instead of the summary");
   o.engine.add_to(cmd);
   cmd.add_option("--gantt", o.gantt, "Draw the run as a Gantt chart, SVG (one row per node, at most 1000; docs/viz.md)")
+      ->check(output_file({".svg"}))
       ->each([&o](const std::string&) { o.engine.keep_trace = true; });
   cmd.add_option("--fault-exit", o.fault,
                  "Testing aid: with --processes, worker WORKER exits abruptly at step STEP (WORKER:STEP)");
@@ -201,11 +209,14 @@ void add_allreduce_command(CLI::App& app, Action& action) {
       "All-reduce on the star graph S_n (Oh, Choi, Primeaux 2005) in n(n−1)/2 single-port steps, every node's "
       "final value verified. Exit 1 if a node is wrong or the step count is not n(n−1)/2.");
   add_star_options(*cmd, o, true);
-  cmd->add_flag("--compare", compare_table,
-                "Print Table 2 of the paper with the step counts measured on the emulator for n = 3..--max-n");
-  cmd->add_option("--max-n", max_n, "Largest n of --compare (3..10)")->capture_default_str();
-  cmd->callback([&action] {
-    action = [] {
+  auto* table = cmd->add_flag("--compare", compare_table,
+                              "Print Table 2 of the paper with the step counts measured on the emulator for n = "
+                              "3..--max-n")
+                    ->excludes(cmd->get_option("--topology"));
+  cmd->add_option("--max-n", max_n, "Largest n of --compare (3..10)")->capture_default_str()->needs(table);
+  cmd->callback([&action, cmd] {
+    action = [cmd] {
+      applies_only(*cmd, "--seed", o.values == "random", "--values random");
       if (compare_table) return compare(o, max_n);
       if (o.topology.empty()) throw UsageError("--topology is required (e.g. --topology star:5), or use --compare");
       return run_and_report(o, false);
@@ -261,7 +272,11 @@ void add_worker_command(CLI::App& app, Action& action) {
   static emulator::WorkerOptions o;
   auto* cmd = app.add_subcommand(
       "worker", "A zmq worker process; started by the coordinator of --engine zmq --processes, not by hand");
-  cmd->add_option("--connect", o.coordinator, "Coordinator endpoint (tcp://ADDRESS:PORT)")->required();
+  cmd->add_option("--connect", o.coordinator, "Coordinator endpoint (tcp://ADDRESS:PORT)")
+      ->required()
+      ->check([](const std::string& e) {
+        return e.starts_with("tcp://") ? std::string() : fmt::format("\"{}\": expected tcp://ADDRESS:PORT", e);
+      });
   cmd->add_option("--index", o.index, "This worker's index")->required();
   cmd->add_option("--address", o.address, "Address this worker listens on (the run's --address)")
       ->capture_default_str();

@@ -11,6 +11,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace starnet::tools {
 
@@ -33,12 +34,37 @@ void add_schedule_command(CLI::App& app, Action& action);
 void add_optimal_command(CLI::App& app, Action& action);
 
 /// Writes @p content to @p path through a temporary file in the same folder and a rename, so
-/// that no half-written file is ever left behind. "-" writes to standard output.
-/// @throws UsageError naming the path when it cannot be written.
+/// that no half-written file is ever left behind. "-" writes to standard output; an existing
+/// device or FIFO is written in place (a rename would replace the node).
+/// @throws UsageError naming the path when it cannot be opened; Error (exit 3) when a write fails
+///         (a full disk).
 void write_file_atomically(const std::string& path, const std::string& content);
 
-/// @p text as a terminal may show it: valid UTF-8 passes; control bytes (but newline) and bytes
-/// that are not UTF-8 become \xNN, so a message quoting a binary input prints as text.
-[[nodiscard]] std::string printable(std::string_view text);
+/// The check of an output option, run while the command line is parsed, so that a bad output is
+/// refused before anything runs or is written: not empty, ending in one of @p extensions (when
+/// given), not a directory, in an existing writable folder; "-" only when @p standard_output.
+[[nodiscard]] CLI::Validator output_file(std::vector<std::string> extensions = {}, bool standard_output = false);
+
+/// Whether printable() keeps newlines (a report) or writes them as \n (a message, which must stay
+/// one line: a name holding "\nstarnet: error: ..." would otherwise forge a second message).
+enum class Lines { MANY, ONE };
+
+/// An option's check: an integer in @p lo..@p hi, the whole text (CLI11 alone would clamp an
+/// overflowing value into range).
+[[nodiscard]] CLI::Validator integer_in(long long lo, long long hi);
+/// A seed: an integer in 0..2^64 − 1, the whole text (CLI11 alone would wrap -1 to 2^64 − 1).
+[[nodiscard]] CLI::Validator any_seed();
+/// A finite number ≥ @p lo (nan, inf and 1e400 refused).
+[[nodiscard]] CLI::Validator finite_number(double lo);
+
+/// Refuses @p option of @p cmd when it was given but does not apply (@p applies false): a run
+/// that ignored it would print results the user did not ask for. @p when says when it applies.
+/// @throws UsageError naming the option and its value.
+void applies_only(const CLI::App& cmd, const std::string& option, bool applies, std::string_view when);
+
+/// @p text as a terminal may show it: valid UTF-8 passes; control bytes (but newline, with
+/// Lines::MANY) and bytes that are not UTF-8 become \xNN, so a message quoting a binary input
+/// prints as text.
+[[nodiscard]] std::string printable(std::string_view text, Lines lines = Lines::MANY);
 
 }  // namespace starnet::tools

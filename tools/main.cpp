@@ -16,16 +16,53 @@
 #include <string>
 #include <exception>
 
+namespace {
+
+/// Refuses a command line whose last command has subcommands but names none, with the choices
+/// (CLI11 would only say "A subcommand is required").
+void require_subcommand_chosen(const CLI::App& app) {
+  const CLI::App* at = &app;
+  while (!at->get_subcommands().empty()) at = at->get_subcommands().front();
+  const auto choices = at->get_subcommands([](const CLI::App*) { return true; });
+  if (choices.empty()) return;
+  std::string names;
+  for (const auto* c : choices) names += (names.empty() ? "" : ", ") + c->get_name();
+  const std::string path = at == &app ? "starnet" : "starnet " + at->get_name();
+  throw CLI::RequiredError(fmt::format("{}: expected a subcommand: {}", path, names), CLI::ExitCodes::RequiredError);
+}
+
+/// CLI11's "Could not convert: --n = abc", with what the option takes.
+std::string conversion_message(const CLI::App& app, const CLI::ConversionError& e) {
+  const std::string text = e.what();
+  const auto colon = text.find(": ");
+  const auto equals = text.find(" = ");
+  if (colon == std::string::npos || equals == std::string::npos || equals < colon) return text;
+  const std::string name = text.substr(colon + 2, equals - colon - 2);
+  for (const CLI::App* at = &app; at != nullptr;) {
+    if (const CLI::Option* o = at->get_option_no_throw(name); o != nullptr) {
+      const std::string type = o->get_type_name();
+      if (type.starts_with("UINT")) return text + " (expected an integer ≥ 0)";
+      if (type.starts_with("INT")) return text + " (expected an integer)";
+      if (type.starts_with("FLOAT")) return text + " (expected a number)";
+      return text;
+    }
+    at = at->get_subcommands().empty() ? nullptr : at->get_subcommands().front();
+  }
+  return text;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   using namespace starnet::tools;
   CLI::App app{
       "starnet — an emulator of processor interconnects centred on the star graph S_n.\n"
       "Exit codes: 0 success, 1 a verification failed, 2 bad input or usage, 3 a runtime failure.",
       "starnet"};
-  app.require_subcommand(1);
+  app.require_subcommand(0, 1);  // an unknown word is then named (ExtrasError); none: see require_subcommand_chosen()
   // A graph file's unused attributes are named once each, whichever command read the file.
   starnet::topology::set_file_warning_sink([shown = std::set<std::string>{}](const std::string& w) mutable {
-    if (shown.insert(w).second) std::fprintf(stderr, "starnet: warning: %s\n", printable(w).c_str());
+    if (shown.insert(w).second) std::fprintf(stderr, "starnet: warning: %s\n", printable(w, Lines::ONE).c_str());
   });
   app.set_help_all_flag("--help-all", "Print the help of every subcommand and exit");
   app.set_version_flag("--version", "starnet " + std::string(version()));
@@ -53,6 +90,7 @@ int main(int argc, char** argv) {
   add_optimal_command(app, action);
   try {
     app.parse(argc, argv);
+    require_subcommand_chosen(app);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
@@ -60,11 +98,12 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
+    const auto* conversion = dynamic_cast<const CLI::ConversionError*>(&e);
     std::fprintf(stderr, "starnet: usage error: %s\nRun 'starnet --help' (or 'starnet SUBCOMMAND --help').\n",
-                 printable(e.what()).c_str());
+                 printable(conversion != nullptr ? conversion_message(app, *conversion) : e.what(), Lines::ONE).c_str());
     return 2;
   } catch (const starnet::Error& e) {
-    std::fprintf(stderr, "starnet: error: %s\n", printable(e.what()).c_str());
+    std::fprintf(stderr, "starnet: error: %s\n", printable(e.what(), Lines::ONE).c_str());
     return e.exit_code();
   }
   try {
@@ -84,13 +123,13 @@ int main(int argc, char** argv) {
     }
     return code;
   } catch (const starnet::Error& e) {
-    std::fprintf(stderr, "starnet: error: %s\n", printable(e.what()).c_str());
+    std::fprintf(stderr, "starnet: error: %s\n", printable(e.what(), Lines::ONE).c_str());
     return e.exit_code();
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "starnet: error: out of memory (try a smaller topology)\n");
     return 3;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "starnet: internal error: %s\n", printable(e.what()).c_str());
+    std::fprintf(stderr, "starnet: internal error: %s\n", printable(e.what(), Lines::ONE).c_str());
     return 3;
   }
 }

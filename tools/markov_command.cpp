@@ -35,7 +35,9 @@ void add_markov_command(CLI::App& app, Action& action) {
   static std::int64_t n = 0;
   static std::string rate_text = "1";
   static bool json = false;
-  markov->add_option("--n", n, fmt::format("Number of processors, 1..{}", MAX_PROCESSORS))->required();
+  markov->add_option("--n", n, fmt::format("Number of processors, 1..{}", MAX_PROCESSORS))
+      ->required()
+      ->check(integer_in(1, MAX_PROCESSORS));
   markov->add_option("--rate", rate_text, "Transfer rate L > 0: an integer, fraction (2/3) or decimal (0.5); default 1");
   markov->add_flag("--json", json, "Print one JSON document: n, rate, states, expected, variance (numbers, with\n"
                                    "rate_exact, expected_exact, variance_exact fractions when not integers), verified "

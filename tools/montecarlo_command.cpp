@@ -69,12 +69,20 @@ struct Options {
   }
 };
 
+/// More worker threads than any machine starnet targets has cores; beyond, thread creation fails.
+constexpr long long MAX_THREADS = 1024;
+
 std::vector<nc::Algorithm> parse_algorithms(const std::string& list) {
   std::vector<nc::Algorithm> out;
   std::stringstream ss(list);
   std::string item;
   while (std::getline(ss, item, ',')) {
-    const auto a = nc::parse_algorithm(item);
+    nc::Algorithm a{};
+    try {
+      a = nc::parse_algorithm(item);
+    } catch (const UsageError& e) {
+      throw UsageError(fmt::format("--algos \"{}\": {}", list, e.what()));
+    }
     if (std::find(out.begin(), out.end(), a) != out.end()) {
       throw UsageError(fmt::format("--algos \"{}\": {} is listed twice", list, item));
     }
@@ -534,7 +542,6 @@ int run_study(const Options& o) {
   if (o.study != "figure4" && o.study != "figure5" && o.study != "figure6") {
     throw UsageError(fmt::format("--study \"{}\" is unknown (expected figure4, figure5 or figure6)", o.study));
   }
-  if (!o.plot.empty()) check_plot_name(o.plot);
   if (o.study == "figure4" && o.has("--ratio-points")) throw UsageError("--ratio-points belongs to figure5 and figure6");
   if (o.points < 2) throw UsageError(fmt::format("--points {}: at least 2 CVs (0.01 and 10)", o.points));
   if (o.ratio_points < 2) {
@@ -738,22 +745,27 @@ void add_montecarlo_command(CLI::App& app, Action& action) {
   cmd->add_option("--dist", o.dist,
                   "Cost law of Table II: bernoulli, beta0.01, beta1, beta100, binomial, exponential, gamma,\n"
                   "poisson, triangle, uniform (default gamma)");
-  cmd->add_option("--cv", o.cv, "Coefficient of variation of both costs, within the law's range (default 1)");
-  cmd->add_option("--mu-d", o.mu_d, "Mean transfer time mu_d >= 0 (default 1)");
-  cmd->add_option("--mu-c", o.mu_c, "Mean reduction time mu_c >= 0; 0: free computation (default 0)");
+  cmd->add_option("--cv", o.cv, "Coefficient of variation of both costs, within the law's range (default 1)")
+      ->check(finite_number(0));
+  cmd->add_option("--mu-d", o.mu_d, "Mean transfer time mu_d >= 0 (default 1)")->check(finite_number(0));
+  cmd->add_option("--mu-c", o.mu_c, "Mean reduction time mu_c >= 0; 0: free computation (default 0)")
+      ->check(finite_number(0));
   cmd->add_option("--runs", o.runs,
                   fmt::format("Monte-Carlo runs (default {}; figure4: {}; figure5/6: {} per cell)", DEFAULT_RUNS,
                               nc::FIGURE4_RUNS, nc::GRID_RUNS));
-  cmd->add_option("--seed", o.seed, "Seed: run r of algorithm a draws from Philox(seed, r, a) (default 1)");
-  cmd->add_option("--threads", o.threads, "Worker threads (default 0: all cores)");
+  cmd->add_option("--seed", o.seed, "Seed: run r of algorithm a draws from Philox(seed, r, a) (default 1)")
+      ->check(any_seed());
+  cmd->add_option("--threads", o.threads, fmt::format("Worker threads, 0..{} (default 0: all cores)", MAX_THREADS))
+      ->check(integer_in(0, MAX_THREADS));
   cmd->add_flag("--json", o.json,
                 "Print one JSON document: per algorithm mean, stddev, sem, min, q10, q50, q90, max, runs, verified\n"
                 "(studies: points or cells, and notes; --worst-case: one row per instance and algorithm)");
-  cmd->add_option("--csv", o.csv, "Write the summary (study: the figure's data) as CSV to FILE");
-  cmd->add_option("--gantt", o.gantt, "Draw run --run of the (single) algorithm as a Gantt chart, SVG (n <= 1000)");
+  cmd->add_option("--csv", o.csv, "Write the summary (study: the figure's data) as CSV to FILE")->check(output_file());
+  cmd->add_option("--gantt", o.gantt, "Draw run --run of the (single) algorithm as a Gantt chart, SVG (n <= 1000)")
+      ->check(output_file({".svg"}));
   cmd->add_option("--run", o.run, "The run --gantt draws and --trace records, 0..runs-1 (default 0)");
   cmd->add_option("--study", o.study, "figure4 | figure5 | figure6: reproduce a figure of Section 5");
-  cmd->add_option("--plot", o.plot, "With --study: draw the figure with gnuplot into FILE.svg or FILE.png");
+  cmd->add_option("--plot", o.plot, "With --study: draw the figure with gnuplot into FILE.svg or FILE.png")->check(output_file({".svg", ".png"}));
   cmd->add_option("--points", o.points, fmt::format("With --study: CVs log-spaced over [0.01, 10] (default {})",
                                                     nc::DEFAULT_CV_POINTS));
   cmd->add_option("--ratio-points", o.ratio_points,

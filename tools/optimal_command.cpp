@@ -330,14 +330,15 @@ void add_optimal_command(CLI::App& app, Action& action) {
                   "gossip, allgather or allreduce (messages may carry several values: all three are gossip), or "
                   "broadcast (from --root)")
       ->capture_default_str();
-  cmd->add_option("--topology", o.topology, "Topology spec or file (at most 256 nodes)");
+  auto* topology = cmd->add_option("--topology", o.topology, "Topology spec or file (at most 256 nodes)");
   cmd->add_option("--root", o.root, "Root of broadcast: a node name or index");
   cmd->add_option("--ports", o.ports, "Ports per node k ≥ 1")->capture_default_str();
   cmd->add_option("--duplex", o.duplex, "full (k sends and k receives per step) or half (k transfers in all)")
       ->capture_default_str();
-  cmd->add_option("--time-limit", o.time_limit, "Seconds for the whole search (0: none; --study: 60 per instance)");
+  cmd->add_option("--time-limit", o.time_limit, "Seconds for the whole search (0: none; --study: 60 per instance)")
+      ->check(finite_number(0));
   cmd->add_flag("--json", o.json, "Print one JSON document");
-  cmd->add_option("-o,--output", o.output, "Write the optimal schedule (starnet schedule format) to FILE");
+  cmd->add_option("-o,--output", o.output, "Write the optimal schedule (starnet schedule format) to FILE")->check(output_file());
   cmd->add_option("--proof", o.proof, "Write each UNSAT's CNF and DRAT proof to DIR and check every proof");
   cmd->add_option("--method", o.method,
                   "sat (exact, any topology ≤ 256 nodes); uniform (Cayley graphs: star:N up to 10, hypercube, ring, "
@@ -350,10 +351,19 @@ void add_optimal_command(CLI::App& app, Action& action) {
                   "--method uniform|coset: longest schedule searched (default n(n−1)/2 on star:N, |G| − 1 elsewhere)");
   cmd->add_flag("--anytime", o.anytime,
                 "--method uniform: beam searches of width 1, 2, 4, … until --time-limit, keeping the shortest found");
-  cmd->add_option("--study", o.study, "star: S_3..S_5, Q_3, Q_4, K_n, rings and tori, full and half duplex; star-beyond: uniform gossips on "
+  auto* study_option = cmd->add_option("--study", o.study, "star: S_3..S_5, Q_3, Q_4, K_n, rings and tori, full and half duplex; star-beyond: uniform gossips on "
                   "S_3..S_10 beside the paper (docs/beyond.md)");
-  cmd->add_option("--csv", o.csv, "With --study: also write the table as CSV to FILE");
-  cmd->callback([&action] { action = [] { return o.study.empty() ? single(o) : study(o); }; });
+  study_option->excludes(topology);
+  cmd->add_option("--csv", o.csv, "With --study: also write the table as CSV to FILE")
+      ->check(output_file())
+      ->needs(study_option);
+  cmd->callback([&action, cmd] {
+    action = [cmd] {
+      applies_only(*cmd, "--root", o.collective == "broadcast", "--collective broadcast");
+      applies_only(*cmd, "--max-steps", o.method != "sat", "--method uniform, coset or auto");
+      return o.study.empty() ? single(o) : study(o);
+    };
+  });
 }
 
 }  // namespace starnet::tools

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -14,16 +15,50 @@
 
 namespace starnet::tools {
 
+namespace {
+
+namespace fs = std::filesystem;
+
+/// The folder @p target is written in.
+fs::path folder_of(const fs::path& target) { return target.has_parent_path() ? target.parent_path() : fs::path("."); }
+
+/// A write that failed once the file was open: the disk is full or failing, a runtime failure.
+[[noreturn]] void writing_failed(const std::string& path) {
+  throw Error(fmt::format("output file \"{}\": writing failed ({})", path, std::strerror(errno)));
+}
+
+/// Writes @p content into the existing device or FIFO @p path in place: a rename would replace the
+/// node itself (as root, /dev/null with a regular file).
+void write_in_place(const std::string& path, const std::string& content) {
+  std::ofstream out(path, std::ios::binary);
+  if (!out) {
+    throw UsageError(fmt::format("output file \"{}\": cannot be written ({}; expected a writable path)", path,
+                                 std::strerror(errno)));
+  }
+  out << content;
+  out.flush();
+  if (!out) writing_failed(path);
+}
+
+}  // namespace
+
 void write_file_atomically(const std::string& path, const std::string& content) {
   if (path == "-") {
     std::cout << content << std::flush;
     if (!std::cout) throw TransportError(fmt::format("standard output: writing failed ({})", std::strerror(errno)));
     return;
   }
-  namespace fs = std::filesystem;
   const fs::path target(path);
-  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  const fs::path tmp = dir / fmt::format(".{}.tmp{}", target.filename().string(), ::getpid());
+  std::error_code ec;
+  const auto type = fs::status(target, ec).type();
+  if (type == fs::file_type::directory) {
+    throw UsageError(fmt::format("output file \"{}\": is a directory (expected a file name)", path));
+  }
+  if (type == fs::file_type::character || type == fs::file_type::block || type == fs::file_type::fifo) {
+    write_in_place(path, content);
+    return;
+  }
+  const fs::path tmp = folder_of(target) / fmt::format(".{}.tmp{}", target.filename().string(), ::getpid());
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) {
@@ -33,17 +68,43 @@ void write_file_atomically(const std::string& path, const std::string& content) 
     out << content;
     out.flush();
     if (!out) {
-      std::error_code ignored;
-      fs::remove(tmp, ignored);
-      throw UsageError(fmt::format("output file \"{}\": writing failed ({})", path, std::strerror(errno)));
+      const int error = errno;
+      fs::remove(tmp, ec);
+      errno = error;
+      writing_failed(path);
     }
   }
-  std::error_code ec;
   fs::rename(tmp, target, ec);
   if (ec) {
     fs::remove(tmp, ec);
     throw UsageError(fmt::format("output file \"{}\": cannot be written ({})", path, ec.message()));
   }
+}
+
+CLI::Validator output_file(std::vector<std::string> extensions, bool standard_output) {
+  std::string expected = "a file name";
+  for (std::size_t i = 0; i < extensions.size(); ++i) {
+    expected += fmt::format("{}{}", i == 0 ? " ending in " : " or ", extensions[i]);
+  }
+  if (standard_output) expected += ", or - for standard output";
+  auto check = [extensions = std::move(extensions), standard_output, expected](const std::string& path) -> std::string {
+    if (path == "-") return standard_output ? "" : fmt::format("\"-\": expected {}", expected);
+    if (path.empty()) return fmt::format("\"\": expected {}", expected);
+    if (!extensions.empty() &&
+        std::none_of(extensions.begin(), extensions.end(), [&](const std::string& e) { return path.ends_with(e); })) {
+      return fmt::format("output file \"{}\": expected {}", path, expected);
+    }
+    const fs::path target(path);
+    std::error_code ec;
+    if (fs::is_directory(target, ec)) return fmt::format("output file \"{}\": is a directory (expected {})", path, expected);
+    const fs::path folder = folder_of(target);
+    if (!fs::is_directory(folder, ec) || ::access(folder.c_str(), W_OK | X_OK) != 0) {
+      return fmt::format("output file \"{}\": its folder \"{}\" {} (expected a writable path)", path, folder.string(),
+                         fs::exists(folder, ec) ? "is not a writable folder" : "does not exist");
+    }
+    return "";
+  };
+  return {check, "FILE"};
 }
 
 namespace {
@@ -76,12 +137,15 @@ std::size_t utf8_length(std::string_view s) {
 
 }  // namespace
 
-std::string printable(std::string_view text) {
+std::string printable(std::string_view text, Lines lines) {
   std::string out;
   out.reserve(text.size());
   for (std::size_t i = 0; i < text.size();) {
     const auto c = static_cast<unsigned char>(text[i]);
-    if (c == '\n' || (c >= 0x20 && c < 0x7F)) {
+    if (c == '\n' && lines == Lines::ONE) {
+      out += "\\n";
+      ++i;
+    } else if (c == '\n' || (c >= 0x20 && c < 0x7F)) {
       out += static_cast<char>(c);
       ++i;
     } else if (const std::size_t n = c >= 0x80 ? utf8_length(text.substr(i)) : 0; n > 0) {

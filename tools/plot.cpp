@@ -67,11 +67,6 @@ std::string gnuplot_quote(const std::string& text) {
   return out + "'";
 }
 
-void check_plot_name(const std::string& plot) {
-  if (!plot.ends_with(".svg") && !plot.ends_with(".png")) {
-    throw UsageError(fmt::format("--plot \"{}\": expected a file name ending in .svg or .png", plot));
-  }
-}
 
 std::string gnuplot_script_path(const std::string& plot) { return plot.substr(0, plot.size() - 4) + ".gp"; }
 

@@ -18,10 +18,8 @@ namespace starnet::tools {
 /// A string literal for a gnuplot script (single quotes, a quote doubled).
 [[nodiscard]] std::string gnuplot_quote(const std::string& text);
 
-/// @throws UsageError naming --plot unless @p plot ends in .svg or .png.
-void check_plot_name(const std::string& plot);
-
-/// The script kept beside @p plot: FILE.gp for FILE.svg or FILE.png. @pre check_plot_name(plot).
+/// The script kept beside @p plot: FILE.gp for FILE.svg or FILE.png. @pre @p plot ends in .svg or
+/// .png (the --plot options check it: output_file()).
 [[nodiscard]] std::string gnuplot_script_path(const std::string& plot);
 
 /// The terminal lines of a script drawing @p width × @p height pixels to `outfile` (see

@@ -162,9 +162,11 @@ int run_plan(const ReduceOptions& o) {
   if (o.algo.empty() || !o.has_n || o.d.empty() || o.c.empty()) {
     throw UsageError("--algo needs --n, --d and --c (e.g. starnet reduce --algo greedy --n 10 --d 1 --c 1)");
   }
-  if (o.n > MAX_ELEMENTS) {
-    throw UsageError(fmt::format("--n {}: at most {} elements (the plan is kept in memory)", o.n, MAX_ELEMENTS));
+  if (o.n < 1 || o.n > MAX_ELEMENTS) {
+    throw UsageError(fmt::format("--n {}: expected n >= 1 and at most {} elements (the plan is kept in memory)", o.n,
+                                 MAX_ELEMENTS));
   }
+  if (o.has_k && o.k < 1) throw UsageError(fmt::format("--k {}: expected K >= 1", o.k));
   const auto op = trees::make_operator(o.op, "--op");
   if (!op->commutative() && o.n > MAX_CONCAT_ELEMENTS) {
     throw UsageError(fmt::format("--op {} with --n {}: at most {} elements (values grow with n; use --op sum)", o.op,
@@ -176,7 +178,12 @@ int run_plan(const ReduceOptions& o) {
   trees::PlanRequest request;
   request.algorithm = trees::parse_algorithm(o.algo);
   request.n = o.n;
-  request.model = trees::CostModel(Rational::parse(o.d, "--d"), Rational::parse(o.c, "--c"));
+  const auto cost = [](const std::string& text, const char* option, const char* what) {
+    const Rational value = Rational::parse(text, option);
+    if (value < 0) throw UsageError(fmt::format("{} {}: expected a {} >= 0", option, text, what));
+    return value;
+  };
+  request.model = trees::CostModel(cost(o.d, "--d", "transfer cost"), cost(o.c, "--c", "computation cost"));
   if (o.has_k) request.k = o.k;
 
   PlanOutcome r;
@@ -264,9 +271,6 @@ int run_study(const ReduceOptions& o) {
   if (o.max_n > MAX_ELEMENTS) {
     throw UsageError(fmt::format("--max-n {}: at most {} elements", o.max_n, MAX_ELEMENTS));
   }
-  if (!o.plot.empty() && !o.plot.ends_with(".svg") && !o.plot.ends_with(".png")) {
-    throw UsageError(fmt::format("--plot \"{}\": expected a file name ending in .svg or .png", o.plot));
-  }
   const std::vector<trees::Figure2Row> rows = trees::figure2_study(o.max_n);
   Worst binomial;
   Worst fibonacci;
@@ -342,15 +346,20 @@ void add_reduce_command(CLI::App& app, Action& action) {
                 "[limited_upper_bound], root, parents (root -1), children (reception order), transfers\n"
                 "[{from, to, start}], reducers, max_concurrent_transfers, plan_valid, combined_in_order;\n"
                 "times are numbers, with an exact KEY_exact fraction such as \"7/2\" when not integers (docs/json.md)");
-  cmd->add_option("--study", o.study, "Run a study instead of one plan: figure2");
-  cmd->add_option("--max-n", o.max_n, "Figure 2 study: largest n (default 10000)");
+  auto* study = cmd->add_option("--study", o.study, "Run a study instead of one plan: figure2");
+  cmd->add_option("--max-n", o.max_n, "Figure 2 study: largest n (default 10000)")->needs(study);
   cmd->add_option("--gantt", o.gantt,
-                  "Write the emulated run as an SVG Gantt chart (one row per machine, at most 1000 machines)");
+                  "Write the emulated run as an SVG Gantt chart (one row per machine, at most 1000 machines)")
+      ->check(output_file({".svg"}));
   o.trace.add_to(*cmd, "every event of the emulated plan");
-  cmd->add_option("--csv", o.csv, "Figure 2 study: write the exact lengths and ratios for every n as CSV");
+  cmd->add_option("--csv", o.csv, "Figure 2 study: write the exact lengths and ratios for every n as CSV")
+      ->check(output_file())
+      ->needs(study);
   cmd->add_option("--plot", o.plot,
                   "Figure 2 study: draw the ratios with gnuplot into FILE.svg or FILE.png (the script is\n"
-                  "kept as FILE.gp)");
+                  "kept as FILE.gp)")
+      ->check(output_file({".svg", ".png"}))
+      ->needs(study);
   cmd->callback([&action, n, k] {
     o.has_n = n->count() > 0;
     o.has_k = k->count() > 0;

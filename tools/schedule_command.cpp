@@ -291,7 +291,7 @@ void add_schedule_command(CLI::App& app, Action& action) {
   auto* cmd = app.add_subcommand("schedule", "Collective schedules as data: run a starnet JSON or MSCCL XML schedule "
                                               "on the emulator and check it, or export a built-in algorithm "
                                               "(docs/schedules.md)");
-  cmd->require_subcommand(1);
+  cmd->require_subcommand(0, 1);  // none: main() names the choices
   static RunOptions r;
   auto* run_cmd = cmd->add_subcommand(
       "run", "Run a schedule file (starnet JSON, or MSCCL XML) and check the collective it claims on every node and "
@@ -312,11 +312,22 @@ void add_schedule_command(CLI::App& app, Action& action) {
   run_cmd->add_option("--op", r.op, "Reduction operator: sum (mod 2^64), min, max or xor")->capture_default_str();
   run_cmd->add_option("--values", r.values, "Chunk values: random (seeded) or index (contribution id + 1)")
       ->capture_default_str();
-  run_cmd->add_option("--seed", r.seed, "Seed of --values random")->capture_default_str();
-  run_cmd->add_option("--gantt", r.gantt, "Draw the run as a Gantt chart (SVG) to FILE (≤ 1000 nodes)");
+  run_cmd->add_option("--seed", r.seed, "Seed of --values random")->capture_default_str()->check(any_seed());
+  run_cmd->add_option("--gantt", r.gantt, "Draw the run as a Gantt chart (SVG) to FILE (≤ 1000 nodes)")
+      ->check(output_file({".svg"}));
   run_cmd->add_flag("--json", r.json, "Print one JSON document instead of the summary");
   r.engine.add_to(*run_cmd);
-  run_cmd->callback([&action] { action = [] { return run(r); }; });
+  run_cmd->callback([&action, run_cmd] {
+    action = [run_cmd] {
+      applies_only(*run_cmd, "--chunk-size", r.costs == "topology", "--costs topology");
+      applies_only(*run_cmd, "--seed", r.values == "random", "--values random");
+      const std::string no_processes = "--engine zmq --processes, which schedule runs do not take (their zmq workers "
+                                       "are threads, over inproc://)";
+      applies_only(*run_cmd, "--address", false, no_processes);
+      applies_only(*run_cmd, "--port", false, no_processes);
+      return run(r);
+    };
+  });
 
   static ExportOptions e;
   auto* export_cmd = cmd->add_subcommand("export", "Write a built-in collective algorithm as a starnet schedule file");
@@ -327,8 +338,14 @@ void add_schedule_command(CLI::App& app, Action& action) {
   export_cmd->add_option("--collective", e.collective, "bfs-tree: allreduce (default), reduce or broadcast");
   export_cmd->add_option("--root", e.root, "Root of reduce and broadcast (name or index)")->capture_default_str();
   e.ports.add_to(*export_cmd);
-  export_cmd->add_option("-o,--output", e.output, "The schedule file to write (- for standard output)");
-  export_cmd->callback([&action] { action = [] { return export_schedule(e); }; });
+  export_cmd->add_option("-o,--output", e.output, "The schedule file to write (- for standard output)")
+      ->check(output_file({}, true));
+  export_cmd->callback([&action, export_cmd] {
+    action = [export_cmd] {
+      applies_only(*export_cmd, "--root", e.algorithm == "bfs-tree", "--algorithm bfs-tree");
+      return export_schedule(e);
+    };
+  });
 }
 
 }  // namespace starnet::tools

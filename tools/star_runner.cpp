@@ -28,6 +28,8 @@ constexpr std::uint64_t ZMQ_BYTES_PER_NODE = 333;
 constexpr std::uint64_t PROCESS_WORKER_BYTES_PER_NODE = 364;
 /// Per message of a kept trace: its record and its share of the written text.
 constexpr std::uint64_t TRACE_BYTES_PER_MESSAGE = 1100;
+/// The largest TCP port number.
+constexpr long long MAX_TCP_PORT = 65535;
 
 /// a · b, saturating: the estimate of a hopeless run only has to be too big.
 std::uint64_t times(std::uint64_t a, std::uint64_t b) {
@@ -85,7 +87,8 @@ void EngineOptions::add_to(CLI::App& app) {
                  "encrypted and authenticated with ZeroMQ CURVE, one fresh key pair per run (docs/emulator.md). "
                  "Workers still run on this machine");
   app.add_option("--port", port, "TCP port of the coordinator with --processes (0: any free port)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(integer_in(0, MAX_TCP_PORT));
   app.add_flag("--force", force,
                "Run even when the memory estimate exceeds what this process may use (available memory, ulimit, "
                "cgroup); without it such a run is refused before it starts (docs/limits.md)");

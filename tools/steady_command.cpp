@@ -13,6 +13,8 @@
 #include <starnet/topology/families.hpp>
 
 #include <fmt/format.h>
+
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include <iostream>
@@ -82,8 +84,13 @@ struct Emulations {
 };
 
 ss::ReduceCosts parse_costs(const SteadyOptions& o) {
-  const Rational size = Rational::parse(o.message_size, "--message-size");
-  const Rational work = Rational::parse(o.task_work, "--task-work");
+  const auto positive = [](const std::string& text, const char* option) {
+    const Rational value = Rational::parse(text, option);
+    if (!(value > Rational(0))) throw UsageError(fmt::format("{} {}: expected a size > 0", option, text));
+    return value;
+  };
+  const Rational size = positive(o.message_size, "--message-size");
+  const Rational work = positive(o.task_work, "--task-work");
   return {[size](int, int) { return size; }, [work](int, int, int) { return work; }};
 }
 
@@ -262,7 +269,8 @@ void add_common_options(CLI::App& cmd, SteadyOptions& o) {
                  "Also build the fixed-period approximation (Section 4.6) for this period P > 0 (e.g. 10 or 7/2)");
   cmd.add_option("--iteration-limit", o.iteration_limit,
                  "Give up (exit 3) when GLPK's simplex needs more iterations than this (0: no limit)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(integer_in(0, std::numeric_limits<int>::max()));
   cmd.add_flag("--whole-messages", o.whole_messages,
                "Multiply the optimal schedule's period so that no message is split across matchings (the paper's "
                "second lcm); the --period schedule keeps its period");
@@ -271,7 +279,8 @@ void add_common_options(CLI::App& cmd, SteadyOptions& o) {
                  "start-up, steady state and clean-up; count the operations completed, every result verified, "
                  "against TP·K (Lemma 1) and Proposition 1's guarantee. With --period, the fixed-period schedule too");
   cmd.add_option("--gantt", o.gantt,
-                 "Draw the emulated run of the schedule as a Gantt chart, SVG (needs --emulate; docs/viz.md)");
+                 "Draw the emulated run of the schedule as a Gantt chart, SVG (needs --emulate; docs/viz.md)")
+      ->check(output_file({".svg"}));
   o.trace.add_to(cmd, "every event of the emulated run of the schedule (needs --emulate)");
   cmd.add_flag("--json", o.json,
                "Print one JSON document: throughput, period, certified, matchings [{weight, transfers}], "
@@ -288,7 +297,7 @@ void add_steady_command(CLI::App& app, Action& action) {
       "Steady-state series of collectives (Legrand, Marchal, Robert 2004): the optimal throughput TP as an exact "
       "fraction, certified by an LP dual, and a periodic schedule of one-port matchings achieving it. Exit 1 if "
       "a certificate check fails, 3 if the LP solver fails.");
-  steady->require_subcommand(1);
+  steady->require_subcommand(0, 1);  // none: main() names the choices
 
   auto* scatter = steady->add_subcommand("scatter", "Series of scatters: SOURCE sends a distinct message to each target");
   add_common_options(*scatter, o);

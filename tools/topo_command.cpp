@@ -247,7 +247,7 @@ struct TopoOptions {
 void add_topo_command(CLI::App& app, Action& action) {
   auto opts = std::make_shared<TopoOptions>();
   auto* topo = app.add_subcommand("topo", "Inspect topologies: star graphs S_n, families and weighted platforms");
-  topo->require_subcommand(1);
+  topo->require_subcommand(0, 1);  // none: main() names the choices
   topo->footer(SPEC_SYNTAX);
 
   auto* info = topo->add_subcommand(
@@ -314,7 +314,8 @@ void add_topo_command(CLI::App& app, Action& action) {
       ->required()
       ->check(CLI::IsMember({"dot", "graphml", "simgrid"}));
   exporter->add_option("-o,--output", opts->output, "Output file, written atomically; - for standard output")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(output_file({}, true));
   exporter->footer(SPEC_SYNTAX);
   exporter->callback([opts, &action] {
     action = [opts] {

@@ -288,7 +288,9 @@ void add_topo_draw_command(CLI::App& topo, Action& action) {
   auto* cmd = topo.add_subcommand(
       "draw", "Draw a topology as SVG through Graphviz: links coloured by dimension, star graphs with their sub-stars");
   cmd->add_option("SPEC", o->spec, "The topology (see 'starnet topo --help'), at most 256 nodes")->required();
-  cmd->add_option("-o,--output", o->output, "The SVG file to write (atomically; - for standard output)")->required();
+  cmd->add_option("-o,--output", o->output, "The SVG file to write (atomically; - for standard output)")
+      ->required()
+      ->check(output_file({".svg"}, true));
   cmd->add_option("--layout", o->layout,
                   "auto (circo: ring, complete, debruijn; dot: tiers; neato: others; star graphs: the sub-star "
                   "layout), or a Graphviz engine: dot, neato, circo, fdp, twopi")

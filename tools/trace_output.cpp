@@ -42,11 +42,12 @@ std::string chrome_document(const nlohmann::json& events) {
 }  // namespace
 
 void TraceOutput::add_to(CLI::App& app, const std::string& what) {
-  app.add_option("--trace", path, "Write " + what + " to FILE (see --trace-format)");
+  auto* file = app.add_option("--trace", path, "Write " + what + " to FILE (see --trace-format)")->check(output_file({}, true));
   app.add_option("--trace-format", format,
                  "jsonl: one JSON object per event (docs/emulator.md); chrome: Chrome trace-event JSON for Perfetto")
       ->check(CLI::IsMember({"jsonl", "chrome"}))
-      ->capture_default_str();
+      ->capture_default_str()
+      ->needs(file);
 }
 
 template <class Time>

@@ -595,7 +595,9 @@ void add_page_options(CLI::App& cmd, VizOptions& o) {
                  "star:N with N = 2..5 (larger N: write a trace instead, e.g. `starnet allreduce --topology star:7 "
                  "--trace t.json --trace-format chrome`)")
       ->required();
-  cmd.add_option("-o,--output", o.output, "The HTML file to write (atomically; - for standard output)")->required();
+  cmd.add_option("-o,--output", o.output, "The HTML file to write (atomically; - for standard output)")
+      ->required()
+      ->check(output_file({}, true));
 }
 
 }  // namespace
@@ -606,7 +608,7 @@ void add_viz_command(CLI::App& app, Action& action) {
       "viz",
       "Teaching pages: a self-contained HTML page (no network) that steps through a star collective on S_N, "
       "N ≤ 5, drawn from the emulator's trace (docs/viz.md)");
-  viz->require_subcommand(1);
+  viz->require_subcommand(0, 1);  // none: main() names the choices
   auto* allreduce = viz->add_subcommand(
       "allreduce",
       "The all-reduce of Oh, Choi, Primeaux (2005) step by step: messages on the links and each node's "

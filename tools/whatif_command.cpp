@@ -515,7 +515,9 @@ void add_whatif_command(CLI::App& app, Action& action) {
                   "Units per message with --costs topology: a message takes latency + size·cost on a link (α + m/β; "
                   "a file's latency and bandwidth, docs/topology.md). An exact number, e.g. 1024 or 1/2")
       ->capture_default_str();
-  cmd->add_option("--seed", o.seed, "Seed of --fail-random, --costs random and --values random")->capture_default_str();
+  cmd->add_option("--seed", o.seed, "Seed of --fail-random, --costs random and --values random")
+      ->capture_default_str()
+      ->check(any_seed());
   cmd->add_option("--fail-links", o.fail_links,
                   "Failed links u-v, comma-separated; nodes by name or index, e.g. 3-17 or (0,1)-(0,2)");
   cmd->add_option("--fail-nodes", o.fail_nodes, "Failed nodes, comma-separated, by name or index");
@@ -530,18 +532,27 @@ void add_whatif_command(CLI::App& app, Action& action) {
   cmd->add_option("--schedule", o.schedule,
                   "A schedule file (docs/schedules.md) as one more row beside the built-in algorithms, on every "
                   "topology it fits");
-  cmd->add_flag("--optimal", o.optimal,
+  auto* optimal = cmd->add_flag("--optimal", o.optimal,
                 "Add the proven optimum (exact SAT search, docs/optimal.md) beside each topology of at most 64 nodes");
   cmd->add_option("--optimal-time-limit", o.optimal_seconds, "Seconds per optimum of --optimal (then: the bracket)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(finite_number(0))
+      ->needs(optimal);
   cmd->add_flag("--json", o.json, "Print one JSON document {\"rows\": [...], ...} instead of the table");
-  cmd->add_option("--csv", o.csv, "Also write the rows as CSV to FILE");
+  cmd->add_option("--csv", o.csv, "Also write the rows as CSV to FILE")->check(output_file());
   o.trace.add_to(*cmd, "every emulated run of the study, numbered in the order of the rows that ran (\"run\" on each "
                       "JSON line; one Chrome process per run)");
   cmd->add_option("--plot", o.plot,
                   "Also write a gnuplot bar chart (steps per topology and port model, lower bound "
-                  "marked) to FILE.svg or FILE.png");
-  cmd->callback([&action] { action = [] { return run(o); }; });
+                  "marked) to FILE.svg or FILE.png")
+      ->check(output_file({".svg", ".png"}));
+  cmd->callback([&action, cmd] {
+    action = [cmd] {
+      applies_only(*cmd, "--seed", !o.fail_random.empty() || o.costs == "random" || o.values == "random",
+                   "--fail-random, --costs random or --values random");
+      return run(o);
+    };
+  });
 }
 
 }  // namespace starnet::tools

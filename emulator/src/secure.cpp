@@ -135,6 +135,8 @@ CurveKeys CurveKeys::read_from(int fd) {
   }
   const int error = errno;
   ::close(fd);
+  // A descriptor that is not open is a bad argument (exit 2); a read that fails, a runtime failure.
+  if (n < 0 && error == EBADF) throw UsageError(fmt::format("--key-fd {}: not an open file descriptor", fd));
   if (n < 0) throw TransportError(fmt::format("--key-fd {}: cannot read the run's key ({})", fd, std::strerror(error)));
   try {
     return from_secret(text);

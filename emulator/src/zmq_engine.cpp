@@ -565,7 +565,12 @@ int run_zmq_worker(const WorkerOptions& options, const WorkerSetupFunction& setu
   const TcpTransport tcp(ctx, TcpAddress::parse(options.address),
                          options.key_fd >= 0 ? std::optional(CurveKeys::read_from(options.key_fd)) : std::nullopt);
   zmq::socket_t control = make_socket(ctx, zmq::socket_type::dealer);
-  tcp.connect(control, options.coordinator);
+  try {
+    tcp.connect(control, options.coordinator);
+  } catch (const zmq::error_t& e) {
+    throw UsageError(fmt::format("--connect {}: not an endpoint ZeroMQ can connect to ({}; expected tcp://ADDRESS:PORT)",
+                                 options.coordinator, e.what()));
+  }
   zmq::socket_t pull = make_socket(ctx, zmq::socket_type::pull);
   {
     wire::Writer w;

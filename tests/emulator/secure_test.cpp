@@ -84,7 +84,8 @@ TEST(CurveKeys, RejectWhatIsNotAKeyWithoutRepeatingIt) {
   ASSERT_EQ(::write(ends[1], "junk", 4), 4);
   ::close(ends[1]);
   EXPECT_ERROR(TransportError, CurveKeys::read_from(ends[0]), "--key-fd " + std::to_string(ends[0]), "got 4");
-  EXPECT_ERROR(TransportError, CurveKeys::read_from(-1), "--key-fd -1", "cannot read");
+  // A descriptor that is not open is a bad argument of `starnet worker` (exit 2).
+  EXPECT_ERROR(UsageError, CurveKeys::read_from(-1), "--key-fd -1", "not an open file descriptor");
 }
 
 std::optional<std::string> receive(zmq::socket_t& s, std::chrono::milliseconds within) {

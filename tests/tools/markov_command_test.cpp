@@ -59,7 +59,7 @@ TEST(MarkovCommand, BadInputExitsTwoNamingTheFlag) {
     const char* args;
     const char* message;
   };
-  for (const Case& c : {Case{"--n 0", "--n 0"}, Case{"--n -5", "--n -5"}, Case{"--n 20001", "--n 20001"},
+  for (const Case& c : {Case{"--n 0", "--n: \"0\""}, Case{"--n -5", "--n: \"-5\""}, Case{"--n 20001", "--n: \"20001\""},
                         Case{"--n 4 --rate 0", "--rate 0"}, Case{"--n 4 --rate -1/2", "--rate -1/2"},
                         Case{"--n 4 --rate abc", "--rate"}, Case{"--n x", "--n"}, Case{"", "--n is required"}}) {
     const auto r = run_starnet(std::string("markov ") + c.args);

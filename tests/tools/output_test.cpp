@@ -19,5 +19,11 @@ TEST(Printable, KeepsTextAndUtf8AndEscapesEverythingElse) {
   EXPECT_EQ(printable("\xff\xfe name"), "\\xff\\xfe name");
 }
 
+TEST(Printable, AMessageStaysOneLine) {
+  // A file name holding a newline must not forge a second "starnet: error:" line.
+  EXPECT_EQ(printable("file \"a\nstarnet: error: forged\"", Lines::ONE), "file \"a\\nstarnet: error: forged\"");
+  EXPECT_EQ(printable("a\nb"), "a\nb");
+}
+
 }  // namespace
 }  // namespace starnet::tools

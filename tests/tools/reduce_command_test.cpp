@@ -121,13 +121,13 @@ TEST(ReduceCommand, BadInputExitsTwoNamingTheInput) {
     std::vector<const char*> words;
   };
   const std::vector<Case> cases{
-      {"--algo greedy --n 0 --d 1 --c 1", {"n = 0", "n >= 1"}},
-      {"--algo greedy --n -4 --d 1 --c 1", {"n = -4"}},
+      {"--algo greedy --n 0 --d 1 --c 1", {"--n 0", "n >= 1"}},
+      {"--algo greedy --n -4 --d 1 --c 1", {"--n -4"}},
       {"--algo greedy --n 20000000 --d 1 --c 1", {"--n 20000000", "at most 10000000"}},
-      {"--algo greedy --n 4 --d -1 --c 1", {"d = -1", "d >= 0"}},
-      {"--algo greedy --n 4 --d 1 --c -1/2", {"c = -1/2", "c >= 0"}},
+      {"--algo greedy --n 4 --d -1 --c 1", {"--d -1", "transfer cost >= 0"}},
+      {"--algo greedy --n 4 --d 1 --c -1/2", {"--c -1/2", "computation cost >= 0"}},
       {"--algo greedy --n 4 --d x --c 1", {"--d", "\"x\""}},
-      {"--algo greedy-transfers --n 8 --k 0 --d 1 --c 1", {"K = 0", "K >= 1"}},
+      {"--algo greedy-transfers --n 8 --k 0 --d 1 --c 1", {"--k 0", "K >= 1"}},
       {"--algo greedy-transfers --n 8 --k 5 --d 1 --c 1", {"K = 5", "limit 4", "floor(n/2)"}},
       {"--algo greedy-reducers --n 8 --k 8 --d 1 --c 1", {"K = 8", "limit 7", "n - 1"}},
       {"--algo greedy-transfers --n 8 --d 1 --c 1", {"greedy-transfers", "--k"}},
@@ -143,7 +143,7 @@ TEST(ReduceCommand, BadInputExitsTwoNamingTheInput) {
       {"--study figure3", {"--study \"figure3\"", "figure2"}},
       {"--study figure2 --max-n 1", {"max n = 1", ">= 2"}},
       {"--study figure2 --algo greedy", {"--study takes"}},
-      {"--study figure2 --plot out.pdf", {"--plot \"out.pdf\"", ".svg or .png"}},
+      {"--study figure2 --plot out.pdf", {"--plot: output file \"out.pdf\"", ".svg or .png"}},
       {"--algo greedy --n many --d 1 --c 1", {"--n"}},
   };
   for (const Case& c : cases) {

@@ -173,7 +173,7 @@ TEST(VizCommand, BadInputIsExitTwoAndWritesNothing) {
       {"viz allreduce --topology star:3", {"--output"}},
       {"viz broadcast --topology star:3 -o " + out, {"--all-to-all"}},
       {"viz allreduce --topology star:3 -o /nonexistent_starnet_dir/page.html", {"/nonexistent_starnet_dir/page.html"}},
-      {"viz allreduce --topology star:3 -o " + (dir / "existing_dir").string(), {"existing_dir", "cannot be written"}}};
+      {"viz allreduce --topology star:3 -o " + (dir / "existing_dir").string(), {"existing_dir", "is a directory"}}};
   for (const auto& [args, needles] : cases) {
     const auto r = run_starnet(args);
     EXPECT_EQ(r.exit_code, 2) << args;

@@ -183,7 +183,7 @@ TEST(WhatIfCommand, BadInputIsExitTwoNamingTheInput) {
       {"whatif --topologies star:4 --fail-random 2", "--fail-random 2"},
       {"whatif --topologies star:4 --fail-random often", "\"often\""},
       {"whatif --topologies star:4 --costs free", "\"free\""},
-      {"whatif --topologies star:4 --plot study.pdf", "--plot study.pdf"},
+      {"whatif --topologies star:4 --plot study.pdf", "--plot: output file \"study.pdf\""},
       {"whatif --topologies star:4 --root 99", "--root 99"},
       {"whatif --topologies star:4 --op avg", "--op: \"avg\""},
       {"whatif --topologies star:4 --csv /nonexistent-dir/rows.csv", "/nonexistent-dir/rows.csv"},

@@ -503,6 +503,17 @@ TEST(Files, DotNestingIsLimitedBeforeBoostRecurses) {
   EXPECT_EQ(parse_platform(nested(1, quoted), FileFormat::DOT, "quoted.dot").num_nodes(), 2U);
 }
 
+TEST(Files, DotWriterRefusesNodesNamedAfterKeywordsThatItWouldNotQuote) {
+  // Found by fuzz/dot_fuzz: `graph { "node" }` holds a node named node; written unquoted, the
+  // line `node;` reads back as a default-attribute statement and the node is lost.
+  const Platform p = parse_platform("graph { \"Node\" -- b; }", FileFormat::DOT, "k.dot");
+  EXPECT_EQ(p.num_nodes(), 2U);
+  EXPECT_ERROR(TopologyError, write_platform(p, FileFormat::DOT), "node \"Node\"", "a DOT keyword");
+  EXPECT_EQ(parse_platform(write_platform(p, FileFormat::GRAPHML), FileFormat::GRAPHML, "k.graphml").num_nodes(), 2U);
+  const Platform ok = parse_platform("graph { \"nodes\" -- b; }", FileFormat::DOT, "ok.dot");
+  EXPECT_EQ(parse_platform(write_platform(ok, FileFormat::DOT), FileFormat::DOT, "ok2.dot").num_nodes(), 2U);
+}
+
 TEST(Files, RejectsDuplicateNodeNamesAndIds) {
   EXPECT_ERROR(TopologyError,
                parse_platform(graphml(R"(<node id="1"><data key="r">processor</data><data key="n">a</data></node>

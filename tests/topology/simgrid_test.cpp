@@ -180,6 +180,18 @@ TEST(Simgrid, AnAsymmetricalRouteMakesTheWholePlatformDirected) {
   EXPECT_FALSE(has_link(p, "a", "c"));
 }
 
+TEST(Simgrid, ClusterHostNamesAreTrimmedAsHostIdsAre) {
+  // Found by fuzz/simgrid_fuzz: a prefix " n" made the host " n0", which, written as <host id=" n0">,
+  // read back as "n0" (ids are trimmed).
+  const Platform p = parse_simgrid(platform_xml(R"(  <cluster id="c" prefix=" n" suffix=" " radical="0-1"
+           speed="1Gf" bw="1GBps" lat="0"/>
+)"),
+                                   "trim.xml");
+  ASSERT_EQ(p.num_nodes(), 2U);
+  EXPECT_EQ(p.graph()[0].name, "n0");
+  EXPECT_EQ(parse_simgrid(write_simgrid(p), "back.xml").graph()[1].name, "n1");
+}
+
 TEST(Simgrid, FlatClusterWithoutBackboneIsACompleteGraphOfTwoPrivateLinks) {
   const Platform p = parse_simgrid(platform_xml(R"(  <cluster id="c" prefix="n-" suffix=".lan" radical="1,3;5-7"
            speed="2Gf" bw="1Gbps" lat="25us"/>

@@ -21,6 +21,7 @@
 #include <pugixml.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <charconv>
 #include <cstring>
@@ -710,12 +711,30 @@ RawPlatform GraphmlReader::read() {
 
 // ---- writing ---------------------------------------------------------------------------------
 
+/// DOT's keywords, which are case-insensitive: a node named so must be quoted, and Boost's
+/// writer quotes only names that are not plain identifiers.
+constexpr std::array<std::string_view, 6> DOT_KEYWORDS = {"node", "edge", "graph", "digraph", "subgraph", "strict"};
+
+bool is_dot_keyword(std::string_view name) {
+  return std::any_of(DOT_KEYWORDS.begin(), DOT_KEYWORDS.end(), [&](std::string_view k) {
+    return name.size() == k.size() && std::equal(name.begin(), name.end(), k.begin(), [](char a, char b) {
+             return std::tolower(static_cast<unsigned char>(a)) == b;
+           });
+  });
+}
+
 template <class Directed>
 std::string write_as(const Platform& platform, FileFormat format) {
   const auto& pg = platform.graph();
   DotGraph<Directed> g;
   for (const auto v : boost::make_iterator_range(boost::vertices(pg))) {
     const auto& n = pg[v];
+    if (format == FileFormat::DOT && is_dot_keyword(n.name)) {
+      throw TopologyError(fmt::format("node \"{}\": a DOT keyword cannot be written as a DOT node name (Boost's DOT "
+                                      "writer leaves it unquoted, and it would read back as a statement); expected "
+                                      "another name, or export to GraphML",
+                                      n.name));
+    }
     boost::add_vertex(RawNode{n.name, to_string(n.role), n.speed.to_string(),
                               format == FileFormat::DOT && n.label.empty() ? std::string(DOT_NO_LABEL) : n.label, 0},
                       g);

@@ -776,7 +776,9 @@ void SimgridReader::read_cluster(const pugi::xml_node& element) {
   const std::string prefix = element.attribute("prefix").value();
   const std::string suffix = element.attribute("suffix").value();
   for (const std::int64_t i : radical(element)) {
-    add_node({fmt::format("{}{}{}", prefix, i, suffix), Role::PROCESSOR, speed_value, ""}, element);
+    // Trimmed as <host id> is, so that a written platform reads back with the same names.
+    add_node({std::string(trimmed(fmt::format("{}{}{}", prefix, i, suffix))), Role::PROCESSOR, speed_value, ""},
+             element);
   }
   for (const pugi::xml_node child : element.children()) {
     if (child.type() != pugi::node_element) continue;

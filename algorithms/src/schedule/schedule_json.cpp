@@ -7,8 +7,10 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <optional>
+#include <set>
 #include <unordered_map>
 
 namespace starnet::algorithms::schedule {
@@ -24,6 +26,8 @@ constexpr char INDEX_MARK = '\x01';
 
 /// Longest JSON value a message quotes: a hostile value is shown by its start.
 constexpr std::size_t SHOWN_CHARS = 160;
+/// 2^63: a number at least this large that the parser holds as a double is beyond 64-bit integers.
+constexpr double BEYOND_64_BITS = 9223372036854775808.0;
 
 /// @p text cut to about SHOWN_CHARS bytes with "…", at a character boundary: a message quotes a
 /// hostile value (or the token nlohmann's parser quotes) by its start.
@@ -36,7 +40,12 @@ std::string brief(std::string text) {
 
 /// @p j as a message quotes it (dump() recurses once per level; the parser refuses values nested
 /// deeper than MAX_JSON_NESTING).
-std::string shown(const json& j) { return brief(j.dump(-1, ' ', false, json::error_handler_t::replace)); }
+/// @p j as the file may have written it; an integer beyond 64 bits, which the parser holds as a
+/// rounded double, is said to be one rather than shown rounded.
+std::string shown(const json& j) {
+  if (j.is_number_float() && std::abs(j.get<double>()) >= BEYOND_64_BITS) return "a number beyond 64-bit integers";
+  return brief(j.dump(-1, ' ', false, json::error_handler_t::replace));
+}
 
 const std::vector<std::string_view> TOP_KEYS = {"format", "version", "collective", "chunks",  "scratch", "root",
                                                 "topology", "nodes", "name",    "comment", "steps",   "programs"};
@@ -248,6 +257,7 @@ ScheduleFile ScheduleFile::read(std::istream& in, const std::string& where) {
     bool array;
     std::string key;
     std::uint64_t index = 0;
+    std::set<std::string, std::less<>> keys;  ///< an object's keys so far: a repeated one is refused
   };
   std::vector<Frame> stack;
   const auto in_section = [&](std::string_view section, std::size_t depth) {
@@ -266,6 +276,11 @@ ScheduleFile ScheduleFile::read(std::istream& in, const std::string& where) {
         return true;
       case json::parse_event_t::key:
         stack.back().key = parsed.get<std::string>();
+        // nlohmann keeps the last of repeated keys; which one the author meant is not known.
+        if (!stack.back().keys.insert(stack.back().key).second) {
+          throw ScheduleError(fmt::format("{}: the key \"{}\" is given twice in one object (expected each key once)",
+                                          where, brief(stack.back().key)));
+        }
         return true;
       case json::parse_event_t::value:
         if (!stack.empty() && stack.back().array) ++stack.back().index;

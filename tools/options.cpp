@@ -1,0 +1,62 @@
+// Checks of option values and of options that apply only with others (docs/limits.md): a value
+// CLI11 would wrap (-1 into a 64-bit unsigned) or clamp (99999999999999999999 into a 64-bit
+// signed), a number that is not finite, an option the run would silently ignore.
+#include "command.hpp"
+
+#include <starnet/topology/error.hpp>
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cstdint>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+
+namespace starnet::tools {
+namespace {
+
+/// Whether all of @p text is an integer of type T (no sign for unsigned, no spaces), into @p value.
+template <class T>
+bool whole_integer(const std::string& text, T& value) {
+  const char* end = text.data() + text.size();
+  const auto [at, error] = std::from_chars(text.data(), end, value);
+  return error == std::errc() && at == end && !text.empty();
+}
+
+template <class T>
+CLI::Validator integer_validator(T lo, T hi) {
+  const std::string range = fmt::format("{}..{}", lo, hi);
+  return {[lo, hi, range](const std::string& text) -> std::string {
+            T value{};
+            if (whole_integer(text, value) && value >= lo && value <= hi) return "";
+            return fmt::format("\"{}\": expected an integer in {}", text, range);
+          },
+          "INT in " + range};
+}
+
+}  // namespace
+
+CLI::Validator integer_in(long long lo, long long hi) { return integer_validator<long long>(lo, hi); }
+
+CLI::Validator any_seed() { return integer_validator<std::uint64_t>(0, UINT64_MAX); }
+
+CLI::Validator finite_number(double lo) {
+  return {[lo](const std::string& text) -> std::string {
+            char* end = nullptr;
+            const double value = std::strtod(text.c_str(), &end);
+            if (!text.empty() && end == text.c_str() + text.size() && std::isfinite(value) && value >= lo) return "";
+            return fmt::format("\"{}\": expected a finite number ≥ {}", text, lo);
+          },
+          fmt::format("NUMBER ≥ {}", lo)};
+}
+
+void applies_only(const CLI::App& cmd, const std::string& option, bool applies, std::string_view when) {
+  const CLI::Option* o = cmd.get_option_no_throw(option);
+  if (applies || o == nullptr || o->count() == 0) return;
+  std::string given = option;
+  for (const auto& value : o->results()) given += " " + value;
+  throw UsageError(fmt::format("{}: applies only with {} (it would be ignored)", given, when));
+}
+
+}  // namespace starnet::tools
