@@ -630,22 +630,7 @@ std::map<std::string, fs::file_type> listing(const fs::path& dir) {
 /// redirects it, and under `timeout`: a run that waits on a FIFO ends with exit code 124 instead
 /// of holding the test.
 CliResult run_bounded(const std::string& args, const fs::path& err_path) {
-  const std::string cmd = "timeout -k 5 " + std::to_string(TIME_LIMIT_S) + " " + STARNET_EXE + " </dev/null " + args +
-                          " 2>" + err_path.string();
-  CliResult r;
-  FILE* pipe = ::popen(cmd.c_str(), "r");
-  if (pipe == nullptr) return r;
-  std::array<char, 65536> buf{};
-  std::size_t n = 0;
-  while ((n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0) r.out.append(buf.data(), n);
-  const int status = ::pclose(pipe);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream in(err_path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  r.err = ss.str();
-  fs::remove(err_path);
-  return r;
+  return run_shell("timeout -k 5 " + std::to_string(TIME_LIMIT_S) + " " + STARNET_EXE + " </dev/null " + args, err_path);
 }
 
 std::vector<std::string> lines_of(const std::string& text) {

@@ -21,10 +21,9 @@ struct CliResult {
   [[nodiscard]] nlohmann::json json() const { return nlohmann::json::parse(out); }
 };
 
-/// Runs `starnet ARGS` through the shell (ARGS is a shell fragment, quoted by the caller).
-inline CliResult run_starnet(const std::string& args) {
-  const auto err_path = std::filesystem::temp_directory_path() / ("starnet_cli_err_" + std::to_string(::getpid()));
-  const std::string cmd = std::string(STARNET_EXE) + " " + args + " 2>" + err_path.string();
+/// Runs the shell command @p command with its standard error into @p err_path, and captures both.
+inline CliResult run_shell(const std::string& command, const std::filesystem::path& err_path) {
+  const std::string cmd = command + " 2>" + err_path.string();
   CliResult r;
   FILE* pipe = ::popen(cmd.c_str(), "r");
   if (pipe == nullptr) return r;
@@ -33,12 +32,18 @@ inline CliResult run_starnet(const std::string& args) {
   while ((n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0) r.out.append(buf.data(), n);
   const int status = ::pclose(pipe);
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream in(err_path);
+  std::ifstream in(err_path, std::ios::binary);
   std::stringstream ss;
   ss << in.rdbuf();
   r.err = ss.str();
   std::filesystem::remove(err_path);
   return r;
+}
+
+/// Runs `starnet ARGS` through the shell (ARGS is a shell fragment, quoted by the caller).
+inline CliResult run_starnet(const std::string& args) {
+  const auto err_path = std::filesystem::temp_directory_path() / ("starnet_cli_err_" + std::to_string(::getpid()));
+  return run_shell(std::string(STARNET_EXE) + " " + args, err_path);
 }
 
 /// The exact text of the rational field @p key of a JSON document (docs/json.md): KEY_exact when
