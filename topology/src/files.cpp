@@ -13,6 +13,7 @@
 #include <starnet/topology/input.hpp>
 #include <starnet/topology/simgrid.hpp>
 
+#include "decimal.hpp"
 #include "xml_text.hpp"
 
 #include <boost/graph/graphml.hpp>
@@ -127,90 +128,25 @@ class Warnings {
 using detail::Lines;
 using detail::trimmed;
 
-Wide gcd_wide(Wide a, Wide b) {
-  while (b != 0) a = std::exchange(b, a % b);
-  return a;
-}
-
 /// A decimal number, exactly: [+-] digits [. digits] [e|E [+-] digits], as DOT files and the
 /// decimal text of GraphML's float and double carry it (2.0 → 2, 0.1 → 1/10, 1e-3 → 1/1000).
 Rational decimal(std::string_view text, const std::string& what) {
   const auto bad = [&](std::string_view why) {
     return TopologyError(fmt::format("{}: \"{}\" {}", what, text, why));
   };
-  const auto not_a_number = [&] {
-    return bad("is not a number (expected an integer, a fraction such as 2/3, or a decimal such as 0.25 or 1e-3)");
-  };
   std::string_view rest = text;
-  const bool negative = !rest.empty() && rest[0] == '-';
   if (!rest.empty() && (rest[0] == '-' || rest[0] == '+')) rest.remove_prefix(1);
   std::string lower(rest);
   std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   if (lower == "inf" || lower == "infinity" || lower == "nan") throw bad("is not finite (expected a finite number)");
-  const auto digits_at = [&](std::size_t from) {
-    std::size_t i = from;
-    while (i < rest.size() && rest[i] >= '0' && rest[i] <= '9') ++i;
-    return i;
-  };
-  const std::size_t whole_end = digits_at(0);
-  std::string mantissa(rest.substr(0, whole_end));
-  std::size_t i = whole_end;
-  std::int64_t exponent = 0;
-  if (i < rest.size() && rest[i] == '.') {
-    const std::size_t frac_end = digits_at(i + 1);
-    mantissa += rest.substr(i + 1, frac_end - i - 1);
-    exponent = -static_cast<std::int64_t>(frac_end - i - 1);
-    i = frac_end;
+  std::size_t end = 0;
+  const auto d = detail::leading_decimal(text, end);
+  if (!d || end != text.size()) {
+    throw bad("is not a number (expected an integer, a fraction such as 2/3, or a decimal such as 0.25 or 1e-3)");
   }
-  if (mantissa.empty()) throw not_a_number();
-  if (i < rest.size() && (rest[i] == 'e' || rest[i] == 'E')) {
-    std::string_view e = rest.substr(i + 1);
-    if (!e.empty() && e[0] == '+') {
-      e.remove_prefix(1);
-      if (!e.empty() && e[0] == '-') throw not_a_number();  // "1e+-5"
-    }
-    std::int64_t value = 0;
-    const auto [ptr, ec] = std::from_chars(e.data(), e.data() + e.size(), value);
-    if (ec != std::errc() && ec != std::errc::result_out_of_range) throw not_a_number();
-    if (ptr != e.data() + e.size()) throw not_a_number();
-    // Far beyond what 64 bits hold, and small enough that the sum below cannot overflow.
-    constexpr std::int64_t HUGE_EXPONENT = std::int64_t{1} << 40;
-    if (ec == std::errc::result_out_of_range || value > HUGE_EXPONENT || value < -HUGE_EXPONENT) value = HUGE_EXPONENT;
-    exponent += value;
-    i = rest.size();
-  }
-  if (i != rest.size()) throw not_a_number();
-  // value = mantissa · 10^exponent, the mantissa without leading or trailing zeros.
-  mantissa.erase(0, std::min(mantissa.find_first_not_of('0'), mantissa.size()));
-  if (mantissa.empty()) return 0;
-  while (mantissa.back() == '0') {
-    mantissa.pop_back();
-    ++exponent;
-  }
-  // 10^38 < 2^127: a 38-digit mantissa and 10^38 fit a Wide; anything bigger cannot fit 64 bits.
-  constexpr std::int64_t MAX_DIGITS = 38;
-  const auto too_big = [&] {
-    return bad("cannot be held exactly (a speed or cost is a fraction of two 64-bit integers)");
-  };
-  if (static_cast<std::int64_t>(mantissa.size()) > MAX_DIGITS || exponent > MAX_DIGITS || exponent < -MAX_DIGITS) throw too_big();
-  Wide num = 0;
-  for (const char c : mantissa) num = num * 10 + (c - '0');
-  Wide den = 1;
-  constexpr Wide LIMIT = std::numeric_limits<std::int64_t>::max();
-  for (std::int64_t k = 0; k < (exponent < 0 ? -exponent : exponent); ++k) {
-    if (exponent > 0) {
-      if (num > LIMIT) throw too_big();
-      num *= 10;
-    } else {
-      den *= 10;
-    }
-  }
-  const Wide g = gcd_wide(num, den);
-  num /= g;
-  den /= g;
-  if (num > LIMIT || den > LIMIT) throw too_big();
-  const auto n = static_cast<std::int64_t>(num);
-  return {negative ? -n : n, static_cast<std::int64_t>(den)};
+  const auto value = detail::exact_value(*d);
+  if (!value) throw bad("cannot be held exactly (a speed or cost is a fraction of two 64-bit integers)");
+  return *value;
 }
 
 /// A speed, cost or weight: a fraction (Rational::parse) or a decimal with an optional exponent.

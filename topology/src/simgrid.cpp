@@ -9,6 +9,7 @@
 #include <starnet/topology/families.hpp>
 #include <starnet/topology/simgrid.hpp>
 
+#include "decimal.hpp"
 #include "xml_text.hpp"
 
 #include <boost/range/iterator_range.hpp>
@@ -39,6 +40,9 @@ constexpr std::string_view DIMENSION_PROP = "starnet:dimension";
 
 std::string where(std::string_view path) { return fmt::format("simgrid file \"{}\"", path); }
 
+using detail::Decimal;
+using detail::exact_value;
+using detail::leading_decimal;
 using detail::Lines;
 using detail::trimmed;
 
@@ -118,87 +122,6 @@ std::string_view example_of(Quantity kind) {
   return kind == Quantity::SPEED ? "1Gf" : kind == Quantity::BANDWIDTH ? "125MBps" : "50us";
 }
 
-/// A decimal as strtod reads it (without its inf, nan and hexadecimal forms): digits · 10^exp10.
-struct Decimal {
-  bool negative = false;
-  std::string digits;  // without leading or trailing zeros; empty for 0
-  std::int64_t exp10 = 0;
-};
-
-/// Reads [+-] digits [. digits] [(e|E) [+-] digits] at the start of @p text; @p end receives
-/// where it stops. nullopt when no digit starts it. An e not followed by digits is left to the
-/// unit, as in "1Ef" (exaflops).
-std::optional<Decimal> leading_decimal(std::string_view text, std::size_t& end) {
-  // Far beyond any exponent that fits 64 bits, and small enough that sums cannot overflow.
-  constexpr std::int64_t HUGE_EXPONENT = std::int64_t{1} << 40;
-  const auto is_digit = [&](std::size_t k) { return k < text.size() && text[k] >= '0' && text[k] <= '9'; };
-  Decimal d;
-  std::size_t i = 0;
-  if (i < text.size() && (text[i] == '+' || text[i] == '-')) d.negative = text[i++] == '-';
-  bool any = false;
-  for (; is_digit(i); ++i, any = true) d.digits += text[i];
-  if (i < text.size() && text[i] == '.') {
-    std::size_t j = i + 1;
-    for (; is_digit(j); ++j, any = true, --d.exp10) d.digits += text[j];
-    if (any) i = j;
-  }
-  if (!any) return std::nullopt;
-  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
-    std::size_t j = i + 1;
-    const bool negative = j < text.size() && text[j] == '-';
-    if (j < text.size() && (text[j] == '+' || text[j] == '-')) ++j;
-    if (is_digit(j)) {
-      std::int64_t e = 0;
-      for (; is_digit(j); ++j) e = std::min(HUGE_EXPONENT, e * 10 + (text[j] - '0'));
-      d.exp10 += negative ? -e : e;
-      i = j;
-    }
-  }
-  end = i;
-  d.digits.erase(0, std::min(d.digits.find_first_not_of('0'), d.digits.size()));
-  while (!d.digits.empty() && d.digits.back() == '0') {
-    d.digits.pop_back();
-    ++d.exp10;
-  }
-  return d;
-}
-
-Wide gcd_wide(Wide a, Wide b) {
-  while (b != 0) a = std::exchange(b, a % b);
-  return a;
-}
-
-/// d · 10^pow10 · 2^pow2 · factor in lowest terms, or nullopt when it does not fit 64 bits.
-std::optional<Rational> exact_value(const Decimal& d, std::int64_t pow10, std::int64_t pow2, std::int64_t factor) {
-  if (d.digits.empty()) return Rational(0);
-  // 10^38 < 2^126: a 38-digit mantissa fits, and any value beyond cannot reduce into 64 bits.
-  constexpr std::size_t MAX_DIGITS = 38;
-  constexpr Wide LIMIT = static_cast<Wide>(1) << 126;
-  if (d.digits.size() > MAX_DIGITS) return std::nullopt;
-  Wide num = 0;
-  for (const char c : d.digits) num = num * 10 + (c - '0');
-  Wide den = 1;
-  // Each loop ends within 127 rounds: x ≥ 1 grows until it passes LIMIT.
-  const auto times = [LIMIT](Wide& x, Wide k, std::int64_t count) {
-    for (std::int64_t i = 0; i < count; ++i) {
-      if (x > LIMIT / k) return false;
-      x *= k;
-    }
-    return true;
-  };
-  const std::int64_t e10 = d.exp10 + pow10;
-  if (!times(num, factor, 1) || !(e10 >= 0 ? times(num, 10, e10) : times(den, 10, -e10)) ||
-      !(pow2 >= 0 ? times(num, 2, pow2) : times(den, 2, -pow2))) {
-    return std::nullopt;
-  }
-  const Wide g = gcd_wide(num, den);
-  num /= g;
-  den /= g;
-  constexpr Wide MAX64 = std::numeric_limits<std::int64_t>::max();
-  if (num > MAX64 || den > MAX64) return std::nullopt;
-  const auto n = static_cast<std::int64_t>(num);
-  return Rational(d.negative ? -n : n, static_cast<std::int64_t>(den));
-}
 
 /// A non-negative integer written in decimal digits, or nullopt.
 std::optional<std::int64_t> whole_number(std::string_view text) {
