@@ -280,6 +280,9 @@ void add_worker_command(CLI::App& app, Action& action) {
   cmd->add_option("--index", o.index, "This worker's index")->required();
   cmd->add_option("--address", o.address, "Address this worker listens on (the run's --address)")
       ->capture_default_str();
+  cmd->add_option("--timeout", o.timeout_seconds, "Seconds to wait for the coordinator's answer after saying hello")
+      ->capture_default_str()
+      ->check(finite_number(0));
   cmd->add_option("--key-fd", o.key_fd,
                   "Inherited pipe holding the run's CURVE secret key (the key itself is never an argument)");
   cmd->callback([&action] {

@@ -243,6 +243,7 @@ nlohmann::json star_json(const StarJob& job, const EngineOptions& engine, const 
     const auto options = engine.process_options();
     j["address"] = options.address;
     j["curve"] = emulator::uses_curve(options);
+    j["stray_messages"] = o.run.stray_messages;
   }
   if (job.broadcast) {
     j["collective"] = "all-to-all broadcast";
@@ -290,6 +291,10 @@ std::string star_text(const StarJob& job, const EngineOptions& engine, const Sta
     s += fmt::format("NOT VERIFIED: {} of {} nodes correct{}, {} steps (expected {})\n", o.report.nodes_correct, nodes,
                      o.report.first_wrong >= 0 ? fmt::format(" (first wrong: node {})", o.report.first_wrong) : "",
                      o.run.makespan.to_string(), o.expected_steps);
+  }
+  if (o.run.stray_messages > 0) {
+    s += fmt::format("dropped {} messages from peers that are not workers of this run (they change no result)\n",
+                     o.run.stray_messages);
   }
   s += fmt::format("wall time: {:.3f} s\n", o.run.wall_seconds);
   return s;

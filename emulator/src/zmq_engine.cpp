@@ -414,7 +414,8 @@ class Coordinator {
     children_.resize(k);
     for (unsigned i = 0; i < k; ++i) {
       std::vector<std::string> argv = {options_.executable, "worker",    "--connect", endpoint_, "--index",
-                                       std::to_string(i),   "--address", tcp_.address().ip};
+                                       std::to_string(i),   "--address", tcp_.address().ip, "--timeout",
+                                       fmt::format("{}", options_.timeout_seconds)};
       std::optional<KeyPipe> key;
       if (tcp_.keys()) {
         key.emplace(*tcp_.keys());
@@ -425,17 +426,22 @@ class Coordinator {
       }
       children_[i].pid = spawn(argv, key ? key->fd() : -1);
     }
-    // HELLO from everyone, then CONFIG to everyone.
+    // HELLO from everyone, then CONFIG to everyone. Anything else is a stray peer's: dropped.
     unsigned hellos = 0;
     while (hellos < k) {
       auto [identity, body] = receive("connecting");
-      wire::Reader r(body);
-      if (r.get<char>() != HELLO) throw TransportError("a worker spoke before saying hello");
-      const auto index = r.get<unsigned>();
-      if (index >= k || !children_[index].identity.empty()) throw TransportError("a worker gave a wrong index");
-      children_[index].identity = identity;
-      children_[index].endpoint = r.get_string();
-      ++hellos;
+      try {
+        wire::Reader r(body);
+        if (r.get<char>() != HELLO) throw TransportError("not a hello");
+        const auto index = r.get<unsigned>();
+        if (index >= k || !children_[index].identity.empty()) throw TransportError("no such worker, or said twice");
+        std::string endpoint = r.get_string();
+        children_[index].identity = identity;
+        children_[index].endpoint = std::move(endpoint);
+        ++hellos;
+      } catch (const TransportError&) {
+        ++strays_;
+      }
     }
     for (unsigned i = 0; i < k; ++i) {
       wire::Writer w;
@@ -453,12 +459,16 @@ class Coordinator {
     RunResult<Rational> result;
     result.reports.resize(k);
     std::optional<std::pair<int, std::string>> failure;
-    for (unsigned answers = 0; answers < k; ++answers) {
+    for (unsigned answers = 0; answers < k;) {
       auto [identity, body] = receive("running");
       unsigned index = k;
       for (unsigned i = 0; i < k; ++i) index = children_[i].identity == identity ? i : index;
-      if (index == k) throw TransportError("an unknown worker answered");
+      if (index == k || children_[index].answered) {
+        ++strays_;
+        continue;
+      }
       children_[index].answered = true;
+      ++answers;
       wire::Reader r(body);
       const char type = r.get<char>();
       if (type == FAILED) {
@@ -483,6 +493,7 @@ class Coordinator {
     }
     sort_trace(result);
     result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    result.stray_messages = strays_;
     return result;
   }
 
@@ -544,6 +555,7 @@ class Coordinator {
   zmq::socket_t router_;
   std::string endpoint_;
   std::vector<Child> children_;
+  std::uint64_t strays_ = 0;  ///< messages dropped: from no worker of the run, or out of protocol
 };
 
 }  // namespace
@@ -578,6 +590,13 @@ int run_zmq_worker(const WorkerOptions& options, const WorkerSetupFunction& setu
     w.put(index);
     w.put(tcp.bind(pull, 0));
     control.send(zmq::buffer(w.str()), zmq::send_flags::none);
+  }
+  std::vector<zmq::pollitem_t> items = {{control.handle(), 0, ZMQ_POLLIN, 0}};
+  zmq::poll(items, std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::duration<double>(options.timeout_seconds)));
+  if ((items[0].revents & ZMQ_POLLIN) == 0) {
+    throw TransportError(fmt::format("worker {}: no coordinator answered at {} within {} s (workers are started by "
+                                     "a run with --engine zmq --processes)",
+                                     index, options.coordinator, options.timeout_seconds));
   }
   zmq::message_t m;
   (void)control.recv(m);

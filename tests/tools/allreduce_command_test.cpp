@@ -236,6 +236,16 @@ TEST(AllReduceCommand, AWorkerProcessDyingEndsTheRunWithExitThree) {
   EXPECT_LT(seconds, 30.0) << " the coordinator must notice, not wait";
 }
 
+TEST(WorkerCommand, AWorkerWithoutACoordinatorEndsWithExitThreeInsteadOfWaiting) {
+  // Port 1 on loopback: nothing listens there, so the hello is never answered.
+  const auto start = std::chrono::steady_clock::now();
+  const auto r = run_starnet("worker --connect tcp://127.0.0.1:1 --index 0 --timeout 1");
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("worker 0: no coordinator answered at tcp://127.0.0.1:1 within 1 s"));
+  EXPECT_LT(seconds, 10.0);
+}
+
 TEST(AllReduceCommand, CompareReproducesTableTwoWithMeasuredSteps) {
   const auto r = run_starnet("allreduce --compare --max-n 8 --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -43,6 +43,10 @@ struct RunResult {
   std::vector<std::unique_ptr<NodeProgram>> programs;  ///< one per partition (in-process engines)
   std::vector<std::string> reports;  ///< NodeProgram::report() of each partition
   double wall_seconds = 0;
+  /// Worker processes: messages the coordinator dropped because they came from no worker of the
+  /// run or were not what the protocol expects at that point (a stray or hostile peer); they
+  /// cannot change a result.
+  std::uint64_t stray_messages = 0;
 };
 
 /// Splits the nodes into @p parts contiguous ranges of nearly equal size. On a star graph the

@@ -79,6 +79,9 @@ struct WorkerSetup {
 using WorkerSetupFunction = std::function<WorkerSetup(const std::string& job, unsigned index)>;
 
 /// A worker process's command line, as the coordinator writes it.
+/// A worker's wait for its coordinator unless told otherwise (the coordinator passes its own).
+inline constexpr double DEFAULT_WORKER_TIMEOUT_SECONDS = 60;
+
 struct WorkerOptions {
   std::string coordinator;  ///< the coordinator's endpoint, tcp://ADDRESS:PORT
   unsigned index = 0;
@@ -87,6 +90,9 @@ struct WorkerOptions {
   /// argument or a variable: a command line is readable by every user, an environment by the
   /// user and by every process the worker might start.
   int key_fd = -1;
+  /// How long the worker waits for its coordinator's CONFIG after saying hello: a worker whose
+  /// coordinator is not there (or never sends) ends with TransportError instead of waiting for ever.
+  double timeout_seconds = DEFAULT_WORKER_TIMEOUT_SECONDS;
 };
 
 /// The body of `starnet worker`: connects to the coordinator, runs its partition, reports.
