@@ -28,10 +28,30 @@ struct StarOptions {
   std::string values = "rank";
   std::uint64_t seed = 1;
   bool json = false;
-  std::string fault;
+  std::string fault;       ///< --fault-exit WORKER:STEP
+  std::string fault_stop;  ///< --fault-stop WORKER:STEP
   std::string gantt;
   EngineOptions engine;
 };
+
+/// The testing aid @p option WORKER:STEP (@p text) in @p job.
+void set_fault(StarJob& job, const std::string& text, std::string_view option, const EngineOptions& engine) {
+  unsigned worker = 0;
+  unsigned long long step = 0;
+  char extra = 0;
+  if (std::sscanf(text.c_str(), "%u:%llu%c", &worker, &step, &extra) != 2) {
+    throw UsageError(fmt::format("{}: \"{}\" is not WORKER:STEP", option, text));
+  }
+  if (!engine.processes) {
+    throw UsageError(fmt::format("{} {}: applies only with --engine zmq --processes (it would be ignored)", option, text));
+  }
+  if (worker >= engine.worker_count()) {
+    throw UsageError(fmt::format("{} {}: there is no worker {} (expected WORKER in 0..{})", option, text, worker,
+                                 engine.worker_count() - 1));
+  }
+  job.exit_worker = worker;
+  job.exit_step = step;
+}
 
 StarJob make_job(const StarOptions& o, bool broadcast) {
   StarJob job;
@@ -42,21 +62,13 @@ StarJob make_job(const StarOptions& o, bool broadcast) {
     throw UsageError(fmt::format("--values: \"{}\" is not known (expected rank or random)", o.values));
   }
   job.values = {o.values == "random", o.seed};
-  if (!o.fault.empty()) {
-    unsigned worker = 0;
-    unsigned long long step = 0;
-    if (std::sscanf(o.fault.c_str(), "%u:%llu", &worker, &step) != 2) {
-      throw UsageError(fmt::format("--fault-exit: \"{}\" is not WORKER:STEP", o.fault));
-    }
-    if (!o.engine.processes) {
-      throw UsageError(fmt::format("--fault-exit {}: applies only with --engine zmq --processes (it would be ignored)", o.fault));
-    }
-    if (worker >= o.engine.worker_count()) {
-      throw UsageError(fmt::format("--fault-exit {}: there is no worker {} (expected WORKER in 0..{})", o.fault, worker,
-                                   o.engine.worker_count() - 1));
-    }
-    job.exit_worker = worker;
-    job.exit_step = step;
+  if (!o.fault.empty() && !o.fault_stop.empty()) {
+    throw UsageError("--fault-exit and --fault-stop: one fault per run");
+  }
+  if (!o.fault.empty()) set_fault(job, o.fault, "--fault-exit", o.engine);
+  if (!o.fault_stop.empty()) {
+    set_fault(job, o.fault_stop, "--fault-stop", o.engine);
+    job.fault_stops = true;
   }
   return job;
 }
@@ -131,6 +143,9 @@ void add_star_options(CLI::App& cmd, StarOptions& o, bool reduce) {
       ->each([&o](const std::string&) { o.engine.keep_trace = true; });
   cmd.add_option("--fault-exit", o.fault,
                  "Testing aid: with --processes, worker WORKER exits abruptly at step STEP (WORKER:STEP)");
+  cmd.add_option("--fault-stop", o.fault_stop,
+                 "Testing aid: with --processes, worker WORKER stops itself (SIGSTOP) at step STEP (WORKER:STEP), as "
+                 "a hung host would");
 }
 
 // Table 2 of the paper as printed (dimension 3..10): Tseng [11], Sheu [10], ours.

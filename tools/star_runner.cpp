@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <limits>
@@ -53,7 +54,7 @@ std::string StarJob::to_json() const {
                       {"op", algorithms::star::to_string(op)},
                       {"random", values.random},
                       {"seed", values.seed}};
-  if (exit_worker) j["exit_worker"] = *exit_worker, j["exit_step"] = exit_step;
+  if (exit_worker) j["exit_worker"] = *exit_worker, j["exit_step"] = exit_step, j["fault_stops"] = fault_stops;
   return j.dump();
 }
 
@@ -68,6 +69,7 @@ StarJob StarJob::from_json(const std::string& text) {
   if (j.contains("exit_worker")) {
     job.exit_worker = j.at("exit_worker").get<unsigned>();
     job.exit_step = j.at("exit_step");
+    job.fault_stops = j.at("fault_stops");
   }
   return job;
 }
@@ -148,11 +150,12 @@ namespace {
 
 /// Wraps a program so that its process ends abruptly at a given step: how tests make a worker
 /// die mid-run.
-class ExitAtStep final : public emulator::NodeProgram {
+class FaultAtStep final : public emulator::NodeProgram {
  public:
-  ExitAtStep(std::unique_ptr<emulator::NodeProgram> inner, std::uint64_t step)
-      : inner_(std::move(inner)), step_(step) {}
+  FaultAtStep(std::unique_ptr<emulator::NodeProgram> inner, std::uint64_t step, bool stop)
+      : inner_(std::move(inner)), step_(step), stop_(stop) {}
   void react(emulator::Context& ctx) override {
+    if (ctx.step() >= step_ && stop_) ::raise(SIGSTOP);  // the coordinator kills it: it never continues
     if (ctx.step() >= step_) std::_Exit(70);
     inner_->react(ctx);
   }
@@ -161,6 +164,7 @@ class ExitAtStep final : public emulator::NodeProgram {
  private:
   std::unique_ptr<emulator::NodeProgram> inner_;
   std::uint64_t step_;
+  bool stop_;
 };
 
 emulator::ProgramFactory star_factory(const StarGraph& g, const StarJob& job, std::uint64_t expected) {
@@ -308,8 +312,8 @@ emulator::WorkerSetup star_worker_setup(const std::string& text, unsigned index)
   setup.costs = std::make_shared<emulator::UnitCosts<Rational>>();
   auto inner = star_factory(*g, job, expected_value(*g, job));
   if (job.exit_worker == index) {
-    setup.factory = [inner, step = job.exit_step](NodeRange r) {
-      return std::make_unique<ExitAtStep>(inner(r), step);
+    setup.factory = [inner, step = job.exit_step, stop = job.fault_stops](NodeRange r) {
+      return std::make_unique<FaultAtStep>(inner(r), step, stop);
     };
   } else {
     setup.factory = inner;

@@ -23,9 +23,11 @@ struct StarJob {
   int n = 0;
   algorithms::star::Op op = algorithms::star::Op::SUM;
   algorithms::star::Values values;
-  /// Testing aid: worker `exit_worker` ends its process abruptly at step `exit_step`.
+  /// Testing aid: worker `exit_worker` ends its process abruptly at step `exit_step`, or stops
+  /// it (SIGSTOP) when `fault_stops`.
   std::optional<unsigned> exit_worker;
   std::uint64_t exit_step = 0;
+  bool fault_stops = false;
   [[nodiscard]] std::string to_json() const;
   static StarJob from_json(const std::string& text);
 };

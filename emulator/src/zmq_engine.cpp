@@ -14,8 +14,10 @@
 #include <csignal>
 #include <exception>
 #include <fcntl.h>
+#include <fstream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <thread>
@@ -361,7 +363,22 @@ struct Child {
   bool answered = false;
   std::string identity;
   std::string endpoint;
+  std::optional<std::chrono::steady_clock::time_point> stopped_since;
 };
+
+/// How long a worker process may stay stopped (SIGSTOP, a debugger) before the run is ended: its
+/// peers would wait for it at the next barrier for ever.
+constexpr double STOPPED_WORKER_SECONDS = 5;
+
+/// Whether process @p pid is stopped (state T or t of /proc/PID/stat).
+bool is_stopped(pid_t pid) {
+  std::ifstream in(fmt::format("/proc/{}/stat", pid));
+  std::string text;
+  std::getline(in, text);
+  // "PID (COMMAND) STATE ...": the command may hold spaces and parentheses, the last ')' ends it.
+  const auto close = text.rfind(')');
+  return close != std::string::npos && close + 2 < text.size() && (text[close + 2] == 'T' || text[close + 2] == 't');
+}
 
 std::string describe_status(int status) {
   if (WIFSIGNALED(status)) return fmt::format("was killed by signal {} ({})", WTERMSIG(status), strsignal(WTERMSIG(status)));
@@ -530,12 +547,31 @@ class Coordinator {
       auto& c = children_[i];
       if (c.reaped || c.answered) continue;
       int status = 0;
-      if (::waitpid(c.pid, &status, WNOHANG) != c.pid) continue;
+      if (::waitpid(c.pid, &status, WNOHANG) != c.pid) {
+        check_stopped(i, phase);
+        continue;
+      }
       c.reaped = true;
       abort_all(fmt::format("worker {} died", i));
       throw TransportError(fmt::format("worker {} (pid {}) {} while {}; the run was stopped", i, c.pid,
                                        describe_status(status), phase));
     }
+  }
+
+  /// Ends the run when child @p i has been stopped for STOPPED_WORKER_SECONDS.
+  void check_stopped(unsigned i, const char* phase) {
+    auto& c = children_[i];
+    if (!is_stopped(c.pid)) {
+      c.stopped_since.reset();
+      return;
+    }
+    const auto now = std::chrono::steady_clock::now();
+    if (!c.stopped_since) c.stopped_since = now;
+    if (std::chrono::duration<double>(now - *c.stopped_since).count() < STOPPED_WORKER_SECONDS) return;
+    abort_all(fmt::format("worker {} is stopped", i));
+    throw TransportError(fmt::format("worker {} (pid {}) has been stopped (SIGSTOP or a debugger) for {} s while {}; "
+                                     "the run was stopped",
+                                     i, c.pid, STOPPED_WORKER_SECONDS, phase));
   }
 
   void abort_all(const std::string& reason) {

@@ -236,6 +236,18 @@ TEST(AllReduceCommand, AWorkerProcessDyingEndsTheRunWithExitThree) {
   EXPECT_LT(seconds, 30.0) << " the coordinator must notice, not wait";
 }
 
+TEST(AllReduceCommand, AStoppedWorkerProcessEndsTheRunWithExitThreeInsteadOfAHang) {
+  // SIGSTOP is what a hung host looks like: alive, silent. Its peers would wait at the barrier.
+  const auto start = std::chrono::steady_clock::now();
+  const auto r = run_starnet("allreduce --topology star:6 --engine zmq --workers 2 --processes --fault-stop 1:4");
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_THAT(r.err, HasSubstr("worker 1 (pid "));
+  EXPECT_THAT(r.err, HasSubstr("has been stopped (SIGSTOP or a debugger) for 5 s"));
+  EXPECT_LT(seconds, 30.0) << " the coordinator must notice, not wait";
+  EXPECT_EQ(run_starnet("allreduce --topology star:4 --fault-stop 1:1").exit_code, 2);
+}
+
 TEST(WorkerCommand, AWorkerWithoutACoordinatorEndsWithExitThreeInsteadOfWaiting) {
   // Port 1 on loopback: nothing listens there, so the hello is never answered.
   const auto start = std::chrono::steady_clock::now();
