@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
@@ -248,6 +249,7 @@ nlohmann::json star_json(const StarJob& job, const EngineOptions& engine, const 
     j["address"] = options.address;
     j["curve"] = emulator::uses_curve(options);
     j["stray_messages"] = o.run.stray_messages;
+    j["worker_peak_bytes"] = o.run.worker_peak_bytes;
   }
   if (job.broadcast) {
     j["collective"] = "all-to-all broadcast";
@@ -295,6 +297,11 @@ std::string star_text(const StarJob& job, const EngineOptions& engine, const Sta
     s += fmt::format("NOT VERIFIED: {} of {} nodes correct{}, {} steps (expected {})\n", o.report.nodes_correct, nodes,
                      o.report.first_wrong >= 0 ? fmt::format(" (first wrong: node {})", o.report.first_wrong) : "",
                      o.run.makespan.to_string(), o.expected_steps);
+  }
+  if (!o.run.worker_peak_bytes.empty()) {
+    const auto largest = std::max_element(o.run.worker_peak_bytes.begin(), o.run.worker_peak_bytes.end());
+    s += fmt::format("largest worker process: {} peak resident (worker {} of {})\n", emulator::human_bytes(*largest),
+                     largest - o.run.worker_peak_bytes.begin(), o.run.worker_peak_bytes.size());
   }
   if (o.run.stray_messages > 0) {
     s += fmt::format("dropped {} messages from peers that are not workers of this run (they change no result)\n",

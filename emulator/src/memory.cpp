@@ -94,6 +94,8 @@ MemoryBound usable_memory() {
   return bound;
 }
 
+std::uint64_t peak_resident_bytes() { return read_kib_field("/proc/self/status", "VmHWM").value_or(0); }
+
 std::string human_bytes(std::uint64_t bytes) {
   constexpr std::array<const char*, 5> UNITS = {"B", "KiB", "MiB", "GiB", "TiB"};
   auto value = static_cast<double>(bytes);

@@ -2,6 +2,7 @@
 #include "wire.hpp"
 #include "worker.hpp"
 
+#include <starnet/emulator/memory.hpp>
 #include <starnet/emulator/zmq_engine.hpp>
 #include <starnet/topology/error.hpp>
 
@@ -294,7 +295,8 @@ template RunResult<double> run_zmq_threads(const topology::Topology&, const Cost
 // ---- processes ------------------------------------------------------------------------------
 //
 // Coordinator (ROUTER) ⇄ workers (DEALER): HELLO {index, pull endpoint} → CONFIG {job, config,
-// partitions, endpoints} → RESULT {makespan, counters, report, trace} or FAILED {exit, message}.
+// partitions, endpoints} → RESULT {makespan, counters, report, trace, peak resident bytes} or
+// FAILED {exit, message}.
 // The coordinator sends ABORT when a worker dies, and reaps every child it started.
 
 namespace {
@@ -475,6 +477,7 @@ class Coordinator {
     }
     RunResult<Rational> result;
     result.reports.resize(k);
+    result.worker_peak_bytes.resize(k);
     std::optional<std::pair<int, std::string>> failure;
     for (unsigned answers = 0; answers < k;) {
       auto [identity, body] = receive("running");
@@ -502,6 +505,7 @@ class Coordinator {
       result.reports[index] = r.get_string();
       const auto events = r.get<std::uint64_t>();
       for (std::uint64_t e = 0; e < events; ++e) result.trace.push_back(get_trace_event(r));
+      result.worker_peak_bytes[index] = r.get<std::uint64_t>();
     }
     if (failure) {
       if (failure->first == 1) throw ModelViolation(failure->second);
@@ -665,6 +669,7 @@ int run_zmq_worker(const WorkerOptions& options, const WorkerSetupFunction& setu
     answer.put(program->report());
     answer.put(static_cast<std::uint64_t>(worker.trace().size()));
     for (const auto& e : worker.trace()) put_trace_event(answer, e);
+    answer.put(peak_resident_bytes());
   } catch (const Error& e) {
     if (exchange) exchange->abort(e.what());
     answer = {};

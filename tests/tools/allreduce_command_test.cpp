@@ -114,6 +114,14 @@ TEST(AllReduceCommand, WorkerProcessesVerifyEveryNUpToSeven) {
       EXPECT_EQ(r.json()["address"], "127.0.0.1");
       EXPECT_EQ(r.json()["curve"], false);
       EXPECT_EQ(r.json()["steps"], n * (n - 1) / 2) << collective << " n=" << n;
+      EXPECT_EQ(r.json()["stray_messages"], 0);
+      // Each worker's peak resident set: measured (a process maps at least 1 MiB), and within the
+      // estimate made for the whole run.
+      ASSERT_EQ(r.json()["worker_peak_bytes"].size(), 2U);
+      for (const auto& peak : r.json()["worker_peak_bytes"]) {
+        EXPECT_GT(peak.get<std::uint64_t>(), 1U << 20U) << collective << " n=" << n;
+        EXPECT_LT(peak.get<std::uint64_t>(), r.json()["memory_estimate_bytes"].get<std::uint64_t>());
+      }
     }
   }
 }

@@ -47,6 +47,9 @@ struct RunResult {
   /// run or were not what the protocol expects at that point (a stray or hostile peer); they
   /// cannot change a result.
   std::uint64_t stray_messages = 0;
+  /// Worker processes: the peak resident set of each (VmHWM), so that a user can tell how many
+  /// hosts a larger run needs.
+  std::vector<std::uint64_t> worker_peak_bytes;
 };
 
 /// Splits the nodes into @p parts contiguous ranges of nearly equal size. On a star graph the

@@ -38,6 +38,9 @@ struct MemoryEstimate {
 void check_memory(const MemoryEstimate& need, const MemoryBound& bound, bool force, std::string_view what,
                   std::string_view hint);
 
+/// The peak resident set of this process so far (VmHWM of /proc/self/status), 0 where unknown.
+[[nodiscard]] std::uint64_t peak_resident_bytes();
+
 /// @p bytes for people: "1.5 GiB", "320 MiB", "12 KiB", "80 B".
 [[nodiscard]] std::string human_bytes(std::uint64_t bytes);
 
