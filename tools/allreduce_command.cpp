@@ -287,10 +287,12 @@ void add_worker_command(CLI::App& app, Action& action) {
   static emulator::WorkerOptions o;
   auto* cmd = app.add_subcommand(
       "worker", "A zmq worker process; started by the coordinator of --engine zmq --processes, not by hand");
-  cmd->add_option("--connect", o.coordinator, "Coordinator endpoint (tcp://ADDRESS:PORT)")
+  cmd->add_option("--connect", o.coordinator, "Coordinator endpoint (tcp://ADDRESS:PORT, or ipc://DIR/NAME on one host)")
       ->required()
       ->check([](const std::string& e) {
-        return e.starts_with("tcp://") ? std::string() : fmt::format("\"{}\": expected tcp://ADDRESS:PORT", e);
+        return e.starts_with("tcp://") || e.starts_with("ipc://")
+                   ? std::string()
+                   : fmt::format("\"{}\": expected tcp://ADDRESS:PORT or ipc://DIR/NAME", e);
       });
   cmd->add_option("--index", o.index, "This worker's index")->required();
   cmd->add_option("--address", o.address, "Address this worker listens on (the run's --address)")

@@ -179,8 +179,14 @@ std::uint64_t expected_value(const StarGraph& g, const StarJob& job) {
   return job.broadcast ? 0 : algorithms::star::reduce_sequentially(g, job.op, job.values);
 }
 
+/// "ipc" or "tcp": how the processes of a --processes run talk.
+std::string process_protocol(const EngineOptions& engine) {
+  return emulator::uses_ipc(engine.process_options()) ? "ipc" : "tcp";
+}
+
 std::string process_transport(const EngineOptions& engine) {
   const auto options = engine.process_options();
+  if (emulator::uses_ipc(options)) return "processes over ipc:// in a private folder";
   return fmt::format("processes over tcp on {}{}", options.address, emulator::uses_curve(options) ? ", CURVE" : "");
 }
 
@@ -242,7 +248,7 @@ nlohmann::json star_json(const StarJob& job, const EngineOptions& engine, const 
                       {"nodes_verified", o.report.nodes_correct},
                       {"engine", engine.engine},
                       {"workers", engine.worker_count()},
-                      {"transport", engine.engine == "local" ? "none" : (engine.processes ? "tcp" : "inproc")},
+                      {"transport", engine.engine == "local" ? "none" : engine.processes ? process_protocol(engine) : "inproc"},
                       {"wall_seconds", o.run.wall_seconds}};
   if (engine.processes) {
     const auto options = engine.process_options();

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstring>
 #include <fcntl.h>
+#include <filesystem>
 #include <ifaddrs.h>
 #include <memory>
 #include <net/if.h>
@@ -163,8 +164,29 @@ KeyPipe::KeyPipe(const CurveKeys& keys) {
 
 KeyPipe::~KeyPipe() { ::close(fd_); }
 
-TcpTransport::TcpTransport(zmq::context_t& ctx, TcpAddress address, std::optional<CurveKeys> keys)
-    : address_(std::move(address)), keys_(std::move(keys)) {
+PrivateDirectory::PrivateDirectory() {
+  std::string pattern = "/tmp/starnet-XXXXXX";
+  if (::mkdtemp(pattern.data()) == nullptr) {
+    throw TransportError(fmt::format("cannot make a private folder for the run's ipc:// endpoints ({})",
+                                     std::strerror(errno)));
+  }
+  path_ = pattern;
+}
+
+PrivateDirectory::~PrivateDirectory() {
+  std::error_code ignored;
+  std::filesystem::remove_all(path_, ignored);
+}
+
+std::optional<std::string> ipc_directory(const std::string& endpoint) {
+  constexpr std::string_view scheme = "ipc://";
+  if (!endpoint.starts_with(scheme)) return std::nullopt;
+  return std::filesystem::path(endpoint.substr(scheme.size())).parent_path().string();
+}
+
+TcpTransport::TcpTransport(zmq::context_t& ctx, TcpAddress address, std::optional<CurveKeys> keys,
+                           std::optional<std::string> ipc_dir)
+    : address_(std::move(address)), keys_(std::move(keys)), ipc_dir_(std::move(ipc_dir)) {
   if (!keys_) return;
   std::string allowed(32, '\0');
   if (::zmq_z85_decode(reinterpret_cast<std::uint8_t*>(allowed.data()), keys_->public_key.c_str()) == nullptr) {
@@ -195,6 +217,15 @@ TcpTransport::~TcpTransport() {
 }
 
 std::string TcpTransport::bind(zmq::socket_t& s, int port) const {
+  if (ipc_dir_) {
+    const std::string endpoint = fmt::format("ipc://{}/{}-{}", *ipc_dir_, ::getpid(), bound_++);
+    try {
+      s.bind(endpoint);
+    } catch (const zmq::error_t& e) {
+      throw TransportError(fmt::format("cannot listen on {} ({})", endpoint, e.what()));
+    }
+    return endpoint;
+  }
   s.set(zmq::sockopt::ipv6, address_.ipv6);
   if (keys_) {
     s.set(zmq::sockopt::curve_server, true);

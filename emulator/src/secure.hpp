@@ -76,18 +76,41 @@ class KeyPipe {
 /// IPv6), and with CURVE when it has the run's keys. With keys, it runs a ZAP handler on its own
 /// thread, in the given context, that accepts only the run's public key: construct it before any
 /// server socket of that context binds, and destroy it after they are closed.
+/// A folder only this user may enter (mode 0700, under /tmp), removed with what it holds when
+/// this object goes: the ipc:// endpoints of a run on one host live there, so that another local
+/// user cannot connect to them.
+class PrivateDirectory {
+ public:
+  /// @throws TransportError when it cannot be made.
+  PrivateDirectory();
+  ~PrivateDirectory();
+  PrivateDirectory(const PrivateDirectory&) = delete;
+  PrivateDirectory& operator=(const PrivateDirectory&) = delete;
+  [[nodiscard]] const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+/// The folder of an ipc:// @p endpoint (ipc://DIR/NAME), or std::nullopt for another transport.
+[[nodiscard]] std::optional<std::string> ipc_directory(const std::string& endpoint);
+
 class TcpTransport {
  public:
   /// @param keys the run's keys, or std::nullopt for plain tcp.
+  /// @param ipc_dir when given, servers bind ipc:// endpoints in this folder instead of tcp (a run
+  /// on one host: the folder's mode keeps other users out; keys are then not used).
   /// @throws TransportError when the public key is not Z85 text, zmq::error_t when the context
   /// already has a ZAP handler.
-  TcpTransport(zmq::context_t& ctx, TcpAddress address, std::optional<CurveKeys> keys);
+  TcpTransport(zmq::context_t& ctx, TcpAddress address, std::optional<CurveKeys> keys,
+               std::optional<std::string> ipc_dir = std::nullopt);
   ~TcpTransport();
   TcpTransport(const TcpTransport&) = delete;
   TcpTransport& operator=(const TcpTransport&) = delete;
 
-  /// Makes @p s a server of the run and binds it to the address and @p port (0: any free port).
-  /// @return the endpoint bound (tcp://IP:PORT).
+  /// Makes @p s a server of the run and binds it to the address and @p port (0: any free port),
+  /// or to a fresh ipc:// endpoint in the folder given.
+  /// @return the endpoint bound (tcp://IP:PORT or ipc://DIR/NAME).
   /// @throws UsageError naming the address or the port when it cannot listen there (port taken,
   /// address not of this machine: the message lists this machine's addresses).
   std::string bind(zmq::socket_t& s, int port) const;
@@ -100,6 +123,8 @@ class TcpTransport {
  private:
   TcpAddress address_;
   std::optional<CurveKeys> keys_;
+  std::optional<std::string> ipc_dir_;
+  mutable unsigned bound_ = 0;  // ipc endpoints bound so far: their names
   zmq::socket_t stop_;  // tells the ZAP handler to return
   std::thread zap_;
 };

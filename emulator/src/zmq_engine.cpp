@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <sys/prctl.h>
@@ -410,8 +411,10 @@ class Coordinator {
  public:
   Coordinator(const ProcessOptions& options)
       : options_(options),
+        dir_(uses_ipc(options) ? std::make_unique<PrivateDirectory>() : nullptr),
         tcp_(ctx_, TcpAddress::parse(options.address),
-             uses_curve(options) ? std::optional(CurveKeys::generate()) : std::nullopt),
+             uses_curve(options) ? std::optional(CurveKeys::generate()) : std::nullopt,
+             dir_ ? std::optional(dir_->path()) : std::nullopt),
         router_(make_socket(ctx_, zmq::socket_type::router)) {
     router_.set(zmq::sockopt::linger, 0);
     endpoint_ = tcp_.bind(router_, options.port);
@@ -591,6 +594,7 @@ class Coordinator {
 
   ProcessOptions options_;
   zmq::context_t ctx_;
+  std::unique_ptr<PrivateDirectory> dir_;  // ipc runs: the endpoints' folder, removed last
   TcpTransport tcp_;  // before router_: its ZAP handler must outlive every server socket
   zmq::socket_t router_;
   std::string endpoint_;
@@ -605,6 +609,8 @@ bool uses_curve(const ProcessOptions& options) {
   return options.security == Security::CURVE || !loopback;
 }
 
+bool uses_ipc(const ProcessOptions& options) { return !uses_curve(options) && options.port == 0; }
+
 RunResult<Rational> run_zmq_processes(const topology::Topology& topology, const RunConfig& config,
                                       const std::string& job, const ProcessOptions& options) {
   Coordinator coordinator(options);
@@ -615,7 +621,8 @@ int run_zmq_worker(const WorkerOptions& options, const WorkerSetupFunction& setu
   const unsigned index = options.index;
   zmq::context_t ctx;
   const TcpTransport tcp(ctx, TcpAddress::parse(options.address),
-                         options.key_fd >= 0 ? std::optional(CurveKeys::read_from(options.key_fd)) : std::nullopt);
+                         options.key_fd >= 0 ? std::optional(CurveKeys::read_from(options.key_fd)) : std::nullopt,
+                         ipc_directory(options.coordinator));
   zmq::socket_t control = make_socket(ctx, zmq::socket_type::dealer);
   try {
     tcp.connect(control, options.coordinator);

@@ -12,6 +12,12 @@
 #include <array>
 #include <chrono>
 #include <fcntl.h>
+#include <filesystem>
+#include <iostream>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace starnet::emulator {
@@ -169,6 +175,57 @@ TEST(TcpTransport, BindNamesTheAddressOrPortItCannotListenOn) {
   zmq::socket_t t(ctx, zmq::socket_type::pull);
   t.set(zmq::sockopt::linger, 0);
   EXPECT_ERROR(UsageError, here.bind(t, port), "--port " + std::to_string(port), "already in use");
+}
+
+/// Whether a process running as user @p uid can connect to the unix socket at @p path.
+bool can_connect_as(uid_t uid, const std::string& path) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    if (::setgid(uid) != 0 || ::setuid(uid) != 0) ::_exit(2);
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    path.copy(address.sun_path, sizeof(address.sun_path) - 1);
+    ::_exit(::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) == 0 ? 0 : 1);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+TEST(PrivateDirectory, KeepsOtherUsersFromTheRunsIpcEndpoints) {
+  std::string folder;
+  {
+    const PrivateDirectory dir;
+    folder = dir.path();
+    struct stat st {};
+    ASSERT_EQ(::stat(folder.c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 0777U, 0700U);
+    EXPECT_EQ(st.st_uid, ::getuid());
+    zmq::context_t ctx;
+    const TcpTransport transport(ctx, TcpAddress::parse("127.0.0.1"), std::nullopt, folder);
+    zmq::socket_t server(ctx, zmq::socket_type::pull);
+    server.set(zmq::sockopt::linger, 0);
+    const std::string endpoint = transport.bind(server, 0);
+    EXPECT_THAT(endpoint, ::testing::StartsWith("ipc://" + folder + "/"));
+    EXPECT_EQ(ipc_directory(endpoint), folder);
+    EXPECT_EQ(ipc_directory("tcp://127.0.0.1:5555"), std::nullopt);
+    const std::string socket_file = endpoint.substr(std::string("ipc://").size());
+    EXPECT_TRUE(can_connect_as(::getuid(), socket_file)) << " the owner must get in";
+    if (::getuid() == 0) {
+      // The socket file itself open to all: only the folder's mode keeps another user out.
+      ASSERT_EQ(::chmod(socket_file.c_str(), 0777), 0);
+      constexpr uid_t NOBODY = 65534;
+      EXPECT_FALSE(can_connect_as(NOBODY, socket_file)) << " another user got into " << folder;
+      // The control: with the folder open to others, the same user does get in.
+      ASSERT_EQ(::chmod(folder.c_str(), 0711), 0);
+      EXPECT_TRUE(can_connect_as(NOBODY, socket_file)) << " the test cannot tell a refusal from a failure";
+      ASSERT_EQ(::chmod(folder.c_str(), 0700), 0);
+    } else {
+      std::cout << "note: not root, so the refusal of another user is not tried\n";
+    }
+  }
+  EXPECT_FALSE(std::filesystem::exists(folder)) << " the folder outlived its run";
 }
 
 }  // namespace

@@ -60,6 +60,11 @@ struct ProcessOptions {
 /// @throws UsageError naming the address when it is not an IP address (or is a wildcard).
 [[nodiscard]] bool uses_curve(const ProcessOptions& options);
 
+/// @return whether a run with @p options talks over ipc:// endpoints in a private folder (mode
+/// 0700) rather than tcp: on loopback without CURVE and without --port, so that another local
+/// user cannot connect to the run.
+[[nodiscard]] bool uses_ipc(const ProcessOptions& options);
+
 /// Runs exact-time programs in worker processes. @p job is an opaque description that each
 /// worker turns into topology, costs and program with the `setup` it was given (run_zmq_worker).
 /// The coordinator computes nothing itself.
