@@ -647,16 +647,21 @@ RawPlatform GraphmlReader::read() {
 
 // ---- writing ---------------------------------------------------------------------------------
 
-/// DOT's keywords, which are case-insensitive: a node named so must be quoted, and Boost's
-/// writer quotes only names that are not plain identifiers.
+/// DOT's keywords, which are case-insensitive: a node named so must be quoted.
 constexpr std::array<std::string_view, 6> DOT_KEYWORDS = {"node", "edge", "graph", "digraph", "subgraph", "strict"};
+/// Names Boost's writer takes for numerals, but DOT does not: a numeral needs a digit.
+constexpr std::array<std::string_view, 2> DOT_DIGITLESS_NUMERALS = {".", "-."};
 
-bool is_dot_keyword(std::string_view name) {
-  return std::any_of(DOT_KEYWORDS.begin(), DOT_KEYWORDS.end(), [&](std::string_view k) {
+/// Whether Boost's DOT writer would leave @p name unquoted where DOT needs quotes: it quotes only
+/// names that are not identifiers or numerals by its own rule, which lets these through.
+bool dot_writer_cannot_quote(std::string_view name) {
+  const bool keyword = std::any_of(DOT_KEYWORDS.begin(), DOT_KEYWORDS.end(), [&](std::string_view k) {
     return name.size() == k.size() && std::equal(name.begin(), name.end(), k.begin(), [](char a, char b) {
              return std::tolower(static_cast<unsigned char>(a)) == b;
            });
   });
+  return keyword || std::find(DOT_DIGITLESS_NUMERALS.begin(), DOT_DIGITLESS_NUMERALS.end(), name) !=
+                        DOT_DIGITLESS_NUMERALS.end();
 }
 
 template <class Directed>
@@ -665,10 +670,10 @@ std::string write_as(const Platform& platform, FileFormat format) {
   DotGraph<Directed> g;
   for (const auto v : boost::make_iterator_range(boost::vertices(pg))) {
     const auto& n = pg[v];
-    if (format == FileFormat::DOT && is_dot_keyword(n.name)) {
-      throw TopologyError(fmt::format("node \"{}\": a DOT keyword cannot be written as a DOT node name (Boost's DOT "
-                                      "writer leaves it unquoted, and it would read back as a statement); expected "
-                                      "another name, or export to GraphML",
+    if (format == FileFormat::DOT && dot_writer_cannot_quote(n.name)) {
+      throw TopologyError(fmt::format("node \"{}\": a DOT keyword or a numeral without digits cannot be written as a "
+                                      "DOT node name (Boost's DOT writer leaves it unquoted, and it would not read "
+                                      "back); expected another name, or export to GraphML",
                                       n.name));
     }
     boost::add_vertex(RawNode{n.name, to_string(n.role), n.speed.to_string(),

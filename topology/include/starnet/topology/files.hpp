@@ -96,7 +96,8 @@ void set_file_warning_sink(FileWarningSink sink);
 /// The text of @p platform in @p format: nodes in platform order, each undirected link once.
 /// Reading it back gives the same platform (up to node order for DOT).
 /// @throws TopologyError for DOT when a node is named after a DOT keyword (node, edge, graph,
-///         digraph, subgraph, strict, in any case), which Boost's writer would leave unquoted.
+///         digraph, subgraph, strict, in any case) or is "." or "-.", which Boost's writer would
+///         leave unquoted.
 [[nodiscard]] std::string write_platform(const Platform& platform, FileFormat format);
 
 }  // namespace starnet::topology
