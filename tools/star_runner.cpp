@@ -30,6 +30,8 @@ constexpr std::uint64_t ZMQ_BYTES_PER_NODE = 333;
 constexpr std::uint64_t PROCESS_WORKER_BYTES_PER_NODE = 364;
 /// Per message of a kept trace: its record and its share of the written text.
 constexpr std::uint64_t TRACE_BYTES_PER_MESSAGE = 1100;
+/// More workers than any machine starnet targets has cores; threads hold a socket per pair.
+constexpr int MAX_WORKERS = 256;
 /// The largest TCP port number.
 constexpr long long MAX_TCP_PORT = 65535;
 
@@ -100,7 +102,9 @@ void EngineOptions::add_to(CLI::App& app) {
 
 unsigned EngineOptions::worker_count() const {
   if (workers == -1) return engine == "local" ? 1U : 2U;
-  if (workers < 1) throw UsageError(fmt::format("--workers {}: expected a positive number of workers", workers));
+  if (workers < 1 || workers > MAX_WORKERS) {
+    throw UsageError(fmt::format("--workers {}: expected a number of workers in 1..{}", workers, MAX_WORKERS));
+  }
   return static_cast<unsigned>(workers);
 }
 

@@ -45,6 +45,15 @@ constexpr std::uint8_t BATCH = 0;
 constexpr std::uint8_t ABORT = 1;
 constexpr auto POLL = std::chrono::milliseconds(100);
 
+/// A ZeroMQ failure (too many sockets or open files, an endpoint it cannot use) as the runtime
+/// failure it is, exit 3, rather than an internal error.
+TransportError zmq_failure(const zmq::error_t& e) {
+  const char* hint = e.num() == EMFILE ? "; each worker thread holds a socket per worker: use fewer workers, or raise "
+                                         "the limit of open files (ulimit -n)"
+                                       : "";
+  return TransportError(fmt::format("ZeroMQ failed: {} (error {}{})", e.what(), e.num(), hint));
+}
+
 zmq::socket_t make_socket(zmq::context_t& ctx, zmq::socket_type type) {
   zmq::socket_t s(ctx, type);
   s.set(zmq::sockopt::linger, 2000);  // let a last result or abort reach its peer, then give up
@@ -228,11 +237,9 @@ void sort_trace(RunResult<Time>& result) {
 
 std::atomic<unsigned> run_counter{0};
 
-}  // namespace
-
 template <class Time>
-RunResult<Time> run_zmq_threads(const topology::Topology& topology, const CostModel<Time>& costs,
-                                const ProgramFactory& factory, const RunConfig& config, unsigned workers) {
+RunResult<Time> run_threads(const topology::Topology& topology, const CostModel<Time>& costs,
+                            const ProgramFactory& factory, const RunConfig& config, unsigned workers) {
   const auto start = std::chrono::steady_clock::now();
   const auto parts = partition_nodes(topology, workers);
   zmq::context_t ctx;
@@ -252,14 +259,19 @@ RunResult<Time> run_zmq_threads(const topology::Topology& topology, const CostMo
   std::vector<std::thread> threads;
   for (unsigned i = 0; i < workers; ++i) {
     threads.emplace_back([&, i] {
-      ZmqExchange<Time> exchange(ctx, i, std::move(pulls[i]), endpoints, nullptr, nullptr, 600, &failed);
+      std::optional<ZmqExchange<Time>> exchange;
       try {
-        cores[i].reset(topology, costs, config, parts, i, *result.programs[i], &exchange);
+        exchange.emplace(ctx, i, std::move(pulls[i]), endpoints, nullptr, nullptr, 600, &failed);
+        cores[i].reset(topology, costs, config, parts, i, *result.programs[i], &*exchange);
         cores[i].run();
+      } catch (const zmq::error_t& e) {
+        errors[i] = std::make_exception_ptr(zmq_failure(e));
+        failed = true;
+        if (exchange) exchange->abort(e.what());
       } catch (const std::exception& e) {
         errors[i] = std::current_exception();
         failed = true;
-        exchange.abort(e.what());
+        if (exchange) exchange->abort(e.what());
       }
     });
   }
@@ -286,6 +298,18 @@ RunResult<Time> run_zmq_threads(const topology::Topology& topology, const CostMo
   for (const auto& p : result.programs) result.reports.push_back(p->report());
   result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
+}
+
+}  // namespace
+
+template <class Time>
+RunResult<Time> run_zmq_threads(const topology::Topology& topology, const CostModel<Time>& costs,
+                                const ProgramFactory& factory, const RunConfig& config, unsigned workers) {
+  try {
+    return run_threads(topology, costs, factory, config, workers);
+  } catch (const zmq::error_t& e) {
+    throw zmq_failure(e);
+  }
 }
 
 template RunResult<Rational> run_zmq_threads(const topology::Topology&, const CostModel<Rational>&,
@@ -613,11 +637,17 @@ bool uses_ipc(const ProcessOptions& options) { return !uses_curve(options) && op
 
 RunResult<Rational> run_zmq_processes(const topology::Topology& topology, const RunConfig& config,
                                       const std::string& job, const ProcessOptions& options) {
-  Coordinator coordinator(options);
-  return coordinator.run(topology, config, job);
+  try {
+    Coordinator coordinator(options);
+    return coordinator.run(topology, config, job);
+  } catch (const zmq::error_t& e) {
+    throw zmq_failure(e);
+  }
 }
 
-int run_zmq_worker(const WorkerOptions& options, const WorkerSetupFunction& setup) {
+namespace {
+
+int serve_as_worker(const WorkerOptions& options, const WorkerSetupFunction& setup) {
   const unsigned index = options.index;
   zmq::context_t ctx;
   const TcpTransport tcp(ctx, TcpAddress::parse(options.address),
@@ -692,6 +722,16 @@ int run_zmq_worker(const WorkerOptions& options, const WorkerSetupFunction& setu
   }
   control.send(zmq::buffer(answer.str()), zmq::send_flags::none);
   return 0;
+}
+
+}  // namespace
+
+int run_zmq_worker(const WorkerOptions& options, const WorkerSetupFunction& setup) {
+  try {
+    return serve_as_worker(options, setup);
+  } catch (const zmq::error_t& e) {
+    throw zmq_failure(e);
+  }
 }
 
 }  // namespace starnet::emulator

@@ -256,6 +256,16 @@ TEST(AllReduceCommand, AStoppedWorkerProcessEndsTheRunWithExitThreeInsteadOfAHan
   EXPECT_EQ(run_starnet("allreduce --topology star:4 --fault-stop 1:1").exit_code, 2);
 }
 
+TEST(AllReduceCommand, ZeroMqRunningOutOfFilesIsARuntimeFailureNotAnInternalError) {
+  const auto err = std::filesystem::temp_directory_path() / ("starnet_cli_ulimit_" + std::to_string(::getpid()));
+  const auto r = run_shell(std::string("ulimit -n 64 && ") + STARNET_EXE +
+                               " allreduce --topology star:6 --engine zmq --workers 16",
+                           err);
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("starnet: error: ZeroMQ failed: Too many open files"));
+  EXPECT_THAT(r.err, HasSubstr("fewer workers"));
+}
+
 TEST(WorkerCommand, AWorkerWithoutACoordinatorEndsWithExitThreeInsteadOfWaiting) {
   // Port 1 on loopback: nothing listens there, so the hello is never answered.
   const auto start = std::chrono::steady_clock::now();

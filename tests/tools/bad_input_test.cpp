@@ -356,7 +356,10 @@ const std::vector<BadInput> BATTERY = {
     // Out-of-range and non-numeric values
     {"WorkersZero", "allreduce --topology star:3 --engine zmq --workers 0",
      {},
-     2, "--workers 0", "expected a positive number"},
+     2, "--workers 0", "expected a number of workers in 1..256"},
+    {"WorkersThousands", "allreduce --topology star:8 --engine zmq --workers 3000",
+     {},
+     2, "--workers 3000", "expected a number of workers in 1..256"},
     {"WorkersNotANumber", "allreduce --topology star:3 --engine zmq --workers abc", {}, 2, "--workers", "integer"},
     {"AllreduceSeedNegative", "allreduce --topology star:3 --values random --seed -1", {}, 2, "--seed: \"-1\"", "expected an integer in 0.."},
     {"AllreduceSeedOverflows", "allreduce --topology star:3 --values random --seed 99999999999999999999999",
