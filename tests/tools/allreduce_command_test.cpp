@@ -116,12 +116,15 @@ TEST(AllReduceCommand, WorkerProcessesVerifyEveryNUpToSeven) {
       EXPECT_EQ(r.json()["steps"], n * (n - 1) / 2) << collective << " n=" << n;
       EXPECT_EQ(r.json()["stray_messages"], 0);
       // Each worker's peak resident set: measured (a process maps at least 1 MiB), and within the
-      // estimate made for the whole run.
+      // estimate made for the whole run (whose figures are for builds without sanitizers, which
+      // add their shadow memory).
       const auto j = r.json();
       ASSERT_EQ(j["worker_peak_bytes"].size(), 2U);
       for (const auto& peak : j["worker_peak_bytes"]) {
         EXPECT_GT(peak.get<std::uint64_t>(), 1U << 20U) << collective << " n=" << n;
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
         EXPECT_LT(peak.get<std::uint64_t>(), j["memory_estimate_bytes"].get<std::uint64_t>());
+#endif
       }
     }
   }
