@@ -30,6 +30,7 @@ struct StarOptions {
   bool json = false;
   std::string fault;       ///< --fault-exit WORKER:STEP
   std::string fault_stop;  ///< --fault-stop WORKER:STEP
+  std::string fault_sleep;  ///< --fault-sleep WORKER:STEP
   std::string gantt;
   EngineOptions engine;
 };
@@ -62,13 +63,17 @@ StarJob make_job(const StarOptions& o, bool broadcast) {
     throw UsageError(fmt::format("--values: \"{}\" is not known (expected rank or random)", o.values));
   }
   job.values = {o.values == "random", o.seed};
-  if (!o.fault.empty() && !o.fault_stop.empty()) {
-    throw UsageError("--fault-exit and --fault-stop: one fault per run");
+  if (int(!o.fault.empty()) + int(!o.fault_stop.empty()) + int(!o.fault_sleep.empty()) > 1) {
+    throw UsageError("--fault-exit, --fault-stop and --fault-sleep: one fault per run");
   }
   if (!o.fault.empty()) set_fault(job, o.fault, "--fault-exit", o.engine);
   if (!o.fault_stop.empty()) {
     set_fault(job, o.fault_stop, "--fault-stop", o.engine);
-    job.fault_stops = true;
+    job.fault = StarJob::Fault::STOP;
+  }
+  if (!o.fault_sleep.empty()) {
+    set_fault(job, o.fault_sleep, "--fault-sleep", o.engine);
+    job.fault = StarJob::Fault::SLEEP;
   }
   return job;
 }
@@ -146,6 +151,10 @@ void add_star_options(CLI::App& cmd, StarOptions& o, bool reduce) {
   cmd.add_option("--fault-stop", o.fault_stop,
                  "Testing aid: with --processes, worker WORKER stops itself (SIGSTOP) at step STEP (WORKER:STEP), as "
                  "a hung host would");
+  cmd.add_option("--fault-sleep", o.fault_sleep,
+                 fmt::format("Testing aid: with --processes, worker WORKER takes {} s more over step STEP "
+                             "(WORKER:STEP), its heartbeats going on, as a slow host would",
+                             FAULT_SLEEP_SECONDS));
 }
 
 // Table 2 of the paper as printed (dimension 3..10): Tseng [11], Sheu [10], ours.
@@ -280,30 +289,6 @@ void add_demo_command(CLI::App& app, Action& action) {
                 << star_text(job, engine, out);
       return out.verified ? 0 : 1;
     };
-  });
-}
-
-void add_worker_command(CLI::App& app, Action& action) {
-  static emulator::WorkerOptions o;
-  auto* cmd = app.add_subcommand(
-      "worker", "A zmq worker process; started by the coordinator of --engine zmq --processes, not by hand");
-  cmd->add_option("--connect", o.coordinator, "Coordinator endpoint (tcp://ADDRESS:PORT, or ipc://DIR/NAME on one host)")
-      ->required()
-      ->check([](const std::string& e) {
-        return e.starts_with("tcp://") || e.starts_with("ipc://")
-                   ? std::string()
-                   : fmt::format("\"{}\": expected tcp://ADDRESS:PORT or ipc://DIR/NAME", e);
-      });
-  cmd->add_option("--index", o.index, "This worker's index")->required();
-  cmd->add_option("--address", o.address, "Address this worker listens on (the run's --address)")
-      ->capture_default_str();
-  cmd->add_option("--timeout", o.timeout_seconds, "Seconds to wait for the coordinator's answer after saying hello")
-      ->capture_default_str()
-      ->check(finite_number(0));
-  cmd->add_option("--key-fd", o.key_fd,
-                  "Inherited pipe holding the run's CURVE secret key (the key itself is never an argument)");
-  cmd->callback([&action] {
-    action = [] { return emulator::run_zmq_worker(o, star_worker_setup); };
   });
 }
 

@@ -22,6 +22,8 @@ void add_allreduce_command(CLI::App& app, Action& action);
 void add_broadcast_command(CLI::App& app, Action& action);
 void add_demo_command(CLI::App& app, Action& action);
 void add_worker_command(CLI::App& app, Action& action);
+/// `starnet keygen -o FILE`: a run's key file for workers that join a --listen run.
+void add_keygen_command(CLI::App& app, Action& action);
 void add_viz_command(CLI::App& app, Action& action);
 /// `topo draw`, added to the `topo` subcommand by add_topo_command (tools/topo_draw.cpp).
 void add_topo_draw_command(CLI::App& topo, Action& action);

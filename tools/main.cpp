@@ -80,6 +80,7 @@ int main(int argc, char** argv) {
   add_broadcast_command(app, action);
   add_demo_command(app, action);
   add_worker_command(app, action);
+  add_keygen_command(app, action);
   add_viz_command(app, action);
   add_markov_command(app, action);
   add_reduce_command(app, action);

@@ -138,7 +138,8 @@ int run(const RunOptions& o) {
   settings.values = {o.values == "random", o.seed};
   const unsigned workers = o.engine.worker_count();
   if (o.engine.processes) {
-    throw UsageError("--processes: schedule runs use the zmq engine's worker threads (--engine zmq --workers K)");
+    throw UsageError(fmt::format("{}: schedule runs use the zmq engine's worker threads (--engine zmq --workers K)",
+                                 o.engine.joined() ? "--listen " + o.engine.listen : "--processes"));
   }
   if (o.engine.engine == "local" && workers != 1) {
     throw UsageError(fmt::format("--workers {}: the local engine has one worker (use --engine zmq)", workers));

@@ -6,12 +6,15 @@
 #include <starnet/topology/star_graph.hpp>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
+#include <iostream>
 #include <limits>
+#include <thread>
 
 namespace starnet::tools {
 
@@ -30,10 +33,10 @@ constexpr std::uint64_t ZMQ_BYTES_PER_NODE = 333;
 constexpr std::uint64_t PROCESS_WORKER_BYTES_PER_NODE = 364;
 /// Per message of a kept trace: its record and its share of the written text.
 constexpr std::uint64_t TRACE_BYTES_PER_MESSAGE = 1100;
-/// More workers than any machine starnet targets has cores; threads hold a socket per pair.
-constexpr int MAX_WORKERS = 256;
 /// The largest TCP port number.
 constexpr long long MAX_TCP_PORT = 65535;
+/// The shortest --peer-timeout: a few heartbeats, so that one late beat is not a lost worker.
+constexpr double HEARTBEAT_FLOOR_SECONDS = 4 * emulator::HEARTBEAT_SECONDS;
 
 /// a · b, saturating: the estimate of a hopeless run only has to be too big.
 std::uint64_t times(std::uint64_t a, std::uint64_t b) {
@@ -57,7 +60,7 @@ std::string StarJob::to_json() const {
                       {"op", algorithms::star::to_string(op)},
                       {"random", values.random},
                       {"seed", values.seed}};
-  if (exit_worker) j["exit_worker"] = *exit_worker, j["exit_step"] = exit_step, j["fault_stops"] = fault_stops;
+  if (exit_worker) j["exit_worker"] = *exit_worker, j["exit_step"] = exit_step, j["fault"] = static_cast<int>(fault);
   return j.dump();
 }
 
@@ -72,7 +75,9 @@ StarJob StarJob::from_json(const std::string& text) {
   if (j.contains("exit_worker")) {
     job.exit_worker = j.at("exit_worker").get<unsigned>();
     job.exit_step = j.at("exit_step");
-    job.fault_stops = j.at("fault_stops");
+    const int fault = j.at("fault");
+    if (fault < 0 || fault > static_cast<int>(Fault::SLEEP)) throw TransportError("job: an unknown fault");
+    job.fault = static_cast<Fault>(fault);
   }
   return job;
 }
@@ -94,6 +99,22 @@ void EngineOptions::add_to(CLI::App& app) {
   app.add_option("--port", port, "TCP port of the coordinator with --processes (0: any free port)")
       ->capture_default_str()
       ->check(integer_in(0, MAX_TCP_PORT));
+  app.add_option("--listen", listen,
+                 "Workers on other hosts: listen on HOST:PORT (an address of this machine) for --workers K workers "
+                 "started with `starnet worker --join HOST:PORT --key-file FILE`; implies --processes, always CURVE")
+      ->each([this](const std::string&) { processes = true; });
+  app.add_option("--key-file", key_file,
+                 "With --listen: the run's key file, mode 0600 (written here when it does not exist; or made by "
+                 "`starnet keygen`); copy it to every worker host, never to anyone else");
+  app.add_option("--peer-timeout", peer_timeout,
+                 "With --processes: seconds without a heartbeat after which a worker is declared gone (exit 3)")
+      ->capture_default_str()
+      ->check(finite_number(HEARTBEAT_FLOOR_SECONDS));
+  app.add_option("--timeout", timeout,
+                 "With --processes: seconds to wait for every worker to join (--listen) or say hello, and for any "
+                 "answer while running")
+      ->capture_default_str()
+      ->check(finite_number(0));
   app.add_flag("--force", force,
                "Run even when the memory estimate exceeds what this process may use (available memory, ulimit, "
                "cgroup); without it such a run is refused before it starts (docs/limits.md)");
@@ -116,8 +137,10 @@ emulator::MemoryEstimate EngineOptions::memory_estimate(std::uint64_t nodes, std
   std::uint64_t processes = 1;
   if (engine == "zmq") {
     per_node = this->processes ? PROCESS_WORKER_BYTES_PER_NODE : ZMQ_BYTES_PER_NODE;
-    if (this->processes) processes += worker_count();
+    if (this->processes && !joined()) processes += worker_count();
   }
+  // Workers that join run on their own hosts: this one holds the coordinator and the trace.
+  if (joined()) nodes = 0;
   emulator::MemoryEstimate e;
   e.bytes = plus(plus(times(processes, PROCESS_BYTES), times(nodes, per_node)), times(traced, TRACE_BYTES_PER_MESSAGE));
   const std::string where = engine != "zmq" ? "the local engine" : this->processes ? "zmq worker processes" : "zmq worker threads";
@@ -145,23 +168,75 @@ emulator::ProcessOptions EngineOptions::process_options() const {
     throw UsageError(fmt::format("--port {}: needs --processes (worker threads talk over inproc://, no port)", port));
   }
   emulator::ProcessOptions options;
+  if (!processes && (peer_timeout != options.peer_timeout_seconds || timeout != options.timeout_seconds)) {
+    throw UsageError(fmt::format("--{}: applies only with --processes or --listen (worker threads need no timeout; "
+                                 "it would be ignored)",
+                                 peer_timeout != options.peer_timeout_seconds ? "peer-timeout" : "timeout"));
+  }
   options.workers = worker_count();
   if (!address.empty()) options.address = address;
   options.port = port;
+  options.peer_timeout_seconds = peer_timeout;
+  options.timeout_seconds = timeout;
+  if (!key_file.empty() && !joined()) {
+    throw UsageError(fmt::format("--key-file {}: applies only with --listen (workers that join from other hosts; "
+                                 "workers started here get a fresh key per run)",
+                                 key_file));
+  }
+  if (joined()) {
+    if (!address.empty() || port != 0) {
+      throw UsageError(fmt::format("--listen {}: gives the address and port itself (no --address or --port)", listen));
+    }
+    if (key_file.empty()) {
+      throw UsageError(fmt::format("--listen {}: needs --key-file FILE, the run's key that every worker joins with",
+                                   listen));
+    }
+    const auto where = HostPort::parse(listen, "--listen", /*any_port=*/true);
+    options.address = where.ip;
+    options.port = where.port;
+    options.join = true;
+    options.key_file = key_file;
+  }
   return options;
+}
+
+HostPort HostPort::parse(const std::string& text, std::string_view option, bool any_port) {
+  const auto colon = text.rfind(':');
+  const auto bad = [&](std::string_view why) {
+    return UsageError(fmt::format("{} {}: {} (expected HOST:PORT, HOST an address, [IPv6] or a host name)", option,
+                                  printable(text, Lines::ONE), why));
+  };
+  if (colon == std::string::npos || colon == 0) throw bad("no port");
+  const std::string host = text.substr(0, colon);
+  const std::string port_text = text.substr(colon + 1);
+  char* end = nullptr;
+  const long port = std::strtol(port_text.c_str(), &end, 10);
+  if (port_text.empty() || *end != '\0' || port < (any_port ? 0 : 1) || port > MAX_TCP_PORT) {
+    throw bad(fmt::format("the port is not in {}..{}", any_port ? 0 : 1, MAX_TCP_PORT));
+  }
+  if (host.find(':') != std::string::npos && host.front() != '[') throw bad("an IPv6 address needs brackets");
+  return {emulator::resolve_host(host, option), static_cast<int>(port)};
+}
+
+std::string HostPort::endpoint() const {
+  return ip.find(':') != std::string::npos ? fmt::format("tcp://[{}]:{}", ip, port) : fmt::format("tcp://{}:{}", ip, port);
 }
 
 namespace {
 
-/// Wraps a program so that its process ends abruptly at a given step: how tests make a worker
-/// die mid-run.
+/// Wraps a program so that its process fails at a given step: how tests make a worker die, hang
+/// or crawl mid-run.
 class FaultAtStep final : public emulator::NodeProgram {
  public:
-  FaultAtStep(std::unique_ptr<emulator::NodeProgram> inner, std::uint64_t step, bool stop)
-      : inner_(std::move(inner)), step_(step), stop_(stop) {}
+  FaultAtStep(std::unique_ptr<emulator::NodeProgram> inner, std::uint64_t step, StarJob::Fault fault)
+      : inner_(std::move(inner)), step_(step), fault_(fault) {}
   void react(emulator::Context& ctx) override {
-    if (ctx.step() >= step_ && stop_) ::raise(SIGSTOP);  // the coordinator kills it: it never continues
-    if (ctx.step() >= step_) std::_Exit(70);
+    if (ctx.step() >= step_ && fault_ == StarJob::Fault::STOP) ::raise(SIGSTOP);  // never continued
+    if (ctx.step() >= step_ && fault_ == StarJob::Fault::EXIT) std::_Exit(70);
+    if (ctx.step() >= step_ && fault_ == StarJob::Fault::SLEEP && !slept_) {
+      slept_ = true;
+      std::this_thread::sleep_for(std::chrono::duration<double>(FAULT_SLEEP_SECONDS));
+    }
     inner_->react(ctx);
   }
   [[nodiscard]] std::string report() const override { return inner_->report(); }
@@ -169,7 +244,8 @@ class FaultAtStep final : public emulator::NodeProgram {
  private:
   std::unique_ptr<emulator::NodeProgram> inner_;
   std::uint64_t step_;
-  bool stop_;
+  StarJob::Fault fault_;
+  bool slept_ = false;
 };
 
 emulator::ProgramFactory star_factory(const StarGraph& g, const StarJob& job, std::uint64_t expected) {
@@ -191,7 +267,22 @@ std::string process_protocol(const EngineOptions& engine) {
 std::string process_transport(const EngineOptions& engine) {
   const auto options = engine.process_options();
   if (emulator::uses_ipc(options)) return "processes over ipc:// in a private folder";
+  if (engine.joined()) return fmt::format("processes that joined {} over tcp, CURVE", engine.listen);
   return fmt::format("processes over tcp on {}{}", options.address, emulator::uses_curve(options) ? ", CURVE" : "");
+}
+
+/// Tells the user where to start the workers of a --listen run, once the coordinator listens.
+void announce(const EngineOptions& engine, const std::string& endpoint, bool key_written) {
+  constexpr std::string_view scheme = "tcp://";
+  const std::string where = endpoint.starts_with(scheme) ? endpoint.substr(scheme.size()) : endpoint;
+  const unsigned k = engine.worker_count();
+  std::cerr << fmt::format("starnet: listening on {} for {} worker{}{}; on each worker host run: starnet worker --join "
+                           "{} --key-file {}\n",
+                           endpoint, k, k > 1 ? "s" : "",
+                           key_written ? fmt::format(" (wrote the run's key to {}: copy it there first)", engine.key_file)
+                                       : "",
+                           where, engine.key_file)
+            << std::flush;
 }
 
 std::string self_executable() { return std::filesystem::read_symlink("/proc/self/exe").string(); }
@@ -219,6 +310,8 @@ StarOutcome run_star_job(const StarJob& job, const EngineOptions& engine) {
     out.run = emulator::run_zmq_threads<Rational>(g, costs, star_factory(g, job, out.expected_value), config, k);
   } else {
     options.executable = self_executable();
+    const bool key_written = engine.joined() && !std::filesystem::exists(engine.key_file);
+    options.on_listening = [&engine, key_written](const std::string& endpoint) { announce(engine, endpoint, key_written); };
     out.run = emulator::run_zmq_processes(g, config, job.to_json(), options);
   }
   for (const auto& text : out.run.reports) out.report.merge(StarReport::parse(text));
@@ -260,6 +353,8 @@ nlohmann::json star_json(const StarJob& job, const EngineOptions& engine, const 
     j["curve"] = emulator::uses_curve(options);
     j["stray_messages"] = o.run.stray_messages;
     j["worker_peak_bytes"] = o.run.worker_peak_bytes;
+    j["worker_hosts"] = o.run.worker_hosts;
+    j["refused_connections"] = o.run.refused_connections;
   }
   if (job.broadcast) {
     j["collective"] = "all-to-all broadcast";
@@ -313,6 +408,15 @@ std::string star_text(const StarJob& job, const EngineOptions& engine, const Sta
     s += fmt::format("largest worker process: {} peak resident (worker {} of {})\n", emulator::human_bytes(*largest),
                      largest - o.run.worker_peak_bytes.begin(), o.run.worker_peak_bytes.size());
   }
+  if (engine.joined()) {
+    std::vector<std::string> hosts;
+    for (std::size_t i = 0; i < o.run.worker_hosts.size(); ++i) hosts.push_back(fmt::format("{} on {}", i, o.run.worker_hosts[i]));
+    s += fmt::format("workers: {}\n", fmt::join(hosts, ", "));
+  }
+  if (o.run.refused_connections > 0) {
+    s += fmt::format("refused {} connection{} without the run's key\n", o.run.refused_connections,
+                     o.run.refused_connections > 1 ? "s" : "");
+  }
   if (o.run.stray_messages > 0) {
     s += fmt::format("dropped {} messages from peers that are not workers of this run (they change no result)\n",
                      o.run.stray_messages);
@@ -329,8 +433,8 @@ emulator::WorkerSetup star_worker_setup(const std::string& text, unsigned index)
   setup.costs = std::make_shared<emulator::UnitCosts<Rational>>();
   auto inner = star_factory(*g, job, expected_value(*g, job));
   if (job.exit_worker == index) {
-    setup.factory = [inner, step = job.exit_step, stop = job.fault_stops](NodeRange r) {
-      return std::make_unique<FaultAtStep>(inner(r), step, stop);
+    setup.factory = [inner, step = job.exit_step, fault = job.fault](NodeRange r) {
+      return std::make_unique<FaultAtStep>(inner(r), step, fault);
     };
   } else {
     setup.factory = inner;

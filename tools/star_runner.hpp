@@ -17,17 +17,27 @@
 
 namespace starnet::tools {
 
+/// How long the SLEEP fault makes one step take: longer than any peer timeout a test uses.
+inline constexpr double FAULT_SLEEP_SECONDS = 8;
+
+/// More workers than any machine starnet targets has cores; threads hold a socket per pair.
+inline constexpr int MAX_WORKERS = 256;
+
 /// What to run; travels as JSON to worker processes.
 struct StarJob {
   bool broadcast = false;  // all-to-all broadcast instead of all-reduce
   int n = 0;
   algorithms::star::Op op = algorithms::star::Op::SUM;
   algorithms::star::Values values;
-  /// Testing aid: worker `exit_worker` ends its process abruptly at step `exit_step`, or stops
-  /// it (SIGSTOP) when `fault_stops`.
+  /// Testing aids: what worker `exit_worker` does at step `exit_step`.
+  enum class Fault {
+    EXIT,   ///< ends its process abruptly (a crash)
+    STOP,   ///< stops its process (SIGSTOP: a hung host)
+    SLEEP,  ///< computes for FAULT_SLEEP_SECONDS more, heartbeats going on (a slow step)
+  };
   std::optional<unsigned> exit_worker;
   std::uint64_t exit_step = 0;
-  bool fault_stops = false;
+  Fault fault = Fault::EXIT;
   [[nodiscard]] std::string to_json() const;
   static StarJob from_json(const std::string& text);
 };
@@ -39,12 +49,18 @@ struct EngineOptions {
   bool processes = false;
   std::string address;  // empty: not given (loopback)
   int port = 0;
+  /// --listen HOST:PORT: workers join from other hosts (implies processes).
+  std::string listen;
+  std::string key_file;
+  double peer_timeout = emulator::DEFAULT_PEER_TIMEOUT_SECONDS;
+  double timeout = emulator::ProcessOptions{}.timeout_seconds;
   TraceOutput trace;
   /// Record the trace even without --trace (for drawings: --gantt, `starnet viz`).
   bool keep_trace = false;
   /// --force: run even when the memory estimate exceeds what the process may use.
   bool force = false;
-  /// Declares --engine, --workers, --processes, --address, --port, --trace (and its format).
+  /// Declares --engine, --workers, --processes, --address, --port, --listen, --key-file,
+  /// --peer-timeout, --timeout, --trace (and its format).
   void add_to(CLI::App& app);
   /// @throws UsageError for --workers < 1.
   [[nodiscard]] unsigned worker_count() const;
@@ -56,8 +72,21 @@ struct EngineOptions {
                                                          std::string_view program_what = {}) const;
   /// Refuses @p need when it does not fit (emulator::check_memory), naming @p what, unless --force.
   void check_memory(const emulator::MemoryEstimate& need, std::string_view what) const;
-  /// The options of a --processes run. @throws UsageError for --address without --processes.
+  /// The options of a --processes run. @throws UsageError for --address without --processes, and
+  /// for options that do not go together (--listen with --address or --port, --key-file without
+  /// --listen).
   [[nodiscard]] emulator::ProcessOptions process_options() const;
+  /// Whether workers join from other hosts (--listen).
+  [[nodiscard]] bool joined() const { return !listen.empty(); }
+};
+
+/// A HOST:PORT option (@p option names it in messages): HOST a numeric IPv4 address, [IPv6] or a
+/// name that resolves; PORT in 1..65535 (or 0 when @p any_port).
+struct HostPort {
+  std::string ip;  ///< numeric, without brackets
+  int port = 0;
+  static HostPort parse(const std::string& text, std::string_view option, bool any_port);
+  [[nodiscard]] std::string endpoint() const;
 };
 
 struct StarOutcome {

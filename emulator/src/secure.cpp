@@ -1,10 +1,13 @@
 #include "secure.hpp"
 
+#include <starnet/emulator/zmq_engine.hpp>
+
 #include <starnet/topology/error.hpp>
 
 #include <fmt/format.h>
 #include <zmq_addon.hpp>
 
+#include <algorithm>
 #include <arpa/inet.h>
 #include <array>
 #include <cerrno>
@@ -13,15 +16,28 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <ifaddrs.h>
+#include <fstream>
 #include <memory>
+#include <netdb.h>
 #include <net/if.h>
 #include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace starnet::emulator {
 namespace {
 
 constexpr std::size_t Z85_KEY = 40;
+/// Refused clients named in a message: a scanner's many addresses are counted, not listed.
+constexpr std::size_t MAX_NAMED_REFUSALS = 4;
+/// The first line of a key file, which says what it is and how to keep it.
+constexpr std::string_view KEY_FILE_HEADER =
+    "# starnet run key (ZeroMQ CURVE): copy it to every worker host of the run, to no one else; mode 0600";
+constexpr std::string_view PUBLIC_FIELD = "public-key: ";
+constexpr std::string_view SECRET_FIELD = "secret-key: ";
+/// A key file is three short lines: anything longer is not one.
+constexpr std::uintmax_t MAX_KEY_FILE_BYTES = 4096;
 
 UsageError wildcard(const std::string& text) {
   return UsageError(fmt::format(
@@ -33,7 +49,8 @@ UsageError wildcard(const std::string& text) {
 /// client's 32-byte public key); reply: version, request id, status code, status text, user id,
 /// metadata. An error escapes the thread and ends the process, on purpose: libzmq lets every
 /// client in when no handler is bound, so a dead handler must not leave its servers open.
-void answer_zap(zmq::socket_t& handler, zmq::socket_t& stop, const std::string& allowed) {
+template <class OnRefusal>
+void answer_zap(zmq::socket_t& handler, zmq::socket_t& stop, const std::string& allowed, OnRefusal on_refusal) {
   for (;;) {
     std::vector<zmq::pollitem_t> items = {{handler.handle(), 0, ZMQ_POLLIN, 0}, {stop.handle(), 0, ZMQ_POLLIN, 0}};
     zmq::poll(items, std::chrono::milliseconds(-1));
@@ -42,6 +59,7 @@ void answer_zap(zmq::socket_t& handler, zmq::socket_t& stop, const std::string& 
     (void)zmq::recv_multipart(handler, std::back_inserter(request));
     const bool accepted = request.size() == 7 && request[0].to_string_view() == "1.0" &&
                           request[5].to_string_view() == "CURVE" && request[6].to_string_view() == allowed;
+    if (!accepted) on_refusal(request.size() > 3 ? request[3].to_string() : std::string("?"));
     const std::array<zmq::const_buffer, 6> reply = {
         zmq::str_buffer("1.0"),
         request.size() > 1 ? zmq::buffer(request[1].data(), request[1].size()) : zmq::const_buffer(),
@@ -146,6 +164,122 @@ CurveKeys CurveKeys::read_from(int fd) {
   }
 }
 
+CurveKeys CurveKeys::read_file(const std::string& path) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0) {
+    throw UsageError(fmt::format("key file {}: cannot be read ({}; expected the run's key file, made by `starnet "
+                                 "keygen -o FILE` or by the coordinator)",
+                                 path, std::strerror(errno)));
+  }
+  if (!S_ISREG(info.st_mode) || info.st_size > static_cast<off_t>(MAX_KEY_FILE_BYTES)) {
+    throw UsageError(fmt::format("key file {}: not a key file (expected a small regular file)", path));
+  }
+  if ((info.st_mode & (S_IRWXG | S_IRWXO)) != 0) {
+    throw UsageError(fmt::format("key file {}: other users may read or change it (mode {:04o}; expected 0600: chmod "
+                                 "600 {})",
+                                 path, info.st_mode & 07777, path));
+  }
+  std::ifstream in(path);
+  std::string secret;
+  std::string public_key;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line.starts_with('#')) continue;
+    if (line.starts_with(SECRET_FIELD)) {
+      secret = line.substr(SECRET_FIELD.size());
+    } else if (line.starts_with(PUBLIC_FIELD)) {
+      public_key = line.substr(PUBLIC_FIELD.size());
+    } else {
+      throw UsageError(fmt::format("key file {}: a line that is not \"public-key: KEY\" or \"secret-key: KEY\"", path));
+    }
+  }
+  if (in.bad()) throw UsageError(fmt::format("key file {}: cannot be read", path));
+  CurveKeys keys;
+  try {
+    keys = from_secret(secret);
+  } catch (const TransportError& e) {
+    throw UsageError(fmt::format("key file {}: {}", path, e.what()));
+  }
+  if (!public_key.empty() && public_key != keys.public_key) {
+    throw UsageError(fmt::format("key file {}: its public key is not the one of its secret key", path));
+  }
+  return keys;
+}
+
+void CurveKeys::write_file(const std::string& path) const {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, S_IRUSR | S_IWUSR);
+  if (fd < 0 && errno == EEXIST) {
+    throw UsageError(fmt::format("key file {}: already exists (a key file is never replaced; remove it first, or give "
+                                 "another name)",
+                                 path));
+  }
+  if (fd < 0) throw UsageError(fmt::format("key file {}: cannot be made ({})", path, std::strerror(errno)));
+  const std::string text = fmt::format("{}\n{}{}\n{}{}\n", KEY_FILE_HEADER, PUBLIC_FIELD, public_key, SECRET_FIELD, secret_key);
+  std::size_t done = 0;
+  int error = 0;
+  while (done < text.size() && error == 0) {
+    const auto n = ::write(fd, text.data() + done, text.size() - done);
+    if (n > 0) done += static_cast<std::size_t>(n);
+    if (n < 0 && errno != EINTR) error = errno;
+  }
+  if (error == 0 && ::fsync(fd) != 0) error = errno;
+  if (::close(fd) != 0 && error == 0) error = errno;
+  if (error != 0) {
+    ::unlink(path.c_str());
+    throw TransportError(fmt::format("key file {}: cannot be written ({})", path, std::strerror(error)));
+  }
+}
+
+std::string resolve_host(const std::string& host, std::string_view what) {
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* found = nullptr;
+  const std::string name = host.size() > 2 && host.front() == '[' && host.back() == ']' ? host.substr(1, host.size() - 2) : host;
+  const int rc = ::getaddrinfo(name.c_str(), nullptr, &hints, &found);
+  if (rc != 0 || found == nullptr) {
+    throw UsageError(fmt::format("{} {}: not an address or a host name that resolves ({})", what, host, ::gai_strerror(rc)));
+  }
+  const std::unique_ptr<addrinfo, decltype(&::freeaddrinfo)> owner(found, &::freeaddrinfo);
+  std::array<char, NI_MAXHOST> text{};
+  if (::getnameinfo(found->ai_addr, found->ai_addrlen, text.data(), text.size(), nullptr, 0, NI_NUMERICHOST) != 0) {
+    throw UsageError(fmt::format("{} {}: its address cannot be written as a number", what, host));
+  }
+  return text.data();
+}
+
+std::string local_address_towards(const std::string& peer) {
+  const TcpAddress to = TcpAddress::parse(peer);
+  sockaddr_storage address{};
+  socklen_t length = 0;
+  if (to.ipv6) {
+    auto* a = reinterpret_cast<sockaddr_in6*>(&address);
+    a->sin6_family = AF_INET6;
+    a->sin6_port = htons(9);  // any port: a datagram socket's connect only picks a route
+    ::inet_pton(AF_INET6, to.ip.c_str(), &a->sin6_addr);
+    length = sizeof(sockaddr_in6);
+  } else {
+    auto* a = reinterpret_cast<sockaddr_in*>(&address);
+    a->sin_family = AF_INET;
+    a->sin_port = htons(9);
+    ::inet_pton(AF_INET, to.ip.c_str(), &a->sin_addr);
+    length = sizeof(sockaddr_in);
+  }
+  const int fd = ::socket(address.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) throw TransportError(fmt::format("cannot find a route to {} ({})", peer, std::strerror(errno)));
+  sockaddr_storage mine{};
+  socklen_t mine_length = sizeof(mine);
+  const bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&address), length) == 0 &&
+                  ::getsockname(fd, reinterpret_cast<sockaddr*>(&mine), &mine_length) == 0;
+  const int error = errno;
+  ::close(fd);
+  std::array<char, NI_MAXHOST> text{};
+  if (!ok || ::getnameinfo(reinterpret_cast<sockaddr*>(&mine), mine_length, text.data(), text.size(), nullptr, 0,
+                           NI_NUMERICHOST) != 0) {
+    throw TransportError(fmt::format("no route from this machine to {} ({})", peer, std::strerror(error)));
+  }
+  return text.data();
+}
+
 KeyPipe::KeyPipe(const CurveKeys& keys) {
   std::array<int, 2> ends{};
   if (::pipe2(ends.data(), O_CLOEXEC) != 0) {
@@ -178,6 +312,41 @@ PrivateDirectory::~PrivateDirectory() {
   std::filesystem::remove_all(path_, ignored);
 }
 
+HandshakeMonitor::HandshakeMonitor(zmq::context_t& ctx, zmq::socket_t& watched) : pair_(ctx, zmq::socket_type::pair) {
+  const std::string endpoint = fmt::format("inproc://starnet-handshakes-{}", static_cast<const void*>(this));
+  constexpr int EVENTS = ZMQ_EVENT_CONNECTED | ZMQ_EVENT_DISCONNECTED | ZMQ_EVENT_HANDSHAKE_SUCCEEDED |
+                         ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL | ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL |
+                         ZMQ_EVENT_HANDSHAKE_FAILED_AUTH;
+  if (::zmq_socket_monitor(watched.handle(), endpoint.c_str(), EVENTS) != 0) throw zmq::error_t();
+  pair_.set(zmq::sockopt::linger, 0);
+  pair_.connect(endpoint);
+}
+
+void HandshakeMonitor::take() {
+  for (;;) {
+    zmq::message_t event;
+    if (!pair_.recv(event, zmq::recv_flags::dontwait)) return;
+    while (event.more()) {  // the endpoint frame
+      zmq::message_t rest;
+      (void)pair_.recv(rest);
+      if (!rest.more()) break;
+    }
+    std::uint16_t id = 0;
+    if (event.size() >= sizeof id) std::memcpy(&id, event.data(), sizeof id);
+    if (id == ZMQ_EVENT_CONNECTED) connected_ = true;
+    if (id == ZMQ_EVENT_HANDSHAKE_SUCCEEDED) connected_ = false;
+    if (id == ZMQ_EVENT_DISCONNECTED && connected_) {
+      connected_ = false;
+      ++failed_;  // a client's server closed the connection before the handshake ended
+    }
+    if (id == ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL || id == ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL ||
+        id == ZMQ_EVENT_HANDSHAKE_FAILED_AUTH) {
+      connected_ = false;
+      ++failed_;
+    }
+  }
+}
+
 std::optional<std::string> ipc_directory(const std::string& endpoint) {
   constexpr std::string_view scheme = "ipc://";
   if (!endpoint.starts_with(scheme)) return std::nullopt;
@@ -202,12 +371,24 @@ TcpTransport::TcpTransport(zmq::context_t& ctx, TcpAddress address, std::optiona
   zmq::socket_t stopped(ctx, zmq::socket_type::pair);
   stopped.set(zmq::sockopt::linger, 0);
   stopped.connect(stop_endpoint);
-  zap_ = std::thread([h = std::move(handler), s = std::move(stopped), allowed]() mutable {
+  zap_ = std::thread([h = std::move(handler), s = std::move(stopped), allowed, shared = shared_]() mutable {
     // Owned here, so that both are closed before join() returns.
     zmq::socket_t handler_socket = std::move(h);
     zmq::socket_t stop_socket = std::move(s);
-    answer_zap(handler_socket, stop_socket, allowed);
+    answer_zap(handler_socket, stop_socket, allowed, [&shared](std::string address) {
+      const std::lock_guard lock(shared->mutex);
+      auto& r = shared->refusals;
+      ++r.count;
+      if (r.addresses.size() < MAX_NAMED_REFUSALS && std::find(r.addresses.begin(), r.addresses.end(), address) == r.addresses.end()) {
+        r.addresses.push_back(std::move(address));
+      }
+    });
   });
+}
+
+TcpTransport::Refusals TcpTransport::refusals() const {
+  const std::lock_guard lock(shared_->mutex);
+  return shared_->refusals;
 }
 
 TcpTransport::~TcpTransport() {

@@ -17,8 +17,12 @@
 
 #include <zmq.hpp>
 
+#include <cstdint>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -54,7 +58,19 @@ struct CurveKeys {
   /// Reads the secret key a KeyPipe holds from @p fd up to its end, and closes @p fd.
   /// @throws TransportError naming @p fd when it cannot be read or does not hold a key.
   static CurveKeys read_from(int fd);
+  /// Reads a key file (write_file's format). @throws UsageError naming @p path when it is missing,
+  /// not a regular file, open to other users (any mode bit beyond 0600), or holds no valid key.
+  static CurveKeys read_file(const std::string& path);
+  /// Writes this pair to a new file @p path, mode 0600. @throws UsageError naming @p path when it
+  /// exists (a key file is never replaced: its copies on other hosts would stop matching) or
+  /// cannot be made; TransportError when a write fails (the partial file is removed).
+  void write_file(const std::string& path) const;
 };
+
+/// The address of this machine that its routing table uses to reach @p peer (a numeric IP): where
+/// a worker listens so that its peers, which reach the coordinator as it does, can reach it too.
+/// No packet is sent. @throws TransportError when no route leads there.
+std::string local_address_towards(const std::string& peer);
 
 /// The read end of a pipe holding a run's secret key, for one worker process to inherit: it is
 /// close-on-exec, and the coordinator's spawn clears that flag in the child it starts, between fork
@@ -92,6 +108,26 @@ class PrivateDirectory {
   std::string path_;
 };
 
+/// Watches the connections of one socket (zmq_socket_monitor) for handshakes that fail: a CURVE
+/// peer without the run's key, a client that does not speak ZMTP (a port scanner), or a server
+/// that closes every connection before its handshake ends (what a worker with the wrong key
+/// file sees). Poll item(), then take().
+class HandshakeMonitor {
+ public:
+  /// @throws zmq::error_t when the socket cannot be monitored.
+  HandshakeMonitor(zmq::context_t& ctx, zmq::socket_t& watched);
+  [[nodiscard]] zmq::pollitem_t item() { return {pair_.handle(), 0, ZMQ_POLLIN, 0}; }
+  /// Reads every event waiting.
+  void take();
+  /// Handshakes that failed so far.
+  [[nodiscard]] std::uint64_t failed() const { return failed_; }
+
+ private:
+  zmq::socket_t pair_;
+  std::uint64_t failed_ = 0;
+  bool connected_ = false;  // a connection whose handshake has not ended yet
+};
+
 /// The folder of an ipc:// @p endpoint (ipc://DIR/NAME), or std::nullopt for another transport.
 [[nodiscard]] std::optional<std::string> ipc_directory(const std::string& endpoint);
 
@@ -120,12 +156,25 @@ class TcpTransport {
   [[nodiscard]] const TcpAddress& address() const { return address_; }
   [[nodiscard]] const std::optional<CurveKeys>& keys() const { return keys_; }
 
+  /// The clients refused so far for not holding the run's key, and the addresses (up to
+  /// MAX_NAMED_REFUSALS) they came from.
+  struct Refusals {
+    std::uint64_t count = 0;
+    std::vector<std::string> addresses;
+  };
+  [[nodiscard]] Refusals refusals() const;
+
  private:
   TcpAddress address_;
   std::optional<CurveKeys> keys_;
   std::optional<std::string> ipc_dir_;
   mutable unsigned bound_ = 0;  // ipc endpoints bound so far: their names
   zmq::socket_t stop_;  // tells the ZAP handler to return
+  struct Shared {
+    std::mutex mutex;
+    Refusals refusals;
+  };
+  std::shared_ptr<Shared> shared_ = std::make_shared<Shared>();  // written by the ZAP handler
   std::thread zap_;
 };
 

@@ -348,7 +348,7 @@ const std::vector<BadInput> BATTERY = {
     {"ExportFormatUnknown", "topo export star:3 --format xyz", {}, 2, "--format", "dot,graphml,simgrid"},
     {"DrawTooManyNodes", "topo draw ring:300 -o {dir}/r.svg", {}, 2, "ring:300", "at most 256"},
     {"DemoTakesNoOption", "demo --workers 3", {}, 2, "--workers", ""},
-    {"WorkerWithoutCoordinator", "worker --index 0", {}, 2, "--connect", "required"},
+    {"WorkerWithoutCoordinator", "worker --index 0", {}, 2, "--join HOST:PORT", "expected"},
     {"WorkerEndpointGarbage", "worker --connect garbage --index 0", {}, 2, "--connect: \"garbage\"", "expected tcp://"},
     // The key pipe is an argument the coordinator passes: one that is not open is bad input, not a runtime failure.
     {"WorkerKeyFdNotOpen", "worker --connect tcp://127.0.0.1:1 --index 0 --key-fd 999", {}, 2, "--key-fd 999", ""},

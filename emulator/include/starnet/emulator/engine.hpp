@@ -50,6 +50,10 @@ struct RunResult {
   /// Worker processes: the peak resident set of each (VmHWM), so that a user can tell how many
   /// hosts a larger run needs.
   std::vector<std::uint64_t> worker_peak_bytes;
+  /// Worker processes: where each ran, "HOST (ADDRESS)" as the coordinator saw it.
+  std::vector<std::string> worker_hosts;
+  /// Worker processes over CURVE: connections refused for not holding the run's key.
+  std::uint64_t refused_connections = 0;
 };
 
 /// Splits the nodes into @p parts contiguous ranges of nearly equal size. On a star graph the

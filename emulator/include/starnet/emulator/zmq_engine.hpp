@@ -14,9 +14,13 @@
 /// configures and collects results. A worker process that dies ends the run with a
 /// TransportError naming it (exit 3); nothing waits forever.
 ///
-/// IMPORTANT: the coordinator starts every worker on its own host: the address decides where
-/// the run listens, not where workers run (no multi-host launcher). CURVE authenticates the run
-/// as a whole (any holder of the run's key), not each worker.
+/// Workers on other hosts join a coordinator that listens (ProcessOptions::join) with the run's
+/// key file; they run the same protocol. Every worker sends a heartbeat to the coordinator, and
+/// the coordinator to every worker: a worker (or coordinator) silent for the peer timeout ends
+/// the run, so a stopped process or a cut link never leaves a run hanging.
+///
+/// IMPORTANT: CURVE authenticates the run as a whole (any holder of the run's key), not each
+/// worker.
 
 #include <starnet/emulator/engine.hpp>
 
@@ -24,6 +28,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace starnet::emulator {
 
@@ -39,6 +45,19 @@ enum class Security {
   CURVE,  ///< always, loopback too
 };
 
+/// Heartbeats between a coordinator and its worker processes, and how long a silent one is
+/// given: well above a heartbeat's period, so that a busy host is not taken for a dead one.
+inline constexpr double HEARTBEAT_SECONDS = 0.5;
+inline constexpr double DEFAULT_PEER_TIMEOUT_SECONDS = 5;
+
+/// Writes a fresh CURVE key pair for a join run to a new file @p path, mode 0600.
+/// @throws UsageError when @p path exists or cannot be made, TransportError when a write fails.
+void write_key_file(const std::string& path);
+
+/// Resolves @p host (a numeric address, [IPv6], or a name) to one numeric address, without
+/// brackets. @throws UsageError naming @p what and @p host when it does not resolve.
+std::string resolve_host(const std::string& host, std::string_view what);
+
 struct ProcessOptions {
   unsigned workers = 2;
   /// Where the coordinator and every worker listen: a numeric IPv4 or IPv6 address of this
@@ -52,8 +71,18 @@ struct ProcessOptions {
   std::string executable;
   /// Extra arguments appended to each worker's command line (e.g. fault injection in tests).
   std::function<std::vector<std::string>(unsigned index)> extra_arguments;
-  /// Seconds a run may go without any worker reporting progress before it is declared hung.
+  /// Seconds a run may go without any worker reporting progress before it is declared hung; in a
+  /// join run, also how long the coordinator waits for all its workers to join.
   double timeout_seconds = 600;
+  /// Seconds without a heartbeat after which a worker is declared gone (stopped, hung, cut off).
+  double peer_timeout_seconds = DEFAULT_PEER_TIMEOUT_SECONDS;
+  /// Workers are started by the user on any host (`starnet worker --join`), not by the
+  /// coordinator: it listens on address:port with CURVE and waits for `workers` of them.
+  bool join = false;
+  /// join: the run's key file; written (mode 0600) when it does not exist.
+  std::string key_file;
+  /// join: told the endpoint the coordinator listens on, once it does (port 0 picks one).
+  std::function<void(const std::string& endpoint)> on_listening;
 };
 
 /// @return whether a run with @p options uses CURVE.
@@ -88,9 +117,15 @@ using WorkerSetupFunction = std::function<WorkerSetup(const std::string& job, un
 inline constexpr double DEFAULT_WORKER_TIMEOUT_SECONDS = 60;
 
 struct WorkerOptions {
-  std::string coordinator;  ///< the coordinator's endpoint, tcp://ADDRESS:PORT
-  unsigned index = 0;
-  std::string address = "127.0.0.1";  ///< where this worker listens (the run's address)
+  /// Any index the coordinator has free (a worker that joins).
+  static constexpr unsigned ANY_INDEX = ~0U;
+  std::string coordinator;  ///< the coordinator's endpoint, tcp://ADDRESS:PORT or ipc://DIR/NAME
+  unsigned index = ANY_INDEX;
+  /// Where this worker listens (the run's address); empty: the address of this machine that
+  /// routes to the coordinator.
+  std::string address;
+  /// A worker that joins: the run's key file (instead of key_fd).
+  std::string key_file;
   /// An inherited pipe holding the run's CURVE secret key (-1: plain tcp). A pipe rather than an
   /// argument or a variable: a command line is readable by every user, an environment by the
   /// user and by every process the worker might start.
@@ -98,6 +133,8 @@ struct WorkerOptions {
   /// How long the worker waits for its coordinator's CONFIG after saying hello: a worker whose
   /// coordinator is not there (or never sends) ends with TransportError instead of waiting for ever.
   double timeout_seconds = DEFAULT_WORKER_TIMEOUT_SECONDS;
+  /// Seconds without the coordinator's heartbeat after which the worker gives up.
+  double peer_timeout_seconds = DEFAULT_PEER_TIMEOUT_SECONDS;
 };
 
 /// The body of `starnet worker`: connects to the coordinator, runs its partition, reports.
