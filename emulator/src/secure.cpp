@@ -314,7 +314,7 @@ PrivateDirectory::~PrivateDirectory() {
 
 HandshakeMonitor::HandshakeMonitor(zmq::context_t& ctx, zmq::socket_t& watched) : pair_(ctx, zmq::socket_type::pair) {
   const std::string endpoint = fmt::format("inproc://starnet-handshakes-{}", static_cast<const void*>(this));
-  constexpr int EVENTS = ZMQ_EVENT_CONNECTED | ZMQ_EVENT_DISCONNECTED | ZMQ_EVENT_HANDSHAKE_SUCCEEDED |
+  constexpr int EVENTS = ZMQ_EVENT_CONNECTED | ZMQ_EVENT_ACCEPTED | ZMQ_EVENT_DISCONNECTED | ZMQ_EVENT_HANDSHAKE_SUCCEEDED |
                          ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL | ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL |
                          ZMQ_EVENT_HANDSHAKE_FAILED_AUTH;
   if (::zmq_socket_monitor(watched.handle(), endpoint.c_str(), EVENTS) != 0) throw zmq::error_t();
@@ -334,7 +334,11 @@ void HandshakeMonitor::take() {
     std::uint16_t id = 0;
     if (event.size() >= sizeof id) std::memcpy(&id, event.data(), sizeof id);
     if (id == ZMQ_EVENT_CONNECTED) connected_ = true;
-    if (id == ZMQ_EVENT_HANDSHAKE_SUCCEEDED) connected_ = false;
+    if (id == ZMQ_EVENT_ACCEPTED) ++accepted_;
+    if (id == ZMQ_EVENT_HANDSHAKE_SUCCEEDED) {
+      connected_ = false;
+      ++succeeded_;
+    }
     if (id == ZMQ_EVENT_DISCONNECTED && connected_) {
       connected_ = false;
       ++failed_;  // a client's server closed the connection before the handshake ended

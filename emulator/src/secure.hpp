@@ -119,12 +119,17 @@ class HandshakeMonitor {
   [[nodiscard]] zmq::pollitem_t item() { return {pair_.handle(), 0, ZMQ_POLLIN, 0}; }
   /// Reads every event waiting.
   void take();
-  /// Handshakes that failed so far.
+  /// A client's view: connections that ended before their handshake succeeded.
   [[nodiscard]] std::uint64_t failed() const { return failed_; }
+  /// A server's view: connections accepted whose handshake has not succeeded (failed, or still
+  /// going: a client that sends what is not ZMTP is never answered and never fails outright).
+  [[nodiscard]] std::uint64_t not_admitted() const { return accepted_ > succeeded_ ? accepted_ - succeeded_ : 0; }
 
  private:
   zmq::socket_t pair_;
   std::uint64_t failed_ = 0;
+  std::uint64_t accepted_ = 0;
+  std::uint64_t succeeded_ = 0;
   bool connected_ = false;  // a connection whose handshake has not ended yet
 };
 

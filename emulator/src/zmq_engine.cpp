@@ -447,7 +447,12 @@ struct Child {
   pid_t remote_pid = -1;
   std::string nonce;
   Clock::time_point heard;
+  int status = 0;  // once reaped
+  Clock::time_point exited;
 };
+
+/// How long the answer of a child that exited may take to arrive.
+constexpr double EXIT_GRACE_SECONDS = 1;
 
 /// Whether process @p pid is stopped (state T or t of /proc/PID/stat).
 bool is_stopped(pid_t pid) {
@@ -704,8 +709,9 @@ class Coordinator {
                                    refused, refused > 1 ? "s" : "", from)));
   }
 
-  /// Connections refused so far: by the ZAP handler, or in a failed handshake.
-  [[nodiscard]] std::uint64_t refused() const { return tcp_.refusals().count + handshakes_.failed(); }
+  /// Connections refused so far: their handshake failed (the ZAP handler's refusals among them) or
+  /// never ended.
+  [[nodiscard]] std::uint64_t refused() const { return handshakes_.not_admitted(); }
 
   static std::string peer_address(zmq::message_t& m) {
     try {
@@ -792,16 +798,21 @@ class Coordinator {
     }
   }
 
+  /// Ends the run when a child has exited without answering: killed, or EXIT_GRACE_SECONDS after
+  /// an exit (its answer may still be on its way: a child sends it, then exits).
   void check_children(const char* phase) {
     for (unsigned i = 0; i < children_.size(); ++i) {
       auto& c = children_[i];
-      if (c.pid <= 0 || c.reaped || c.answered) continue;
-      int status = 0;
-      if (::waitpid(c.pid, &status, WNOHANG) != c.pid) continue;
-      c.reaped = true;
+      if (c.pid <= 0 || c.answered) continue;
+      if (!c.reaped) {
+        if (::waitpid(c.pid, &c.status, WNOHANG) != c.pid) continue;
+        c.reaped = true;
+        c.exited = Clock::now();
+      }
+      if (!WIFSIGNALED(c.status) && seconds_since(c.exited) < EXIT_GRACE_SECONDS) continue;
       abort_all(fmt::format("worker {} died", i));
       throw TransportError(fmt::format("worker {} (pid {}) {} while {}; the run was stopped", i, c.pid,
-                                       describe_status(status), phase));
+                                       describe_status(c.status), phase));
     }
   }
 
