@@ -106,10 +106,11 @@ void EngineOptions::add_to(CLI::App& app) {
   app.add_option("--key-file", key_file,
                  "With --listen: the run's key file, mode 0600 (written here when it does not exist; or made by "
                  "`starnet keygen`); copy it to every worker host, never to anyone else");
-  app.add_option("--peer-timeout", peer_timeout,
-                 "With --processes: seconds without a heartbeat after which a worker is declared gone (exit 3)")
-      ->capture_default_str()
-      ->check(finite_number(HEARTBEAT_FLOOR_SECONDS));
+  peer_timeout_option =
+      app.add_option("--peer-timeout", peer_timeout,
+                     "With --processes: seconds without a heartbeat after which a worker is declared gone (exit 3); "
+                     "default 5 s beyond the longest step seen")
+          ->check(finite_number(HEARTBEAT_FLOOR_SECONDS));
   app.add_option("--timeout", timeout,
                  "With --processes: seconds to wait for every worker to join (--listen) or say hello, and for any "
                  "answer while running")
@@ -168,15 +169,16 @@ emulator::ProcessOptions EngineOptions::process_options() const {
     throw UsageError(fmt::format("--port {}: needs --processes (worker threads talk over inproc://, no port)", port));
   }
   emulator::ProcessOptions options;
-  if (!processes && (peer_timeout != options.peer_timeout_seconds || timeout != options.timeout_seconds)) {
+  const bool peer_timeout_given = peer_timeout_option != nullptr && peer_timeout_option->count() > 0;
+  if (!processes && (peer_timeout_given || timeout != options.timeout_seconds)) {
     throw UsageError(fmt::format("--{}: applies only with --processes or --listen (worker threads need no timeout; "
                                  "it would be ignored)",
-                                 peer_timeout != options.peer_timeout_seconds ? "peer-timeout" : "timeout"));
+                                 peer_timeout_given ? "peer-timeout" : "timeout"));
   }
   options.workers = worker_count();
   if (!address.empty()) options.address = address;
   options.port = port;
-  options.peer_timeout_seconds = peer_timeout;
+  options.peer_timeout = {peer_timeout, /*grows=*/!peer_timeout_given};
   options.timeout_seconds = timeout;
   if (!key_file.empty() && !joined()) {
     throw UsageError(fmt::format("--key-file {}: applies only with --listen (workers that join from other hosts; "
@@ -355,6 +357,7 @@ nlohmann::json star_json(const StarJob& job, const EngineOptions& engine, const 
     j["worker_peak_bytes"] = o.run.worker_peak_bytes;
     j["worker_hosts"] = o.run.worker_hosts;
     j["refused_connections"] = o.run.refused_connections;
+    j["longest_worker_silence_seconds"] = o.run.longest_silence_seconds;
   }
   if (job.broadcast) {
     j["collective"] = "all-to-all broadcast";

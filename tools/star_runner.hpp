@@ -53,6 +53,7 @@ struct EngineOptions {
   std::string listen;
   std::string key_file;
   double peer_timeout = emulator::DEFAULT_PEER_TIMEOUT_SECONDS;
+  CLI::Option* peer_timeout_option = nullptr;  // given: the timeout stays as set
   double timeout = emulator::ProcessOptions{}.timeout_seconds;
   TraceOutput trace;
   /// Record the trace even without --trace (for drawings: --gantt, `starnet viz`).

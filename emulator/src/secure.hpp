@@ -1,5 +1,5 @@
 #pragma once
-// The tcp transport of worker processes (zmq_engine.cpp): the address a run binds to, and CURVE
+// The tcp transport of worker processes (zmq_coordinator.cpp, zmq_worker_process.cpp): the address a run binds to, and CURVE
 // (ZeroMQ RFC 26) with ZAP authentication (RFC 27) when that address is not loopback.
 //
 // One run = one fresh CURVE key pair, made by the coordinator. Every server socket (the

@@ -3,6 +3,7 @@
 #include "../../emulator/src/secure.hpp"
 #include "../topology/expect_error.hpp"
 
+#include <starnet/emulator/zmq_engine.hpp>
 #include <starnet/topology/error.hpp>
 
 #include <gmock/gmock.h>
@@ -13,11 +14,13 @@
 #include <chrono>
 #include <fcntl.h>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 
 namespace starnet::emulator {
@@ -142,6 +145,104 @@ TEST(TcpTransport, ServersLetInOnlyClientsHoldingTheRunKeys) {
   (void)member.send(zmq::str_buffer("member"), zmq::send_flags::dontwait);
   EXPECT_EQ(receive(pull, 10s), "member");
   EXPECT_EQ(receive(pull, 500ms), std::nullopt) << " a refused client got through later";
+}
+
+TEST(TcpTransport, RefusalsOfTheZapHandlerAreCountedWithTheirAddress) {
+  const auto run = CurveKeys::generate();
+  zmq::context_t server_ctx;
+  const TcpTransport server(server_ctx, TcpAddress::parse("127.0.0.1"), run);
+  zmq::socket_t pull(server_ctx, zmq::socket_type::pull);
+  pull.set(zmq::sockopt::linger, 0);
+  HandshakeMonitor handshakes(server_ctx, pull);
+  const std::string endpoint = server.bind(pull, 0);
+  zmq::context_t client_ctx;
+  auto foreign = foreign_client(client_ctx, run, endpoint);
+  (void)foreign.send(zmq::str_buffer("foreign"), zmq::send_flags::dontwait);
+  EXPECT_EQ(receive(pull, 500ms), std::nullopt);
+  for (int i = 0; i < 50 && server.refusals().count == 0; ++i) std::this_thread::sleep_for(20ms);
+  const auto refusals = server.refusals();
+  EXPECT_GE(refusals.count, 1U);
+  ASSERT_FALSE(refusals.addresses.empty());
+  EXPECT_EQ(refusals.addresses.front(), "127.0.0.1");
+  // The server's monitor sees connections accepted and never admitted.
+  std::vector<zmq::pollitem_t> items = {handshakes.item()};
+  for (int i = 0; i < 50 && handshakes.not_admitted() == 0; ++i) {
+    zmq::poll(items, 20ms);
+    handshakes.take();
+  }
+  EXPECT_GE(handshakes.not_admitted(), 1U);
+}
+
+TEST(HandshakeMonitor, AClientSeesAServerThatClosesDuringTheHandshake) {
+  // A client holding another run's key: the server cannot read its hello and closes the connection.
+  const auto run = CurveKeys::generate();
+  const auto other = CurveKeys::generate();
+  zmq::context_t server_ctx;
+  const TcpTransport server(server_ctx, TcpAddress::parse("127.0.0.1"), run);
+  zmq::socket_t pull(server_ctx, zmq::socket_type::pull);
+  pull.set(zmq::sockopt::linger, 0);
+  const std::string endpoint = server.bind(pull, 0);
+  zmq::context_t client_ctx;
+  const TcpTransport client(client_ctx, TcpAddress::parse("127.0.0.1"), other);
+  auto push = push_socket(client_ctx);
+  HandshakeMonitor handshakes(client_ctx, push);
+  client.connect(push, endpoint);
+  std::vector<zmq::pollitem_t> items = {handshakes.item()};
+  for (int i = 0; i < 200 && handshakes.failed() < 2; ++i) {
+    zmq::poll(items, 20ms);
+    handshakes.take();
+  }
+  EXPECT_GE(handshakes.failed(), 2U) << "the client retries, and fails each time";
+  EXPECT_EQ(receive(pull, 200ms), std::nullopt);
+}
+
+TEST(CurveKeys, KeyFilesRoundTripAndAreOnlyTheOwners) {
+  const auto dir = std::filesystem::temp_directory_path() / ("starnet_keys_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const auto path = (dir / "run.key").string();
+  const auto keys = CurveKeys::generate();
+  keys.write_file(path);
+  struct stat info {};
+  ASSERT_EQ(::stat(path.c_str(), &info), 0);
+  EXPECT_EQ(info.st_mode & 0777, 0600U);
+  const auto back = CurveKeys::read_file(path);
+  EXPECT_EQ(back.public_key, keys.public_key);
+  EXPECT_EQ(back.secret_key, keys.secret_key);
+  EXPECT_ERROR(UsageError, keys.write_file(path), "key file " + path, "already exists");
+  EXPECT_EQ(CurveKeys::read_file(path).secret_key, keys.secret_key) << "an existing key file is never replaced";
+
+  const auto write = [&](const std::string& name, const std::string& text, mode_t mode) {
+    const auto p = (dir / name).string();
+    std::ofstream(p) << text;
+    ::chmod(p.c_str(), mode);
+    return p;
+  };
+  const std::string good = "public-key: " + keys.public_key + "\nsecret-key: " + keys.secret_key + "\n";
+  EXPECT_ERROR(UsageError, CurveKeys::read_file(write("open.key", good, 0644)), "open.key", "mode 0644");
+  EXPECT_ERROR(UsageError, CurveKeys::read_file(write("group.key", good, 0620)), "group.key", "mode 0620");
+  EXPECT_EQ(CurveKeys::read_file(write("bare.key", "secret-key: " + keys.secret_key + "\n", 0400)).public_key,
+            keys.public_key);
+  EXPECT_ERROR(UsageError, CurveKeys::read_file(write("short.key", "secret-key: abc\n", 0600)), "short.key",
+               "expected 40 Z85 characters");
+  EXPECT_ERROR(UsageError, CurveKeys::read_file(write("odd.key", "password: x\n", 0600)), "odd.key",
+               "not \"public-key: KEY\"");
+  const auto other = CurveKeys::generate();
+  EXPECT_ERROR(UsageError,
+               CurveKeys::read_file(write("mixed.key", "public-key: " + other.public_key + "\nsecret-key: " +
+                                                           keys.secret_key + "\n", 0600)),
+               "mixed.key", "not the one of its secret key");
+  EXPECT_ERROR(UsageError, CurveKeys::read_file((dir / "none").string()), "none", "cannot be read");
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Addresses, HostNamesResolveAndTheRouteToAPeerIsFound) {
+  EXPECT_EQ(resolve_host("127.0.0.1", "--join"), "127.0.0.1");
+  const auto localhost = resolve_host("localhost", "--join");
+  EXPECT_TRUE(localhost == "127.0.0.1" || localhost == "::1") << localhost;
+  EXPECT_EQ(resolve_host("[::1]", "--join"), "::1");  // numeric: no lookup, no interface needed
+  EXPECT_EQ(local_address_towards("127.0.0.1"), "127.0.0.1");
+  EXPECT_EQ(local_address_towards("127.4.5.6"), "127.0.0.1");
 }
 
 // What the refusal above rests on: a CURVE server without a ZAP handler takes any client key.

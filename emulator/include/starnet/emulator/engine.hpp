@@ -54,6 +54,9 @@ struct RunResult {
   std::vector<std::string> worker_hosts;
   /// Worker processes over CURVE: connections refused for not holding the run's key.
   std::uint64_t refused_connections = 0;
+  /// Worker processes: the longest any worker went without being heard from (heartbeats
+  /// included), what --peer-timeout must exceed on this machine and network.
+  double longest_silence_seconds = 0;
 };
 
 /// Splits the nodes into @p parts contiguous ranges of nearly equal size. On a star graph the

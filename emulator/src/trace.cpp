@@ -1,0 +1,71 @@
+// Trace events and counters (trace.hpp): their names, merging, and the JSON line of an event.
+#include <starnet/emulator/trace.hpp>
+#include <starnet/topology/error.hpp>
+#include <starnet/topology/star_graph.hpp>
+
+#include <fmt/format.h>
+
+namespace starnet::emulator {
+
+std::string to_string(EventKind kind) {
+  switch (kind) {
+    case EventKind::REQUEST: return "request";
+    case EventKind::SEND: return "send";
+    case EventKind::RECEIVE: return "receive";
+    case EventKind::SEND_END: return "send_end";
+    case EventKind::COMPUTE: return "compute";
+    case EventKind::COMPUTE_END: return "compute_end";
+    case EventKind::TIMER: return "timer";
+  }
+  return "?";
+}
+
+void Counters::merge(const Counters& other) {
+  event_times = std::max(event_times, other.event_times);
+  messages += other.messages;
+  payload_bytes += other.payload_bytes;
+  computations += other.computations;
+  max_concurrent_sends = std::max(max_concurrent_sends, other.max_concurrent_sends);
+  max_concurrent_receives = std::max(max_concurrent_receives, other.max_concurrent_receives);
+}
+
+template <class Time>
+std::string to_json_line(const TraceEvent<Time>& e, const topology::Topology& topology) {
+  std::string time;
+  if constexpr (std::is_same_v<Time, Rational>) {
+    time = fmt::format("\"{}\"", e.time.to_string());
+  } else {
+    time = fmt::format("{}", e.time);
+  }
+  std::string line = fmt::format(R"({{"step":{},"round":{},"time":{},"event":"{}","node":"{}")", e.step, e.round, time,
+                                 to_string(e.kind), topology.node_name(e.node));
+  switch (e.kind) {
+    case EventKind::REQUEST:
+    case EventKind::SEND:
+    case EventKind::RECEIVE: {
+      const NodeId from = e.kind == EventKind::RECEIVE ? e.peer : e.node;
+      std::string hex;
+      for (const unsigned char c : e.payload) hex += fmt::format("{:02x}", c);
+      line += fmt::format(R"(,"peer":"{}","link":"{}","size":"{}","bytes":{},"tag":{},"payload":"{}")",
+                          topology.node_name(e.peer), topology.link_name(from, e.port), e.size.to_string(), e.bytes,
+                          e.tag, hex);
+      break;
+    }
+    case EventKind::SEND_END:
+      line += fmt::format(R"(,"peer":"{}","tag":{})", topology.node_name(e.peer), e.tag);
+      break;
+    case EventKind::COMPUTE:
+    case EventKind::COMPUTE_END:
+      line += fmt::format(R"(,"work":"{}","tag":{})", e.size.to_string(), e.tag);
+      break;
+    case EventKind::TIMER:
+      line += fmt::format(R"(,"tag":{})", e.tag);
+      break;
+  }
+  return line + "}";
+}
+
+template std::string to_json_line(const TraceEvent<Rational>&, const topology::Topology&);
+template std::string to_json_line(const TraceEvent<double>&, const topology::Topology&);
+
+}  // namespace starnet::emulator

@@ -1,0 +1,123 @@
+#pragma once
+// The protocol between a coordinator and its worker processes (zmq_coordinator.cpp,
+// zmq_worker_process.cpp): message types, and the codecs of what only they exchange.
+// Private to the emulator.
+
+#include "zmq_exchange.hpp"
+
+#include <starnet/emulator/zmq_engine.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+
+namespace starnet::emulator {
+
+// ---- processes ------------------------------------------------------------------------------
+//
+// Coordinator (ROUTER) ⇄ workers (DEALER): HELLO {index or any, pull endpoint, host, pid, nonce} →
+// CONFIG {index, job, config, peer timeout, partitions, endpoints} → RESULT {makespan, counters,
+// report, trace, peak resident bytes} or FAILED {exit, message}. Meanwhile each side sends
+// HEARTBEAT every HEARTBEAT_SECONDS: a worker from a socket and thread of its own (carrying the
+// nonce of its hello, so that no one else can beat for it), the coordinator to every worker.
+// The coordinator sends ABORT {reason} when the run ends early, and reaps every child it started.
+
+
+constexpr char HELLO = 'H';
+constexpr char CONFIG = 'C';
+constexpr char RESULT = 'R';
+constexpr char FAILED = 'F';
+constexpr char HEARTBEAT = COORDINATOR_HEARTBEAT;
+constexpr char ABORT_RUN = 'A';
+/// Bytes of a worker's nonce: enough that no stray peer guesses it.
+constexpr std::size_t NONCE_BYTES = 16;
+/// Failed handshakes after which a worker gives up on its key: one may be a network hiccup.
+constexpr std::uint64_t HANDSHAKE_ATTEMPTS = 3;
+/// Heartbeats a worker queues while its coordinator is unreachable, then drops.
+constexpr int HEARTBEAT_QUEUE = 16;
+
+using Clock = std::chrono::steady_clock;
+
+inline double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+inline std::chrono::milliseconds milliseconds(double seconds) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::duration<double>(seconds));
+}
+
+inline void put_config(wire::Writer& w, const RunConfig& c) {
+  w.put(c.ports.ports);
+  w.put(static_cast<std::uint8_t>(c.ports.half_duplex));
+  w.put(static_cast<std::uint8_t>(c.checking));
+  w.put(static_cast<std::uint8_t>(c.time));
+  w.put(static_cast<std::uint8_t>(c.trace));
+  w.put(static_cast<std::uint8_t>(c.horizon.has_value()));
+  w.put(c.horizon.value_or(0));
+}
+
+inline RunConfig get_config(wire::Reader& r) {
+  RunConfig c;
+  c.ports.ports = r.get<unsigned>();
+  c.ports.half_duplex = r.get_flag();
+  c.checking = r.get_enum(Checking::ARBITRATED);
+  c.time = r.get_enum(TimeMode::TIMED);
+  c.trace = r.get_flag();
+  const bool horizon = r.get_flag();
+  const Rational h = r.get_rational();
+  if (horizon) c.horizon = h;
+  return c;
+}
+
+inline void put_trace_event(wire::Writer& w, const TraceEvent<Rational>& e) {
+  w.put(e.step);
+  w.put(e.round);
+  w.put(e.time);
+  w.put(e.kind);
+  w.put(e.node);
+  w.put(e.peer);
+  w.put(e.port);
+  w.put(e.tag);
+  w.put(e.size);
+  w.put(e.bytes);
+  w.put(e.payload);
+}
+
+inline TraceEvent<Rational> get_trace_event(wire::Reader& r) {
+  TraceEvent<Rational> e;
+  e.step = r.get<std::uint64_t>();
+  e.round = r.get<std::uint32_t>();
+  e.time = r.get_rational();
+  e.kind = r.get_enum(EventKind::TIMER);
+  e.node = r.get<NodeId>();
+  e.peer = r.get<NodeId>();
+  e.port = r.get<Port>();
+  e.tag = r.get<std::uint64_t>();
+  e.size = r.get_rational();
+  e.bytes = r.get<std::uint64_t>();
+  e.payload = r.get_string();
+  return e;
+}
+
+/// @p seconds rounded to a tenth, as messages give timeouts.
+inline double tenths(double seconds) { return std::round(seconds * 10) / 10; }
+
+/// A worker's heartbeat: its nonce, and the longest step it has seen (seconds).
+inline void put_heartbeat(wire::Writer& w, const std::string& nonce, double longest_step) {
+  w.put(HEARTBEAT);
+  w.put(nonce);
+  w.put(longest_step);
+}
+
+inline void put_peer_timeout(wire::Writer& w, const PeerTimeout& t) {
+  w.put(t.seconds);
+  w.put(static_cast<std::uint8_t>(t.grows));
+}
+
+inline PeerTimeout get_peer_timeout(wire::Reader& r) {
+  PeerTimeout t;
+  t.seconds = r.get<double>();
+  t.grows = r.get_flag();
+  if (!(t.seconds > 0) || !std::isfinite(t.seconds)) wire::Reader::malformed("bad peer timeout");
+  return t;
+}
+
+}  // namespace starnet::emulator
