@@ -22,13 +22,6 @@ using ::testing::HasSubstr;
 
 std::uint64_t factorial(int n) { return n <= 1 ? 1 : n * factorial(n - 1); }
 
-std::string read(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 std::filesystem::path scratch(const std::string& name) {
   const auto dir = std::filesystem::temp_directory_path() / ("starnet_cli_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);

@@ -21,6 +21,14 @@ struct CliResult {
   [[nodiscard]] nlohmann::json json() const { return nlohmann::json::parse(out); }
 };
 
+/// The text of file @p p ("" when it cannot be read).
+inline std::string read(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
 /// Runs the shell command @p command with its standard error into @p err_path, and captures both.
 inline CliResult run_shell(const std::string& command, const std::filesystem::path& err_path) {
   const std::string cmd = command + " 2>" + err_path.string();
@@ -32,10 +40,7 @@ inline CliResult run_shell(const std::string& command, const std::filesystem::pa
   while ((n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0) r.out.append(buf.data(), n);
   const int status = ::pclose(pipe);
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream in(err_path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  r.err = ss.str();
+  r.err = read(err_path);
   std::filesystem::remove(err_path);
   return r;
 }
@@ -62,10 +67,7 @@ inline std::string exact(const nlohmann::json& j, const std::string& key) {
 inline std::string golden(const std::string& name, const std::string& actual) {
   const std::filesystem::path path = std::filesystem::path(STARNET_SOURCE_DIR) / "tests/tools/golden" / name;
   if (std::getenv("STARNET_UPDATE_GOLDEN") != nullptr) std::ofstream(path) << actual;
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  return read(path);
 }
 
 }  // namespace starnet::tools::testing

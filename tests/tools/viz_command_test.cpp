@@ -23,13 +23,6 @@ std::filesystem::path scratch_dir() {
   return dir;
 }
 
-std::string read(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 /// The JSON document a page embeds (<script type="application/json" id="starnet-data">).
 nlohmann::json page_data(const std::string& html) {
   const std::string open = R"(<script type="application/json" id="starnet-data">)";

@@ -22,13 +22,6 @@ std::filesystem::path scratch(const std::string& name) {
   return dir / name;
 }
 
-std::string read(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 /// The titles of Graphviz's node groups (<g class="node"><title>NAME</title>…).
 std::set<std::string> graphviz_titles(const std::vector<XmlElement>& all, const std::string& cls) {
   std::set<std::string> out;

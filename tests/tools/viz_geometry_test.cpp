@@ -54,13 +54,6 @@ struct Drawing {
 
 std::uint64_t factorial(int n) { return n <= 1 ? 1 : static_cast<std::uint64_t>(n) * factorial(n - 1); }
 
-std::string read(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 std::vector<double> numbers(const std::string& text) {
   static const std::regex number(R"(-?\d+(\.\d+)?(e-?\d+)?)");
   std::vector<double> out;

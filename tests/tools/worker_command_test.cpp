@@ -25,13 +25,6 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-std::string read(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 /// A fresh folder of this test's own (tests run in parallel processes).
 std::filesystem::path scratch(const std::string& name) {
   const auto dir = std::filesystem::temp_directory_path() /
