@@ -358,6 +358,7 @@ nlohmann::json star_json(const StarJob& job, const EngineOptions& engine, const 
     j["worker_hosts"] = o.run.worker_hosts;
     j["refused_connections"] = o.run.refused_connections;
     j["longest_worker_silence_seconds"] = o.run.longest_silence_seconds;
+    j["stranger_addresses"] = o.run.stranger_addresses;
   }
   if (job.broadcast) {
     j["collective"] = "all-to-all broadcast";
@@ -423,6 +424,9 @@ std::string star_text(const StarJob& job, const EngineOptions& engine, const Sta
   if (o.run.stray_messages > 0) {
     s += fmt::format("dropped {} messages from peers that are not workers of this run (they change no result)\n",
                      o.run.stray_messages);
+  }
+  if (!o.run.stranger_addresses.empty()) {
+    s += fmt::format("strangers came from: {}\n", fmt::join(o.run.stranger_addresses, ", "));
   }
   s += fmt::format("wall time: {:.3f} s\n", o.run.wall_seconds);
   return s;

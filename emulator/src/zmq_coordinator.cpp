@@ -38,6 +38,9 @@ struct Child {
   Clock::time_point exited;
 };
 
+/// Addresses of strangers named in a summary: a scanner's many are counted, not listed.
+constexpr std::size_t MAX_NAMED_STRANGERS = 4;
+
 /// How long the answer of a child that exited may take to arrive.
 constexpr double EXIT_GRACE_SECONDS = 1;
 
@@ -129,6 +132,7 @@ class Coordinator {
     result.stray_messages = strays_;
     result.refused_connections = refused();
     result.longest_silence_seconds = longest_silence_;
+    result.stranger_addresses = strangers();
     for (const auto& c : children_) result.worker_hosts.push_back(c.host);
     return result;
   }
@@ -187,7 +191,7 @@ class Coordinator {
         c.heard = Clock::now();
         ++hellos;
       } catch (const TransportError&) {
-        ++strays_;
+        drop(m->body);
       }
     }
   }
@@ -226,7 +230,7 @@ class Coordinator {
       }
       const auto index = worker_of(m->identity);
       if (index == k || children_[index].answered) {
-        ++strays_;
+        drop(m->body);
         continue;
       }
       children_[index].answered = true;
@@ -336,7 +340,7 @@ class Coordinator {
         (void)router_.recv(m.body);
         while (m.body.more()) {  // a stray peer's extra frames
           (void)router_.recv(m.body);
-          ++strays_;
+          drop(m.body);
         }
         m.identity = identity.to_string();
         if (!take_heartbeat(m)) return m;
@@ -353,7 +357,7 @@ class Coordinator {
   }
 
   /// Whether @p m is a heartbeat (from a worker, or dropped as a stray).
-  bool take_heartbeat(const Received& m) {
+  bool take_heartbeat(Received& m) {
     const auto body = m.body.to_string_view();
     const auto index = worker_of(m.identity);
     if (index < children_.size()) hear(children_[index]);
@@ -373,8 +377,28 @@ class Coordinator {
       }
     } catch (const TransportError&) {
     }
-    ++strays_;
+    drop(m.body);
     return true;
+  }
+
+  /// Counts @p m as a stray's message, and notes where it came from.
+  void drop(zmq::message_t& m) {
+    ++strays_;
+    if (dir_) return;  // ipc:// has no address
+    std::string address = peer_address(m);
+    if (strangers_.size() < MAX_NAMED_STRANGERS &&
+        std::find(strangers_.begin(), strangers_.end(), address) == strangers_.end()) {
+      strangers_.push_back(std::move(address));
+    }
+  }
+
+  /// Where the clients that were refused or sent stray messages came from.
+  [[nodiscard]] std::vector<std::string> strangers() const {
+    auto all = tcp_.refusals().addresses;
+    for (const auto& a : strangers_) {
+      if (all.size() < MAX_NAMED_STRANGERS && std::find(all.begin(), all.end(), a) == all.end()) all.push_back(a);
+    }
+    return all;
   }
 
   void beat() {
@@ -438,6 +462,7 @@ class Coordinator {
   std::string endpoint_;
   std::vector<Child> children_;
   std::uint64_t strays_ = 0;  ///< messages dropped: from no worker of the run, or out of protocol
+  std::vector<std::string> strangers_;  ///< the addresses they came from (the first few)
   Clock::time_point last_beat_;
   double longest_silence_ = 0;  ///< seconds, the longest any worker went unheard while running
   double longest_step_ = 0;     ///< seconds, the longest step a worker has reported in its heartbeats

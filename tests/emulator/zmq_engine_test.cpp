@@ -365,6 +365,7 @@ TEST(ZmqEngine, ProcessesDropStrayPeersAndKeepTheResult) {
     const auto zmq = run_zmq_processes(g, gossip_config(), "5", options);
     EXPECT_EQ(lines(zmq, g), lines(local, g));
     EXPECT_GT(zmq.stray_messages, 0U) << " the stray peer was not heard: the test proves nothing";
+    EXPECT_EQ(zmq.stranger_addresses, std::vector<std::string>{"127.0.0.1"}) << " where the strays came from";
   } catch (...) {
     done = true;
     stray.join();

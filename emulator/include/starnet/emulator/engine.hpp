@@ -57,6 +57,8 @@ struct RunResult {
   /// Worker processes: the longest any worker went without being heard from (heartbeats
   /// included), what --peer-timeout must exceed on this machine and network.
   double longest_silence_seconds = 0;
+  /// Worker processes: where refused clients and stray messages came from (the first few).
+  std::vector<std::string> stranger_addresses;
 };
 
 /// Splits the nodes into @p parts contiguous ranges of nearly equal size. On a star graph the
