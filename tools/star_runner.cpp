@@ -35,8 +35,7 @@ constexpr std::uint64_t PROCESS_WORKER_BYTES_PER_NODE = 364;
 constexpr std::uint64_t TRACE_BYTES_PER_MESSAGE = 1100;
 /// The largest TCP port number.
 constexpr long long MAX_TCP_PORT = 65535;
-/// The shortest --peer-timeout: a few heartbeats, so that one late beat is not a lost worker.
-constexpr double HEARTBEAT_FLOOR_SECONDS = 4 * emulator::HEARTBEAT_SECONDS;
+
 
 /// a · b, saturating: the estimate of a hopeless run only has to be too big.
 std::uint64_t times(std::uint64_t a, std::uint64_t b) {
@@ -110,7 +109,7 @@ void EngineOptions::add_to(CLI::App& app) {
       app.add_option("--peer-timeout", peer_timeout,
                      "With --processes: seconds without a heartbeat after which a worker is declared gone (exit 3); "
                      "default 5 s beyond the longest step seen")
-          ->check(finite_number(HEARTBEAT_FLOOR_SECONDS));
+          ->check(finite_number(emulator::MIN_PEER_TIMEOUT_SECONDS));
   app.add_option("--timeout", timeout,
                  "With --processes: seconds to wait for every worker to join (--listen) or say hello, and for any "
                  "answer while running")

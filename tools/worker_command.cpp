@@ -44,7 +44,7 @@ void add_worker_command(CLI::App& app, Action& action) {
                   "Seconds without the coordinator's heartbeat before giving up (the coordinator's own applies once "
                   "the run starts)")
       ->capture_default_str()
-      ->check(finite_number(0));
+      ->check(finite_number(emulator::MIN_PEER_TIMEOUT_SECONDS));
   cmd->add_option("--key-fd", o.key_fd,
                   "Inherited pipe holding the run's CURVE secret key (the key itself is never an argument)")
       ->excludes(joining);

@@ -381,6 +381,8 @@ const std::vector<BadInput> BATTERY = {
      "--peer-timeout", "≥ 2"},
     {"ListenForSchedules", "schedule run {schedule} --engine zmq --listen 127.0.0.1:9 --key-file {dir}/k", {}, 2,
      "--listen 127.0.0.1:9", "worker threads"},
+    {"WorkerPeerTimeoutZero", "worker --join 127.0.0.1:9 --key-file {dir}/k --peer-timeout 0", {}, 2, "--peer-timeout",
+     "≥ 2"},
     {"KeygenOverAnExistingFile", "keygen -o {dir}/k", {file("k", "mine")}, 2, "key file {dir}/k", "already exists"},
     {"KeygenIntoNoFolder", "keygen -o {dir}/no/k", {}, 2, "key file {dir}/no/k", "cannot be made"},
     // Out-of-range and non-numeric values

@@ -49,6 +49,8 @@ enum class Security {
 /// given: well above a heartbeat's period, so that a busy host is not taken for a dead one.
 inline constexpr double HEARTBEAT_SECONDS = 0.5;
 inline constexpr double DEFAULT_PEER_TIMEOUT_SECONDS = 5;
+/// The shortest peer timeout: a few heartbeats, so that one late beat is not a lost worker.
+inline constexpr double MIN_PEER_TIMEOUT_SECONDS = 4 * HEARTBEAT_SECONDS;
 
 /// How long a worker (or its coordinator) may stay silent before it is declared gone.
 struct PeerTimeout {
