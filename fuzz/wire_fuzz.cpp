@@ -7,9 +7,13 @@
 //   4     a fault
 //   5     a worker's run on ring:4 (nodes 0, 1 its own), against a peer (nodes 2, 3) whose batches are
 //         the frames of the rest: [u16 header length][header][u16 requests length][requests] …
+//   6     a worker's hello, as its coordinator reads it (zmq_processes.hpp)
+//   7     a coordinator's CONFIG after its type byte, as a worker reads it: decoded, re-encoded,
+//         decoded again to the same bytes
 #include "fuzz_support.hpp"
 #include "wire.hpp"
 #include "worker.hpp"
+#include "zmq_processes.hpp"
 
 #include <starnet/emulator/costs.hpp>
 
@@ -88,6 +92,27 @@ class Chatter final : public NodeProgram {
   }
 };
 
+void config_round_trip(std::string_view bytes) {
+  wire::Reader r(bytes);
+  const WorkerConfig c = get_worker_config(r);
+  wire::Writer once;
+  put_worker_config(once, c);
+  wire::Reader back(std::string_view(once.str()).substr(1));  // after the type byte
+  WorkerConfig again;
+  try {
+    again = get_worker_config(back);
+  } catch (const starnet::TransportError& e) {
+    std::fprintf(stderr, "a re-encoded configuration does not decode: %s\n", e.what());
+    __builtin_trap();
+  }
+  wire::Writer twice;
+  put_worker_config(twice, again);
+  if (twice.str() != once.str() || !back.done()) {
+    std::fprintf(stderr, "a configuration re-encodes to other bytes\n");
+    __builtin_trap();
+  }
+}
+
 void worker_run(std::string_view frames) {
   const auto topology = starnet::topology::make_topology("ring:4");
   const UnitCosts<Rational> costs{};
@@ -112,7 +137,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (size == 0) return 0;
   const std::string_view rest = starnet::fuzz::as_text(data + 1, size - 1);
   return starnet::fuzz::expect_only<starnet::TransportError>([&] {
-    switch (data[0] % 6) {
+    switch (data[0] % 8) {
       case 0: batch_round_trip<Rational>(rest); break;
       case 1: batch_round_trip<double>(rest); break;
       case 2: requests<Rational>(rest); break;
@@ -122,6 +147,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         (void)wire::get_fault(r);
         break;
       }
+      case 6: {
+        wire::Reader r(rest);
+        (void)get_hello(r);
+        break;
+      }
+      case 7: config_round_trip(rest); break;
       default: worker_run(rest); break;
     }
   });

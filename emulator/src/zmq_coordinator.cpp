@@ -169,12 +169,7 @@ class Coordinator {
       }
       try {
         wire::Reader r(m->body.to_string_view());
-        if (r.get<char>() != HELLO) throw TransportError("not a hello");
-        unsigned index = r.get<unsigned>();
-        std::string endpoint = r.get_string();
-        std::string host = r.get_string();
-        const auto pid = r.get<pid_t>();
-        std::string nonce = r.get_string();
+        auto [index, endpoint, host, pid, nonce] = get_hello(r);
         if (options_.join && index == WorkerOptions::ANY_INDEX) index = first_free();
         if (index >= k || !children_[index].identity.empty() || (!options_.join && pid != children_[index].pid)) {
           tell_to_leave(m->identity, fmt::format("this run has no free worker index {} (it takes {} workers)",
@@ -198,19 +193,11 @@ class Coordinator {
 
   void send_configs(const std::vector<NodeRange>& parts, const RunConfig& config, const std::string& job) {
     const unsigned k = static_cast<unsigned>(children_.size());
+    std::vector<std::string> endpoints;
+    for (const auto& c : children_) endpoints.push_back(c.endpoint);
     for (unsigned i = 0; i < k; ++i) {
       wire::Writer w;
-      w.put(CONFIG);
-      w.put(i);
-      w.put(job);
-      put_config(w, config);
-      put_peer_timeout(w, options_.peer_timeout);
-      w.put(k);
-      for (const auto& p : parts) {
-        w.put(p.begin);
-        w.put(p.end);
-      }
-      for (const auto& c : children_) w.put(c.endpoint);
+      put_worker_config(w, {i, job, config, options_.peer_timeout, parts, endpoints});
       send(children_[i].identity, w.str());
     }
   }

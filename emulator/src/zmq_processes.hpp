@@ -10,6 +10,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace starnet::emulator {
 
@@ -118,6 +120,83 @@ inline PeerTimeout get_peer_timeout(wire::Reader& r) {
   t.grows = r.get_flag();
   if (!(t.seconds > 0) || !std::isfinite(t.seconds)) wire::Reader::malformed("bad peer timeout");
   return t;
+}
+
+/// A worker's hello: the index it asks for (WorkerOptions::ANY_INDEX: any), where its peers reach
+/// it, its host and pid (for messages, and to tell the coordinator's own children), and the nonce
+/// its heartbeats carry.
+struct Hello {
+  unsigned index = WorkerOptions::ANY_INDEX;
+  std::string endpoint;
+  std::string host;
+  std::int32_t pid = -1;
+  std::string nonce;
+};
+
+inline void put_hello(wire::Writer& w, const Hello& h) {
+  w.put(HELLO);
+  w.put(h.index);
+  w.put(h.endpoint);
+  w.put(h.host);
+  w.put(h.pid);
+  w.put(h.nonce);
+}
+
+/// @throws TransportError when @p r holds no hello.
+inline Hello get_hello(wire::Reader& r) {
+  if (r.get<char>() != HELLO) wire::Reader::malformed("not a hello");
+  Hello h;
+  h.index = r.get<unsigned>();
+  h.endpoint = r.get_string();
+  h.host = r.get_string();
+  h.pid = r.get<std::int32_t>();
+  h.nonce = r.get_string();
+  return h;
+}
+
+/// What the coordinator sends a worker: its index, the run, and who its peers are.
+struct WorkerConfig {
+  unsigned index = 0;
+  std::string job;
+  RunConfig config;
+  PeerTimeout peer_timeout;
+  std::vector<NodeRange> parts;
+  std::vector<std::string> endpoints;
+};
+
+/// Writes CONFIG (its type byte included); parts and endpoints have one entry per worker.
+inline void put_worker_config(wire::Writer& w, const WorkerConfig& c) {
+  w.put(CONFIG);
+  w.put(c.index);
+  w.put(c.job);
+  put_config(w, c.config);
+  put_peer_timeout(w, c.peer_timeout);
+  w.put(static_cast<unsigned>(c.parts.size()));
+  for (const auto& p : c.parts) {
+    w.put(p.begin);
+    w.put(p.end);
+  }
+  for (const auto& e : c.endpoints) w.put(e);
+}
+
+/// Reads CONFIG after its type byte. @throws TransportError when it is malformed.
+inline WorkerConfig get_worker_config(wire::Reader& r) {
+  WorkerConfig c;
+  c.index = r.get<unsigned>();
+  c.job = r.get_string();
+  c.config = get_config(r);
+  c.peer_timeout = get_peer_timeout(r);
+  // Per worker: a range and an endpoint (at least its length).
+  const auto k = r.get_count<unsigned>(2 * sizeof(NodeId) + sizeof(std::uint64_t));
+  c.parts.resize(k);
+  for (auto& p : c.parts) {
+    p.begin = r.get<NodeId>();
+    p.end = r.get<NodeId>();
+  }
+  c.endpoints.resize(k);
+  for (auto& e : c.endpoints) e = r.get_string();
+  if (c.index >= k) wire::Reader::malformed("worker index beyond the run");
+  return c;
 }
 
 }  // namespace starnet::emulator

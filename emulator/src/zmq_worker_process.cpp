@@ -102,35 +102,6 @@ std::string who(const WorkerOptions& options) {
   return options.index == WorkerOptions::ANY_INDEX ? std::string("worker") : fmt::format("worker {}", options.index);
 }
 
-/// What the coordinator sends a worker: its index, the run, and who its peers are.
-struct WorkerConfig {
-  unsigned index = 0;
-  std::string job;
-  RunConfig config;
-  PeerTimeout peer_timeout;
-  std::vector<NodeRange> parts;
-  std::vector<std::string> endpoints;
-};
-
-WorkerConfig get_worker_config(wire::Reader& r) {
-  WorkerConfig c;
-  c.index = r.get<unsigned>();
-  c.job = r.get_string();
-  c.config = get_config(r);
-  c.peer_timeout = get_peer_timeout(r);
-  // Per worker: a range and an endpoint (at least its length).
-  const auto k = r.get_count<unsigned>(2 * sizeof(NodeId) + sizeof(std::uint64_t));
-  c.parts.resize(k);
-  for (auto& p : c.parts) {
-    p.begin = r.get<NodeId>();
-    p.end = r.get<NodeId>();
-  }
-  c.endpoints.resize(k);
-  for (auto& e : c.endpoints) e = r.get_string();
-  if (c.index >= k) wire::Reader::malformed("worker index beyond the run");
-  return c;
-}
-
 /// Waits for the coordinator's CONFIG (std::nullopt: the run was aborted before, and the coordinator
 /// reports why), taking its heartbeats meanwhile, and starts @p heartbeat
 /// (to @p endpoint over @p tcp, with @p nonce) once it hears from the coordinator: only then does
@@ -207,12 +178,7 @@ int serve_as_worker(const WorkerOptions& options, const WorkerSetupFunction& set
   const std::string nonce = random_nonce();
   {
     wire::Writer w;
-    w.put(HELLO);
-    w.put(options.index);
-    w.put(tcp.bind(pull, 0));
-    w.put(this_host());
-    w.put(::getpid());
-    w.put(nonce);
+    put_hello(w, {options.index, tcp.bind(pull, 0), this_host(), ::getpid(), nonce});
     control.send(zmq::buffer(w.str()), zmq::send_flags::none);
   }
   std::atomic<double> longest_step{0};
