@@ -122,10 +122,11 @@ class Coordinator {
   RunResult<Rational> run(const topology::Topology& topology, const RunConfig& config, const std::string& job) {
     const auto start = Clock::now();
     const unsigned k = options_.workers;
+    const auto parts = partition_nodes(topology, k);  // refuses too many workers before any joins
     children_.resize(k);
     if (!options_.join) start_children();
     gather_hellos();
-    send_configs(partition_nodes(topology, k), config, job);
+    send_configs(parts, config, job);
     RunResult<Rational> result = collect_results();
     sort_trace(result);
     result.wall_seconds = seconds_since(start);
@@ -169,12 +170,12 @@ class Coordinator {
       }
       try {
         wire::Reader r(m->body.to_string_view());
-        auto [index, endpoint, host, pid, nonce] = get_hello(r);
-        if (options_.join && index == WorkerOptions::ANY_INDEX) index = first_free();
+        auto [asked, endpoint, host, pid, nonce] = get_hello(r);
+        const unsigned index = options_.join && asked == WorkerOptions::ANY_INDEX ? first_free() : asked;
         if (index >= k || !children_[index].identity.empty() || (!options_.join && pid != children_[index].pid)) {
           tell_to_leave(m->identity, fmt::format("this run has no free worker index {} (it takes {} workers)",
-                                                 index == WorkerOptions::ANY_INDEX ? std::string("left")
-                                                                                   : std::to_string(index), k));
+                                                 asked == WorkerOptions::ANY_INDEX ? std::string("left")
+                                                                                   : std::to_string(asked), k));
           throw TransportError("no such worker, or said twice");
         }
         auto& c = children_[index];
@@ -217,6 +218,10 @@ class Coordinator {
       }
       const auto index = worker_of(m->identity);
       if (index == k || children_[index].answered) {
+        // A worker that joins late: tell it, rather than let it wait for a configuration.
+        if (index == k && !m->body.empty() && m->body.data<char>()[0] == HELLO) {
+          tell_to_leave(m->identity, fmt::format("this run has no free worker index left (it takes {} workers)", k));
+        }
         drop(m->body);
         continue;
       }

@@ -183,6 +183,23 @@ TEST(WorkerCommand, WorkersThatJoinGiveTheLocalTraceAndStrangersAreRefused) {
   EXPECT_TRUE(read(dir / "joined.jsonl") == read(dir / "local.jsonl")) << "the trace differs from the local engine's";
 }
 
+TEST(WorkerCommand, AWorkerTooManyIsToldToLeave) {
+  const auto dir = scratch("toomany");
+  keygen(dir / "run.key");
+  const std::string where = "127.0.0.1:" + std::to_string(free_port());
+  const std::string join = "--join " + where + " --key-file " + (dir / "run.key").string();
+  // The second comes once the run has its one worker; the run waits 2 s for it (a long step).
+  const auto r = run_joined(dir, "",
+                            "--topology star:5 --engine zmq --workers 1 --fault-sleep 0:2 --json --listen " + where +
+                                " --key-file " + (dir / "run.key").string(),
+                            {{"", join}, {"", join, "sleep 2"}});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.json()["verified"], true);
+  EXPECT_EQ(worker_status(dir, 0), 0) << worker_output(dir, 0);
+  EXPECT_EQ(worker_status(dir, 1), 3);
+  EXPECT_THAT(worker_output(dir, 1), HasSubstr("ended the run: this run has no free worker index left (it takes 1 workers)"));
+}
+
 TEST(WorkerCommand, ASlowStepIsNotTakenForADeadWorker) {
   // Worker 1 takes FAULT_SLEEP_SECONDS over one step, 4 times the peer timeout: its heartbeats,
   // sent by a thread of their own, keep it alive.
