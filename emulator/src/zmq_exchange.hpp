@@ -46,6 +46,9 @@ constexpr std::uint8_t ABORT = 1;
 constexpr char COORDINATOR_HEARTBEAT = 'B';
 constexpr auto POLL = std::chrono::milliseconds(100);
 
+/// @p seconds rounded to a tenth, as messages give timeouts.
+inline double tenths(double seconds) { return std::round(seconds * 10) / 10; }
+
 /// A ZeroMQ failure (too many sockets or open files, an endpoint it cannot use) as the runtime
 /// failure it is, exit 3, rather than an internal error.
 inline TransportError zmq_failure(const zmq::error_t& e) {
@@ -126,7 +129,7 @@ class ZmqExchange final : public Exchange<Time> {
       if (control_ != nullptr && (items[1].revents & ZMQ_POLLIN) != 0) take_control();
       if ((items[0].revents & ZMQ_POLLIN) == 0) {
         if (stop_ != nullptr && stop_->load()) throw TransportError(fmt::format("worker {}: a peer worker failed", self_));
-        const double limit = std::round(coordinator_timeout_.after(longest_step_) * 10) / 10;
+        const double limit = tenths(coordinator_timeout_.after(longest_step_));
         if (watched_ && std::chrono::duration<double>(std::chrono::steady_clock::now() - heard_).count() > limit) {
           throw TransportError(
               fmt::format("worker {}: the coordinator has not been heard from for {} s", self_, limit));

@@ -99,9 +99,6 @@ inline TraceEvent<Rational> get_trace_event(wire::Reader& r) {
   return e;
 }
 
-/// @p seconds rounded to a tenth, as messages give timeouts.
-inline double tenths(double seconds) { return std::round(seconds * 10) / 10; }
-
 /// A worker's heartbeat: its nonce, and the longest step it has seen (seconds).
 inline void put_heartbeat(wire::Writer& w, const std::string& nonce, double longest_step) {
   w.put(HEARTBEAT);
