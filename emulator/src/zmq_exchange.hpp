@@ -49,6 +49,13 @@ constexpr auto POLL = std::chrono::milliseconds(100);
 /// @p seconds rounded to a tenth, as messages give timeouts.
 inline double tenths(double seconds) { return std::round(seconds * 10) / 10; }
 
+/// A worker's echo of another worker's failure: the run's cause is elsewhere, so a run reports
+/// the failure that is not an echo when there is one.
+class PeerFailure : public TransportError {
+ public:
+  using TransportError::TransportError;
+};
+
 /// A ZeroMQ failure (too many sockets or open files, an endpoint it cannot use) as the runtime
 /// failure it is, exit 3, rather than an internal error.
 inline TransportError zmq_failure(const zmq::error_t& e) {
@@ -74,10 +81,12 @@ class ZmqExchange final : public Exchange<Time> {
   /// @param tcp how the push sockets connect to the peers (processes only; nullptr over inproc).
   /// @param stop set by a sibling thread that failed (threads only): checked while waiting, so a
   /// failure that could not even send its abort message (out of memory) still stops everyone.
-  ZmqExchange(zmq::context_t& ctx, unsigned self, zmq::socket_t pull, const std::vector<std::string>& endpoints,
+  /// Takes @p pull only once every PUSH socket is open and connected: if that fails, the caller
+  /// still holds its bound PULL socket, so the peers' connects to it do not dangle (zmq_threads.cpp).
+  ZmqExchange(zmq::context_t& ctx, unsigned self, zmq::socket_t&& pull, const std::vector<std::string>& endpoints,
               zmq::socket_t* control, const TcpTransport* tcp, double timeout_seconds,
               const std::atomic<bool>* stop = nullptr)
-      : self_(self), pull_(std::move(pull)), control_(control), timeout_(timeout_seconds), stop_(stop) {
+      : self_(self), control_(control), timeout_(timeout_seconds), stop_(stop) {
     for (unsigned j = 0; j < endpoints.size(); ++j) {
       push_.emplace_back(make_socket(ctx, zmq::socket_type::push));
       if (j == self) continue;
@@ -87,6 +96,7 @@ class ZmqExchange final : public Exchange<Time> {
         push_.back().connect(endpoints[j]);
       }
     }
+    pull_ = std::move(pull);
   }
 
   void exchange(std::vector<Batch<Time>>& out, std::vector<Batch<Time>>& in) override {
@@ -128,7 +138,7 @@ class ZmqExchange final : public Exchange<Time> {
       zmq::poll(items, POLL);
       if (control_ != nullptr && (items[1].revents & ZMQ_POLLIN) != 0) take_control();
       if ((items[0].revents & ZMQ_POLLIN) == 0) {
-        if (stop_ != nullptr && stop_->load()) throw TransportError(fmt::format("worker {}: a peer worker failed", self_));
+        if (stop_ != nullptr && stop_->load()) throw PeerFailure(fmt::format("worker {}: a peer worker failed", self_));
         const double limit = tenths(coordinator_timeout_.after(longest_step_));
         if (watched_ && std::chrono::duration<double>(std::chrono::steady_clock::now() - heard_).count() > limit) {
           throw TransportError(
@@ -151,7 +161,7 @@ class ZmqExchange final : public Exchange<Time> {
       const auto from = r.get<unsigned>();
       const auto seq = r.get<std::uint64_t>();
       if (from >= push_.size() || from == self_) wire::Reader::malformed("unknown sender");
-      if (type == ABORT) throw TransportError(fmt::format("worker {} failed: {}", from, r.get_string()));
+      if (type == ABORT) throw PeerFailure(fmt::format("worker {} failed: {}", from, r.get_string()));
       // One batch from each peer in each exchange, none of an exchange already done.
       if (seq < seq_) wire::Reader::malformed("a batch of a past exchange");
       auto& arrived = early_[seq];

@@ -33,10 +33,14 @@ RunResult<Time> run_threads(const topology::Topology& topology, const CostModel<
   std::vector<Worker<Time>> cores(workers);
   std::vector<std::exception_ptr> errors(workers);
   std::atomic<bool> failed{false};
+  // Every exchange, and so every worker's bound PULL socket, outlives all the threads: a socket
+  // closed early would leave its peers' connects pending, and libzmq aborts the process when it
+  // cannot open the socket it binds such a connect to at the context's end (out of open files).
+  std::vector<std::optional<ZmqExchange<Time>>> exchanges(workers);
   std::vector<std::thread> threads;
   for (unsigned i = 0; i < workers; ++i) {
     threads.emplace_back([&, i] {
-      std::optional<ZmqExchange<Time>> exchange;
+      auto& exchange = exchanges[i];
       try {
         exchange.emplace(ctx, i, std::move(pulls[i]), endpoints, nullptr, nullptr, 600, &failed);
         cores[i].reset(topology, costs, config, parts, i, *result.programs[i], &*exchange);
@@ -56,6 +60,7 @@ RunResult<Time> run_threads(const topology::Topology& topology, const CostModel<
   // Every worker reports the same port-model violation; otherwise the first failure that is not
   // the echo of another worker's failure is the cause.
   std::exception_ptr cause;
+  std::exception_ptr echo;
   for (const auto& e : errors) {
     if (!e) continue;
     try {
@@ -63,12 +68,13 @@ RunResult<Time> run_threads(const topology::Topology& topology, const CostModel<
     } catch (const ModelViolation&) {
       cause = e;
       break;
-    } catch (const TransportError&) {
-      if (!cause) cause = e;
+    } catch (const PeerFailure&) {
+      if (!echo) echo = e;
     } catch (...) {
-      cause = e;
+      if (!cause) cause = e;
     }
   }
+  if (!cause) cause = echo;
   if (cause) std::rethrow_exception(cause);
   for (auto& core : cores) merge_into(result, core);
   sort_trace(result);
