@@ -68,6 +68,24 @@ TEST(StarGraph, NeighborFromADecodedLabelEqualsNeighborFromTheRank) {
   }
 }
 
+TEST(StarGraph, NeighborFromTheRankAloneSwapsTheSymbolsOnEveryNodeOfS8AndAcrossS12) {
+  // neighbor_along(v, k) works from v's digits without building its label: checked against the
+  // swap of the decoded label on every node of S_8 and on nodes spread over S_12 (its last ones too).
+  for (const int n : {8, 12}) {
+    const StarGraph g(n);
+    const std::uint32_t stride = n == 8 ? 1U : 9973U;
+    for (std::uint64_t v = 0; v < g.size(); v += v + stride >= g.size() && v + 1 < g.size() ? 1 : stride) {
+      const auto node = static_cast<std::uint32_t>(v);
+      const auto l = g.label(node);
+      for (int k = 2; k <= n; ++k) {
+        auto swapped = l;
+        std::swap(swapped[0], swapped[static_cast<std::size_t>(k - 1)]);
+        ASSERT_EQ(g.neighbor_along(node, k), g.rank(swapped)) << " n=" << n << " v=" << v << " k=" << k;
+      }
+    }
+  }
+}
+
 TEST(StarGraph, OutEdgesAndAdjacentVerticesListLinksTwoToN) {
   const StarGraph g(/*n=*/5);
   for (std::uint32_t v = 0; v < g.size(); ++v) {
