@@ -6,6 +6,8 @@
 /// (0 success, 1 a verification failed). Errors are thrown (starnet::Error) and main() maps them
 /// to exit codes 2 and 3 (DESIGN.md).
 
+#include <starnet/topology/error.hpp>
+
 #include <CLI/CLI.hpp>
 
 #include <functional>
@@ -68,5 +70,9 @@ void applies_only(const CLI::App& cmd, const std::string& option, bool applies, 
 /// Lines::MANY) and bytes that are not UTF-8 become \xNN, so a message quoting a binary input
 /// prints as text.
 [[nodiscard]] std::string printable(std::string_view text, Lines lines = Lines::MANY);
+
+/// An error as the command line says it: an error about a library setting (Error::setting())
+/// names the flag that sets it, `--workers 0: …`; any other error is its what().
+[[nodiscard]] std::string command_line_message(const Error& e);
 
 }  // namespace starnet::tools

@@ -104,7 +104,7 @@ int main(int argc, char** argv) {
                  printable(conversion != nullptr ? conversion_message(app, *conversion) : e.what(), Lines::ONE).c_str());
     return 2;
   } catch (const starnet::Error& e) {
-    std::fprintf(stderr, "starnet: error: %s\n", printable(e.what(), Lines::ONE).c_str());
+    std::fprintf(stderr, "starnet: error: %s\n", printable(command_line_message(e), Lines::ONE).c_str());
     return e.exit_code();
   }
   try {
@@ -124,7 +124,7 @@ int main(int argc, char** argv) {
     }
     return code;
   } catch (const starnet::Error& e) {
-    std::fprintf(stderr, "starnet: error: %s\n", printable(e.what(), Lines::ONE).c_str());
+    std::fprintf(stderr, "starnet: error: %s\n", printable(command_line_message(e), Lines::ONE).c_str());
     return e.exit_code();
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "starnet: error: out of memory (try a smaller topology)\n");

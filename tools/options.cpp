@@ -1,6 +1,7 @@
 // Checks of option values and of options that apply only with others (docs/limits.md): a value
 // CLI11 would wrap (-1 into a 64-bit unsigned) or clamp (99999999999999999999 into a 64-bit
-// signed), a number that is not finite, an option the run would silently ignore.
+// signed), a number that is not finite, an option the run would silently ignore. And the flag
+// each library setting is given by, for the messages of errors about one.
 #include "command.hpp"
 
 #include <starnet/topology/error.hpp>
@@ -11,7 +12,9 @@
 #include <cstdint>
 #include <cmath>
 #include <cstdlib>
+#include <map>
 #include <string>
+#include <string_view>
 
 namespace starnet::tools {
 namespace {
@@ -57,6 +60,37 @@ void applies_only(const CLI::App& cmd, const std::string& option, bool applies, 
   std::string given = option;
   for (const auto& value : o->results()) given += " " + value;
   throw UsageError(fmt::format("{}: applies only with {} (it would be ignored)", given, when));
+}
+
+std::string command_line_message(const Error& e) {
+  // The flag of each setting a library error can be about (the libraries name settings in their
+  // own words, error.hpp); a setting without a flag here is printed as the library says it.
+  static const std::map<std::string_view, std::string_view> FLAG_OF = {
+      {"workers", "--workers"},
+      {"address", "--address"},
+      {"port", "--port"},
+      {"key descriptor", "--key-fd"},
+      {"failed links", "--fail-links"},
+      {"failed nodes", "--fail-nodes"},
+      {"root", "--root"},
+      {"topologies", "--topologies"},
+      {"port models", "--ports/--duplex"},
+      {"ports", "--ports"},
+      {"failure probability", "--fail-random"},
+      {"message size", "--message-size"},
+      {"processors", "--n"},
+      {"mean transfer cost", "--mu-d"},
+      {"mean computation cost", "--mu-c"},
+      {"algorithms", "--algos"},
+      {"runs", "--runs"},
+      {"limit K", "--k"},
+      {"coordinator", "--connect"},
+  };
+  const Setting* setting = e.setting();
+  if (setting == nullptr) return e.what();
+  const auto flag = FLAG_OF.find(setting->name);
+  if (flag == FLAG_OF.end()) return e.what();
+  return fmt::format("{}{}{}: {}", flag->second, setting->value.empty() ? "" : " ", setting->value, e.reason());
 }
 
 }  // namespace starnet::tools

@@ -156,7 +156,7 @@ emulator::MemoryEstimate EngineOptions::memory_estimate(std::uint64_t nodes, std
 
 void EngineOptions::check_memory(const emulator::MemoryEstimate& need, std::string_view what) const {
   emulator::check_memory(need, emulator::usable_memory(), force, what,
-                         "a smaller topology, no --trace, or a machine with more memory");
+                         "a smaller topology, no --trace or a machine with more memory; or --force to run anyway");
 }
 
 emulator::ProcessOptions EngineOptions::process_options() const {

@@ -12,10 +12,10 @@ namespace starnet::emulator {
 
 std::vector<NodeRange> partition_nodes(const topology::Topology& topology, unsigned parts) {
   const NodeId n = topology.num_nodes();
-  if (parts == 0) throw UsageError("--workers 0: at least one worker is needed");
+  if (parts == 0) throw UsageError(Setting{"workers", "0"}, "at least one worker is needed");
   if (parts > n) {
-    throw UsageError(fmt::format("--workers {}: more workers than the {} nodes of {} (use at most {})", parts, n,
-                                 topology.name(), n));
+    throw UsageError(Setting{"workers", std::to_string(parts)},
+                     fmt::format("more workers than the {} nodes of {} (use at most {})", n, topology.name(), n));
   }
   // Cut on multiples of `block` nodes: m! on a star graph (whole sub-stars S_m), 1 elsewhere.
   NodeId block = 1;

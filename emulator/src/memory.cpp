@@ -110,10 +110,8 @@ std::string human_bytes(std::uint64_t bytes) {
 void check_memory(const MemoryEstimate& need, const MemoryBound& bound, bool force, std::string_view what,
                   std::string_view hint) {
   if (force || need.bytes <= bound.bytes) return;
-  throw InputError(fmt::format("{} needs about {} ({}), more than the {} it may use ({}); try {}, or --force to run "
-                               "anyway",
-                               what, human_bytes(need.bytes), need.breakdown, human_bytes(bound.bytes), bound.source,
-                               hint));
+  throw InputError(fmt::format("{} needs about {} ({}), more than the {} it may use ({}); try {}", what,
+                               human_bytes(need.bytes), need.breakdown, human_bytes(bound.bytes), bound.source, hint));
 }
 
 }  // namespace starnet::emulator

@@ -40,8 +40,8 @@ constexpr std::string_view SECRET_FIELD = "secret-key: ";
 constexpr std::uintmax_t MAX_KEY_FILE_BYTES = 4096;
 
 UsageError wildcard(const std::string& text) {
-  return UsageError(fmt::format(
-      "--address {}: a wildcard address listens on every interface (expected one address of this machine)", text));
+  return UsageError(Setting{"address", text},
+                    "a wildcard address listens on every interface (expected one address of this machine)");
 }
 
 /// Answers the ZAP requests of one context (RFC 27) until @p stop receives anything. Request:
@@ -88,9 +88,8 @@ TcpAddress TcpAddress::parse(const std::string& text) {
     a.ipv6 = true;
     a.loopback = IN6_IS_ADDR_LOOPBACK(&v6) || (IN6_IS_ADDR_V4MAPPED(&v6) && v6.s6_addr[12] == 127);
   } else {
-    throw UsageError(fmt::format("--address {}: not an IP address (expected a numeric IPv4 or IPv6 address of this "
-                                 "machine, e.g. 127.0.0.1 or ::1, or localhost)",
-                                 text));
+    throw UsageError(Setting{"address", text}, "not an IP address (expected a numeric IPv4 or IPv6 address of this "
+                                               "machine, e.g. 127.0.0.1 or ::1, or localhost)");
   }
   return a;
 }
@@ -155,12 +154,13 @@ CurveKeys CurveKeys::read_from(int fd) {
   const int error = errno;
   ::close(fd);
   // A descriptor that is not open is a bad argument (exit 2); a read that fails, a runtime failure.
-  if (n < 0 && error == EBADF) throw UsageError(fmt::format("--key-fd {}: not an open file descriptor", fd));
-  if (n < 0) throw TransportError(fmt::format("--key-fd {}: cannot read the run's key ({})", fd, std::strerror(error)));
+  const Setting descriptor{"key descriptor", std::to_string(fd)};
+  if (n < 0 && error == EBADF) throw UsageError(descriptor, "not an open file descriptor");
+  if (n < 0) throw TransportError(descriptor, fmt::format("cannot read the run's key ({})", std::strerror(error)));
   try {
     return from_secret(text);
   } catch (const TransportError& e) {
-    throw TransportError(fmt::format("--key-fd {}: {}", fd, e.what()));
+    throw TransportError(descriptor, e.what());
   }
 }
 
@@ -421,16 +421,16 @@ std::string TcpTransport::bind(zmq::socket_t& s, int port) const {
     s.bind(endpoint);
   } catch (const zmq::error_t& e) {
     if (e.num() == EADDRINUSE) {
-      throw UsageError(
-          fmt::format("--port {}: {} is already in use (choose another port, or 0 for any free one)", port, endpoint));
+      throw UsageError(Setting{"port", std::to_string(port)},
+                       fmt::format("{} is already in use (choose another port, or 0 for any free one)", endpoint));
     }
     if (e.num() == EADDRNOTAVAIL) {
-      throw UsageError(fmt::format("--address {}: not an address of this machine (cannot listen on {}: {}); expected "
-                                   "one of {}",
-                                   address_.text, endpoint, e.what(), fmt::join(local_addresses(), ", ")));
+      throw UsageError(Setting{"address", address_.text},
+                       fmt::format("not an address of this machine (cannot listen on {}: {}); expected one of {}",
+                                   endpoint, e.what(), fmt::join(local_addresses(), ", ")));
     }
-    throw UsageError(fmt::format("--address {} --port {}: cannot listen on {} ({})", address_.text, port, endpoint,
-                                 e.what()));
+    throw UsageError(Setting{"address", address_.text},
+                     fmt::format("cannot listen on {}, port {} ({})", endpoint, port, e.what()));
   }
   return s.get(zmq::sockopt::last_endpoint);
 }

@@ -139,7 +139,7 @@ std::optional<WorkerConfig> await_config(zmq::context_t& ctx, zmq::socket_t& con
     }
     if (!heard && seconds_since(start) > options.timeout_seconds) {
       throw TransportError(fmt::format("{}: no coordinator answered at {} within {} s (workers are started by a "
-                                       "run with --engine zmq --processes, or join one started with --listen)",
+                                       "coordinator: a zmq run in worker processes, or one that waits for workers to join)",
                                        who(options), options.coordinator, options.timeout_seconds));
     }
     if (heard && seconds_since(*heard) > options.peer_timeout_seconds) {
@@ -171,8 +171,8 @@ int serve_as_worker(const WorkerOptions& options, const WorkerSetupFunction& set
   try {
     tcp.connect(control, options.coordinator);
   } catch (const zmq::error_t& e) {
-    throw UsageError(fmt::format("--connect {}: not an endpoint ZeroMQ can connect to ({}; expected tcp://ADDRESS:PORT)",
-                                 options.coordinator, e.what()));
+    throw UsageError(Setting{"coordinator", options.coordinator},
+                     fmt::format("not an endpoint ZeroMQ can connect to ({}; expected tcp://ADDRESS:PORT)", e.what()));
   }
   zmq::socket_t pull = make_socket(ctx, zmq::socket_type::pull);
   const std::string nonce = random_nonce();

@@ -16,6 +16,7 @@ namespace starnet::emulator {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::StartsWith;
 using topology::StarGraph;
 
 /// A program given as a function of the context; records what each node received.
@@ -422,8 +423,11 @@ TEST(PartitionNodes, RejectsZeroAndTooManyWorkers) {
     (void)partition_nodes(g, 7);
     FAIL();
   } catch (const UsageError& e) {
-    EXPECT_THAT(e.what(), HasSubstr("--workers 7"));
-    EXPECT_THAT(e.what(), HasSubstr("6 nodes"));
+    EXPECT_THAT(e.what(), HasSubstr("workers 7: more workers than the 6 nodes"));
+    ASSERT_NE(e.setting(), nullptr);
+    EXPECT_EQ(e.setting()->name, "workers");
+    EXPECT_EQ(e.setting()->value, "7");
+    EXPECT_THAT(e.reason(), StartsWith("more workers than the 6 nodes"));
   }
 }
 

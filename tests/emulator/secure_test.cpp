@@ -51,11 +51,13 @@ TEST(TcpAddress, TellsLoopbackFromOtherAddresses) {
 }
 
 TEST(TcpAddress, RejectsWhatIsNotOneIpAddress) {
+  // About the setting "address" and the text given (Setting: no value, no space before the colon).
+  const auto about = [](const std::string& text) { return "address" + (text.empty() ? "" : " " + text) + ":"; };
   for (const char* text : {"300.1.2.3", "1.2.3", "not-an-address", "", "eth0", "fe80::1%eth0", "127.0.0.1:80"}) {
-    EXPECT_ERROR(UsageError, TcpAddress::parse(text), std::string("--address ") + text + ":", "not an IP address");
+    EXPECT_ERROR(UsageError, TcpAddress::parse(text), about(text), "not an IP address");
   }
   for (const char* text : {"0.0.0.0", "::"}) {
-    EXPECT_ERROR(UsageError, TcpAddress::parse(text), std::string("--address ") + text + ":", "wildcard");
+    EXPECT_ERROR(UsageError, TcpAddress::parse(text), about(text), "wildcard");
   }
 }
 
@@ -92,9 +94,9 @@ TEST(CurveKeys, RejectWhatIsNotAKeyWithoutRepeatingIt) {
   ASSERT_EQ(::pipe(ends.data()), 0);
   ASSERT_EQ(::write(ends[1], "junk", 4), 4);
   ::close(ends[1]);
-  EXPECT_ERROR(TransportError, CurveKeys::read_from(ends[0]), "--key-fd " + std::to_string(ends[0]), "got 4");
+  EXPECT_ERROR(TransportError, CurveKeys::read_from(ends[0]), "key descriptor " + std::to_string(ends[0]), "got 4");
   // A descriptor that is not open is a bad argument of `starnet worker` (exit 2).
-  EXPECT_ERROR(UsageError, CurveKeys::read_from(-1), "--key-fd -1", "not an open file descriptor");
+  EXPECT_ERROR(UsageError, CurveKeys::read_from(-1), "key descriptor -1", "not an open file descriptor");
 }
 
 std::optional<std::string> receive(zmq::socket_t& s, std::chrono::milliseconds within) {
@@ -269,13 +271,13 @@ TEST(TcpTransport, BindNamesTheAddressOrPortItCannotListenOn) {
   const TcpTransport here(ctx, TcpAddress::parse("127.0.0.1"), CurveKeys::generate());
   zmq::socket_t s(ctx, zmq::socket_type::pull);
   s.set(zmq::sockopt::linger, 0);
-  EXPECT_ERROR(UsageError, away.bind(s, 0), "--address 203.0.113.7:", "not an address of this machine", "127.0.0.1");
+  EXPECT_ERROR(UsageError, away.bind(s, 0), "address 203.0.113.7:", "not an address of this machine", "127.0.0.1");
 
   const std::string endpoint = here.bind(s, 0);
   const int port = std::stoi(endpoint.substr(endpoint.rfind(':') + 1));
   zmq::socket_t t(ctx, zmq::socket_type::pull);
   t.set(zmq::sockopt::linger, 0);
-  EXPECT_ERROR(UsageError, here.bind(t, port), "--port " + std::to_string(port), "already in use");
+  EXPECT_ERROR(UsageError, here.bind(t, port), "port " + std::to_string(port), "already in use");
 }
 
 /// Whether a process running as user @p uid can connect to the unix socket at @p path.

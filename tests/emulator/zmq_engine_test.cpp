@@ -403,10 +403,10 @@ TEST(ZmqEngine, ProcessesRejectAnAddressThatIsMalformedOrNotOfThisMachine) {
   const StarGraph g(/*n=*/3);
   ASSERT_FALSE(has_address("203.0.113.7"));
   EXPECT_ERROR(UsageError, run_zmq_processes(g, {}, "3", gossip_processes("203.0.113.7", Security::AUTO)),
-               "--address 203.0.113.7:", "not an address of this machine");
+               "address 203.0.113.7:", "not an address of this machine");
   EXPECT_ERROR(UsageError, run_zmq_processes(g, {}, "3", gossip_processes("300.1.2.3", Security::AUTO)),
-               "--address 300.1.2.3:", "not an IP address");
-  EXPECT_ERROR(UsageError, uses_curve(gossip_processes("300.1.2.3", Security::CURVE)), "--address 300.1.2.3:");
+               "address 300.1.2.3:", "not an IP address");
+  EXPECT_ERROR(UsageError, uses_curve(gossip_processes("300.1.2.3", Security::CURVE)), "address 300.1.2.3:");
 }
 
 }  // namespace

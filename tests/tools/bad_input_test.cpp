@@ -517,7 +517,7 @@ const std::vector<BadInput> BATTERY = {
      2, "--trace-format", "--trace"},
     {"WhatifMessageSizeWithUnitCosts", "whatif --topologies ring:4 --message-size 4",
      {},
-     2, "--message-size 4", "--costs topology"},
+     2, "--message-size 4", "topology costs only"},
     {"WhatifSeedWithoutRandomness", "whatif --topologies ring:4 --seed 7", {}, 2, "--seed", "random"},
     {"WhatifOptimalTimeLimitWithoutOptimal", "whatif --topologies ring:4 --optimal-time-limit 5",
      {},

@@ -134,8 +134,8 @@ std::vector<NodeId> parse_failed_nodes(std::string_view text, const Topology& to
   for (const auto& item : split_list(text)) {
     const auto v = find_node(topology, item);
     if (!v) {
-      throw UsageError(fmt::format("{} {}: \"{}\" is not a node of {} ({})", what, text, item, topology.name(),
-                                   node_list_hint(topology)));
+      throw UsageError(Setting{std::string(what), std::string(text)},
+                       fmt::format("\"{}\" is not a node of {} ({})", item, topology.name(), node_list_hint(topology)));
     }
     nodes.push_back(*v);
   }
@@ -159,17 +159,20 @@ std::vector<std::pair<NodeId, NodeId>> parse_failed_links(std::string_view text,
       }
     }
     if (readings.empty()) {
-      throw UsageError(fmt::format("{} {}: \"{}\" is not a link u-v of {} ({} on each side of the '-')", what, text,
-                                   item, topology.name(), node_list_hint(topology)));
+      throw UsageError(Setting{std::string(what), std::string(text)},
+                       fmt::format("\"{}\" is not a link u-v of {} ({} on each side of the '-')", item, topology.name(),
+                                   node_list_hint(topology)));
     }
     if (readings.size() > 1) {
-      throw UsageError(fmt::format("{} {}: \"{}\" names more than one pair of nodes of {} (write the nodes by index)",
-                                   what, text, item, topology.name()));
+      throw UsageError(Setting{std::string(what), std::string(text)},
+                       fmt::format("\"{}\" names more than one pair of nodes of {} (write the nodes by index)", item,
+                                   topology.name()));
     }
     const auto [u, v] = readings.front();
     if (!topology.port_to(u, v) && !topology.port_to(v, u)) {
-      throw UsageError(fmt::format("{} {}: there is no link {} in {} (nodes {} and {} are not neighbours)", what, text,
-                                   item, topology.name(), topology.node_name(u), topology.node_name(v)));
+      throw UsageError(Setting{std::string(what), std::string(text)},
+                       fmt::format("there is no link {} in {} (nodes {} and {} are not neighbours)", item, topology.name(),
+                                   topology.node_name(u), topology.node_name(v)));
     }
     links.emplace_back(u, v);
   }

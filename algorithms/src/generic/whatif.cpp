@@ -132,16 +132,16 @@ class Runner {
     spec_ = spec_text;
     base_ = base.get();
     Faults fixed;
-    if (!s_.failed_links.empty()) fixed.links = parse_failed_links(s_.failed_links, *base, "--fail-links");
-    if (!s_.failed_nodes.empty()) fixed.nodes = parse_failed_nodes(s_.failed_nodes, *base, "--fail-nodes");
+    if (!s_.failed_links.empty()) fixed.links = parse_failed_links(s_.failed_links, *base, "failed links");
+    if (!s_.failed_nodes.empty()) fixed.nodes = parse_failed_nodes(s_.failed_nodes, *base, "failed nodes");
     const auto root = find_node(*base, s_.root);
     if (!root) {
-      throw UsageError(fmt::format("--root {}: not a node of {} (expected a node name or an index 0..{})", s_.root,
-                                   spec_text, base->num_nodes() - 1));
+      throw UsageError(Setting{"root", s_.root}, fmt::format("not a node of {} (expected a node name or an index 0..{})",
+                                                             spec_text, base->num_nodes() - 1));
     }
     if (std::find(fixed.nodes.begin(), fixed.nodes.end(), *root) != fixed.nodes.end()) {
-      throw UsageError(fmt::format("--root {}: node {} of {} is among --fail-nodes (choose another root)", s_.root,
-                                   base->node_name(*root), spec_text));
+      throw UsageError(Setting{"root", s_.root}, fmt::format("node {} of {} is among the failed nodes (choose another root)",
+                                                             base->node_name(*root), spec_text));
     }
     root_ = *root;
     std::optional<Subnetwork> intact;
@@ -424,25 +424,25 @@ class Runner {
 }  // namespace
 
 WhatIfStudy& WhatIfStudy::run() {
-  if (specs_.empty()) throw UsageError("--topologies: no topology given (expected e.g. star:5,hypercube:7)");
-  if (models_.empty()) throw UsageError("--ports/--duplex: no port model given");
+  if (specs_.empty()) throw UsageError(Setting{"topologies", ""}, "no topology given (expected e.g. star:5,hypercube:7)");
+  if (models_.empty()) throw UsageError(Setting{"port models", ""}, "no port model given");
   for (const auto& m : models_) {
     if (m.ports < 1) {
-      throw UsageError(fmt::format("--ports {}: a node needs at least one port (expected k ≥ 1)", m.ports));
+      throw UsageError(Setting{"ports", std::to_string(m.ports)}, "a node needs at least one port (expected k ≥ 1)");
     }
   }
   for (const double p : rates_) {
     if (!(p >= 0 && p <= 1)) {
-      throw UsageError(fmt::format("--fail-random {}: not a probability (expected 0 ≤ P ≤ 1)", p));
+      throw UsageError(Setting{"failure probability", fmt::format("{}", p)}, "not a probability (expected 0 ≤ P ≤ 1)");
     }
   }
   if (!(message_size_ > 0)) {
-    throw UsageError(fmt::format("--message-size {}: not a size (expected a number > 0)", message_size_.to_string()));
+    throw UsageError(Setting{"message size", message_size_.to_string()}, "not a size (expected a number > 0)");
   }
   if (costs_ != CostKind::TOPOLOGY && message_size_ != 1) {
-    throw UsageError(fmt::format("--message-size {}: sizes count with --costs topology only (the α–β times of the "
-                                 "links), not with {} costs",
-                                 message_size_.to_string(), to_string(costs_)));
+    throw UsageError(Setting{"message size", message_size_.to_string()},
+                     fmt::format("sizes count with topology costs only (the α–β times of the links), not with {} costs",
+                                 to_string(costs_)));
   }
   const auto start = Clock::now();
   rows_.clear();

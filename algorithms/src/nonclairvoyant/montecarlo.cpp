@@ -113,11 +113,11 @@ Emulation<double> one(const Shared& shared, PerThread& local, Algorithm a, std::
 
 void validate(const Scenario& s) {
   if (s.n < 1 || s.n > 65535) {
-    throw InputError(fmt::format("--n {}: expected 1..65535 processors (the order check packs indices in 16 bits)", s.n));
+    throw InputError(Setting{"processors", std::to_string(s.n)},
+                     "expected 1..65535 processors (the order check packs indices in 16 bits)");
   }
-  if (!(s.mu_d >= 0) || !(s.mu_c >= 0)) {
-    throw InputError(fmt::format("--mu-d {} / --mu-c {}: mean costs must be ≥ 0", s.mu_d, s.mu_c));
-  }
+  if (!(s.mu_d >= 0)) throw InputError(Setting{"mean transfer cost", fmt::format("{}", s.mu_d)}, "must be ≥ 0");
+  if (!(s.mu_c >= 0)) throw InputError(Setting{"mean computation cost", fmt::format("{}", s.mu_c)}, "must be ≥ 0");
   // The distributions check the CV against their ranges (InputError naming both).
   (void)CostDistribution(s.distribution, s.mu_d, s.cv);
 }
@@ -125,7 +125,7 @@ void validate(const Scenario& s) {
 }  // namespace
 
 MonteCarlo& MonteCarlo::algorithms(std::vector<Algorithm> list) {
-  if (list.empty()) throw UsageError("--algos: at least one algorithm is needed");
+  if (list.empty()) throw UsageError(Setting{"algorithms", ""}, "at least one algorithm is needed");
   algorithms_ = std::move(list);
   return *this;
 }
@@ -135,7 +135,7 @@ MonteCarlo& MonteCarlo::scenario(const Scenario& s) {
   return *this;
 }
 MonteCarlo& MonteCarlo::runs(std::uint64_t r) {
-  if (r < 1) throw UsageError("--runs 0: at least one run is needed");
+  if (r < 1) throw UsageError(Setting{"runs", "0"}, "at least one run is needed");
   runs_ = r;
   return *this;
 }

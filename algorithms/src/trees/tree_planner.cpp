@@ -48,10 +48,11 @@ bool takes_limit(Algorithm algorithm) {
 ReductionPlan make_plan(const PlanRequest& request) {
   const std::string name(to_string(request.algorithm));
   if (takes_limit(request.algorithm) && !request.k) {
-    throw UsageError("algorithm " + name + " needs the limit K (--k)");
+    throw UsageError(Setting{"limit K", ""}, "algorithm " + name + " needs it");
   }
   if (!takes_limit(request.algorithm) && request.k) {
-    throw UsageError("algorithm " + name + " takes no limit K (--k applies to greedy-transfers and greedy-reducers)");
+    throw UsageError(Setting{"limit K", std::to_string(*request.k)},
+                     "algorithm " + name + " takes no limit K (only greedy-transfers and greedy-reducers take one)");
   }
   const int n = request.n;
   const CostModel& model = request.model;

@@ -41,19 +41,19 @@ TEST(FindNode, ByNameFirstThenByIndex) {
 
 TEST(ParseFailures, LinksAndNodesByNameOrIndex) {
   const auto torus = topology::make_topology("torus:3x4");
-  EXPECT_EQ(parse_failed_links("(0,0)-(0,1),5-9", *torus, "--fail-links"), (Links{{0, 1}, {5, 9}}));
-  EXPECT_EQ(parse_failed_nodes("(2,3),0", *torus, "--fail-nodes"), (std::vector<NodeId>{11, 0}));
+  EXPECT_EQ(parse_failed_links("(0,0)-(0,1),5-9", *torus, "failed links"), (Links{{0, 1}, {5, 9}}));
+  EXPECT_EQ(parse_failed_nodes("(2,3),0", *torus, "failed nodes"), (std::vector<NodeId>{11, 0}));
   const auto cube = topology::make_topology("hypercube:7");
-  EXPECT_EQ(parse_failed_links("3-19", *cube, "--fail-links"), (Links{{3, 19}}));
+  EXPECT_EQ(parse_failed_links("3-19", *cube, "failed links"), (Links{{3, 19}}));
 }
 
 TEST(ParseFailures, BadItemsAreUsageErrorsNamingFlagItemAndTopology) {
   const auto cube = topology::make_topology("hypercube:7");
-  EXPECT_ERROR(UsageError, parse_failed_links("3-17", *cube, "--fail-links"), "--fail-links 3-17", "no link 3-17",
+  EXPECT_ERROR(UsageError, parse_failed_links("3-17", *cube, "failed links"), "failed links 3-17", "no link 3-17",
                "hypercube:7", "0000011", "0010001");
-  EXPECT_ERROR(UsageError, parse_failed_links("3-999", *cube, "--fail-links"), "\"3-999\"", "hypercube:7", "0..127");
-  EXPECT_ERROR(UsageError, parse_failed_links("3", *cube, "--fail-links"), "\"3\"", "not a link");
-  EXPECT_ERROR(UsageError, parse_failed_nodes("x", *cube, "--fail-nodes"), "--fail-nodes x", "\"x\"", "hypercube:7");
+  EXPECT_ERROR(UsageError, parse_failed_links("3-999", *cube, "failed links"), "\"3-999\"", "hypercube:7", "0..127");
+  EXPECT_ERROR(UsageError, parse_failed_links("3", *cube, "failed links"), "\"3\"", "not a link");
+  EXPECT_ERROR(UsageError, parse_failed_nodes("x", *cube, "failed nodes"), "failed nodes x", "\"x\"", "hypercube:7");
 }
 
 TEST(ParseFailures, ANameWithDashesThatSplitsTwoWaysIsRefused) {
@@ -62,8 +62,8 @@ TEST(ParseFailures, ANameWithDashesThatSplitsTwoWaysIsRefused) {
   p.add_link(0, 2);  // a — b-c
   p.add_link(1, 3);  // a-b — c
   const topology::PlatformTopology t(std::move(p));
-  EXPECT_ERROR(UsageError, parse_failed_links("a-b-c", t, "--fail-links"), "\"a-b-c\"", "more than one pair", "dashes");
-  EXPECT_EQ(parse_failed_links("1-3", t, "--fail-links"), (Links{{1, 3}}));  // by index it is clear
+  EXPECT_ERROR(UsageError, parse_failed_links("a-b-c", t, "failed links"), "\"a-b-c\"", "more than one pair", "dashes");
+  EXPECT_EQ(parse_failed_links("1-3", t, "failed links"), (Links{{1, 3}}));  // by index it is clear
 }
 
 TEST(RandomFailures, ReproducibleNestedInPAndNearTheRate) {

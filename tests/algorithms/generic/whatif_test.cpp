@@ -233,11 +233,11 @@ TEST(WhatIfStudy, MessageSizeUsesTheAlphaBetaTimeOfEveryLink) {
     EXPECT_EQ(bfs->lower_bound_time, hop.first + hop.second);  // the weighted diameter
     EXPECT_TRUE(bfs->verified);
   }
-  EXPECT_ERROR(UsageError, WhatIfStudy().topologies({path.string()}).message_size(4).run(), "--message-size 4",
-               "--costs topology");
+  EXPECT_ERROR(UsageError, WhatIfStudy().topologies({path.string()}).message_size(4).run(), "message size 4",
+               "topology costs only");
   EXPECT_ERROR(UsageError,
                WhatIfStudy().topologies({path.string()}).costs(CostKind::TOPOLOGY).message_size(0).run(),
-               "--message-size 0", "> 0");
+               "message size 0", "> 0");
   std::filesystem::remove(path);
 }
 
@@ -255,13 +255,13 @@ TEST(WhatIfStudy, BadInputIsAnErrorNamingTheInput) {
   const auto study = [] { return WhatIfStudy().topologies({"hypercube:7"}); };
   EXPECT_ERROR(TopologyError, study().topologies({"cube:7"}).run(), "cube:7");
   EXPECT_ERROR(TopologyError, study().topologies({"star:13"}).run(), "star:13");
-  EXPECT_ERROR(UsageError, study().failed_links("3-17").run(), "--fail-links 3-17", "no link", "hypercube:7");
-  EXPECT_ERROR(UsageError, study().failed_nodes("300").run(), "--fail-nodes 300", "hypercube:7");
-  EXPECT_ERROR(UsageError, study().port_models({{0, false}}).run(), "--ports 0", "k ≥ 1");
-  EXPECT_ERROR(UsageError, study().fault_rates({1.5}).run(), "--fail-random 1.5");
-  EXPECT_ERROR(UsageError, study().root("zz").run(), "--root zz", "hypercube:7");
-  EXPECT_ERROR(UsageError, study().failed_nodes("5").root("5").run(), "--root 5", "--fail-nodes");
-  EXPECT_ERROR(UsageError, WhatIfStudy().run(), "--topologies");
+  EXPECT_ERROR(UsageError, study().failed_links("3-17").run(), "failed links 3-17", "no link", "hypercube:7");
+  EXPECT_ERROR(UsageError, study().failed_nodes("300").run(), "failed nodes 300", "hypercube:7");
+  EXPECT_ERROR(UsageError, study().port_models({{0, false}}).run(), "ports 0", "k ≥ 1");
+  EXPECT_ERROR(UsageError, study().fault_rates({1.5}).run(), "failure probability 1.5");
+  EXPECT_ERROR(UsageError, study().root("zz").run(), "root zz", "hypercube:7");
+  EXPECT_ERROR(UsageError, study().failed_nodes("5").root("5").run(), "root 5", "among the failed nodes");
+  EXPECT_ERROR(UsageError, WhatIfStudy().run(), "topologies: no topology given");
 }
 
 TEST(WhatIfStudy, TheRootOfReduceAndBroadcastCanBeChosen) {

@@ -60,7 +60,7 @@ TEST(TreePlanner, EveryAlgorithmGivesSoundPlans) {
 TEST(TreePlanner, LimitKOnlyWhereItApplies) {
   const CostModel model(1, 1);
   expect_error<UsageError>([&] { (void)make_plan({Algorithm::GREEDY_TRANSFERS, 8, model, std::nullopt}); },
-                           {"greedy-transfers", "--k"});
+                           {"limit K: algorithm greedy-transfers needs it"});
   expect_error<UsageError>([&] { (void)make_plan({Algorithm::BINOMIAL, 8, model, 2}); }, {"binomial", "no limit K"});
   expect_error<ScheduleError>([&] { (void)make_plan({Algorithm::GREEDY_REDUCERS, 8, model, 9}); }, {"K = 9", "limit 7"});
   expect_error<ScheduleError>([&] { (void)make_plan({Algorithm::GREEDY, 0, model, std::nullopt}); }, {"n = 0"});

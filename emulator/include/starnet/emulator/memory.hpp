@@ -32,9 +32,9 @@ struct MemoryEstimate {
 
 /// @brief Refuses a run whose estimate exceeds what it may use, unless forced.
 /// @param what names the run, e.g. "allreduce on star:12".
-/// @param hint what the user can do, e.g. "a smaller n, more worker hosts (--engine zmq --processes)".
-/// @throws InputError (exit 2) naming @p what, the estimate, the bound and its source, @p hint and
-/// `--force` when @p need.bytes > @p bound.bytes and @p force is false.
+/// @param hint what the user can do, in the front end's words (the command line names its flags).
+/// @throws InputError (exit 2) naming @p what, the estimate, the bound and its source and @p hint
+/// when @p need.bytes > @p bound.bytes and @p force is false.
 void check_memory(const MemoryEstimate& need, const MemoryBound& bound, bool force, std::string_view what,
                   std::string_view hint);
 

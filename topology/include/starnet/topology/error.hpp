@@ -8,17 +8,43 @@
 /// failure. A verification that fails is a result (exit 1), not an exception, except for a
 /// violation of the port model detected while emulating (ModelViolation, exit 1).
 
+#include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace starnet {
+
+/// The setting of a library call that an error is about, in the library's own words (e.g.
+/// "workers", the number of workers of a zmq run), and the value it was given. The libraries
+/// never name command-line flags: a front end names the setting its own way (the command line
+/// prints its flag, `--workers 0: …`; tools/options.cpp).
+struct Setting {
+  std::string name;
+  std::string value;  ///< as given; empty when the error is about the setting as a whole
+};
 
 /// Root of every exception starnet throws on purpose.
 class Error : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+  /// what() is "NAME VALUE: REASON" (or "NAME: REASON" without a value).
+  Error(Setting setting, const std::string& reason)
+      : std::runtime_error(setting.name + (setting.value.empty() ? "" : " " + setting.value) + ": " + reason),
+        about_(std::make_shared<const About>(About{std::move(setting), reason})) {}
   /// @return the process exit code the command line uses for this error.
   [[nodiscard]] virtual int exit_code() const noexcept { return 3; }
+  /// The setting at fault, or null for an error about something else (a file, a run).
+  [[nodiscard]] const Setting* setting() const noexcept { return about_ ? &about_->setting : nullptr; }
+  /// What is wrong with setting(): what() without the setting's name and value.
+  [[nodiscard]] const char* reason() const noexcept { return about_ ? about_->reason.c_str() : what(); }
+
+ private:
+  struct About {
+    Setting setting;
+    std::string reason;
+  };
+  std::shared_ptr<const About> about_;  // shared: exceptions are copied, and copies must not throw
 };
 
 /// Bad input: a topology spec or file, a flag value, a plan that cannot be. Exit code 2.

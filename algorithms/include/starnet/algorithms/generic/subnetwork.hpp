@@ -73,14 +73,15 @@ struct Faults {
 /// The node named @p text (name first, then index 0..N−1), if any.
 [[nodiscard]] std::optional<NodeId> find_node(const Topology& topology, std::string_view text);
 
-/// Parses `--fail-nodes` items. @param what the flag, for messages.
-/// @throws UsageError naming the flag, the item and the topology when an item is no node.
+/// Parses a list of failed nodes. @param what the setting's name, for messages (Setting).
+/// @throws UsageError about Setting{what, text}, naming the item and the topology when an item is
+/// no node.
 [[nodiscard]] std::vector<NodeId> parse_failed_nodes(std::string_view text, const Topology& topology,
                                                      std::string_view what);
-/// Parses `--fail-links` items "u-v" (a '-' outside parentheses that splits the item into two
-/// nodes; names may contain '-' as long as only one split names two nodes).
-/// @throws UsageError naming the flag, the item and the topology when an item is not two nodes,
-/// is ambiguous, or when there is no link between the two nodes.
+/// Parses a list of failed links, items "u-v" (a '-' outside parentheses that splits the item into
+/// two nodes; names may contain '-' as long as only one split names two nodes).
+/// @throws UsageError about Setting{what, text}, naming the item and the topology when an item is
+/// not two nodes, is ambiguous, or when there is no link between the two nodes.
 [[nodiscard]] std::vector<std::pair<NodeId, NodeId>> parse_failed_links(std::string_view text, const Topology& topology,
                                                                         std::string_view what);
 /// The undirected links {u, v} (u < v) failed by random faults of probability @p p.
