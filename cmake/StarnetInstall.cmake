@@ -1,11 +1,11 @@
 # Install rules (docs/architecture.md, "Using starnet as a library"). `cmake --install build
 # --prefix P` copies what the build made, rebuilding nothing:
 #   P/bin/starnet
-#   P/include/starnet/{topology,emulator,algorithms}/…   the public headers
-#   P/lib/libstarnet_*.a                                  the static libraries, one per part
-#   P/lib/cmake/starnet/                                  the package find_package(starnet) reads
-# Users link starnet::topology, starnet::emulator, starnet::algorithms, the names used in-tree;
-# the starnet::X_P part targets come along in their link interface. tests/consumer is such a
+#   P/include/starnet/{core,topology,emulator,algorithms}/…   the public headers
+#   P/lib/libstarnet_*.a                                       the static libraries, one per part
+#   P/lib/cmake/starnet/                                       the package find_package(starnet) reads
+# Users link starnet::core, starnet::topology, starnet::emulator, starnet::algorithms, the names
+# used in-tree; the starnet::X_P part targets come along in their link interface. tests/consumer is such a
 # user, built against an install by .ci/run.
 
 include(GNUInstallDirs)

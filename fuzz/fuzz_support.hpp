@@ -7,7 +7,7 @@
 // for the wire); any other exception escapes and libFuzzer reports it as a crash. A round trip
 // that fails prints what differed and traps.
 
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 #include <starnet/topology/families.hpp>
 #include <starnet/topology/files.hpp>
 #include <starnet/topology/spec.hpp>

@@ -1,7 +1,7 @@
 // libFuzzer harness: Rational::parse, and parse(to_string(r)) == r.
 #include "fuzz_support.hpp"
 
-#include <starnet/topology/rational.hpp>
+#include <starnet/core/rational.hpp>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using starnet::Rational;

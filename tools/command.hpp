@@ -6,7 +6,7 @@
 /// (0 success, 1 a verification failed). Errors are thrown (starnet::Error) and main() maps them
 /// to exit codes 2 and 3 (DESIGN.md).
 
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 
 #include <CLI/CLI.hpp>
 

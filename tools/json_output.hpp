@@ -6,7 +6,7 @@
 /// ("ratio": 0.996, "ratio_exact": "249/250"), and one top-level "verified" wherever something is
 /// checked. Templates so that documents built as nlohmann::ordered_json keep their field order.
 
-#include <starnet/topology/rational.hpp>
+#include <starnet/core/rational.hpp>
 
 #include <nlohmann/json.hpp>
 

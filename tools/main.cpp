@@ -3,7 +3,7 @@
 #include "json_output.hpp"
 #include "progress.hpp"
 
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 #include <starnet/topology/files.hpp>
 
 #include <fmt/format.h>

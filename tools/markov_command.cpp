@@ -4,8 +4,8 @@
 #include "json_output.hpp"
 
 #include <starnet/algorithms/stochastic/tree_dyn_markov.hpp>
-#include <starnet/topology/error.hpp>
-#include <starnet/topology/rational.hpp>
+#include <starnet/core/error.hpp>
+#include <starnet/core/rational.hpp>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

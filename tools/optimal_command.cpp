@@ -16,7 +16,7 @@
 #include <starnet/topology/spec.hpp>
 #include <starnet/topology/star_graph.hpp>
 #include <starnet/algorithms/schedule/schedule_json.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 #include <starnet/topology/families.hpp>
 
 #include <fmt/format.h>

@@ -4,7 +4,7 @@
 // each library setting is given by, for the messages of errors about one.
 #include "command.hpp"
 
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 
 #include <fmt/format.h>
 

@@ -1,6 +1,6 @@
 #include "command.hpp"
 
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 
 #include <fmt/format.h>
 

@@ -14,8 +14,8 @@
 #include <starnet/algorithms/trees/tree_planner.hpp>
 #include <starnet/emulator/engine.hpp>
 #include <starnet/topology/complete_graph.hpp>
-#include <starnet/topology/error.hpp>
-#include <starnet/topology/rational.hpp>
+#include <starnet/core/error.hpp>
+#include <starnet/core/rational.hpp>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

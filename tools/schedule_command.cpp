@@ -14,7 +14,7 @@
 #include <starnet/algorithms/schedule/schedule_json.hpp>
 #include <starnet/algorithms/schedule/schedule_run.hpp>
 #include <starnet/emulator/costs.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 #include <starnet/topology/families.hpp>
 #include <starnet/topology/input.hpp>
 

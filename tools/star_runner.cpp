@@ -2,7 +2,7 @@
 
 #include "command.hpp"
 
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 #include <starnet/topology/star_graph.hpp>
 
 #include <fmt/format.h>

@@ -2,7 +2,7 @@
 #include "command.hpp"
 #include "json_output.hpp"
 
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 #include <starnet/topology/families.hpp>
 #include <starnet/topology/files.hpp>
 #include <starnet/topology/properties.hpp>

@@ -12,7 +12,7 @@
 #include "gantt.hpp"
 #include "viz_layout.hpp"
 
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 #include <starnet/topology/families.hpp>
 #include <starnet/topology/spec.hpp>
 

@@ -3,7 +3,7 @@
 #include "command.hpp"
 #include "gantt.hpp"
 
-#include <starnet/topology/rational.hpp>
+#include <starnet/core/rational.hpp>
 #include <starnet/topology/topology.hpp>
 
 #include <nlohmann/json.hpp>

@@ -16,7 +16,7 @@
 #include "viz_layout.hpp"
 
 #include <starnet/algorithms/schedule/schedule_run.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 #include <starnet/topology/spec.hpp>
 #include <starnet/topology/star_graph.hpp>
 

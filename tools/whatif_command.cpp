@@ -9,7 +9,7 @@
 #include <starnet/algorithms/optimal/optimal_search.hpp>
 #include <starnet/algorithms/schedule/schedule_json.hpp>
 #include <starnet/algorithms/schedule/schedule_run.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 #include <starnet/topology/input.hpp>
 
 #include <fmt/format.h>

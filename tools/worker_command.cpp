@@ -5,7 +5,7 @@
 #include "star_runner.hpp"
 
 #include <starnet/emulator/zmq_engine.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 
 #include <fmt/format.h>
 

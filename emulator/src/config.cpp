@@ -1,6 +1,6 @@
 // The run parameters' names (config.hpp).
 #include <starnet/emulator/config.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 
 #include <fmt/format.h>
 

@@ -1,7 +1,7 @@
 #include "worker.hpp"
 
 #include <starnet/emulator/engine.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 #include <starnet/topology/star_graph.hpp>
 
 #include <fmt/format.h>

@@ -1,6 +1,6 @@
 // Memory before work (memory.hpp): the bounds a process lives under, read from Linux.
 #include <starnet/emulator/memory.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 
 #include <fmt/format.h>
 

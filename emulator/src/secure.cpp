@@ -2,7 +2,7 @@
 
 #include <starnet/emulator/zmq_engine.hpp>
 
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 
 #include <fmt/format.h>
 #include <zmq_addon.hpp>

@@ -1,6 +1,6 @@
 // Trace events and counters (trace.hpp): their names, merging, and the JSON line of an event.
 #include <starnet/emulator/trace.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 #include <starnet/topology/star_graph.hpp>
 
 #include <fmt/format.h>

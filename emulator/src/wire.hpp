@@ -7,7 +7,7 @@
 
 #include "worker.hpp"
 
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 
 #include <cmath>
 #include <cstring>

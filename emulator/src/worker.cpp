@@ -2,7 +2,7 @@
 
 #include "wire.hpp"
 
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 
 #include <fmt/format.h>
 

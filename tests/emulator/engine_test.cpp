@@ -1,7 +1,7 @@
 // The engine's semantics on small hand-made programs: port models, strict and arbitrated
 // checking, unit and timed time, zero-duration events, deadlocks, traces and counters.
 #include <starnet/emulator/engine.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 #include <starnet/topology/platform.hpp>
 #include <starnet/topology/star_graph.hpp>
 

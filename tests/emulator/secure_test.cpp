@@ -1,10 +1,10 @@
 // The tcp transport of worker processes: which addresses are loopback, how keys travel, and CURVE
 // servers that let in only the clients holding the run's keys.
 #include "../../emulator/src/secure.hpp"
-#include "../topology/expect_error.hpp"
+#include "../core/expect_error.hpp"
 
 #include <starnet/emulator/zmq_engine.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

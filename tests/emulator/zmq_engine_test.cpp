@@ -1,11 +1,11 @@
 // The zmq engine has the local engine's semantics: same traces for any worker count, threads or
 // processes, plain or CURVE tcp; same errors; and a failing worker never leaves the others waiting.
 #include "../../emulator/src/secure.hpp"
-#include "../topology/expect_error.hpp"
+#include "../core/expect_error.hpp"
 
 #include <starnet/emulator/engine.hpp>
 #include <starnet/emulator/zmq_engine.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 #include <starnet/topology/platform.hpp>
 #include <starnet/topology/star_graph.hpp>
 

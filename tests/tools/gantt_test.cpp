@@ -1,12 +1,12 @@
 // The Gantt chart writer (tools/gantt.hpp), called as the subcommands call it: on real traces of the
 // emulator, and on traces changed by hand to see that the picture follows the trace.
 #include "../../tools/gantt.hpp"
-#include "../topology/expect_error.hpp"
+#include "../core/expect_error.hpp"
 #include "viz_xml.hpp"
 
 #include <starnet/algorithms/star/allreduce.hpp>
 #include <starnet/emulator/engine.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 #include <starnet/topology/star_graph.hpp>
 
 #include <gmock/gmock.h>

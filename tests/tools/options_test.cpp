@@ -3,7 +3,7 @@
 #include "../../tools/command.hpp"
 
 #include <starnet/emulator/engine.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 #include <starnet/topology/star_graph.hpp>
 
 #include <gmock/gmock.h>

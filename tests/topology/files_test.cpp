@@ -1,6 +1,6 @@
-#include "expect_error.hpp"
+#include "../core/expect_error.hpp"
 
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 #include <starnet/topology/families.hpp>
 #include <starnet/topology/files.hpp>
 #include <starnet/topology/input.hpp>

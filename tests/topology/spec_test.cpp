@@ -1,6 +1,6 @@
-#include "expect_error.hpp"
+#include "../core/expect_error.hpp"
 
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 #include <starnet/topology/spec.hpp>
 
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 #include <starnet/topology/complete_graph.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 
 #include <fmt/format.h>
 

@@ -3,7 +3,7 @@
 // reader (files.cpp: costs such as 0.1 or 1e-3) and the SimGrid reader (simgrid.cpp: quantities
 // with units such as 1.5GBps).
 
-#include <starnet/topology/rational.hpp>
+#include <starnet/core/rational.hpp>
 
 #include <cstddef>
 #include <cstdint>

@@ -1,5 +1,5 @@
 // Topology families (families.hpp): the generators, the spec dispatch and the size limits.
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 #include <starnet/topology/families.hpp>
 #include <starnet/topology/files.hpp>
 #include <starnet/topology/spec.hpp>

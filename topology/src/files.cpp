@@ -7,7 +7,7 @@
 // GraphML by our own reader on pugixml, which accepts the attr.type values other tools write
 // (networkx writes weights as double) where Boost's read_graphml refuses any type that differs
 // from its property map's.
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 #include <starnet/topology/families.hpp>
 #include <starnet/topology/files.hpp>
 #include <starnet/topology/input.hpp>

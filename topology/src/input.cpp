@@ -1,5 +1,5 @@
 // Reading user inputs under limits (input.hpp).
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 #include <starnet/topology/input.hpp>
 
 #include <fmt/format.h>

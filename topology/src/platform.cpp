@@ -1,4 +1,4 @@
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 #include <starnet/topology/platform.hpp>
 
 #include <fmt/format.h>

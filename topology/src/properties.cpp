@@ -1,5 +1,5 @@
 // Hop-distance properties by breadth-first search (properties.hpp).
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 #include <starnet/topology/families.hpp>
 #include <starnet/topology/properties.hpp>
 #include <starnet/topology/spec.hpp>

@@ -5,7 +5,7 @@
 // routes with their lines; build() then turns each route, or the cluster, into starnet links. A
 // value with a unit is read exactly: the decimal's digits · 10^e · the unit's 10^a · 2^b · k, in
 // 128-bit integers reduced once, so "41.279125MBps" is 41279125 and "1Kibps" is 128.
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 #include <starnet/topology/families.hpp>
 #include <starnet/topology/simgrid.hpp>
 

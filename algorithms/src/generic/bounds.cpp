@@ -1,5 +1,5 @@
 #include <starnet/algorithms/generic/bounds.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 
 #include <limits>
 #include <optional>

@@ -1,5 +1,5 @@
 #include <starnet/algorithms/generic/ring.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 #include <starnet/topology/spec.hpp>
 
 #include <fmt/format.h>

@@ -1,6 +1,6 @@
 #include <starnet/algorithms/generic/schedule.hpp>
 #include <starnet/emulator/payload.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 
 #include <fmt/format.h>
 

@@ -1,5 +1,5 @@
 #include <starnet/algorithms/generic/subnetwork.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 #include <starnet/topology/platform.hpp>
 #include <starnet/topology/star_graph.hpp>
 

@@ -4,7 +4,7 @@
 #include <starnet/algorithms/stochastic/random_stream.hpp>
 #include <starnet/algorithms/trees/special_trees.hpp>
 #include <starnet/emulator/engine.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 
 #include <fmt/format.h>
 #include <tbb/blocked_range.h>

@@ -1,5 +1,5 @@
 #include <starnet/algorithms/nonclairvoyant/reduce_value.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 
 #include <cstring>
 

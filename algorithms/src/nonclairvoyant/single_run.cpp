@@ -5,7 +5,7 @@
 #include <starnet/algorithms/trees/plan_program.hpp>
 #include <starnet/emulator/engine.hpp>
 #include <starnet/topology/complete_graph.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 
 #include <fmt/format.h>
 

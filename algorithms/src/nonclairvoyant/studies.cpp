@@ -1,6 +1,6 @@
 #include <starnet/algorithms/nonclairvoyant/studies.hpp>
 #include <starnet/algorithms/stochastic/tree_dyn_markov.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 
 #include <fmt/format.h>
 

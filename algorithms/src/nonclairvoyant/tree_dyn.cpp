@@ -1,6 +1,6 @@
 #include <starnet/algorithms/nonclairvoyant/reduce_value.hpp>
 #include <starnet/algorithms/nonclairvoyant/tree_dyn.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 
 #include <fmt/format.h>
 

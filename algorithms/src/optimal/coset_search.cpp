@@ -1,5 +1,5 @@
 #include <starnet/algorithms/optimal/coset_search.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 #include <starnet/topology/star_graph.hpp>
 
 #include <fmt/format.h>

@@ -4,7 +4,7 @@
 #include <starnet/algorithms/optimal/uniform_search.hpp>
 #include <starnet/algorithms/schedule/builtins.hpp>
 #include <starnet/algorithms/schedule/schedule_run.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 #include <starnet/topology/families.hpp>
 #include <starnet/topology/spec.hpp>
 

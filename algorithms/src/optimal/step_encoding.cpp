@@ -1,5 +1,5 @@
 #include <starnet/algorithms/optimal/step_encoding.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 
 #include <algorithm>
 

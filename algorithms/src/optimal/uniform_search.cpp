@@ -1,5 +1,5 @@
 #include <starnet/algorithms/optimal/uniform_search.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 #include <starnet/topology/star_graph.hpp>
 #include <starnet/topology/families.hpp>
 #include <starnet/topology/spec.hpp>

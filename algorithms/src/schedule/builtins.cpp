@@ -3,7 +3,7 @@
 #include <starnet/algorithms/generic/ring.hpp>
 #include <starnet/algorithms/schedule/builtins.hpp>
 #include <starnet/algorithms/star/allreduce.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 #include <starnet/topology/spec.hpp>
 #include <starnet/topology/star_graph.hpp>
 

@@ -1,5 +1,5 @@
 #include <starnet/algorithms/schedule/chunk_program.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

@@ -1,5 +1,5 @@
 #include <starnet/algorithms/schedule/msccl.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 #include <starnet/topology/input.hpp>
 
 #include <fmt/format.h>

@@ -1,6 +1,6 @@
 #include <starnet/algorithms/generic/subnetwork.hpp>
 #include <starnet/algorithms/schedule/schedule_json.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 #include <starnet/topology/input.hpp>
 
 #include <fmt/format.h>

@@ -1,6 +1,6 @@
 #include <starnet/algorithms/schedule/schedule_run.hpp>
 #include <starnet/emulator/zmq_engine.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 
 #include <fmt/format.h>
 

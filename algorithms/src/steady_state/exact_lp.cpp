@@ -1,7 +1,7 @@
 #include "sparse_lu.hpp"
 
 #include <starnet/algorithms/steady_state/exact_lp.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 
 #include <fmt/format.h>
 #include <glpk.h>

@@ -1,6 +1,6 @@
 #include <starnet/algorithms/steady_state/schedule_program.hpp>
 #include <starnet/emulator/costs.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 
 #include <fmt/format.h>
 

@@ -1,5 +1,5 @@
 #include <starnet/algorithms/steady_state/trees.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 
 #include <fmt/format.h>
 

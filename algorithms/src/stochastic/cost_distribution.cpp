@@ -1,7 +1,7 @@
 // The cost laws of Table II (Benoit, Canon, Marchal 2014) and the samplers under them; the
 // parameterisations are derived in docs/stochastic.md.
 #include <starnet/algorithms/stochastic/cost_distribution.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 
 #include <fmt/format.h>
 

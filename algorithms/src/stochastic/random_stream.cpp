@@ -1,7 +1,7 @@
 #include "philox_kernels.hpp"
 
 #include <starnet/algorithms/stochastic/random_stream.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 
 #include <string>
 

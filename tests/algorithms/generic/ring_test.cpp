@@ -1,11 +1,11 @@
 #include "generic_test_support.hpp"
 
-#include "../../topology/expect_error.hpp"
+#include "../../core/expect_error.hpp"
 
 #include <starnet/algorithms/generic/bounds.hpp>
 #include <starnet/algorithms/generic/ring.hpp>
 #include <starnet/algorithms/generic/subnetwork.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 #include <starnet/topology/families.hpp>
 
 #include <gtest/gtest.h>

@@ -1,9 +1,9 @@
 #include "generic_test_support.hpp"
 
-#include "../../topology/expect_error.hpp"
+#include "../../core/expect_error.hpp"
 
 #include <starnet/algorithms/generic/schedule.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 #include <starnet/topology/families.hpp>
 
 #include <gmock/gmock.h>

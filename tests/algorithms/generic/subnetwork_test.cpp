@@ -1,7 +1,7 @@
-#include "../../topology/expect_error.hpp"
+#include "../../core/expect_error.hpp"
 
 #include <starnet/algorithms/generic/subnetwork.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 #include <starnet/topology/families.hpp>
 #include <starnet/topology/star_graph.hpp>
 

@@ -1,10 +1,10 @@
-#include "../../topology/expect_error.hpp"
+#include "../../core/expect_error.hpp"
 
 #include <starnet/algorithms/generic/whatif.hpp>
 #include <starnet/algorithms/star/allreduce.hpp>
 #include <starnet/emulator/costs.hpp>
 #include <starnet/emulator/engine.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

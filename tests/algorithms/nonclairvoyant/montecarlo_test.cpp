@@ -1,6 +1,6 @@
 #include <starnet/algorithms/nonclairvoyant/montecarlo.hpp>
 #include <starnet/algorithms/trees/special_trees.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

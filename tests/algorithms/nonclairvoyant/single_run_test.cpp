@@ -1,7 +1,7 @@
 #include <starnet/algorithms/nonclairvoyant/single_run.hpp>
 #include <starnet/algorithms/trees/special_trees.hpp>
 #include <starnet/algorithms/trees/tree_bounds.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

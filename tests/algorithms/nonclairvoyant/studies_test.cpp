@@ -1,5 +1,5 @@
 #include <starnet/algorithms/nonclairvoyant/studies.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

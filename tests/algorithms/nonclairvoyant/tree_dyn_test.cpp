@@ -1,7 +1,7 @@
 #include <starnet/algorithms/nonclairvoyant/tree_dyn.hpp>
 #include <starnet/emulator/engine.hpp>
 #include <starnet/topology/complete_graph.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 #include <starnet/algorithms/nonclairvoyant/worst_case.hpp>
 #include <starnet/algorithms/trees/greedy_trees.hpp>
 #include <starnet/algorithms/trees/tree_bounds.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,11 +1,11 @@
 // Coset schedules on S_n (the dimension depends on the node's last symbol): the search's claims,
 // its schedules verified on the emulator, the single-port rule of a step.
-#include "../../topology/expect_error.hpp"
+#include "../../core/expect_error.hpp"
 
 #include <starnet/algorithms/optimal/coset_search.hpp>
 #include <starnet/algorithms/optimal/uniform_search.hpp>
 #include <starnet/algorithms/schedule/schedule_run.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 #include <starnet/topology/star_graph.hpp>
 
 #include <gtest/gtest.h>

@@ -1,10 +1,10 @@
 // Exact optimum step counts by SAT against a brute-force oracle on small graphs, both ways:
 // the decoded schedule runs verified, and no named lower bound exceeds the optimum.
-#include "../../topology/expect_error.hpp"
+#include "../../core/expect_error.hpp"
 
 #include <starnet/algorithms/optimal/optimal_search.hpp>
 #include <starnet/algorithms/optimal/step_encoding.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 #include <starnet/topology/families.hpp>
 
 #include <cadical.hpp>

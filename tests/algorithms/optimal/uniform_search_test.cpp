@@ -1,13 +1,13 @@
 // Uniform gossip on S_n: the one-set evaluation agrees with a per-node simulation on the explicit
 // graph, the exhaustive search's claims hold against a slower enumeration, every schedule found
 // runs verified on the emulator.
-#include "../../topology/expect_error.hpp"
+#include "../../core/expect_error.hpp"
 
 #include <starnet/algorithms/optimal/uniform_search.hpp>
 #include <starnet/algorithms/schedule/schedule_run.hpp>
 #include <starnet/algorithms/star/allreduce.hpp>
 #include <starnet/emulator/engine.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 #include <starnet/topology/families.hpp>
 #include <starnet/topology/star_graph.hpp>
 

@@ -2,7 +2,7 @@
 // count and the same trace as the built-in run.
 #include "schedule_test_support.hpp"
 
-#include "../../topology/expect_error.hpp"
+#include "../../core/expect_error.hpp"
 
 #include <starnet/algorithms/generic/bfs_tree.hpp>
 #include <starnet/algorithms/generic/recursive_doubling.hpp>
@@ -10,7 +10,7 @@
 #include <starnet/algorithms/schedule/builtins.hpp>
 #include <starnet/algorithms/star/allreduce.hpp>
 #include <starnet/emulator/engine.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 #include <starnet/topology/star_graph.hpp>
 
 #include <gtest/gtest.h>

@@ -3,7 +3,7 @@
 #include "schedule_test_support.hpp"
 
 #include <starnet/algorithms/schedule/chunk_program.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -3,10 +3,10 @@
 // the real files in ../shared/data/msccl when that folder is there, and malformed files.
 #include "schedule_test_support.hpp"
 
-#include "../../topology/expect_error.hpp"
+#include "../../core/expect_error.hpp"
 
 #include <starnet/algorithms/schedule/msccl.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 
 #include <fmt/format.h>
 #include <gmock/gmock.h>

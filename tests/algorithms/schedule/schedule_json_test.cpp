@@ -2,9 +2,9 @@
 // write → read round trip.
 #include "schedule_test_support.hpp"
 
-#include "../../topology/expect_error.hpp"
+#include "../../core/expect_error.hpp"
 
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

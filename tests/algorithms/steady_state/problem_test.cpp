@@ -1,7 +1,7 @@
 #include "steady_state_platforms.hpp"
 
 #include <starnet/algorithms/steady_state/problem.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 
 #include <gtest/gtest.h>
 

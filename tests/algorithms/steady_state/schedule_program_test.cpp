@@ -2,7 +2,7 @@
 
 #include <starnet/algorithms/steady_state/planner.hpp>
 #include <starnet/algorithms/steady_state/schedule_program.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 #include <starnet/topology/families.hpp>
 
 #include <gtest/gtest.h>

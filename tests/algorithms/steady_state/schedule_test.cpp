@@ -2,7 +2,7 @@
 
 #include <starnet/algorithms/steady_state/planner.hpp>
 #include <starnet/algorithms/steady_state/schedule.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 
 #include <gtest/gtest.h>
 

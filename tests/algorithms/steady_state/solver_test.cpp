@@ -1,7 +1,7 @@
 #include "steady_state_platforms.hpp"
 
 #include <starnet/algorithms/steady_state/solver.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>

@@ -3,7 +3,7 @@
 // examples, seeded random small platforms, and Tiers-like platforms in the spirit of Figure 9.
 
 #include <starnet/topology/platform.hpp>
-#include <starnet/topology/rational.hpp>
+#include <starnet/core/rational.hpp>
 
 #include <boost/graph/adjacency_list.hpp>
 #include <fmt/format.h>

@@ -2,7 +2,7 @@
 
 #include <starnet/algorithms/steady_state/solver.hpp>
 #include <starnet/algorithms/steady_state/trees.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 
 #include <gtest/gtest.h>
 

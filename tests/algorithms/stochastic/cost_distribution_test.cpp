@@ -1,5 +1,5 @@
 #include <starnet/algorithms/stochastic/cost_distribution.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 
 #include <starnet/algorithms/stochastic/cost_distribution.hpp>
 #include <starnet/algorithms/stochastic/random_stream.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 
 #include <gtest/gtest.h>
 #include <tbb/parallel_for.h>

@@ -1,6 +1,6 @@
 #include <starnet/algorithms/stochastic/random_stream.hpp>
 #include <starnet/algorithms/stochastic/summary.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 
 #include <gtest/gtest.h>
 #include <tbb/blocked_range.h>

@@ -1,7 +1,7 @@
 #include <starnet/algorithms/stochastic/cost_distribution.hpp>
 #include <starnet/algorithms/stochastic/random_stream.hpp>
 #include <starnet/algorithms/stochastic/tree_dyn_markov.hpp>
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 /// @file
 /// Run parameters of the emulator: port model, checking, time (DESIGN.md, "emulator/").
 
-#include <starnet/topology/rational.hpp>
+#include <starnet/core/rational.hpp>
 
 #include <cstdint>
 #include <optional>

@@ -3,7 +3,7 @@
 /// Payloads are bytes (std::string); most node programs send one 64-bit word. These two helpers
 /// are the one encoding of a word in a payload (host byte order: every worker runs the same build).
 
-#include <starnet/topology/error.hpp>
+#include <starnet/core/error.hpp>
 
 #include <cstdint>
 #include <cstring>

@@ -20,7 +20,7 @@
 ///   };
 /// @endcode
 
-#include <starnet/topology/rational.hpp>
+#include <starnet/core/rational.hpp>
 #include <starnet/topology/topology.hpp>
 
 #include <cstdint>

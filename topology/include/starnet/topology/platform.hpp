@@ -14,7 +14,7 @@
 /// platform every arc paired with its reverse of the same cost and dimension) and the file
 /// readers and generators call it.
 
-#include <starnet/topology/rational.hpp>
+#include <starnet/core/rational.hpp>
 #include <starnet/topology/topology.hpp>
 
 #include <boost/graph/adjacency_list.hpp>

@@ -25,7 +25,7 @@
 /// (families.hpp: is_vertex_transitive()); nothing checks it.
 
 #include <starnet/topology/platform.hpp>
-#include <starnet/topology/rational.hpp>
+#include <starnet/core/rational.hpp>
 #include <starnet/topology/star_graph.hpp>
 
 #include <cstdint>

@@ -4,7 +4,7 @@
 /// 0..num_nodes()-1, each with ports 0..degree(v)-1 leading to a neighbour. StarGraph answers it
 /// implicitly (nothing stored per node or edge); PlatformTopology answers it from a Platform.
 
-#include <starnet/topology/rational.hpp>
+#include <starnet/core/rational.hpp>
 
 #include <cstdint>
 #include <optional>

@@ -36,7 +36,7 @@
 
 #include <starnet/algorithms/generic/schedule.hpp>
 #include <starnet/emulator/config.hpp>
-#include <starnet/topology/rational.hpp>
+#include <starnet/core/rational.hpp>
 #include <starnet/topology/topology.hpp>
 
 #include <algorithm>

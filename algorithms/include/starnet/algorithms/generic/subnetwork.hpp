@@ -21,7 +21,7 @@
 /// Complexity: O(V + E) time and memory (E counted in arcs) to build, O(deg v) for port_to(v, ·).
 /// IMPORTANT: a Subnetwork refers to its base topology, which must outlive it.
 
-#include <starnet/topology/rational.hpp>
+#include <starnet/core/rational.hpp>
 #include <starnet/topology/topology.hpp>
 
 #include <cstdint>

@@ -18,7 +18,7 @@
 #include <starnet/algorithms/trees/reduction_plan.hpp>
 #include <starnet/emulator/costs.hpp>
 #include <starnet/emulator/trace.hpp>
-#include <starnet/topology/rational.hpp>
+#include <starnet/core/rational.hpp>
 
 #include <cstdint>
 #include <functional>

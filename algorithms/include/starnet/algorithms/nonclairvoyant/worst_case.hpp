@@ -35,7 +35,7 @@
 #include <starnet/algorithms/nonclairvoyant/montecarlo.hpp>
 #include <starnet/algorithms/nonclairvoyant/single_run.hpp>
 #include <starnet/algorithms/trees/reduction_plan.hpp>
-#include <starnet/topology/rational.hpp>
+#include <starnet/core/rational.hpp>
 
 #include <string>
 #include <vector>

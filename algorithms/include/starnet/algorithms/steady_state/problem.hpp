@@ -44,7 +44,7 @@
 
 #include <starnet/algorithms/steady_state/exact_lp.hpp>
 #include <starnet/topology/platform.hpp>
-#include <starnet/topology/rational.hpp>
+#include <starnet/core/rational.hpp>
 
 #include <gmpxx.h>
 

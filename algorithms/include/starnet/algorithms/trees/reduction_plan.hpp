@@ -21,8 +21,8 @@
 /// IMPORTANT: a plan states when each transfer starts; plan_at() and the validator check that
 /// those times are feasible, but nothing here runs a plan on the emulator.
 
-#include <starnet/topology/error.hpp>
-#include <starnet/topology/rational.hpp>
+#include <starnet/core/error.hpp>
+#include <starnet/core/rational.hpp>
 
 #include <optional>
 #include <span>

@@ -1,5 +1,5 @@
-#include <starnet/topology/error.hpp>
-#include <starnet/topology/rational.hpp>
+#include <starnet/core/error.hpp>
+#include <starnet/core/rational.hpp>
 
 #include <gtest/gtest.h>
 
