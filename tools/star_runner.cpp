@@ -27,6 +27,9 @@ constexpr std::uint64_t MIB = std::uint64_t{1} << 20;
 constexpr std::uint64_t PROCESS_BYTES = 12 * MIB;
 /// Per node: the local engine's agenda and node state, and the star program's.
 constexpr std::uint64_t LOCAL_BYTES_PER_NODE = 232;
+/// Per node on the local engine's dense step path: its 24 B (emulator/src/dense_step.hpp) and the
+/// all-reduce's 16 (the all-to-all broadcast holds 6).
+constexpr std::uint64_t DENSE_BYTES_PER_NODE = 40;
 /// Per node with zmq worker threads: the same plus the batches in flight between workers.
 constexpr std::uint64_t ZMQ_BYTES_PER_NODE = 333;
 /// Per node of a worker process (--processes): as threads, plus a process's own buffers.
@@ -130,10 +133,11 @@ unsigned EngineOptions::worker_count() const {
 }
 
 emulator::MemoryEstimate EngineOptions::memory_estimate(std::uint64_t nodes, std::uint64_t traced_messages,
-                                                        std::uint64_t program_bytes, std::string_view program_what) const {
+                                                        std::uint64_t program_bytes, std::string_view program_what,
+                                                        LocalPath path) const {
   const bool trace_kept = keep_trace || trace.wanted();
   const std::uint64_t traced = trace_kept ? traced_messages : 0;
-  std::uint64_t per_node = LOCAL_BYTES_PER_NODE;
+  std::uint64_t per_node = path == LocalPath::DENSE ? DENSE_BYTES_PER_NODE : LOCAL_BYTES_PER_NODE;
   std::uint64_t processes = 1;
   if (engine == "zmq") {
     per_node = this->processes ? PROCESS_WORKER_BYTES_PER_NODE : ZMQ_BYTES_PER_NODE;
@@ -301,7 +305,7 @@ StarOutcome run_star_job(const StarJob& job, const EngineOptions& engine) {
   const unsigned k = engine.worker_count();
   emulator::ProcessOptions options = engine.process_options();  // rejects --address without --processes
   const auto nodes = StarGraph::factorial(job.n);
-  engine.check_memory(engine.memory_estimate(nodes, nodes * out.expected_steps),
+  engine.check_memory(engine.memory_estimate(nodes, nodes * out.expected_steps, 0, {}, LocalPath::DENSE),
                       fmt::format("{} on star:{}", job.broadcast ? "the all-to-all broadcast" : "the all-reduce", job.n));
   if (engine.engine == "local") {
     if (k != 1) throw UsageError(fmt::format("--workers {}: the local engine has one worker (use --engine zmq)", k));
@@ -341,7 +345,9 @@ nlohmann::json star_json(const StarJob& job, const EngineOptions& engine, const 
                       {"levels", levels},
                       {"verified", o.verified},
                       {"memory_estimate_bytes",
-                       engine.memory_estimate(StarGraph::factorial(job.n), StarGraph::factorial(job.n) * o.expected_steps)
+                       engine
+                           .memory_estimate(StarGraph::factorial(job.n), StarGraph::factorial(job.n) * o.expected_steps,
+                                            0, {}, LocalPath::DENSE)
                            .bytes},
                       {"nodes_verified", o.report.nodes_correct},
                       {"engine", engine.engine},

@@ -42,6 +42,10 @@ struct StarJob {
   static StarJob from_json(const std::string& text);
 };
 
+/// The path a run takes on the local engine: the star collectives take the dense step path
+/// (NodeProgram::sends_only()), other programs the general one.
+enum class LocalPath : std::uint8_t { GENERAL, DENSE };
+
 /// Which engine, how many workers, where the trace goes.
 struct EngineOptions {
   std::string engine = "local";
@@ -67,10 +71,12 @@ struct EngineOptions {
   [[nodiscard]] unsigned worker_count() const;
   /// What a run of @p nodes nodes needs on this engine, @p traced_messages of them recorded when a
   /// trace is kept (figures measured on the star collectives: docs/limits.md), plus
-  /// @p program_bytes that the node programs hold beyond the star programs' (named @p program_what).
+  /// @p program_bytes that the node programs hold beyond the star programs' (named @p program_what);
+  /// on the local engine, along @p path.
   [[nodiscard]] emulator::MemoryEstimate memory_estimate(std::uint64_t nodes, std::uint64_t traced_messages,
                                                          std::uint64_t program_bytes = 0,
-                                                         std::string_view program_what = {}) const;
+                                                         std::string_view program_what = {},
+                                                         LocalPath path = LocalPath::GENERAL) const;
   /// Refuses @p need when it does not fit (emulator::check_memory), naming @p what, unless --force.
   void check_memory(const emulator::MemoryEstimate& need, std::string_view what) const;
   /// The options of a --processes run. @throws UsageError for --address without --processes, and

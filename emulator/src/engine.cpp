@@ -1,3 +1,4 @@
+#include "dense_step.hpp"
 #include "worker.hpp"
 
 #include <starnet/emulator/engine.hpp>
@@ -7,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <type_traits>
 
 namespace starnet::emulator {
 
@@ -55,11 +57,25 @@ RunResult<Time> LocalEngine<Time>::run(const topology::Topology& topology, const
   RunResult<Time> result;
   const NodeRange all{0, topology.num_nodes()};
   result.programs.push_back(factory(all));
-  worker_->reset(topology, costs, config, {all}, 0, *result.programs.front(), nullptr);
-  worker_->run();
-  result.makespan = worker_->makespan();
-  result.counters = worker_->counters();
-  result.trace = std::move(worker_->trace());
+  NodeProgram& program = *result.programs.front();
+  bool dense = false;
+  if constexpr (std::is_same_v<Time, Rational>) {
+    if (config.dense_steps && DenseStep::applies(topology, costs, config, program)) {
+      DenseStep steps;
+      steps.run(topology, config, program);
+      result.makespan = steps.makespan();
+      result.counters = steps.counters();
+      result.trace = std::move(steps.trace());
+      dense = true;
+    }
+  }
+  if (!dense) {
+    worker_->reset(topology, costs, config, {all}, 0, program, nullptr);
+    worker_->run();
+    result.makespan = worker_->makespan();
+    result.counters = worker_->counters();
+    result.trace = std::move(worker_->trace());
+  }
   std::sort(result.trace.begin(), result.trace.end(), [](const auto& a, const auto& b) { return a.key() < b.key(); });
   result.reports.push_back(result.programs.front()->report());
   result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -159,6 +159,9 @@ class AllReduceProgram final : public emulator::NodeProgram {
     ctx.send(StarGraph::port_of(now.link()), word_payload(now.offset == 0 ? result_[i] : forward_[i]), 1, step);
   }
 
+  [[nodiscard]] bool sends_only() const override { return true; }
+  [[nodiscard]] bool reacts_to_sends() const override { return false; }
+
   [[nodiscard]] std::string report() const override {
     StarReport r;
     r.nodes_checked = range_.size();
@@ -227,6 +230,9 @@ class BroadcastProgram final : public emulator::NodeProgram {
       ctx.send(StarGraph::port_of(now.link()), range_text(forward_[i], forward_[i] + block));
     }
   }
+
+  [[nodiscard]] bool sends_only() const override { return true; }
+  [[nodiscard]] bool reacts_to_sends() const override { return false; }
 
   [[nodiscard]] std::string report() const override {
     StarReport r;

@@ -44,6 +44,9 @@ struct RunConfig {
   bool trace = false;
   /// Stop at this time even if events remain (periodic schedules run for a horizon).
   std::optional<Rational> horizon;
+  /// Let the local engine run unit-time strict single-port runs of programs that only send on its
+  /// dense step path (same trace and results; false: the general path, to compare the two).
+  bool dense_steps = true;
 };
 
 }  // namespace starnet::emulator

@@ -116,6 +116,10 @@ class NodeProgram {
   /// them out of completed() and does not call react() for them (the port is freed and the
   /// trace keeps its send_end all the same). A fifth of the reactions of a Monte-Carlo run.
   [[nodiscard]] virtual bool reacts_to_sends() const { return true; }
+  /// True for a program that only sends (never compute(), sleep() or accept()): the local engine
+  /// then runs it in unit time, strict, single-port on its dense step path, with no record per
+  /// message (the star collectives: S_11 in a fifth of the memory).
+  [[nodiscard]] virtual bool sends_only() const { return false; }
   /// An opaque account of this partition after the run (e.g. how many nodes hold the right
   /// value), handed back to the caller; processes send it to the coordinator.
   [[nodiscard]] virtual std::string report() const { return {}; }
