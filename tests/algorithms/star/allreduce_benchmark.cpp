@@ -1,5 +1,6 @@
 // Node-messages per second of the all-reduce on S_n over the emulator (issue: S_10, 163,296,000
-// node-messages, in < 60 s and < 8 GiB with the zmq engine and 2 worker threads). Run:
+// node-messages, in < 60 s and < 8 GiB with the zmq engine and 2 worker threads), and the time
+// per node-message of the local engine's dense step path against its general path. Run:
 //   build/bin/starnet_benchmarks --benchmark_filter=AllReduce
 // Peak memory is the process's high-water mark after the run (VmHWM), so run one n at a time
 // to read it per n, e.g. --benchmark_filter='AllReduceZmq/10'.
@@ -30,7 +31,9 @@ double peak_rss_mib() {
   return 0;
 }
 
-void run(benchmark::State& state, bool zmq) {
+enum class Engine { ZMQ, LOCAL, LOCAL_GENERAL };
+
+void run(benchmark::State& state, Engine engine) {
   const int n = static_cast<int>(state.range(0));
   const starnet::topology::StarGraph g(n);
   const starnet::emulator::UnitCosts<Rational> costs;
@@ -40,21 +43,31 @@ void run(benchmark::State& state, bool zmq) {
     return starnet::algorithms::star::make_allreduce_program(g, Op::SUM, values, expected, r);
   };
   std::uint64_t messages = 0;
+  starnet::emulator::RunConfig config;
+  config.dense_steps = engine != Engine::LOCAL_GENERAL;
   for (auto _ : state) {
-    const auto result = zmq ? starnet::emulator::run_zmq_threads<Rational>(g, costs, factory, {}, 2)
-                            : starnet::emulator::LocalEngine<Rational>().run(g, costs, factory, {});
+    const auto result = engine == Engine::ZMQ
+                            ? starnet::emulator::run_zmq_threads<Rational>(g, costs, factory, config, 2)
+                            : starnet::emulator::LocalEngine<Rational>().run(g, costs, factory, config);
     messages = result.counters.messages;
     benchmark::DoNotOptimize(result.reports);
   }
   state.counters["node_messages"] = static_cast<double>(messages);
   state.counters["node_messages_per_second"] =
       benchmark::Counter(static_cast<double>(messages), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["ns_per_node_message"] = benchmark::Counter(
+      static_cast<double>(messages) * 1e-9, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  state.counters["peak_bytes_per_node"] = peak_rss_mib() * 1024 * 1024 / static_cast<double>(g.size());
   state.counters["peak_rss_mib"] = peak_rss_mib();
 }
 
-void BM_AllReduceZmq(benchmark::State& state) { run(state, true); }
-void BM_AllReduceLocal(benchmark::State& state) { run(state, false); }
+void BM_AllReduceZmq(benchmark::State& state) { run(state, Engine::ZMQ); }
+void BM_AllReduceLocal(benchmark::State& state) { run(state, Engine::LOCAL); }
+void BM_AllReduceLocalGeneral(benchmark::State& state) { run(state, Engine::LOCAL_GENERAL); }
 BENCHMARK(BM_AllReduceZmq)->Arg(8)->Arg(9)->Arg(10)->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();
-BENCHMARK(BM_AllReduceLocal)->Arg(8)->Arg(9)->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();
+// The general path first: the peak (VmHWM) only grows within a process, so run one n at a time
+// (--benchmark_filter='AllReduceLocal/10') to read the dense path's own.
+BENCHMARK(BM_AllReduceLocalGeneral)->Arg(9)->Arg(10)->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();
+BENCHMARK(BM_AllReduceLocal)->Arg(8)->Arg(9)->Arg(10)->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();
 
 }  // namespace

@@ -159,8 +159,9 @@ TEST(StarOp, RejectsUnknownOperatorNamingIt) {
 namespace starnet::algorithms::star {
 namespace {
 
-// Unit tests cover n ≤ 7 on every in-process engine: local, zmq with 1 and 3 worker threads
-// (process workers are covered by the command-line tests, which start real processes).
+// Unit tests cover n ≤ 7 on every in-process engine: local (its dense step path, and its general
+// path), zmq with 1 and 3 worker threads (process workers are covered by the command-line tests,
+// which start real processes).
 TEST(StarEngines, AllReduceAndBroadcastVerifiedWithIdenticalTraces) {
   for (int n = 2; n <= 7; ++n) {
     const StarGraph g(n);
@@ -174,6 +175,18 @@ TEST(StarEngines, AllReduceAndBroadcastVerifiedWithIdenticalTraces) {
         return broadcast ? make_broadcast_program(g, r) : make_allreduce_program(g, Op::XOR, values, expected, r);
       };
       const auto local = LocalEngine<Rational>().run(g, costs, factory, config);
+      RunConfig general_config = config;
+      general_config.dense_steps = false;
+      const auto general = LocalEngine<Rational>().run(g, costs, factory, general_config);
+      EXPECT_EQ(general.counters.messages, local.counters.messages) << " n=" << n;
+      EXPECT_EQ(general.counters.payload_bytes, local.counters.payload_bytes) << " n=" << n;
+      EXPECT_EQ(general.counters.event_times, local.counters.event_times) << " n=" << n;
+      EXPECT_EQ(general.reports, local.reports) << " n=" << n;
+      ASSERT_EQ(general.trace.size(), local.trace.size()) << " n=" << n;
+      for (std::size_t i = 0; i < general.trace.size(); ++i) {
+        ASSERT_EQ(emulator::to_json_line(general.trace[i], g), emulator::to_json_line(local.trace[i], g))
+            << " n=" << n << " general path, event " << i;
+      }
       for (const unsigned k : {1U, 3U}) {
         if (k > g.size()) continue;  // S_2 has 2 nodes
         const auto zmq = emulator::run_zmq_threads<Rational>(g, costs, factory, config, k);

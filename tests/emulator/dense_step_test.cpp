@@ -1,0 +1,242 @@
+// The local engine's dense step path (emulator/src/dense_step.*) against its general path on the
+// same send-only programs: the same results, counters, trace, deliveries and completions, and the
+// same port-model violation, word for word. The star collectives are compared across every
+// engine in tests/algorithms/star/allreduce_test.cpp.
+#include <starnet/emulator/engine.hpp>
+#include <starnet/core/error.hpp>
+#include <starnet/topology/complete_graph.hpp>
+#include <starnet/topology/families.hpp>
+#include <starnet/topology/star_graph.hpp>
+
+#include <fmt/format.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace starnet::emulator {
+namespace {
+
+using ::testing::HasSubstr;
+using topology::StarGraph;
+
+/// A send-only program given as a function of the context; logs what each node sees.
+class SendOnly final : public NodeProgram {
+ public:
+  using Body = std::function<void(Context&)>;
+  SendOnly(Body body, bool notices) : body_(std::move(body)), notices_(notices) {}
+  void react(Context& ctx) override {
+    auto& log = seen[ctx.node()];
+    log.push_back("step " + std::to_string(ctx.step()) + (ctx.starting() ? " starting" : ""));
+    for (const auto& d : ctx.received()) {
+      log.push_back(fmt::format("from {} port {} tag {} size {} payload {}", d.from, d.port, d.tag, d.size.to_string(),
+                                d.payload));
+    }
+    for (const auto& c : ctx.completed()) log.push_back(fmt::format("sent to {} tag {}", c.peer, c.tag));
+    log.push_back("free " + std::to_string(ctx.free_send_ports()));
+    body_(ctx);
+  }
+  [[nodiscard]] bool sends_only() const override { return true; }
+  [[nodiscard]] bool reacts_to_sends() const override { return notices_; }
+  std::map<NodeId, std::vector<std::string>> seen;
+
+ private:
+  Body body_;
+  bool notices_;
+};
+
+struct Outcome {
+  std::optional<RunResult<Rational>> result;
+  std::string violation;
+  std::map<NodeId, std::vector<std::string>> seen;
+};
+
+Outcome run_path(const topology::Topology& g, const SendOnly::Body& body, bool notices, bool dense) {
+  RunConfig config;
+  config.trace = true;
+  config.dense_steps = dense;
+  const UnitCosts<Rational> costs;
+  Outcome o;
+  SendOnly* program = nullptr;
+  try {
+    o.result = LocalEngine<Rational>().run(g, costs, [&](NodeRange) {
+      auto p = std::make_unique<SendOnly>(body, notices);
+      program = p.get();
+      return p;
+    }, config);
+    o.seen = program->seen;
+  } catch (const ModelViolation& e) {
+    o.violation = e.what();
+  }
+  return o;
+}
+
+/// Runs @p body on both paths and expects the same of everything; returns the dense outcome.
+Outcome same_on_both_paths(const topology::Topology& g, const SendOnly::Body& body, bool notices = false) {
+  Outcome dense = run_path(g, body, notices, true);
+  const Outcome general = run_path(g, body, notices, false);
+  EXPECT_EQ(dense.violation, general.violation);
+  EXPECT_EQ(dense.result.has_value(), general.result.has_value());
+  if (!dense.result || !general.result) return std::move(dense);
+  const auto& d = *dense.result;
+  const auto& s = *general.result;
+  EXPECT_EQ(d.makespan, s.makespan);
+  EXPECT_EQ(d.counters.event_times, s.counters.event_times);
+  EXPECT_EQ(d.counters.messages, s.counters.messages);
+  EXPECT_EQ(d.counters.payload_bytes, s.counters.payload_bytes);
+  EXPECT_EQ(d.counters.max_concurrent_sends, s.counters.max_concurrent_sends);
+  EXPECT_EQ(d.counters.max_concurrent_receives, s.counters.max_concurrent_receives);
+  EXPECT_EQ(dense.seen, general.seen);
+  EXPECT_EQ(d.trace.size(), s.trace.size());
+  for (std::size_t i = 0; i < std::min(d.trace.size(), s.trace.size()); ++i) {
+    EXPECT_EQ(to_json_line(d.trace[i], g), to_json_line(s.trace[i], g)) << " event " << i;
+    EXPECT_EQ(d.trace[i].round, s.trace[i].round) << " event " << i;
+  }
+  return std::move(dense);
+}
+
+TEST(DenseStep, ExchangesAlongEveryDimensionAsTheGeneralPath) {
+  // Every node sends along link k at step k − 2, payloads of 0 to 8 bytes, tags that differ per
+  // node (a wide tag column), with and without send notices.
+  const StarGraph g(/*n=*/5);
+  for (const bool notices : {false, true}) {
+    const auto o = same_on_both_paths(g, [](Context& ctx) {
+      const auto step = ctx.step();
+      if (step + 2 > 5) return;
+      const auto v = ctx.node();
+      ctx.send(StarGraph::port_of(static_cast<int>(step) + 2), std::string(v % 9, static_cast<char>('a' + step)), 1,
+               v * 1000 + step);
+    }, notices);
+    ASSERT_TRUE(o.result);
+    EXPECT_EQ(o.result->counters.messages, 4U * 120U);
+    EXPECT_EQ(o.result->makespan, Rational(4));
+  }
+}
+
+TEST(DenseStep, WideValuesLiveBesideTheArraysAndComeBackWhole) {
+  // Payloads over 8 bytes, tags of 2^32 and more, sizes other than 1 (0 included), ports ≥ 255
+  // (complete:300 has 299 per node): rare, kept in the maps beside the arrays.
+  const auto big = topology::make_topology("complete:300");
+  const auto o = same_on_both_paths(*big, [](Context& ctx) {
+    if (!ctx.starting()) return;
+    const auto v = ctx.node();
+    const Port port = (v * 7 + 260) % 299;
+    const std::uint64_t tag = v % 2 == 0 ? (std::uint64_t{1} << 40) + v : v;
+    const Rational size = v % 3 == 0 ? Rational(0) : v % 3 == 1 ? Rational(1) : Rational(5, 2);
+    const std::string payload = v % 2 == 0 ? std::string(20 + v % 5, 'p') : "w";
+    if (ctx.topology().neighbor(v, port) % 4 == v % 4) ctx.send(port, payload, size, tag);
+  });
+  ASSERT_TRUE(o.result);
+  EXPECT_GT(o.result->counters.messages, 0U);
+}
+
+TEST(DenseStep, ASparseTokenIsListedNotScanned) {
+  // One message per step on a ring of 64 (a sparse step): the receivers are listed, and the
+  // reacting nodes sorted; with send notices the sender reacts too.
+  const auto ring = topology::make_topology("ring:64");
+  for (const bool notices : {false, true}) {
+    const auto o = same_on_both_paths(*ring, [](Context& ctx) {
+      const bool holds = (ctx.starting() && ctx.node() == 0) || !ctx.received().empty();
+      if (holds && ctx.step() < 100) ctx.send_to((ctx.node() + 1) % 64, "token", 1, ctx.step());
+    }, notices);
+    ASSERT_TRUE(o.result);
+    EXPECT_EQ(o.result->counters.messages, 100U);
+  }
+}
+
+TEST(DenseStep, ViolationsAreTheGeneralPathsWordForWord) {
+  const StarGraph g(/*n=*/4);
+  const std::vector<std::pair<std::string, SendOnly::Body>> cases = {
+      {"a second send in one reaction",
+       [](Context& ctx) {
+         if (ctx.starting() && ctx.node() == 5) {
+           ctx.send(0, "x");
+           ctx.send(1, "y");
+         }
+       }},
+      {"two senders to one receiver",
+       [](Context& ctx) {
+         // Every neighbour of node 1 sends to it.
+         if (ctx.starting() && ctx.topology().find_port(ctx.node(), 1) != topology::Topology::NO_PORT) {
+           ctx.send_to(1, "z");
+         }
+       }},
+      {"a port the node does not have",
+       [](Context& ctx) {
+         if (ctx.starting() && ctx.node() == 3) ctx.send(7, "x");
+       }},
+      {"a node that is no neighbour",
+       [](Context& ctx) {
+         if (ctx.starting() && ctx.node() == 2) ctx.send_to(2, "x");  // itself
+       }},
+      {"a negative size",
+       [](Context& ctx) {
+         if (ctx.starting() && ctx.node() == 1) ctx.send(0, "x", Rational(-1));
+       }},
+      {"violations at a later step, the smallest named",
+       [](Context& ctx) {
+         if (ctx.starting()) ctx.send(0, "a");
+         if (ctx.step() == 1) {
+           ctx.send(1, "b");
+           ctx.send(2, "c");
+         }
+       }},
+  };
+  for (const auto& [what, body] : cases) {
+    SCOPED_TRACE(what);
+    const auto o = same_on_both_paths(g, body);
+    EXPECT_FALSE(o.result);
+    EXPECT_THAT(o.violation, HasSubstr("strict port-model check: step "));
+  }
+}
+
+TEST(DenseStep, AProgramThatBreaksItsWordIsToldOnTheDensePathOnly) {
+  // sends_only() is a promise: on the dense path a computation is refused, which also shows that
+  // the path was taken; the general path runs it.
+  const StarGraph g(/*n=*/3);
+  const SendOnly::Body computes = [](Context& ctx) {
+    if (ctx.starting() && ctx.node() == 0) ctx.compute(1);
+  };
+  try {
+    (void)run_path(g, computes, false, true);
+    FAIL() << "the dense path ran a computation";
+  } catch (const ScheduleError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("declares sends_only() called compute()"));
+  }
+  EXPECT_TRUE(run_path(g, computes, false, false).result);
+}
+
+TEST(DenseStep, TakesOnlyUnitStrictSinglePortFullDuplexRuns) {
+  // Arbitrated checking, two ports, half duplex and a horizon keep the general path: the
+  // computation a dense run refuses goes through.
+  const StarGraph g(/*n=*/3);
+  const UnitCosts<Rational> costs;
+  const auto factory = [](NodeRange) {
+    return std::make_unique<SendOnly>([](Context& ctx) {
+      if (ctx.starting() && ctx.node() == 0) ctx.compute(1);
+    }, false);
+  };
+  RunConfig arbitrated;
+  arbitrated.checking = Checking::ARBITRATED;
+  RunConfig two_ports;
+  two_ports.ports.ports = 2;
+  RunConfig half;
+  half.ports.half_duplex = true;
+  RunConfig horizon;
+  horizon.horizon = Rational(5);
+  for (const auto& config : {arbitrated, two_ports, half, horizon}) {
+    EXPECT_NO_THROW((void)LocalEngine<Rational>().run(g, costs, factory, config));
+  }
+  const UniformCosts<Rational> timed(2, 1);
+  RunConfig timed_config;
+  timed_config.time = TimeMode::TIMED;
+  EXPECT_NO_THROW((void)LocalEngine<Rational>().run(g, timed, factory, timed_config));
+  EXPECT_THROW((void)LocalEngine<Rational>().run(g, costs, factory, {}), ScheduleError);
+}
+
+}  // namespace
+}  // namespace starnet::emulator
