@@ -1,4 +1,5 @@
 #include "dense_step.hpp"
+#include "violations.hpp"
 
 #include <starnet/core/error.hpp>
 
@@ -30,9 +31,7 @@ class DenseStep::NodeContext final : public Context {
   void send(Port port, std::string payload, Rational size, std::uint64_t tag) override {
     const auto& topo = *d_.topology_;
     if (port >= topo.degree(node_)) {
-      d_.violation(node_, node_,
-                   fmt::format("node {} sends through port {}, but it has only {} links", topo.node_name(node_), port,
-                               topo.degree(node_)));
+      d_.violation(node_, node_, violations::no_such_port(topo, node_, port));
       return;
     }
     d_.send(static_cast<std::uint32_t>(node_), topo.neighbor(node_, port), port, std::move(payload), size, tag);
@@ -41,9 +40,7 @@ class DenseStep::NodeContext final : public Context {
     const auto& topo = *d_.topology_;
     const auto port = topo.find_port(node_, to);
     if (port == topology::Topology::NO_PORT) {
-      d_.violation(node_, to,
-                   fmt::format("node {} sends to {}, but there is no link between them", topo.node_name(node_),
-                               to < topo.num_nodes() ? topo.node_name(to) : std::to_string(to)));
+      d_.violation(node_, to, violations::no_such_link(topo, node_, to));
       return;
     }
     d_.send(static_cast<std::uint32_t>(node_), to, port, std::move(payload), size, tag);
@@ -171,22 +168,15 @@ void DenseStep::send(std::uint32_t from, NodeId to, Port port, std::string&& pay
                                       size.to_string()));
     return;
   }
-  const auto model = [&] { return config_.ports.to_string(); };
   if (sends_now_ != 0) {
-    violation(from, to,
-              fmt::format("node {} starts a send to {} via {} while its send port is busy (the {} model allows 1 "
-                          "send at a time)",
-                          topo.node_name(from), topo.node_name(to), topo.link_name(from, port), model()));
+    violation(from, to, violations::send_port_busy(topo, from, to, port, config_.ports));
     return;
   }
   ++sends_now_;
   counters_.max_concurrent_sends = 1;
   const auto receiver = static_cast<std::uint32_t>(to);
   if (next_.from[receiver] != NONE) {
-    violation(to, from,
-              fmt::format("node {} is sent a message by {} via {} while its receive port is busy (the {} model "
-                          "allows 1 receive at a time)",
-                          topo.node_name(to), topo.node_name(from), topo.link_name(from, port), model()));
+    violation(to, from, violations::receive_port_busy(topo, from, to, port, config_.ports));
     return;
   }
   counters_.max_concurrent_receives = 1;

@@ -128,22 +128,102 @@ Time get_time(Reader& r) {
   return t;
 }
 
+// A record's codec is its field list, written once as a function `X_fields(io, record)` that calls
+// io(field) for each field in wire order (io(field, last) for an enum, io.time(field) for a time
+// or duration); an Encoder writes the fields, a Decoder reads them back with the checks above.
+
+/// Writes the fields a record's field list names.
+class Encoder {
+ public:
+  explicit Encoder(std::string& out) : out_(out) {}
+  template <class T>
+  void operator()(const T& value) {
+    out_.put(value);
+  }
+  template <class E>
+    requires std::is_enum_v<E>
+  void operator()(const E& value, E /*last*/) {
+    out_.put(value);
+  }
+  template <class Time>
+  void time(const Time& t) {
+    out_.put(t);
+  }
+
+ private:
+  Appender out_;
+};
+
+/// Reads the fields a record's field list names, refusing what no Encoder writes.
+class Decoder {
+ public:
+  explicit Decoder(Reader& in) : in_(in) {}
+  void operator()(bool& flag) { flag = in_.get_flag(); }
+  void operator()(std::string& s) { s = in_.get_string(); }
+  void operator()(Rational& r) { r = in_.get_rational(); }
+  template <class T>
+    requires(std::is_trivially_copyable_v<T> && !std::is_same_v<T, bool> && !std::is_enum_v<T> &&
+             !std::is_same_v<T, Rational>)
+  void operator()(T& value) {
+    value = in_.get<T>();
+  }
+  template <class E>
+    requires std::is_enum_v<E>
+  void operator()(E& value, E last) {
+    value = in_.get_enum(last);
+  }
+  template <class Time>
+  void time(Time& t) {
+    t = get_time<Time>(in_);
+  }
+
+ private:
+  Reader& in_;
+};
+
+/// Fault's fields (F: Fault or const Fault).
+template <class Io, class F>
+void fault_fields(Io& io, F& f) {
+  io(f.node);
+  io(f.peer);
+  io(f.message);
+}
+
 inline void put_fault(Writer& w, const std::optional<Fault>& f) {
   w.put(static_cast<std::uint8_t>(f.has_value()));
   if (f) {
-    w.put(f->node);
-    w.put(f->peer);
-    w.put(f->message);
+    Encoder e(w.str());
+    fault_fields(e, *f);
   }
 }
 
 inline std::optional<Fault> get_fault(Reader& r) {
   if (!r.get_flag()) return std::nullopt;
   Fault f;
-  f.node = r.get<NodeId>();
-  f.peer = r.get<NodeId>();
-  f.message = r.get_string();
+  Decoder d(r);
+  fault_fields(d, f);
   return f;
+}
+
+/// SendDone's fields (S: SendDone or const SendDone).
+template <class Io, class S>
+void send_done_fields(Io& io, S& d) {
+  io(d.sender);
+  io(d.receiver);
+  io(d.tag);
+  io(d.occupied);
+}
+
+/// Request's fields (Q: Request<Time>, const or not).
+template <class Io, class Q>
+void request_fields(Io& io, Q& q) {
+  io(q.from);
+  io(q.to);
+  io(q.port);
+  io(q.tag);
+  io(q.size);
+  io.time(q.duration);
+  io(q.payload);
 }
 
 /// A batch but for its requests, which travel apart (Batch::requests).
@@ -155,12 +235,8 @@ void put_batch(Writer& w, const Batch<Time>& b) {
   put_fault(w, b.header.violation);
   put_fault(w, b.header.waiting);
   w.put(static_cast<std::uint64_t>(b.done.size()));
-  for (const auto& d : b.done) {
-    w.put(d.sender);
-    w.put(d.receiver);
-    w.put(d.tag);
-    w.put(static_cast<std::uint8_t>(d.occupied));
-  }
+  Encoder e(w.str());
+  for (const auto& d : b.done) send_done_fields(e, d);
   w.put(b.request_count);
 }
 
@@ -173,36 +249,21 @@ void get_batch(Reader& r, Batch<Time>& b) {
   b.header.waiting = get_fault(r);
   constexpr std::size_t DONE_BYTES = 2 * sizeof(NodeId) + sizeof(std::uint64_t) + 1;
   b.done.resize(r.get_count(DONE_BYTES));
-  for (auto& d : b.done) {
-    d.sender = r.get<NodeId>();
-    d.receiver = r.get<NodeId>();
-    d.tag = r.get<std::uint64_t>();
-    d.occupied = r.get_flag();
-  }
+  Decoder decoder(r);
+  for (auto& d : b.done) send_done_fields(decoder, d);
   b.request_count = r.get<std::uint64_t>();
 }
 
 template <class Time>
 void put_request(std::string& out, const Request<Time>& q) {
-  Appender a(out);
-  a.put(q.from);
-  a.put(q.to);
-  a.put(q.port);
-  a.put(q.tag);
-  a.put(q.size);
-  a.put(q.duration);
-  a.put(q.payload);
+  Encoder e(out);
+  request_fields(e, q);
 }
 
 template <class Time>
 void get_request(Reader& r, Request<Time>& q) {
-  q.from = r.get<NodeId>();
-  q.to = r.get<NodeId>();
-  q.port = r.get<Port>();
-  q.tag = r.get<std::uint64_t>();
-  q.size = r.get_rational();
-  q.duration = get_time<Time>(r);
-  q.payload = r.get_string();
+  Decoder d(r);
+  request_fields(d, q);
 }
 
 }  // namespace starnet::emulator::wire

@@ -1,5 +1,6 @@
 #include "worker.hpp"
 
+#include "violations.hpp"
 #include "wire.hpp"
 
 #include <starnet/core/error.hpp>
@@ -40,9 +41,7 @@ class Worker<Time>::NodeContext final : public Context {
   void send(Port port, std::string payload, Rational size, std::uint64_t tag) override {
     const auto& topo = *w_.topology_;
     if (port >= topo.degree(node_)) {
-      w_.violation(node_, node_,
-                   fmt::format("node {} sends through port {}, but it has only {} links", topo.node_name(node_), port,
-                               topo.degree(node_)));
+      w_.violation(node_, node_, violations::no_such_port(topo, node_, port));
       return;
     }
     w_.start_send(request(topo.neighbor(node_, port), port, std::move(payload), size, tag));
@@ -50,9 +49,7 @@ class Worker<Time>::NodeContext final : public Context {
   void send_to(NodeId to, std::string payload, Rational size, std::uint64_t tag) override {
     const auto port = w_.topology_->find_port(node_, to);
     if (port == topology::Topology::NO_PORT) {
-      w_.violation(node_, to,
-                   fmt::format("node {} sends to {}, but there is no link between them", w_.topology_->node_name(node_),
-                               to < w_.topology_->num_nodes() ? w_.topology_->node_name(to) : std::to_string(to)));
+      w_.violation(node_, to, violations::no_such_link(*w_.topology_, node_, to));
       return;
     }
     w_.start_send(request(to, port, std::move(payload), size, tag));
@@ -293,12 +290,7 @@ void Worker<Time>::start_send(std::uint32_t message) {
   // A zero-duration transfer holds no port: [t, t) overlaps nothing.
   if (r.duration != Time(0) && !can_send(local(r.from))) {
     if (config_.checking == Checking::STRICT) {
-      const auto& topo = *topology_;
-      violation(r.from, r.to,
-                fmt::format("node {} starts a send to {} via {} while its send port is busy (the {} model allows {} "
-                            "send{} at a time)",
-                            topo.node_name(r.from), topo.node_name(r.to), topo.link_name(r.from, r.port),
-                            config_.ports.to_string(), config_.ports.ports, config_.ports.ports == 1 ? "" : "s"));
+      violation(r.from, r.to, violations::send_port_busy(*topology_, r.from, r.to, r.port, config_.ports));
       messages_.release(message);
       return;
     }
@@ -614,11 +606,7 @@ void Worker<Time>::accept(std::uint32_t message) {
                 fmt::format("node {} is sent a message by {} via {} but has not posted a receive from it",
                             topo.node_name(r.to), topo.node_name(r.from), topo.link_name(r.from, r.port)));
     } else {
-      violation(r.to, r.from,
-                fmt::format("node {} is sent a message by {} via {} while its receive port is busy (the {} model "
-                            "allows {} receive{} at a time)",
-                            topo.node_name(r.to), topo.node_name(r.from), topo.link_name(r.from, r.port),
-                            config_.ports.to_string(), config_.ports.ports, config_.ports.ports == 1 ? "" : "s"));
+      violation(r.to, r.from, violations::receive_port_busy(topo, r.from, r.to, r.port, config_.ports));
     }
     messages_.release(message);
   } else {

@@ -69,33 +69,32 @@ inline RunConfig get_config(wire::Reader& r) {
   return c;
 }
 
+/// TraceEvent's fields (E: TraceEvent<Rational>, const or not; wire.hpp tells how a field list
+/// is both codecs).
+template <class Io, class E>
+void trace_event_fields(Io& io, E& e) {
+  io(e.step);
+  io(e.round);
+  io(e.time);
+  io(e.kind, EventKind::TIMER);
+  io(e.node);
+  io(e.peer);
+  io(e.port);
+  io(e.tag);
+  io(e.size);
+  io(e.bytes);
+  io(e.payload);
+}
+
 inline void put_trace_event(wire::Writer& w, const TraceEvent<Rational>& e) {
-  w.put(e.step);
-  w.put(e.round);
-  w.put(e.time);
-  w.put(e.kind);
-  w.put(e.node);
-  w.put(e.peer);
-  w.put(e.port);
-  w.put(e.tag);
-  w.put(e.size);
-  w.put(e.bytes);
-  w.put(e.payload);
+  wire::Encoder encoder(w.str());
+  trace_event_fields(encoder, e);
 }
 
 inline TraceEvent<Rational> get_trace_event(wire::Reader& r) {
   TraceEvent<Rational> e;
-  e.step = r.get<std::uint64_t>();
-  e.round = r.get<std::uint32_t>();
-  e.time = r.get_rational();
-  e.kind = r.get_enum(EventKind::TIMER);
-  e.node = r.get<NodeId>();
-  e.peer = r.get<NodeId>();
-  e.port = r.get<Port>();
-  e.tag = r.get<std::uint64_t>();
-  e.size = r.get_rational();
-  e.bytes = r.get<std::uint64_t>();
-  e.payload = r.get_string();
+  wire::Decoder decoder(r);
+  trace_event_fields(decoder, e);
   return e;
 }
 

@@ -1,0 +1,43 @@
+#pragma once
+// The texts of port-model violations, shared by the general core (worker.cpp) and the dense step
+// path (dense_step.cpp) so that both name a violation word for word alike. Private to the emulator.
+
+#include <starnet/emulator/config.hpp>
+#include <starnet/topology/topology.hpp>
+
+#include <fmt/format.h>
+
+#include <string>
+
+namespace starnet::emulator::violations {
+
+using topology::NodeId;
+using topology::Port;
+
+[[nodiscard]] inline std::string no_such_port(const topology::Topology& topo, NodeId node, Port port) {
+  return fmt::format("node {} sends through port {}, but it has only {} links", topo.node_name(node), port,
+                     topo.degree(node));
+}
+
+[[nodiscard]] inline std::string no_such_link(const topology::Topology& topo, NodeId node, NodeId to) {
+  return fmt::format("node {} sends to {}, but there is no link between them", topo.node_name(node),
+                     to < topo.num_nodes() ? topo.node_name(to) : std::to_string(to));
+}
+
+[[nodiscard]] inline std::string send_port_busy(const topology::Topology& topo, NodeId from, NodeId to, Port port,
+                                                const PortModel& ports) {
+  return fmt::format("node {} starts a send to {} via {} while its send port is busy (the {} model allows {} send{} "
+                     "at a time)",
+                     topo.node_name(from), topo.node_name(to), topo.link_name(from, port), ports.to_string(),
+                     ports.ports, ports.ports == 1 ? "" : "s");
+}
+
+[[nodiscard]] inline std::string receive_port_busy(const topology::Topology& topo, NodeId from, NodeId to, Port port,
+                                                   const PortModel& ports) {
+  return fmt::format("node {} is sent a message by {} via {} while its receive port is busy (the {} model allows {} "
+                     "receive{} at a time)",
+                     topo.node_name(to), topo.node_name(from), topo.link_name(from, port), ports.to_string(),
+                     ports.ports, ports.ports == 1 ? "" : "s");
+}
+
+}  // namespace starnet::emulator::violations
