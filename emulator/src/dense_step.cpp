@@ -18,6 +18,9 @@ constexpr std::size_t INLINE_BYTES = sizeof(std::uint64_t);
 
 }  // namespace
 
+static_assert(DenseStep::BYTES_PER_NODE == 2 * (sizeof(std::uint32_t) + sizeof(std::uint64_t)),
+              "the figure the memory estimate of the star collectives builds on (tools/star_runner.cpp)");
+
 /// The reacting node's view: the same checks and messages as Worker's, for sends only.
 class DenseStep::NodeContext final : public Context {
  public:
