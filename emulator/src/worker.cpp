@@ -143,27 +143,6 @@ void Worker<Time>::reset(const topology::Topology& topology, const CostModel<Tim
 
 template <class Time>
 template <class T>
-template <class... Args>
-std::uint32_t Worker<Time>::Slab<T>::add(Args&&... args) {
-  // Rebuilding a released record in place must not fail half-way (it would be destroyed twice).
-  static_assert(std::is_nothrow_constructible_v<T, Args&&...>);
-  std::uint32_t i = free_;
-  if (i != NIL) {
-    free_ = items_[i].next;
-    // Rebuilt in place by Item's constructors, as a new one is: a payload moves once from the
-    // sender's hands into the record.
-    std::destroy_at(&items_[i]);
-    ::new (static_cast<void*>(&items_[i])) Item(std::forward<Args>(args)...);
-  } else {
-    if (items_.size() >= NIL) throw ScheduleError("more than 2^32 - 1 records in flight on one worker");
-    i = static_cast<std::uint32_t>(items_.size());
-    items_.emplace_back(std::forward<Args>(args)...);
-  }
-  return i;
-}
-
-template <class Time>
-template <class T>
 void Worker<Time>::push(Fifos& q, Slab<T>& slab, NodeId v, std::uint32_t item) {
   if (q.of.empty()) q.of.resize(static_cast<std::size_t>(range_.size()));
   auto& f = q.of[local(v)];
@@ -467,7 +446,7 @@ void Worker<Time>::react(bool starting) {
     messages_.release(message);
   };
   // Field by field: complete() has just stored them one by one, and a whole-record copy would
-  // read them back in wider pieces than they were stored in (see Item in worker.hpp).
+  // read them back in wider pieces than they were stored in (see Item in slab.hpp).
   const auto take = [&](const Completion& c) {
     auto& copy = node_completions_.emplace_back();
     copy.kind = c.kind;

@@ -3,6 +3,8 @@
 // the round protocol described in engine.hpp, talking to the other workers through an Exchange.
 // Private to the emulator library.
 
+#include "slab.hpp"
+
 #include <starnet/emulator/config.hpp>
 #include <starnet/emulator/costs.hpp>
 #include <starnet/emulator/engine.hpp>
@@ -111,44 +113,8 @@ class Worker {
 
  private:
   class NodeContext;
-  static constexpr std::uint32_t NIL = ~std::uint32_t{0};
+  static constexpr std::uint32_t NIL = SLAB_NIL;
 
-  /// Records addressed by 32-bit index, with a free list and one link per record for the
-  /// per-node queues below. Released records keep their storage for the next ones: a run
-  /// allocates nothing per event once warm (millions of Monte-Carlo runs, or S_10's big steps).
-  template <class T>
-  class Slab {
-   public:
-    /// A record built from @p args.
-    template <class... Args>
-    [[nodiscard]] std::uint32_t add(Args&&... args);
-    void release(std::uint32_t i) {
-      items_[i].next = free_;
-      free_ = i;
-    }
-    [[nodiscard]] T& operator[](std::uint32_t i) { return items_[i].value; }
-    [[nodiscard]] const T& operator[](std::uint32_t i) const { return items_[i].value; }
-    [[nodiscard]] std::uint32_t& next(std::uint32_t i) { return items_[i].next; }
-    void reset(std::size_t expected) {
-      items_.clear();
-      items_.reserve(expected);  // address space only: pages are touched as records are used
-      free_ = NIL;
-    }
-
-   private:
-    struct Item {
-      // Built in place in the array, new or reused (Slab::add): an Item assembled elsewhere and
-      // copied in is read back whole before its parts are stored. Without arguments, no zeroing
-      // before the defaults.
-      Item() {}  // NOLINT(modernize-use-equals-default): = default would zero the record first
-      template <class A, class... Args>
-      explicit Item(A&& a, Args&&... args) : value(std::forward<A>(a), std::forward<Args>(args)...) {}
-      T value;
-      std::uint32_t next = NIL;
-    };
-    std::vector<Item> items_;
-    std::uint32_t free_ = NIL;
-  };
 
   /// First-in first-out lists of slab records, one per node, linked through the slab; the
   /// array exists only once a run uses the feature (strict runs on S_n never do).
@@ -164,7 +130,7 @@ class Worker {
 
   enum class Due : std::uint8_t { TRANSFER_END, COMPUTE_END, TIMER };
   /// What ends, and its record in messages_ (transfers) or tasks_: one word, stored and read in
-  /// one piece (see Item).
+  /// one piece (see Item in slab.hpp).
   class Event {
    public:
     Event(Due kind, std::uint32_t ref) : bits_(std::uint64_t{ref} << 8U | static_cast<std::uint8_t>(kind)) {}
