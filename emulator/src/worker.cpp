@@ -118,12 +118,7 @@ void Worker<Time>::reset(const topology::Topology& topology, const CostModel<Tim
   messages_.reset(expected);
   tasks_.reset(0);
   posts_.reset(0);
-  for (const auto& slot : agenda_) {
-    buckets_[slot.bucket].clear();
-    free_buckets_.push_back(slot.bucket);
-  }
   agenda_.clear();
-  soon_.clear();
   for (auto* q : {&waiting_, &pending_sends_, &compute_queue_, &posted_}) {
     if (!q->of.empty()) q->of.assign(n, Fifo{});
     q->size = 0;
@@ -209,50 +204,6 @@ void Worker<Time>::violation(NodeId node, NodeId peer, std::string message) {
 }
 
 template <class Time>
-void Worker<Time>::schedule(const Time& at, Due kind, std::uint32_t ref) {
-  // Zero-duration work ends in the next round of this time: no slot in the agenda (which holds
-  // later times only; the current time's slot left it when its round began).
-  if (at == now_) {
-    soon_.emplace_back(kind, ref);
-    return;
-  }
-  // Latest first, so that the next time is at the back; most events fall on the time scheduled
-  // last (a unit step), checked first.
-  auto it = agenda_.end();
-  if (agenda_.empty() || agenda_.back().at != at) {
-    // Sooner than every time ahead: the new back; otherwise its place among them.
-    if (!agenda_.empty() && agenda_.back().at < at) {
-      if (agenda_.size() <= 64) {
-        // Few times ahead (sparse timed runs): a scan from the soonest, whose one unpredictable
-        // branch is the exit, beats a binary search's five.
-        it = agenda_.end() - 1;
-        while (it != agenda_.begin() && (it - 1)->at <= at) --it;
-      } else {
-        it = std::lower_bound(agenda_.begin(), agenda_.end(), at,
-                              [](const Slot& s, const Time& t) { return t < s.at; });
-      }
-    }
-    if (it == agenda_.end() || it->at != at) {
-      std::uint32_t bucket = 0;
-      if (free_buckets_.empty()) {
-        bucket = static_cast<std::uint32_t>(buckets_.size());
-        buckets_.emplace_back();
-      } else {
-        bucket = free_buckets_.back();
-        free_buckets_.pop_back();
-      }
-      // Filled in place (see schedule() in worker.hpp).
-      it = agenda_.emplace(it);
-      it->at = at;
-      it->bucket = bucket;
-    }
-  } else {
-    it = agenda_.end() - 1;
-  }
-  buckets_[it->bucket].emplace_back(kind, ref);
-}
-
-template <class Time>
 void Worker<Time>::negative(NodeId v, fmt::format_string<std::string, std::string> pattern, Rational value) {
   violation(v, v, fmt::format(pattern, topology_->node_name(v), value.to_string()));
 }
@@ -328,18 +279,7 @@ void Worker<Time>::start_timer(std::uint32_t task) {
 
 template <class Time>
 void Worker<Time>::deliver_due() {
-  due_.clear();
-  if (!soon_.empty()) {
-    std::swap(due_, soon_);
-  } else if (!agenda_.empty() && agenda_.back().at == now_) {  // the first round of a time
-    const auto bucket = agenda_.back().bucket;
-    agenda_.pop_back();
-    std::swap(due_, buckets_[bucket]);
-    free_buckets_.push_back(bucket);
-  } else {
-    return;
-  }
-  for (const auto& e : due_) {
+  for (const auto& e : agenda_.take_due(now_)) {
     switch (e.kind()) {
       case Due::TRANSFER_END: {
         const auto& m = messages_[e.ref()];
@@ -651,7 +591,7 @@ bool Worker<Time>::advance() {
   if (exchange_ == nullptr) {
     // One worker: the decision below without building and exchanging headers.
     if (violation_) throw ModelViolation("strict port-model check: " + violation_->message);
-    if (!soon_.empty()) {
+    if (agenda_.has_soon()) {
       ++round_;
       return true;
     }
@@ -659,12 +599,12 @@ bool Worker<Time>::advance() {
       if (const auto waiting = first_waiting()) throw ModelViolation(waiting->message);
       return false;
     }
-    return move_to(agenda_.back().at);
+    return move_to(agenda_.next());
   }
   Header<Time> h;
-  h.has_now = !soon_.empty();
+  h.has_now = agenda_.has_soon();
   h.has_next = !agenda_.empty();
-  if (h.has_next) h.next = agenda_.back().at;
+  if (h.has_next) h.next = agenda_.next();
   h.violation = violation_;
   if (!h.has_now && !h.has_next) h.waiting = first_waiting();
   for (auto& b : out_) b.header = h;

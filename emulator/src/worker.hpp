@@ -3,6 +3,7 @@
 // the round protocol described in engine.hpp, talking to the other workers through an Exchange.
 // Private to the emulator library.
 
+#include "agenda.hpp"
 #include "slab.hpp"
 
 #include <starnet/emulator/config.hpp>
@@ -128,28 +129,11 @@ class Worker {
     std::size_t size = 0;  // records queued over all nodes
   };
 
-  enum class Due : std::uint8_t { TRANSFER_END, COMPUTE_END, TIMER };
-  /// What ends, and its record in messages_ (transfers) or tasks_: one word, stored and read in
-  /// one piece (see Item in slab.hpp).
-  class Event {
-   public:
-    Event(Due kind, std::uint32_t ref) : bits_(std::uint64_t{ref} << 8U | static_cast<std::uint8_t>(kind)) {}
-    [[nodiscard]] Due kind() const { return static_cast<Due>(bits_ & 0xFFU); }
-    [[nodiscard]] std::uint32_t ref() const { return static_cast<std::uint32_t>(bits_ >> 8U); }
-
-   private:
-    std::uint64_t bits_;
-  };
   /// A computation or a timer.
   struct Task {
     NodeId node = 0;
     std::uint64_t tag = 0;
     Rational work;
-  };
-  /// The event times ahead, latest first (back() is the next one), each with its bucket.
-  struct Slot {
-    Time at;
-    std::uint32_t bucket;
   };
   struct Arrival {
     std::uint32_t node;  // local index of the receiver
@@ -170,7 +154,7 @@ class Worker {
   void violation(NodeId node, NodeId peer, std::string message);
   // Events and records below are built in place, field by field: a temporary assembled on the
   // stack and copied whole stalls the copy until its parts are stored (store forwarding).
-  void schedule(const Time& at, Due kind, std::uint32_t ref);
+  void schedule(const Time& at, Due kind, std::uint32_t ref) { agenda_.schedule(now_, at, kind, ref); }
   void complete(NodeId v, Completion::Kind kind, std::uint64_t tag, NodeId peer) {
     auto& [node, c] = completions_.emplace_back();
     node = v;
@@ -240,11 +224,7 @@ class Worker {
   std::vector<std::uint8_t> computing_;
   Slab<Request<Time>> messages_;  // transfers this worker's nodes receive (or send, while pending)
   Slab<Task> tasks_;
-  std::vector<Slot> agenda_;  // times ahead (now_ too, until its first round takes it)
-  std::vector<Event> soon_;    // events at now_ for the next round (zero-duration work)
-  std::vector<std::vector<Event>> buckets_;
-  std::vector<std::uint32_t> free_buckets_;
-  std::vector<Event> due_;
+  Agenda<Time> agenda_;
   Fifos waiting_;        // messages_ at the receiver (arbitrated)
   Fifos pending_sends_;  // messages_ at the sender (arbitrated)
   Fifos compute_queue_;  // tasks_ waiting for the node's processor
