@@ -27,6 +27,7 @@ elseif(STARNET_PGO AND CMAKE_BUILD_TYPE STREQUAL "Release" AND CMAKE_CXX_COMPILE
     SOURCE_DIR ${PROJECT_SOURCE_DIR}
     BINARY_DIR ${CMAKE_BINARY_DIR}/pgo-training
     CMAKE_ARGS -DCMAKE_BUILD_TYPE=Release -DSTARNET_PGO=OFF -DSTARNET_PGO_GENERATE=${profile}
+               -DSTARNET_NO_SLP_VECTORIZE=${STARNET_NO_SLP_VECTORIZE}
                -DSTARNET_BENCHMARKS=OFF -DCMAKE_CXX_COMPILER=${CMAKE_CXX_COMPILER}
     BUILD_COMMAND ${CMAKE_COMMAND} --build <BINARY_DIR> --target starnet
     # Training: the Monte-Carlo runs of Figures 4 and 5 (zero and non-zero computation costs)
