@@ -105,8 +105,7 @@ class Agenda {
       bucket = free_buckets_.back();
       free_buckets_.pop_back();
     }
-    // Filled in place: a slot assembled on the stack and copied whole stalls the copy until its
-    // parts are stored (store forwarding).
+    // Filled in place (the note at the top of worker.cpp).
     it = times_.emplace(it);
     it->at = at;
     it->bucket = bucket;

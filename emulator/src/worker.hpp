@@ -152,8 +152,7 @@ class Worker {
   void append_trace(EventKind kind, NodeId node, NodeId peer, Port port, std::uint64_t tag, const Rational& size,
                     std::string_view payload);
   void violation(NodeId node, NodeId peer, std::string message);
-  // Events and records below are built in place, field by field: a temporary assembled on the
-  // stack and copied whole stalls the copy until its parts are stored (store forwarding).
+  // Records built in place, field by field (the note at the top of worker.cpp).
   void schedule(const Time& at, Due kind, std::uint32_t ref) { agenda_.schedule(now_, at, kind, ref); }
   void complete(NodeId v, Completion::Kind kind, std::uint64_t tag, NodeId peer) {
     auto& [node, c] = completions_.emplace_back();
