@@ -27,9 +27,11 @@ constexpr std::uint64_t MIB = std::uint64_t{1} << 20;
 constexpr std::uint64_t PROCESS_BYTES = 12 * MIB;
 /// Per node: the local engine's agenda and node state, and the star program's.
 constexpr std::uint64_t LOCAL_BYTES_PER_NODE = 232;
-/// Per node on the local engine's dense step path: its 24 B (emulator/src/dense_step.hpp) and the
-/// all-reduce's 16 (the all-to-all broadcast holds 6).
-constexpr std::uint64_t DENSE_BYTES_PER_NODE = 40;
+/// Per node, the star all-reduce's own state: its value and the value it forwards (the all-to-all
+/// broadcast holds 6).
+constexpr std::uint64_t STAR_PROGRAM_BYTES_PER_NODE = 16;
+/// Per node on the local engine's dense step path: the path's and the program's.
+constexpr std::uint64_t DENSE_BYTES_PER_NODE = emulator::DENSE_STEP_BYTES_PER_NODE + STAR_PROGRAM_BYTES_PER_NODE;
 /// Per node with zmq worker threads: the same plus the batches in flight between workers.
 constexpr std::uint64_t ZMQ_BYTES_PER_NODE = 333;
 /// Per node of a worker process (--processes): as threads, plus a process's own buffers.

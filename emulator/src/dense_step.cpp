@@ -147,7 +147,7 @@ void DenseStep::put(Arrivals& a, std::uint32_t to, std::uint32_t from, Port port
 
 void DenseStep::violation(NodeId node, NodeId peer, std::string message) {
   auto key = std::pair{node, peer};
-  message = fmt::format("step {} (time {}): {}", step_, step_, message);
+  message = violations::at_step(step_, std::to_string(step_)) + ": " + message;
   // The smallest (node, peer, message) wins, as among Worker's faults.
   if (!violation_ || std::tie(key, message) < std::tie(violation_->first, violation_->second)) {
     violation_ = {key, std::move(message)};
@@ -167,8 +167,7 @@ void DenseStep::send(std::uint32_t from, NodeId to, Port port, std::string&& pay
                      std::uint64_t tag) {
   const auto& topo = *topology_;
   if (!(size >= 0)) {
-    violation(from, from, fmt::format("node {} sends a message of size {} (must be >= 0)", topo.node_name(from),
-                                      size.to_string()));
+    violation(from, from, violations::negative_size(topo, from, size));
     return;
   }
   if (sends_now_ != 0) {
@@ -236,13 +235,13 @@ void DenseStep::react_all(bool starting) {
     for (std::uint32_t v = 0; v < n; ++v) react(v, starting);
     return;
   }
-  std::vector<std::uint32_t> nodes = now_.receivers;
+  reacting_.assign(now_.receivers.begin(), now_.receivers.end());
   if (send_notices_) {
-    for (const auto u : now_.receivers) nodes.push_back(now_.from[u]);
+    for (const auto u : now_.receivers) reacting_.push_back(now_.from[u]);
   }
-  std::sort(nodes.begin(), nodes.end());
-  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
-  for (const auto v : nodes) react(v, false);
+  std::sort(reacting_.begin(), reacting_.end());
+  reacting_.erase(std::unique(reacting_.begin(), reacting_.end()), reacting_.end());
+  for (const auto v : reacting_) react(v, false);
 }
 
 void DenseStep::run(const topology::Topology& topology, const RunConfig& config, NodeProgram& program) {

@@ -11,6 +11,7 @@
 
 #include <starnet/emulator/config.hpp>
 #include <starnet/emulator/costs.hpp>
+#include <starnet/emulator/memory.hpp>
 #include <starnet/emulator/program.hpp>
 #include <starnet/emulator/trace.hpp>
 #include <starnet/topology/topology.hpp>
@@ -76,7 +77,7 @@ class DenseStep {
   /// Bytes per node this path keeps when the messages of each step agree on tag, port and length
   /// and the program takes no send notices (the star collectives): sender and payload, for this
   /// step and the next. Each field that differs adds its width twice; send notices add 4.
-  static constexpr std::size_t BYTES_PER_NODE = 2 * (4 + 8);
+  static constexpr std::size_t BYTES_PER_NODE = DENSE_STEP_BYTES_PER_NODE;
   /// Fewer receivers than 1/SPARSE_FRACTION of all nodes: listed, and the reacting nodes sorted
   /// rather than found by a scan of every node.
   static constexpr std::size_t SPARSE_FRACTION = 16;
@@ -137,6 +138,7 @@ class DenseStep {
   Arrivals now_;   // arriving at step_
   Arrivals next_;  // sent at step_, arriving at step_ + 1
   std::vector<std::uint32_t> sent_to_;  // the receiver of a node's last send (valid while now_ agrees)
+  std::vector<std::uint32_t> reacting_;  // the nodes of a sparse step that react, in node order
   std::vector<Delivery> deliveries_;     // of the reacting node
   std::vector<Completion> completions_;  // of the reacting node
   std::uint32_t sends_now_ = 0;          // sends of the reacting node in this reaction

@@ -7,12 +7,23 @@
 
 #include <fmt/format.h>
 
+#include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace starnet::emulator::violations {
 
 using topology::NodeId;
 using topology::Port;
+
+/// Where a violation happened: "step 3 (time 5/2)".
+[[nodiscard]] inline std::string at_step(std::uint64_t step, std::string_view time) {
+  return fmt::format("step {} (time {})", step, time);
+}
+
+[[nodiscard]] inline std::string negative_size(const topology::Topology& topo, NodeId node, const Rational& size) {
+  return fmt::format("node {} sends a message of size {} (must be >= 0)", topo.node_name(node), size.to_string());
+}
 
 [[nodiscard]] inline std::string no_such_port(const topology::Topology& topo, NodeId node, Port port) {
   return fmt::format("node {} sends through port {}, but it has only {} links", topo.node_name(node), port,

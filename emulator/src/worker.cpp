@@ -193,7 +193,7 @@ bool Worker<Time>::can_receive(std::size_t i) const {
 
 template <class Time>
 std::string Worker<Time>::where() const {
-  return fmt::format("step {} (time {})", step_, time_text(now_));
+  return violations::at_step(step_, time_text(now_));
 }
 
 template <class Time>
@@ -217,7 +217,7 @@ template <class Time>
 void Worker<Time>::start_send(std::uint32_t message) {
   auto& r = messages_[message];
   if (!(r.size >= 0)) {
-    negative(r.from, "node {} sends a message of size {} (must be >= 0)", r.size);
+    violation(r.from, r.from, violations::negative_size(*topology_, r.from, r.size));
     messages_.release(message);
     return;
   }

@@ -44,6 +44,12 @@ constexpr std::size_t MAX_NAMED_STRANGERS = 4;
 /// How long the answer of a child that exited may take to arrive.
 constexpr double EXIT_GRACE_SECONDS = 1;
 
+/// What a worker that cannot join is told: the index it asked for is taken, or none is left.
+std::string no_free_index(unsigned asked, unsigned workers) {
+  return fmt::format("this run has no free worker index {} (it takes {} workers)",
+                     asked == WorkerOptions::ANY_INDEX ? std::string("left") : std::to_string(asked), workers);
+}
+
 /// Whether process @p pid is stopped (state T or t of /proc/PID/stat).
 bool is_stopped(pid_t pid) {
   std::ifstream in(fmt::format("/proc/{}/stat", pid));
@@ -173,9 +179,7 @@ class Coordinator {
         auto [asked, endpoint, host, pid, nonce] = get_hello(r);
         const unsigned index = options_.join && asked == WorkerOptions::ANY_INDEX ? first_free() : asked;
         if (index >= k || !children_[index].identity.empty() || (!options_.join && pid != children_[index].pid)) {
-          tell_to_leave(m->identity, fmt::format("this run has no free worker index {} (it takes {} workers)",
-                                                 asked == WorkerOptions::ANY_INDEX ? std::string("left")
-                                                                                   : std::to_string(asked), k));
+          tell_to_leave(m->identity, no_free_index(asked, k));
           throw TransportError("no such worker, or said twice");
         }
         auto& c = children_[index];
@@ -220,7 +224,7 @@ class Coordinator {
       if (index == k || children_[index].answered) {
         // A worker that joins late: tell it, rather than let it wait for a configuration.
         if (index == k && !m->body.empty() && m->body.data<char>()[0] == HELLO) {
-          tell_to_leave(m->identity, fmt::format("this run has no free worker index left (it takes {} workers)", k));
+          tell_to_leave(m->identity, no_free_index(WorkerOptions::ANY_INDEX, k));
         }
         drop(m->body);
         continue;

@@ -9,6 +9,11 @@
 
 namespace starnet::emulator {
 
+/// Bytes per node that the local engine's dense step path keeps for the star collectives (the
+/// sender and 8-byte payload of this step's and the next step's arrival), besides the node
+/// program's own state (emulator/src/dense_step.hpp).
+inline constexpr std::uint64_t DENSE_STEP_BYTES_PER_NODE = 2 * (4 + 8);
+
 /// The memory a process may use, and which bound gives it.
 struct MemoryBound {
   std::uint64_t bytes = 0;
