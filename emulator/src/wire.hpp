@@ -5,7 +5,7 @@
 // enum out of range, a time that is negative or not finite) with TransportError, whatever the
 // bytes: booleans and enums travel as one byte each and are never copied from the wire whole.
 
-#include "worker.hpp"
+#include "protocol.hpp"
 
 #include <starnet/core/error.hpp>
 

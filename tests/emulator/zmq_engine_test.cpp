@@ -78,6 +78,26 @@ TEST(ZmqEngine, SameTraceAsLocalForAnyWorkerCount) {
   }
 }
 
+TEST(ZmqEngine, BothInProcessEnginesRunBehindOneInterface) {
+  const StarGraph g(/*n=*/4);
+  const TopologyCosts<Rational> costs(g);
+  RunConfig config;
+  config.trace = true;
+  config.checking = Checking::ARBITRATED;
+  config.time = TimeMode::TIMED;
+  const ProgramFactory factory = [](NodeRange) { return std::make_unique<Lambda>(gossip); };
+  LocalEngine<Rational> local;
+  ZmqThreadsEngine<Rational> threads(3);
+  std::vector<std::vector<std::string>> traces;
+  for (Engine<Rational>* engine : std::initializer_list<Engine<Rational>*>{&local, &threads}) {
+    traces.push_back(lines(engine->run(g, costs, factory, config), g));
+  }
+  ASSERT_GT(traces[0].size(), 50U);
+  EXPECT_EQ(traces[1], traces[0]);
+  ZmqThreadsEngine<Rational> none(0);
+  EXPECT_THROW((void)none.run(g, costs, factory, config), UsageError);
+}
+
 bool odd_permutation(const std::string& label) {
   bool odd = false;
   for (std::size_t i = 0; i < label.size(); ++i) {

@@ -21,9 +21,13 @@ ScheduleRun run_schedule(const Schedule& schedule, const topology::Topology& top
   const emulator::UnitCosts<Rational> unit;
   const auto& costs = settings.costs ? *settings.costs : static_cast<const emulator::CostModel<Rational>&>(unit);
   ScheduleRun out;
-  out.run = settings.zmq_workers == 0
-                ? emulator::LocalEngine<Rational>().run(topology, costs, factory, settings.config)
-                : emulator::run_zmq_threads<Rational>(topology, costs, factory, settings.config, settings.zmq_workers);
+  std::unique_ptr<emulator::Engine<Rational>> engine;
+  if (settings.zmq_workers == 0) {
+    engine = std::make_unique<emulator::LocalEngine<Rational>>();
+  } else {
+    engine = std::make_unique<emulator::ZmqThreadsEngine<Rational>>(settings.zmq_workers);
+  }
+  out.run = engine->run(topology, costs, factory, settings.config);
   for (const auto& text : out.run.reports) out.report.merge(ChunkReport::parse(text));
   out.verified = out.report.ok() && out.report.nodes_checked == schedule.nodes();
   return out;

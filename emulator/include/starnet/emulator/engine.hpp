@@ -70,21 +70,34 @@ struct RunResult {
 template <class Time>
 class Worker;
 
+/// What every engine that runs node programs in this process offers its callers: LocalEngine and
+/// ZmqThreadsEngine (zmq_engine.hpp). Worker processes cannot take a ProgramFactory (their
+/// programs are built from a job description on the other side): run_zmq_processes.
+template <class Time>
+class Engine {
+ public:
+  virtual ~Engine() = default;
+  /// Runs the programs @p factory builds over all nodes and returns what they did.
+  /// @throws ModelViolation in strict mode when a program breaks the port model, and on a
+  /// deadlock (transfers waiting for each other with nothing left to happen); the engine's own
+  /// errors besides.
+  virtual RunResult<Time> run(const topology::Topology& topology, const CostModel<Time>& costs,
+                              const ProgramFactory& factory, const RunConfig& config) = 0;
+};
+
 /// The single-process engine. Reusable: buffers are kept between runs, so that Monte-Carlo
 /// studies running millions of small emulations do not allocate per run.
 template <class Time>
-class LocalEngine {
+class LocalEngine final : public Engine<Time> {
  public:
   LocalEngine();
   ~LocalEngine();
   LocalEngine(LocalEngine&&) noexcept;
   LocalEngine& operator=(LocalEngine&&) noexcept;
 
-  /// Runs one program object over all nodes.
-  /// @throws ModelViolation in strict mode when a program breaks the port model, and on a
-  /// deadlock (transfers waiting for each other with nothing left to happen).
+  /// Runs one program object over all nodes (Engine::run).
   RunResult<Time> run(const topology::Topology& topology, const CostModel<Time>& costs,
-                      const ProgramFactory& factory, const RunConfig& config);
+                      const ProgramFactory& factory, const RunConfig& config) override;
 
  private:
   std::unique_ptr<Worker<Time>> worker_;

@@ -39,6 +39,21 @@ template <class Time>
 RunResult<Time> run_zmq_threads(const topology::Topology& topology, const CostModel<Time>& costs,
                                 const ProgramFactory& factory, const RunConfig& config, unsigned workers);
 
+/// run_zmq_threads behind the Engine interface, for callers that pick an engine at run time.
+template <class Time>
+class ZmqThreadsEngine final : public Engine<Time> {
+ public:
+  /// @p workers threads; checked when a run starts (run_zmq_threads).
+  explicit ZmqThreadsEngine(unsigned workers) : workers_(workers) {}
+  RunResult<Time> run(const topology::Topology& topology, const CostModel<Time>& costs, const ProgramFactory& factory,
+                      const RunConfig& config) override {
+    return run_zmq_threads(topology, costs, factory, config, workers_);
+  }
+
+ private:
+  unsigned workers_;
+};
+
 /// Whether the tcp connections of a process run use CURVE.
 enum class Security {
   AUTO,   ///< CURVE iff the address is not loopback (127.0.0.0/8, ::1, localhost)
