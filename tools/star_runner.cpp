@@ -294,6 +294,13 @@ void announce(const EngineOptions& engine, const std::string& endpoint, bool key
 
 std::string self_executable() { return std::filesystem::read_symlink("/proc/self/exe").string(); }
 
+/// What a star collective of @p job needs on @p engine (on the local engine, its dense step path),
+/// its trace counted as one record per node and step.
+emulator::MemoryEstimate star_memory(const StarJob& job, const EngineOptions& engine) {
+  const auto nodes = StarGraph::factorial(job.n);
+  return engine.memory_estimate(nodes, nodes * algorithms::star::allreduce_steps(job.n), 0, {}, LocalPath::DENSE);
+}
+
 }  // namespace
 
 StarOutcome run_star_job(const StarJob& job, const EngineOptions& engine) {
@@ -307,7 +314,7 @@ StarOutcome run_star_job(const StarJob& job, const EngineOptions& engine) {
   const unsigned k = engine.worker_count();
   emulator::ProcessOptions options = engine.process_options();  // rejects --address without --processes
   const auto nodes = StarGraph::factorial(job.n);
-  engine.check_memory(engine.memory_estimate(nodes, nodes * out.expected_steps, 0, {}, LocalPath::DENSE),
+  engine.check_memory(star_memory(job, engine),
                       fmt::format("{} on star:{}", job.broadcast ? "the all-to-all broadcast" : "the all-reduce", job.n));
   if (engine.engine == "local") {
     if (k != 1) throw UsageError(fmt::format("--workers {}: the local engine has one worker (use --engine zmq)", k));
@@ -346,11 +353,7 @@ nlohmann::json star_json(const StarJob& job, const EngineOptions& engine, const 
                       {"max_messages_per_node_per_step", std::max(c.max_concurrent_sends, c.max_concurrent_receives)},
                       {"levels", levels},
                       {"verified", o.verified},
-                      {"memory_estimate_bytes",
-                       engine
-                           .memory_estimate(StarGraph::factorial(job.n), StarGraph::factorial(job.n) * o.expected_steps,
-                                            0, {}, LocalPath::DENSE)
-                           .bytes},
+                      {"memory_estimate_bytes", star_memory(job, engine).bytes},
                       {"nodes_verified", o.report.nodes_correct},
                       {"engine", engine.engine},
                       {"workers", engine.worker_count()},

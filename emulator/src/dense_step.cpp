@@ -218,7 +218,7 @@ void DenseStep::react(std::uint32_t v, bool starting) {
     }
     // v's last send arrives now exactly when its receiver's arrival names v (see sent_to_).
     if (send_notices_ && sent_to_[v] != NONE && now_.from[sent_to_[v]] == v) {
-      completions_.push_back({Completion::Kind::SEND, message_to(now_, sent_to_[v]).tag, sent_to_[v]});
+      completions_.push_back({Completion::Kind::SEND, now_.tag.get(sent_to_[v]), sent_to_[v]});
     }
     if (deliveries_.empty() && completions_.empty()) return;
   }
