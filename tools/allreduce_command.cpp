@@ -1,20 +1,18 @@
 // `starnet allreduce` and `starnet broadcast --all-to-all`: the star collectives of Oh, Choi and
-// Primeaux on the emulator, verified node by node; `allreduce --compare` prints Table 2.
+// Primeaux on the emulator, verified node by node (api/star.hpp); `allreduce --compare` prints
+// Table 2; `demo` the headline run.
 #include "command.hpp"
-#include "json_output.hpp"
-#include "progress.hpp"
-#include "schedule_load.hpp"
+#include "engine_options.hpp"
 #include "gantt.hpp"
-#include "star_runner.hpp"
+#include "json_output.hpp"
 
-#include <starnet/algorithms/schedule/schedule_run.hpp>
+#include <starnet/api/schedule.hpp>
+#include <starnet/api/star.hpp>
 #include <starnet/core/error.hpp>
-#include <starnet/topology/spec.hpp>
-#include <starnet/topology/star_graph.hpp>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
-#include <cmath>
 #include <algorithm>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -25,109 +23,164 @@ namespace {
 struct StarOptions {
   std::string topology;
   std::string op = "sum";
-  std::string values = "rank";
+  std::string values = "index";
   std::uint64_t seed = 1;
   bool json = false;
-  std::string fault;       ///< --fault-exit WORKER:STEP
-  std::string fault_stop;  ///< --fault-stop WORKER:STEP
+  std::string fault_exit;   ///< --fault-exit WORKER:STEP
+  std::string fault_stop;   ///< --fault-stop WORKER:STEP
   std::string fault_sleep;  ///< --fault-sleep WORKER:STEP
   std::string gantt;
   EngineOptions engine;
 };
 
-/// The testing aid @p option WORKER:STEP (@p text) in @p job.
-void set_fault(StarJob& job, const std::string& text, std::string_view option, const EngineOptions& engine) {
+/// The testing aid @p option WORKER:STEP (@p text).
+api::StarFault parse_fault(const std::string& text, std::string_view option, api::StarFault::Kind kind) {
   unsigned worker = 0;
   unsigned long long step = 0;
   char extra = 0;
   if (std::sscanf(text.c_str(), "%u:%llu%c", &worker, &step, &extra) != 2) {
     throw UsageError(fmt::format("{}: \"{}\" is not WORKER:STEP", option, text));
   }
-  if (!engine.processes) {
-    throw UsageError(fmt::format("{} {}: applies only with --engine zmq --processes (it would be ignored)", option, text));
-  }
-  if (worker >= engine.worker_count()) {
-    throw UsageError(fmt::format("{} {}: there is no worker {} (expected WORKER in 0..{})", option, text, worker,
-                                 engine.worker_count() - 1));
-  }
-  job.exit_worker = worker;
-  job.exit_step = step;
+  return {kind, worker, step};
 }
 
-StarJob make_job(const StarOptions& o, bool broadcast) {
-  StarJob job;
-  job.broadcast = broadcast;
-  job.n = topology::star_dimension(topology::parse_spec(o.topology));
-  job.op = algorithms::star::parse_op(o.op, "--op");
-  if (o.values != "rank" && o.values != "random") {
-    throw UsageError(fmt::format("--values: \"{}\" is not known (expected rank or random)", o.values));
-  }
-  job.values = {o.values == "random", o.seed};
-  if (int(!o.fault.empty()) + int(!o.fault_stop.empty()) + int(!o.fault_sleep.empty()) > 1) {
+api::StarRequest make_request(const StarOptions& o, bool broadcast) {
+  auto r = api::StarRequest::on(o.topology, broadcast ? api::Collective::ALLGATHER : api::Collective::ALLREDUCE);
+  r.op = api::parse_op(o.op);
+  r.values = api::parse_values(o.values);
+  r.seed = o.seed;
+  r.engine = o.engine.choice();
+  r.trace = o.engine.tracing();
+  if (int(!o.fault_exit.empty()) + int(!o.fault_stop.empty()) + int(!o.fault_sleep.empty()) > 1) {
     throw UsageError("--fault-exit, --fault-stop and --fault-sleep: one fault per run");
   }
-  if (!o.fault.empty()) set_fault(job, o.fault, "--fault-exit", o.engine);
-  if (!o.fault_stop.empty()) {
-    set_fault(job, o.fault_stop, "--fault-stop", o.engine);
-    job.fault = StarJob::Fault::STOP;
-  }
-  if (!o.fault_sleep.empty()) {
-    set_fault(job, o.fault_sleep, "--fault-sleep", o.engine);
-    job.fault = StarJob::Fault::SLEEP;
-  }
-  return job;
+  if (!o.fault_exit.empty()) r.fault = parse_fault(o.fault_exit, "--fault-exit", api::StarFault::Kind::EXIT);
+  if (!o.fault_stop.empty()) r.fault = parse_fault(o.fault_stop, "--fault-stop", api::StarFault::Kind::STOP);
+  if (!o.fault_sleep.empty()) r.fault = parse_fault(o.fault_sleep, "--fault-sleep", api::StarFault::Kind::SLEEP);
+  return r;
 }
 
-int run_and_report(const StarOptions& o, bool broadcast) {
-  const StarJob job = make_job(o, broadcast);
-  if (!o.gantt.empty()) require_gantt_rows(topology::StarGraph(job.n));
-  const StarOutcome outcome = run_star_job(job, o.engine);
-  if (!o.gantt.empty()) write_file_atomically(o.gantt, gantt_svg(outcome.run.trace, topology::StarGraph(job.n)));
-  if (o.json) {
-    print_json(star_json(job, o.engine, outcome));
-  } else {
-    std::cout << star_text(job, o.engine, outcome);
+std::string plural(std::uint64_t count, std::string_view one, std::string_view many) {
+  return fmt::format("{} {}", count, count == 1 ? one : many);
+}
+
+}  // namespace
+
+std::string star_text(const api::StarResult& o) {
+  const auto& r = o.request;
+  const bool broadcast = r.collective == api::Collective::ALLGATHER;
+  const auto nodes = topology::StarGraph::factorial(r.n);
+  std::string s = fmt::format("{} on star:{} ({} nodes), {} engine",
+                              broadcast ? "all-to-all broadcast (NODUP)"
+                                        : "all-reduce (" + algorithms::star::to_string(r.op) + ")",
+                              r.n, nodes, api::to_string(r.engine.kind));
+  if (r.engine.kind == api::EngineKind::ZMQ) {
+    s += fmt::format(", {} ({})", plural(r.engine.worker_count(), "worker", "workers"), r.engine.transport_text());
   }
-  return outcome.verified ? 0 : 1;
+  s += "\n";
+  for (int m = 2; m <= r.n; ++m) {
+    const auto first = o.report.level_first[static_cast<std::size_t>(m)];
+    const auto last = o.report.level_last[static_cast<std::size_t>(m)];
+    std::string links;
+    for (int k = m; k >= 2; --k) links += (k == m ? "" : ",") + std::to_string(k);
+    s += fmt::format("  level {:>2}: S_{} joins {} copies of S_{} over links {:<18} steps {:>2}..{:<2} ({} = {} − 1)\n",
+                     m, m, m, m - 1, links, first, last, last - first, m);
+  }
+  const auto& c = o.run.counters;
+  s += fmt::format("steps: {} (n(n−1)/2 = {})   messages: {}   payload: {} {}   max per node per step: {}\n",
+                   o.run.makespan.to_string(), o.expected_steps, c.messages,
+                   broadcast ? o.report.items_received : c.payload_bytes, broadcast ? "items" : "bytes",
+                   std::max(c.max_concurrent_sends, c.max_concurrent_receives));
+  if (o.verified) {
+    s += broadcast ? fmt::format("verified: each of the {} nodes holds all {} items, none received twice\n", nodes,
+                                 nodes)
+                   : fmt::format("verified: each of the {} nodes holds {}, the sequential {} of all values\n", nodes,
+                                 o.expected_value, algorithms::star::to_string(r.op));
+  } else {
+    s += fmt::format("NOT VERIFIED: {} of {} nodes correct{}, {} steps (expected {})\n", o.report.nodes_correct, nodes,
+                     o.report.first_wrong >= 0 ? fmt::format(" (first wrong: node {})", o.report.first_wrong) : "",
+                     o.run.makespan.to_string(), o.expected_steps);
+  }
+  if (!o.run.worker_peak_bytes.empty()) {
+    const auto largest = std::max_element(o.run.worker_peak_bytes.begin(), o.run.worker_peak_bytes.end());
+    s += fmt::format("largest worker process: {} peak resident (worker {} of {})\n", emulator::human_bytes(*largest),
+                     largest - o.run.worker_peak_bytes.begin(), o.run.worker_peak_bytes.size());
+  }
+  if (r.engine.joined()) {
+    std::vector<std::string> hosts;
+    for (std::size_t i = 0; i < o.run.worker_hosts.size(); ++i) hosts.push_back(fmt::format("{} on {}", i, o.run.worker_hosts[i]));
+    s += fmt::format("workers: {}\n", fmt::join(hosts, ", "));
+  }
+  if (o.run.refused_connections > 0) {
+    s += fmt::format("refused {} without the run's key\n",
+                     plural(o.run.refused_connections, "connection", "connections"));
+  }
+  if (o.run.stray_messages > 0) {
+    s += fmt::format("dropped {} from peers that are not workers of this run (they change no result)\n",
+                     plural(o.run.stray_messages, "message", "messages"));
+  }
+  if (!o.run.stranger_addresses.empty()) {
+    s += fmt::format("strangers came from: {}\n", fmt::join(o.run.stranger_addresses, ", "));
+  }
+  s += fmt::format("wall time: {:.3f} s\n", o.run.wall_seconds);
+  return s;
+}
+
+namespace {
+
+int run_and_report(const StarOptions& o, bool broadcast) {
+  const api::StarRequest request = make_request(o, broadcast);
+  if (!o.gantt.empty()) require_gantt_rows(topology::StarGraph(request.n));
+  const api::StarResult result = api::run_star(request);
+  o.engine.trace.write(result.run.trace, *result.graph);
+  if (!o.gantt.empty()) write_file_atomically(o.gantt, gantt_svg(result.run.trace, *result.graph));
+  if (o.json) {
+    print_json(result.to_json());
+  } else {
+    std::cout << star_text(result);
+  }
+  return result.verified ? 0 : 1;
 }
 
 /// `broadcast --all-to-all --schedule FILE`: the paper's broadcast and the file's all-gather on the
 /// same star graph, side by side, both verified (docs/beyond.md).
 int beside_schedule(const StarOptions& o, const std::string& file) {
   namespace sch = algorithms::schedule;
-  const StarJob job = make_job(o, true);
-  const auto loaded = load_schedule(file, o.topology);
-  const auto& s = *loaded.schedule;
-  if (s.rules().kind() != sch::Collective::ALLGATHER || s.form() != sch::Form::STEPPED) {
+  const api::StarRequest request = make_request(o, true);
+  api::ScheduleRunRequest run;
+  run.schedule = api::load_schedule(file, o.topology);
+  const auto& s = *run.schedule.schedule;
+  if (s.rules().kind() != api::Collective::ALLGATHER || s.form() != sch::Form::STEPPED) {
     throw UsageError(fmt::format("--schedule {}: expected a stepped all-gather (an all-to-all broadcast); it is a{} {}",
-                                 file, s.form() == sch::Form::STEPPED ? "" : " programmed", sch::to_string(s.rules().kind())));
+                                 file, s.form() == sch::Form::STEPPED ? "" : " programmed",
+                                 to_string(s.rules().kind())));
   }
-  const StarOutcome paper = run_star_job(job, o.engine);
-  const auto mine = sch::run_schedule(s, *loaded.topology, {});
+  const api::StarResult paper = api::run_star(request);
+  const api::ScheduleRunResult mine = api::run_schedule(run);
   const auto vol = sch::volume(s);
-  const auto nodes = topology::StarGraph::factorial(job.n);
+  const auto nodes = topology::StarGraph::factorial(request.n);
   const bool nodup = vol.received_min == nodes - 1 && vol.received_max == nodes - 1;
   const std::uint64_t largest = vol.largest.empty() ? 0 : *std::max_element(vol.largest.begin(), vol.largest.end());
-  const auto steps = mine.run.makespan.to_string();
   if (o.json) {
     print_json({{"topology", o.topology},
-                                {"paper", star_json(job, o.engine, paper)},
-                                {"schedule",
-                                 {{"file", file},
-                                  {"steps", mine.run.makespan.num()},
-                                  {"transfers", s.transfers()},
-                                  {"largest_message_items", largest},
-                                  {"items_received_per_node", vol.received_max},
-                                  {"no_duplicates", nodup},
-                                  {"verified", mine.verified}}},
-                                {"verified", paper.verified && mine.verified}});
+                {"paper", paper.to_json()},
+                {"schedule",
+                 {{"file", file},
+                  {"steps", mine.run.run.makespan.num()},
+                  {"transfers", s.transfers()},
+                  {"largest_message_items", largest},
+                  {"items_received_per_node", vol.received_max},
+                  {"no_duplicates", nodup},
+                  {"verified", mine.verified}}},
+                {"verified", paper.verified && mine.verified}});
   } else {
     std::cout << fmt::format("all-to-all broadcast on {} ({} nodes)\n", o.topology, nodes);
     std::cout << fmt::format("  {:<40} {:>3} steps  largest message {:>7} items  {}\n", "the paper (NODUP, meta messages)",
-                             paper.expected_steps, topology::StarGraph::factorial(job.n - 1),
+                             paper.expected_steps, topology::StarGraph::factorial(request.n - 1),
                              paper.verified ? "verified" : "NOT verified");
-    std::cout << fmt::format("  {:<40} {:>3} steps  largest message {:>7} items  {}{}\n", file, steps, largest,
-                             mine.verified ? "verified" : "NOT verified: " + mine.report.first_problem(),
+    std::cout << fmt::format("  {:<40} {:>3} steps  largest message {:>7} items  {}{}\n", file,
+                             mine.run.run.makespan.to_string(), largest,
+                             mine.verified ? "verified" : "NOT verified: " + mine.problem,
                              nodup ? " (every item received once)" : "");
   }
   return paper.verified && mine.verified ? 0 : 1;
@@ -137,7 +190,9 @@ void add_star_options(CLI::App& cmd, StarOptions& o, bool reduce) {
   cmd.add_option("--topology", o.topology, "star:N with N in 1..12 (other topologies: see `starnet whatif`)");
   if (reduce) {
     cmd.add_option("--op", o.op, "Operator: sum (mod 2^64), min, max or xor")->capture_default_str();
-    cmd.add_option("--values", o.values, "Node values: rank (node of rank r holds r+1, i.e. 1..n!) or random")
+    cmd.add_option("--values", o.values,
+                   "Node values: index (node of rank r holds r + 1, i.e. 1..n!; rank is the same) or random "
+                   "(seeded by --seed)")
         ->capture_default_str();
     cmd.add_option("--seed", o.seed, "Seed of --values random")->capture_default_str()->check(any_seed());
   }
@@ -146,7 +201,7 @@ void add_star_options(CLI::App& cmd, StarOptions& o, bool reduce) {
   cmd.add_option("--gantt", o.gantt, "Draw the run as a Gantt chart, SVG (one row per node, at most 1000; docs/viz.md)")
       ->check(output_file({".svg"}))
       ->each([&o](const std::string&) { o.engine.keep_trace = true; });
-  cmd.add_option("--fault-exit", o.fault,
+  cmd.add_option("--fault-exit", o.fault_exit,
                  "Testing aid: with --processes, worker WORKER exits abruptly at step STEP (WORKER:STEP)");
   cmd.add_option("--fault-stop", o.fault_stop,
                  "Testing aid: with --processes, worker WORKER stops itself (SIGSTOP) at step STEP (WORKER:STEP), as "
@@ -154,72 +209,27 @@ void add_star_options(CLI::App& cmd, StarOptions& o, bool reduce) {
   cmd.add_option("--fault-sleep", o.fault_sleep,
                  fmt::format("Testing aid: with --processes, worker WORKER takes {} s more over step STEP "
                              "(WORKER:STEP), its heartbeats going on, as a slow host would",
-                             FAULT_SLEEP_SECONDS));
+                             api::FAULT_SLEEP_SECONDS));
 }
-
-// Table 2 of the paper as printed (dimension 3..10): Tseng [11], Sheu [10], ours.
-constexpr int PAPER_TSENG[] = {12, 27, 48, 75, 108, 127, 192, 243};
-constexpr int PAPER_SHEU[] = {6, 12, 18, 26, 34, 42, 50, 60};
-constexpr int PAPER_OURS[] = {3, 6, 10, 15, 21, 28, 36, 45};
 
 int compare(const StarOptions& o, int max_n) {
   if (!o.gantt.empty()) throw UsageError("--gantt draws one run: give --topology instead of --compare");
-  if (max_n < 3 || max_n > 10) {
-    throw UsageError(fmt::format("--max-n {}: Table 2 covers n = 3..10 (expected 3..10)", max_n));
-  }
-  nlohmann::json rows = nlohmann::json::array();
-  std::vector<std::string> notes;
-  bool all_verified = true;
-  std::string table = fmt::format("{:>2} {:>8} | {:>11} {:>6} | {:>11} {:>6} | {:>9} {:>6} | {:>11}\n", "n", "size",
-                                  "Tseng 3(n-1)²", "paper", "Sheu formula", "paper", "measured", "paper",
-                                  "⌈log₂ n!⌉");
-  for (int n = 3; n <= max_n; ++n) {
-    progress_detail(fmt::format("S_{} of S_3..S_{}", n, max_n));
-    StarOptions one = o;
-    one.topology = fmt::format("star:{}", n);
-    const StarJob job = make_job(one, false);
-    const StarOutcome out = run_star_job(job, o.engine);
-    all_verified = all_verified && out.verified;
-    const int tseng = 3 * (n - 1) * (n - 1);
-    int sheu = 0;
-    for (int i = 2; i <= n; ++i) sheu += static_cast<int>(std::ceil(std::log2(i - 1))) + 1;
-    sheu *= 2;
-    const int bound = static_cast<int>(std::ceil(std::log2(static_cast<double>(topology::StarGraph::factorial(n)))));
-    const auto i = static_cast<std::size_t>(n - 3);
-    const std::int64_t measured = out.run.makespan.num();
-    if (PAPER_TSENG[i] != tseng) {
-      notes.push_back(fmt::format("n = {}: the paper prints {} for Tseng, but its formula 3(n−1)² gives {}", n,
-                                  PAPER_TSENG[i], tseng));
-    }
-    if (PAPER_SHEU[i] != sheu) {
-      notes.push_back(fmt::format("n = {}: the paper prints {} for Sheu, but its formula gives {}", n, PAPER_SHEU[i], sheu));
-    }
-    if (PAPER_OURS[i] != measured) {
-      notes.push_back(fmt::format("n = {}: the paper prints {} steps, the emulator measured {}", n, PAPER_OURS[i], measured));
-    }
-    rows.push_back({{"n", n},
-                    {"size", topology::StarGraph::factorial(n)},
-                    {"tseng_formula", tseng},
-                    {"tseng_paper", PAPER_TSENG[i]},
-                    {"sheu_formula", sheu},
-                    {"sheu_paper", PAPER_SHEU[i]},
-                    {"measured", measured},
-                    {"paper", PAPER_OURS[i]},
-                    {"lower_bound", bound},
-                    {"verified", out.verified}});
-    table += fmt::format("{:>2} {:>8} | {:>13} {:>6} | {:>12} {:>6} | {:>9} {:>6} | {:>11}\n", n,
-                         topology::StarGraph::factorial(n), tseng, PAPER_TSENG[i], sheu, PAPER_SHEU[i], measured,
-                         PAPER_OURS[i], bound);
-  }
+  const auto table = api::star_table2(max_n, o.engine.choice(), api::parse_op(o.op), api::parse_values(o.values), o.seed);
   if (o.json) {
-    print_json({{"rows", rows}, {"notes", notes}, {"verified", all_verified}});
-  } else {
-    std::cout << "Table 2 of Oh, Choi, Primeaux (2005): all-reduce steps on S_n, single-port\n"
-              << "(measured = steps of the all-reduce run on the emulator, every node verified)\n"
-              << table;
-    for (const auto& n : notes) std::cout << "note: " << n << "\n";
+    print_json(table.to_json());
+    return table.verified ? 0 : 1;
   }
-  return all_verified ? 0 : 1;
+  std::cout << "Table 2 of Oh, Choi, Primeaux (2005): all-reduce steps on S_n, single-port\n"
+            << "(measured = steps of the all-reduce run on the emulator, every node verified)\n"
+            << fmt::format("{:>2} {:>8} | {:>11} {:>6} | {:>11} {:>6} | {:>9} {:>6} | {:>11}\n", "n", "size",
+                           "Tseng 3(n-1)²", "paper", "Sheu formula", "paper", "measured", "paper", "⌈log₂ n!⌉");
+  for (const auto& r : table.rows) {
+    std::cout << fmt::format("{:>2} {:>8} | {:>13} {:>6} | {:>12} {:>6} | {:>9} {:>6} | {:>11}\n", r.n, r.size,
+                             r.tseng_formula, r.tseng_paper, r.sheu_formula, r.sheu_paper, r.measured, r.paper,
+                             r.lower_bound);
+  }
+  for (const auto& n : table.notes) std::cout << "note: " << n << "\n";
+  return table.verified ? 0 : 1;
 }
 
 }  // namespace
@@ -275,18 +285,17 @@ void add_demo_command(CLI::App& app, Action& action) {
       "demo", "The headline run: the all-reduce on S_5 over the zmq engine with 2 workers, level by level, verified");
   cmd->callback([&action] {
     action = [] {
-      StarJob job;
-      job.n = 5;
-      EngineOptions engine;
-      engine.engine = "zmq";
-      engine.workers = 2;
-      const StarOutcome out = run_star_job(job, engine);
+      api::StarRequest request;
+      request.n = 5;
+      request.engine.kind = api::EngineKind::ZMQ;
+      request.engine.workers = 2;
+      const api::StarResult out = api::run_star(request);
       std::cout << "starnet demo — the all-reduce of Oh, Choi and Primeaux on the star graph S_5\n"
                 << "S_5 has 5! = 120 nodes, one per permutation of 12345; link k swaps the first and k-th symbols.\n"
                 << "Each node starts with its rank + 1 (1..120); all must end with the sum 7260.\n"
                 << "The recursion: all-reduce inside each S_4 (fixed last symbol), then one step over link 5 and\n"
                 << "4 − 1 = 3 forwarding steps over links 4, 3, 2: T(5) = T(4) + 4 = 10 steps.\n\n"
-                << star_text(job, engine, out);
+                << star_text(out);
       return out.verified ? 0 : 1;
     };
   });

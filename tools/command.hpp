@@ -72,7 +72,11 @@ void applies_only(const CLI::App& cmd, const std::string& option, bool applies, 
 [[nodiscard]] std::string printable(std::string_view text, Lines lines = Lines::MANY);
 
 /// An error as the command line says it: an error about a library setting (Error::setting())
-/// names the flag that sets it, `--workers 0: …`; any other error is its what().
+/// names the flag that sets it, `--workers 0: …`, and settings a message names between «»
+/// become flags too; any other error is its what().
 [[nodiscard]] std::string command_line_message(const Error& e);
+/// The flag of a library setting: its kebab-case keyword (`max_n` → `--max-n`), or the flag of a
+/// setting the algorithms name in words ("failed links" → `--fail-links`).
+[[nodiscard]] std::string flag_of(std::string_view setting);
 
 }  // namespace starnet::tools

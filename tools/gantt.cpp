@@ -37,12 +37,6 @@ std::string time_text(const Time& t) {
   }
 }
 
-template <class Time>
-std::string event_text(std::size_t index, const emulator::TraceEvent<Time>& e) {
-  return fmt::format("trace event {} (step {}, time {}, {} at node {}, peer {}, tag {})", index, e.step,
-                     time_text(e.time), emulator::to_string(e.kind), e.node, e.peer, e.tag);
-}
-
 /// A round number of time units between axis ticks: 1, 2 or 5 times a power of ten, so that
 /// about eight ticks cover @p span.
 double tick_step(double span) {
@@ -93,58 +87,6 @@ void require_gantt_rows(const topology::Topology& topology) {
 }
 
 template <class Time>
-TraceIntervals<Time> trace_intervals(const std::vector<emulator::TraceEvent<Time>>& trace) {
-  TraceIntervals<Time> out;
-  for (const auto& e : trace) out.makespan = std::max(out.makespan, e.time);
-  std::map<std::tuple<NodeId, NodeId, std::uint64_t>, std::deque<std::size_t>> in_flight;
-  std::map<std::pair<NodeId, std::uint64_t>, std::deque<std::size_t>> computing;
-  for (std::size_t i = 0; i < trace.size(); ++i) {
-    const auto& e = trace[i];
-    switch (e.kind) {
-      case EventKind::SEND:
-        in_flight[{e.node, e.peer, e.tag}].push_back(out.transfers.size());
-        out.transfers.push_back(
-            {e.node, e.peer, e.port, e.tag, e.time, out.makespan, e.step, e.step, false, e.payload});
-        break;
-      case EventKind::RECEIVE: {
-        auto& queue = in_flight[{e.peer, e.node, e.tag}];
-        if (queue.empty()) {
-          throw InputError(fmt::format("{}: a receive without an earlier unmatched send from node {} to node {}",
-                                       event_text(i, e), e.peer, e.node));
-        }
-        auto& t = out.transfers[queue.front()];
-        queue.pop_front();
-        t.end = e.time;
-        t.end_step = e.step;
-        t.finished = true;
-        break;
-      }
-      case EventKind::COMPUTE:
-        computing[{e.node, e.tag}].push_back(out.computations.size());
-        out.computations.push_back({e.node, e.tag, e.time, out.makespan, false, e.size});
-        break;
-      case EventKind::COMPUTE_END: {
-        auto& queue = computing[{e.node, e.tag}];
-        if (queue.empty()) {
-          throw InputError(fmt::format("{}: a compute_end without an earlier unmatched compute at node {}",
-                                       event_text(i, e), e.node));
-        }
-        auto& c = out.computations[queue.front()];
-        queue.pop_front();
-        c.end = e.time;
-        c.finished = true;
-        break;
-      }
-      case EventKind::REQUEST:
-      case EventKind::SEND_END:
-      case EventKind::TIMER:
-        break;  // waiting, the sender's notice and timers occupy no resource
-    }
-  }
-  return out;
-}
-
-template <class Time>
 std::string gantt_svg(const std::vector<emulator::TraceEvent<Time>>& trace, const topology::Topology& topology,
                       const GanttOptions& options) {
   require_gantt_rows(topology);
@@ -153,7 +95,7 @@ std::string gantt_svg(const std::vector<emulator::TraceEvent<Time>>& trace, cons
     const auto& e = trace[i];
     if (e.node >= rows || e.peer >= rows) {
       throw InputError(
-          fmt::format("{}: names a node outside {} (nodes 0..{})", event_text(i, trace[i]), topology.name(), rows - 1));
+          fmt::format("{}: names a node outside {} (nodes 0..{})", emulator::describe_event(i, trace[i]), topology.name(), rows - 1));
     }
   }
   const auto intervals = trace_intervals(trace);
@@ -275,8 +217,6 @@ std::string gantt_svg(const std::vector<emulator::TraceEvent<Time>>& trace, cons
   return s;
 }
 
-template TraceIntervals<Rational> trace_intervals(const std::vector<emulator::TraceEvent<Rational>>&);
-template TraceIntervals<double> trace_intervals(const std::vector<emulator::TraceEvent<double>>&);
 template std::string gantt_svg(const std::vector<emulator::TraceEvent<Rational>>&, const topology::Topology&,
                                const GanttOptions&);
 template std::string gantt_svg(const std::vector<emulator::TraceEvent<double>>&, const topology::Topology&,

@@ -11,11 +11,10 @@
 /// @endcode
 ///
 /// Complexity: O(E log E) for a trace of E events; the SVG has O(E) elements.
-/// IMPORTANT: a transfer is matched to the earliest unmatched send with the same sender, receiver
-/// and tag (first in, first out), which is what the emulator's engines do on one link; a trace
-/// edited by hand so that equal keys overtake each other is drawn with swapped bars.
+/// IMPORTANT: transfers are paired as emulator/trace_intervals.hpp says.
 
 #include <starnet/emulator/trace.hpp>
+#include <starnet/emulator/trace_intervals.hpp>
 #include <starnet/topology/topology.hpp>
 
 #include <cstdint>
@@ -24,47 +23,10 @@
 
 namespace starnet::tools {
 
-/// A transfer as the trace tells it: a "send" event paired with its "receive".
-template <class Time>
-struct TransferInterval {
-  emulator::NodeId from = 0;
-  emulator::NodeId to = 0;
-  emulator::Port port = 0;  ///< the sender's port
-  std::uint64_t tag = 0;
-  Time start{};
-  Time end{};  ///< the receive time; the trace's last time when unfinished
-  std::uint64_t start_step = 0;
-  std::uint64_t end_step = 0;
-  bool finished = false;  ///< false: still in flight when the trace ends (a horizon cut it)
-  std::string payload;
-};
-
-/// A computation: a "compute" event paired with its "compute_end".
-template <class Time>
-struct ComputeInterval {
-  emulator::NodeId node = 0;
-  std::uint64_t tag = 0;
-  Time start{};
-  Time end{};
-  bool finished = false;
-  Rational work = 0;
-};
-
-template <class Time>
-struct TraceIntervals {
-  std::vector<TransferInterval<Time>> transfers;    ///< in the order of their "send" events
-  std::vector<ComputeInterval<Time>> computations;  ///< in the order of their "compute" events
-  Time makespan{};                                  ///< time of the last event (0 for an empty trace)
-};
-
-/// Pairs the events of @p trace into transfers and computations.
-/// @param trace events in the emulator's order (RunResult::trace, sorted by TraceEvent::key()).
-/// @return the intervals; transfers and computations without an end event are kept, unfinished.
-/// @throws InputError naming the event (index, step, nodes, tag) when a "receive" has no earlier
-/// unmatched "send" or a "compute_end" no earlier unmatched "compute".
-/// Complexity: O(E log E).
-template <class Time>
-[[nodiscard]] TraceIntervals<Time> trace_intervals(const std::vector<emulator::TraceEvent<Time>>& trace);
+using emulator::ComputeInterval;
+using emulator::TraceIntervals;
+using emulator::TransferInterval;
+using emulator::trace_intervals;
 
 /// Most machines (rows) a Gantt chart draws.
 inline constexpr std::uint64_t MAX_GANTT_ROWS = 1000;

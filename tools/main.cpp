@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <regex>
 #include <set>
 #include <string>
 #include <exception>
@@ -49,6 +50,21 @@ std::string conversion_message(const CLI::App& app, const CLI::ConversionError& 
     at = at->get_subcommands().empty() ? nullptr : at->get_subcommands().front();
   }
   return text;
+}
+
+/// CLI11's "--duplex: quarter not in {full,half}" as every other refusal is said: "--duplex
+/// quarter: expected full or half".
+std::string choice_message(const std::string& text) {
+  static const std::regex NOT_IN(R"((-[-\w]+): (.*) not in \{(.*)\})");
+  std::smatch m;
+  if (!std::regex_match(text, m, NOT_IN)) return text;
+  std::string choices = m[3].str();
+  const auto last = choices.rfind(',');
+  if (last != std::string::npos) choices.replace(last, 1, " or ");
+  for (auto comma = choices.find(','); comma != std::string::npos; comma = choices.find(',', comma + 2)) {
+    choices.replace(comma, 1, ", ");
+  }
+  return fmt::format("{} {}: expected {}", m[1].str(), m[2].str(), choices);
 }
 
 }  // namespace
@@ -100,8 +116,9 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     const auto* conversion = dynamic_cast<const CLI::ConversionError*>(&e);
+    const std::string text = conversion != nullptr ? conversion_message(app, *conversion) : choice_message(e.what());
     std::fprintf(stderr, "starnet: usage error: %s\nRun 'starnet --help' (or 'starnet SUBCOMMAND --help').\n",
-                 printable(conversion != nullptr ? conversion_message(app, *conversion) : e.what(), Lines::ONE).c_str());
+                 printable(text, Lines::ONE).c_str());
     return 2;
   } catch (const starnet::Error& e) {
     std::fprintf(stderr, "starnet: error: %s\n", printable(command_line_message(e), Lines::ONE).c_str());

@@ -3,7 +3,7 @@
 #include "command.hpp"
 #include "json_output.hpp"
 
-#include <starnet/algorithms/stochastic/tree_dyn_markov.hpp>
+#include <starnet/api/markov.hpp>
 #include <starnet/core/error.hpp>
 #include <starnet/core/rational.hpp>
 
@@ -15,12 +15,6 @@
 #include <string>
 
 namespace starnet::tools {
-namespace {
-
-// Beyond this the exact fractions have tens of thousands of digits and the solve takes minutes.
-constexpr std::int64_t MAX_PROCESSORS = 20000;
-
-}  // namespace
 
 void add_markov_command(CLI::App& app, Action& action) {
   auto* markov = app.add_subcommand(
@@ -35,44 +29,27 @@ void add_markov_command(CLI::App& app, Action& action) {
   static std::int64_t n = 0;
   static std::string rate_text = "1";
   static bool json = false;
-  markov->add_option("--n", n, fmt::format("Number of processors, 1..{}", MAX_PROCESSORS))
+  markov->add_option("--n", n, fmt::format("Number of processors, 1..{}", api::MAX_MARKOV_PROCESSORS))
       ->required()
-      ->check(integer_in(1, MAX_PROCESSORS));
+      ->check(integer_in(1, api::MAX_MARKOV_PROCESSORS));
   markov->add_option("--rate", rate_text, "Transfer rate L > 0: an integer, fraction (2/3) or decimal (0.5); default 1");
   markov->add_flag("--json", json, "Print one JSON document: n, rate, states, expected, variance (numbers, with\n"
                                    "rate_exact, expected_exact, variance_exact fractions when not integers), verified "
                                    "(docs/json.md)");
   markov->callback([&action] {
     action = [] {
-      if (n < 1 || n > MAX_PROCESSORS) {
-        throw UsageError(fmt::format("--n {}: the number of processors must be in 1..{}", n, MAX_PROCESSORS));
-      }
-      const Rational rate = Rational::parse(rate_text, "--rate");
-      if (rate <= 0) throw UsageError(fmt::format("--rate {}: the transfer rate must be > 0", rate_text));
-      mpq_class exact_rate(rate.num(), rate.den());
-      exact_rate.canonicalize();
-
-      using algorithms::stochastic::TreeDynMarkovChain;
-      TreeDynMarkovChain chain(n);
-      chain.transfer_rate(exact_rate).run();
-      const auto closed = algorithms::stochastic::tree_dyn_closed_form(n, exact_rate);
-      const bool verified = closed.expected == chain.expected() && closed.variance == chain.variance();
-
+      const auto r = api::tree_dyn_markov(n, rate_text);
       if (json) {
-        nlohmann::json out = {{"n", n}, {"states", chain.states().size()}, {"verified", verified}};
-        put_exact(out, "rate", exact_rate.get_str(), exact_rate.get_d());
-        put_exact(out, "expected", chain.expected().get_str(), chain.expected().get_d());
-        put_exact(out, "variance", chain.variance().get_str(), chain.variance().get_d());
-        print_json(std::move(out));
+        print_json(r.to_json());
       } else {
-        fmt::print("Tree-dyn, n = {}, transfer times Exp(rate {}), free computation: {} states\n", n,
-                   exact_rate.get_str(), chain.states().size());
-        fmt::print("E[T]   = {} ≈ {:.10g}\n", chain.expected().get_str(), chain.expected().get_d());
-        fmt::print("Var[T] = {} ≈ {:.10g}\n", chain.variance().get_str(), chain.variance().get_d());
+        fmt::print("Tree-dyn, n = {}, transfer times Exp(rate {}), free computation: {} states\n", n, r.rate.get_str(),
+                   r.states);
+        fmt::print("E[T]   = {} ≈ {:.10g}\n", r.expected.get_str(), r.expected.get_d());
+        fmt::print("Var[T] = {} ≈ {:.10g}\n", r.variance.get_str(), r.variance.get_d());
       }
-      if (!verified) {
+      if (!r.verified) {
         fmt::print(stderr, "starnet markov: the chain disagrees with the closed form (closed form E = {}, Var = {})\n",
-                   closed.expected.get_str(), closed.variance.get_str());
+                   r.closed_expected.get_str(), r.closed_variance.get_str());
         return 1;
       }
       return 0;

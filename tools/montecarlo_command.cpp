@@ -8,6 +8,8 @@
 #include "gantt.hpp"
 #include "plot.hpp"
 
+#include <starnet/api/montecarlo.hpp>
+#include <starnet/api/settings.hpp>
 #include <starnet/algorithms/nonclairvoyant/montecarlo.hpp>
 #include <starnet/algorithms/nonclairvoyant/single_run.hpp>
 #include <starnet/algorithms/nonclairvoyant/studies.hpp>
@@ -40,8 +42,6 @@ namespace nc = algorithms::nonclairvoyant;
 namespace st = algorithms::stochastic;
 using json = nlohmann::ordered_json;
 
-constexpr std::uint64_t DEFAULT_RUNS = 10'000;
-
 struct Options {
   std::string algos = "binomial-stat,fibonacci-stat,tree-dyn,noncommut-tree-dyn";
   int n = 64;
@@ -69,72 +69,11 @@ struct Options {
   }
 };
 
-/// More worker threads than any machine starnet targets has cores; beyond, thread creation fails.
-constexpr long long MAX_THREADS = 1024;
 
-std::vector<nc::Algorithm> parse_algorithms(const std::string& list) {
-  std::vector<nc::Algorithm> out;
-  std::stringstream ss(list);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    nc::Algorithm a{};
-    try {
-      a = nc::parse_algorithm(item);
-    } catch (const UsageError& e) {
-      throw UsageError(fmt::format("--algos \"{}\": {}", list, e.what()));
-    }
-    if (std::find(out.begin(), out.end(), a) != out.end()) {
-      throw UsageError(fmt::format("--algos \"{}\": {} is listed twice", list, item));
-    }
-    out.push_back(a);
-  }
-  if (out.empty()) throw UsageError("--algos is empty (expected a comma-separated list of algorithms)");
-  return out;
-}
-
-std::uint64_t runs_or(const Options& o, std::uint64_t fallback) {
-  if (o.runs == 0 && !o.has("--runs")) return fallback;
+/// --runs, at least one.
+std::uint64_t runs_given(const Options& o) {
   if (o.runs < 1) throw UsageError(fmt::format("--runs {}: at least one run is needed", o.runs));
   return static_cast<std::uint64_t>(o.runs);
-}
-
-/// What the progress meter (progress.hpp) shows of a Monte-Carlo loop: 42 % 1.2M/2.9M runs, ETA 3 s.
-class RunsProgress {
- public:
-  void operator()(std::uint64_t done, std::uint64_t total) const {
-    if (total == 0) return;
-    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    const double fraction = static_cast<double>(done) / static_cast<double>(total);
-    const double eta = fraction > 0 ? elapsed * (1 - fraction) / fraction : 0;
-    progress_detail(fmt::format("{:3.0f} % {}/{} runs, ETA {:.0f} s", 100 * fraction, done, total, eta));
-  }
-
- private:
-  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
-};
-
-json summary_json(const nc::AlgorithmOutcome& o, std::uint64_t runs) {
-  const auto& s = o.summary;
-  return {{"algorithm", std::string(nc::to_string(o.algorithm))},
-          {"mean", s.mean},
-          {"stddev", s.stddev},
-          {"sem", s.sem},
-          {"min", s.min},
-          {"q10", s.q10},
-          {"q50", s.q50},
-          {"q90", s.q90},
-          {"max", s.max},
-          {"runs", runs},
-          {"verified_runs", o.verified},
-          {"verified", o.verified == runs}};
-}
-
-json notes_json(const std::vector<nc::StudyNote>& notes) {
-  json out = json::array();
-  for (const auto& n : notes) {
-    out.push_back({{"figure", n.figure}, {"claim", n.claim}, {"agrees", n.agrees}, {"finding", n.finding}});
-  }
-  return out;
 }
 
 void print_notes(const std::vector<nc::StudyNote>& notes) {
@@ -360,176 +299,67 @@ int run_scenario(const Options& o) {
   for (const auto* flag : {"--plot", "--points", "--ratio-points"}) {
     if (o.has(flag)) throw UsageError(fmt::format("{} belongs to --study", flag));
   }
-  const auto algorithms = parse_algorithms(o.algos);
-  const nc::Scenario scenario{o.n, st::parse_distribution(o.dist), o.cv, o.mu_d, o.mu_c};
-  const std::uint64_t runs = runs_or(o, DEFAULT_RUNS);
   // --gantt and --trace both show run --run again, emulated with its events kept.
   const bool one_run = !o.gantt.empty() || o.trace.wanted();
-  if (one_run) {
-    if (algorithms.size() != 1) {
-      throw UsageError(fmt::format("--gantt and --trace show one run of one algorithm: --algos \"{}\" names {}",
-                                   o.algos, algorithms.size()));
-    }
-    if (o.run < 0 || static_cast<std::uint64_t>(o.run) >= runs) {
-      throw UsageError(fmt::format("--run {}: expected a run of this study, 0..{}", o.run, runs - 1));
-    }
-    if (o.n >= 1 && !o.gantt.empty()) require_gantt_rows(topology::CompleteGraph(static_cast<emulator::NodeId>(o.n)));
-  } else if (o.has("--run")) {
+  if (!one_run && o.has("--run")) {
     throw UsageError("--run chooses the run --gantt draws and --trace records: give --gantt FILE.svg or --trace FILE");
   }
-
-  nc::MonteCarlo mc;
-  mc.algorithms(algorithms).scenario(scenario).runs(runs).seed(o.seed).threads(o.threads).keep_samples(one_run);
-  mc.progress(RunsProgress{});
-  mc.run();
-
-  std::vector<std::string> failures;
-  for (const auto& outcome : mc.outcomes()) {
-    if (outcome.verified != runs) {
-      failures.push_back(fmt::format("{}: {} of {} runs verified", nc::to_string(outcome.algorithm), outcome.verified, runs));
-    }
+  if (one_run && o.n >= 1 && !o.gantt.empty()) {
+    require_gantt_rows(topology::CompleteGraph(static_cast<emulator::NodeId>(o.n)));
   }
-  std::optional<double> gantt_makespan;
+  api::MonteCarloRequest request;
+  request.algorithms = o.algos;
+  request.n = o.n;
+  request.dist = o.dist;
+  request.cv = o.cv;
+  request.mu_d = o.mu_d;
+  request.mu_c = o.mu_c;
+  if (o.has("--runs")) request.runs = runs_given(o);
+  request.seed = o.seed;
+  request.threads = o.threads;
   if (one_run) {
-    const auto run_index = static_cast<std::uint64_t>(o.run);
-    const auto one = nc::emulate_study_run(algorithms.front(), scenario, o.seed, run_index);
-    if (one.makespan != mc.outcomes().front().makespans[run_index] || !one.verified) {
-      failures.push_back(fmt::format("--run {} re-emulated to {} (the study has {})", o.run, one.makespan,
-                                     mc.outcomes().front().makespans[run_index]));
-    }
-    const topology::CompleteGraph machines(static_cast<emulator::NodeId>(o.n));
-    o.trace.write(one.trace, machines);
+    if (o.run < 0) throw UsageError(fmt::format("--run {}: expected a run of this study, 0..runs − 1", o.run));
+    request.run = static_cast<std::uint64_t>(o.run);
+  }
+  const auto r = api::run_montecarlo(request);
+  if (one_run) {
+    o.trace.write(r.run_trace, *r.machines);
     if (!o.gantt.empty()) {
       GanttOptions g;
       g.title = fmt::format("{}, n = {}, {} CV {}, mu_d = {}, mu_c = {}, seed {}, run {}: makespan {:.6g}",
-                            nc::to_string(algorithms.front()), o.n, o.dist, o.cv, o.mu_d, o.mu_c, o.seed, o.run,
-                            one.makespan);
-      write_file_atomically(o.gantt, gantt_svg(one.trace, machines, g));
-      gantt_makespan = one.makespan;
+                            nc::to_string(r.outcomes.front().algorithm), o.n, o.dist, o.cv, o.mu_d, o.mu_c, o.seed,
+                            o.run, *r.run_makespan);
+      write_file_atomically(o.gantt, gantt_svg(r.run_trace, *r.machines, g));
     }
   }
-  const double simulations = static_cast<double>(runs * algorithms.size());
-  if (!o.csv.empty()) {
-    std::string csv = "algorithm,n,distribution,cv,mu_d,mu_c,runs,verified_runs,mean,stddev,sem,min,q10,q50,q90,max\n";
-    for (const auto& outcome : mc.outcomes()) {
-      const auto& s = outcome.summary;
-      csv += fmt::format("{},{},{},{},{},{},{},{},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g}\n",
-                         nc::to_string(outcome.algorithm), o.n, o.dist, o.cv, o.mu_d, o.mu_c, runs, outcome.verified,
-                         s.mean, s.stddev, s.sem, s.min, s.q10, s.q50, s.q90, s.max);
-    }
-    write_file_atomically(o.csv, csv);
-  }
+  if (!o.csv.empty()) write_file_atomically(o.csv, r.csv());
+  const double simulations = static_cast<double>(r.runs * r.outcomes.size());
   if (o.json) {
-    json algos = json::array();
-    for (const auto& outcome : mc.outcomes()) algos.push_back(summary_json(outcome, runs));
-    json out = {{"n", o.n},       {"distribution", o.dist}, {"cv", o.cv},     {"mu_d", o.mu_d},
-                {"mu_c", o.mu_c}, {"runs", runs},           {"seed", o.seed}, {"algorithms", algos}};
-    if (gantt_makespan) out["gantt"] = {{"file", o.gantt}, {"run", o.run}, {"makespan", *gantt_makespan}};
-    out["wall_seconds"] = mc.wall_seconds();
-    out["simulations_per_second"] = simulations / mc.wall_seconds();
-    out["verified"] = failures.empty();
+    auto out = r.to_json();
+    if (!o.gantt.empty()) out["gantt"] = {{"file", o.gantt}, {"run", o.run}, {"makespan", *r.run_makespan}};
     print_json(std::move(out));
   } else {
     fmt::print("Monte-Carlo: n = {}, {} costs with CV {}, mu_d = {}, mu_c = {}, {} runs, seed {}\n", o.n, o.dist, o.cv,
-               o.mu_d, o.mu_c, runs, o.seed);
+               o.mu_d, o.mu_c, r.runs, o.seed);
     fmt::print("{:<20} {:>11} {:>11} {:>10} {:>11} {:>11} {:>11}  {}\n", "algorithm", "mean", "stddev", "sem", "q10",
                "q50", "q90", "verified");
-    for (const auto& outcome : mc.outcomes()) {
+    for (const auto& outcome : r.outcomes) {
       const auto& s = outcome.summary;
       fmt::print("{:<20} {:>11.6g} {:>11.6g} {:>10.3g} {:>11.6g} {:>11.6g} {:>11.6g}  {}/{}\n",
-                 nc::to_string(outcome.algorithm), s.mean, s.stddev, s.sem, s.q10, s.q50, s.q90, outcome.verified, runs);
+                 nc::to_string(outcome.algorithm), s.mean, s.stddev, s.sem, s.q10, s.q50, s.q90, outcome.verified,
+                 r.runs);
     }
-    if (gantt_makespan) fmt::print("Gantt chart of run {} written to {} (makespan {:.6g})\n", o.run, o.gantt, *gantt_makespan);
-    fmt::print("{:.0f} simulations in {:.2f} s: {:.0f} simulations/s\n", simulations, mc.wall_seconds(),
-               simulations / mc.wall_seconds());
+    if (!o.gantt.empty()) {
+      fmt::print("Gantt chart of run {} written to {} (makespan {:.6g})\n", o.run, o.gantt, *r.run_makespan);
+    }
+    fmt::print("{:.0f} simulations in {:.2f} s: {:.0f} simulations/s\n", simulations, r.wall_seconds,
+               simulations / r.wall_seconds);
   }
-  return report_unverified(failures);
+  return report_unverified(r.failures);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Studies.
-
-std::string figure4_csv(const nc::Figure4Result& r) {
-  std::string csv = "cv,algorithm,runs,verified_runs,mean,stddev,sem,min,q10,q50,q90,max\n";
-  for (const auto& p : r.points) {
-    for (const auto& outcome : p.outcomes) {
-      const auto& s = outcome.summary;
-      csv += fmt::format("{:.9g},{},{},{},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g}\n", p.cv,
-                         nc::to_string(outcome.algorithm), r.runs, outcome.verified, s.mean, s.stddev, s.sem, s.min,
-                         s.q10, s.q50, s.q90, s.max);
-    }
-  }
-  return csv;
-}
-
-std::string figure5_csv(const nc::GridResult& r, std::size_t law) {
-  std::string csv = "cv,mu_c_over_mu_d";
-  for (const auto a : nc::ALL_ALGORITHMS) csv += fmt::format(",mean_{}", nc::to_string(a));
-  for (const auto a : nc::ALL_ALGORITHMS) csv += fmt::format(",sem_{}", nc::to_string(a));
-  csv += ",fibonacci_over_tree_dyn,best_noncommutative\n";
-  for (std::size_t i = 0; i < r.cvs.size(); ++i) {
-    for (std::size_t j = 0; j < r.cost_ratios.size(); ++j) {
-      const auto& c = r.at(law, i, j);
-      csv += fmt::format("{:.9g},{:.9g}", r.cvs[i], r.cost_ratios[j]);
-      if (c.skipped) {
-        csv += std::string(10, ',') + "\n";
-        continue;
-      }
-      for (const auto& s : c.summary) csv += fmt::format(",{:.17g}", s.mean);
-      for (const auto& s : c.summary) csv += fmt::format(",{:.17g}", s.sem);
-      csv += fmt::format(",{:.17g},{}\n", c.fibonacci_over_tree_dyn(), nc::to_string(c.best_noncommutative()));
-    }
-  }
-  return csv;
-}
-
-std::string figure6_csv(const nc::GridResult& r) {
-  std::string csv = "cv,mu_c_over_mu_d,laws,skipped,ratio_min,ratio_max,argmin,argmax,dispersion,modal_best,modal_count,"
-                    "inconsistency";
-  for (const auto law : r.distributions) csv += fmt::format(",ratio_{}", st::to_string(law));
-  for (const auto law : r.distributions) csv += fmt::format(",best_{}", st::to_string(law));
-  csv += "\n";
-  for (std::size_t i = 0; i < r.cvs.size(); ++i) {
-    for (std::size_t j = 0; j < r.cost_ratios.size(); ++j) {
-      const auto s = nc::spread(r, i, j);
-      csv += fmt::format("{:.9g},{:.9g},{},{},{:.17g},{:.17g},{},{},{},{},{},{}", r.cvs[i], r.cost_ratios[j], s.laws,
-                         s.skipped, s.ratio_min, s.ratio_max, st::to_string(s.argmin), st::to_string(s.argmax),
-                         std::isnan(s.dispersion) ? "" : fmt::format("{:.17g}", s.dispersion), nc::to_string(s.modal_best),
-                         s.modal_count, std::isnan(s.inconsistency) ? "" : fmt::format("{:.17g}", s.inconsistency));
-      for (std::size_t law = 0; law < r.distributions.size(); ++law) {
-        const auto& c = r.at(law, i, j);
-        csv += c.skipped ? "," : fmt::format(",{:.17g}", c.fibonacci_over_tree_dyn());
-      }
-      for (std::size_t law = 0; law < r.distributions.size(); ++law) {
-        const auto& c = r.at(law, i, j);
-        csv += c.skipped ? "," : fmt::format(",{}", nc::to_string(c.best_noncommutative()));
-      }
-      csv += "\n";
-    }
-  }
-  return csv;
-}
-
-json nullable(double x) { return std::isnan(x) ? json(nullptr) : json(x); }
-
-json grid_cells_json(const nc::GridResult& r, std::size_t law) {
-  json cells = json::array();
-  for (std::size_t i = 0; i < r.cvs.size(); ++i) {
-    for (std::size_t j = 0; j < r.cost_ratios.size(); ++j) {
-      const auto& c = r.at(law, i, j);
-      json cell = {{"cv", r.cvs[i]}, {"mu_c_over_mu_d", r.cost_ratios[j]}, {"skipped", c.skipped}};
-      if (!c.skipped) {
-        json means = json::object();
-        for (std::size_t a = 0; a < 4; ++a) means[std::string(nc::to_string(nc::ALL_ALGORITHMS[a]))] = c.summary[a].mean;
-        cell["means"] = means;
-        cell["fibonacci_over_tree_dyn"] = c.fibonacci_over_tree_dyn();
-        cell["best_noncommutative"] = std::string(nc::to_string(c.best_noncommutative()));
-      }
-      cells.push_back(cell);
-    }
-  }
-  return cells;
-}
 
 int run_study(const Options& o) {
   for (const auto* flag : {"--algos", "--dist", "--cv", "--mu-d", "--mu-c", "--gantt", "--run", "--trace"}) {
@@ -539,128 +369,52 @@ int run_study(const Options& o) {
                                    flag, o.study));
     }
   }
-  if (o.study != "figure4" && o.study != "figure5" && o.study != "figure6") {
-    throw UsageError(fmt::format("--study \"{}\" is unknown (expected figure4, figure5 or figure6)", o.study));
-  }
   if (o.study == "figure4" && o.has("--ratio-points")) throw UsageError("--ratio-points belongs to figure5 and figure6");
-  if (o.points < 2) throw UsageError(fmt::format("--points {}: at least 2 CVs (0.01 and 10)", o.points));
-  if (o.ratio_points < 2) {
-    throw UsageError(fmt::format("--ratio-points {}: at least 2 values of mu_c/mu_d (0.1 and 10)", o.ratio_points));
-  }
-  nc::StudyOptions options;
-  options.n = o.n;
-  options.seed = o.seed;
-  options.threads = o.threads;
-  options.progress = RunsProgress{};
-  const auto cvs = nc::log_spaced(nc::CV_MIN, nc::CV_MAX, o.points);
-
-  if (o.study == "figure4") {
-    options.runs = runs_or(o, nc::FIGURE4_RUNS);
-    const auto r = nc::figure4_study(cvs, options);
-    const auto notes = nc::figure4_notes(r);
-    if (!o.csv.empty()) write_file_atomically(o.csv, figure4_csv(r));
-    if (!o.plot.empty()) plot_figure4(r, o.plot);
-    const double simulations = static_cast<double>(r.runs * r.points.size() * 4);
-    if (o.json) {
-      json points = json::array();
-      for (const auto& p : r.points) {
-        json algos = json::array();
-        for (const auto& outcome : p.outcomes) algos.push_back(summary_json(outcome, r.runs));
-        points.push_back({{"cv", p.cv}, {"algorithms", algos}});
-      }
-      const json out = {{"study", "figure4"}, {"n", r.n},          {"distribution", "gamma"},
-                        {"mu_d", 1},          {"mu_c", 0},         {"runs", r.runs},
-                        {"seed", r.seed},     {"points", points},  {"notes", notes_json(notes)},
-                        {"wall_seconds", r.wall_seconds}, {"simulations_per_second", simulations / r.wall_seconds},
-                        {"verified", r.all_verified()}};
-      print_json(out);
-    } else {
-      fmt::print("Figure 4: n = {}, gamma costs, mu_d = 1, mu_c = 0, {} runs per CV, seed {}\n", r.n, r.runs, r.seed);
-      fmt::print("{:>9}", "CV");
-      for (const auto a : nc::ALL_ALGORITHMS) fmt::print(" {:>19}", nc::to_string(a));
-      fmt::print("\n");
-      for (const auto& p : r.points) {
-        fmt::print("{:>9.4g}", p.cv);
-        for (const auto& outcome : p.outcomes) fmt::print(" {:>19.6g}", outcome.summary.mean);
-        fmt::print("\n");
-      }
-      print_notes(notes);
-      fmt::print("{:.0f} simulations in {:.1f} s: {:.0f} simulations/s\n", simulations, r.wall_seconds,
-                 simulations / r.wall_seconds);
-    }
-    return report_unverified(r.all_verified() ? std::vector<std::string>{}
-                                              : std::vector<std::string>{"a run of the study gave a wrong result"});
-  }
-
-  options.runs = runs_or(o, nc::GRID_RUNS);
-  const auto ratios = nc::log_spaced(nc::COST_RATIO_MIN, nc::COST_RATIO_MAX, o.ratio_points);
-  std::vector<st::DistributionKind> laws{st::DistributionKind::GAMMA};
-  if (o.study == "figure6") laws.assign(st::ALL_DISTRIBUTIONS.begin(), st::ALL_DISTRIBUTIONS.end());
-  const auto r = nc::grid_study(cvs, ratios, laws, options);
-  const std::size_t gamma = o.study == "figure6" ? 6 : 0;  // index of gamma in the law list
-  const auto notes = o.study == "figure5" ? nc::figure5_notes(r, gamma) : nc::figure6_notes(r);
-  if (!o.csv.empty()) write_file_atomically(o.csv, o.study == "figure5" ? figure5_csv(r, gamma) : figure6_csv(r));
+  api::MonteCarloStudyRequest request;
+  request.study = o.study;
+  request.n = o.n;
+  if (o.has("--runs")) request.runs = runs_given(o);
+  request.seed = o.seed;
+  request.threads = o.threads;
+  request.points = o.points;
+  request.ratio_points = o.ratio_points;
+  const auto r = api::run_montecarlo_study(request);
+  if (!o.csv.empty()) write_file_atomically(o.csv, r.csv());
   if (!o.plot.empty()) {
-    if (o.study == "figure5") {
-      plot_figure5(r, gamma, o.plot);
+    if (const auto* f4 = std::get_if<nc::Figure4Result>(&r.data)) {
+      plot_figure4(*f4, o.plot);
+    } else if (o.study == "figure5") {
+      plot_figure5(std::get<nc::GridResult>(r.data), r.gamma, o.plot);
     } else {
-      plot_figure6(r, o.plot);
+      plot_figure6(std::get<nc::GridResult>(r.data), o.plot);
     }
   }
-  const std::uint64_t run_cells = r.cells.size() - r.skipped();
-  const double simulations = static_cast<double>(run_cells * r.runs * 4);
   if (o.json) {
-    json out = {{"study", o.study}, {"n", r.n},         {"mu_d", 1},          {"runs", r.runs},
-                {"seed", r.seed},   {"cvs", r.cvs},     {"cost_ratios", r.cost_ratios}};
-    json law_names = json::array();
-    for (const auto law : r.distributions) law_names.push_back(std::string(st::to_string(law)));
-    out["distributions"] = law_names;
-    out["skipped_cells"] = r.skipped();
-    if (o.study == "figure5") {
-      out["cells"] = grid_cells_json(r, gamma);
-    } else {
-      json cells = json::array();
-      for (std::size_t i = 0; i < r.cvs.size(); ++i) {
-        for (std::size_t j = 0; j < r.cost_ratios.size(); ++j) {
-          const auto s = nc::spread(r, i, j);
-          json ratios_by_law = json::object();
-          json best_by_law = json::object();
-          for (std::size_t law = 0; law < r.distributions.size(); ++law) {
-            const auto& c = r.at(law, i, j);
-            if (c.skipped) continue;
-            const std::string name(st::to_string(r.distributions[law]));
-            ratios_by_law[name] = c.fibonacci_over_tree_dyn();
-            best_by_law[name] = std::string(nc::to_string(c.best_noncommutative()));
-          }
-          cells.push_back({{"cv", r.cvs[i]},
-                           {"mu_c_over_mu_d", r.cost_ratios[j]},
-                           {"laws", s.laws},
-                           {"skipped", s.skipped},
-                           {"dispersion", nullable(s.dispersion)},
-                           {"modal_best", std::string(nc::to_string(s.modal_best))},
-                           {"inconsistency", nullable(s.inconsistency)},
-                           {"fibonacci_over_tree_dyn", ratios_by_law},
-                           {"best_noncommutative", best_by_law}});
-        }
-      }
-      out["cells"] = cells;
+    print_json(r.to_json());
+  } else if (const auto* f4 = std::get_if<nc::Figure4Result>(&r.data)) {
+    fmt::print("Figure 4: n = {}, gamma costs, mu_d = 1, mu_c = 0, {} runs per CV, seed {}\n", f4->n, f4->runs, f4->seed);
+    fmt::print("{:>9}", "CV");
+    for (const auto a : nc::ALL_ALGORITHMS) fmt::print(" {:>19}", nc::to_string(a));
+    fmt::print("\n");
+    for (const auto& p : f4->points) {
+      fmt::print("{:>9.4g}", p.cv);
+      for (const auto& outcome : p.outcomes) fmt::print(" {:>19.6g}", outcome.summary.mean);
+      fmt::print("\n");
     }
-    out["notes"] = notes_json(notes);
-    out["wall_seconds"] = r.wall_seconds;
-    out["simulations_per_second"] = simulations / r.wall_seconds;
-    out["verified"] = r.all_verified();
-    print_json(std::move(out));
   } else {
+    const auto& g = std::get<nc::GridResult>(r.data);
     fmt::print("{}: n = {}, {} law{}, {} CVs x {} values of mu_c/mu_d, {} runs per cell, seed {}; {} cells skipped "
                "(CV outside the law's range)\n",
-               o.study == "figure5" ? "Figure 5" : "Figure 6", r.n, r.distributions.size(),
-               r.distributions.size() == 1 ? "" : "s", r.cvs.size(), r.cost_ratios.size(), r.runs, r.seed, r.skipped());
-    print_notes(notes);
-    fmt::print("{:.0f} simulations in {:.1f} s: {:.0f} simulations/s\n", simulations, r.wall_seconds,
-               simulations / r.wall_seconds);
+               o.study == "figure5" ? "Figure 5" : "Figure 6", g.n, g.distributions.size(),
+               g.distributions.size() == 1 ? "" : "s", g.cvs.size(), g.cost_ratios.size(), g.runs, g.seed, g.skipped());
   }
-  return report_unverified(r.all_verified() ? std::vector<std::string>{}
-                                            : std::vector<std::string>{"a run of the study gave a wrong result"});
+  if (!o.json) {
+    print_notes(r.notes);
+    fmt::print("{:.0f} simulations in {:.1f} s: {:.0f} simulations/s\n", r.simulations(), r.wall_seconds(),
+               r.simulations() / r.wall_seconds());
+  }
+  return report_unverified(r.verified() ? std::vector<std::string>{}
+                                        : std::vector<std::string>{"a run of the study gave a wrong result"});
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -672,55 +426,27 @@ int run_worst_cases(const Options& o) {
       throw UsageError(fmt::format("{} does not apply to --worst-case (it takes --json and --csv)", flag));
     }
   }
-  std::vector<std::string> failures;
-  json rows = json::array();
-  std::string csv = "instance,algorithm,n,d,D,c,C,makespan,optimum,optimum_certified,ratio,bound,bound_reached,within_bound\n";
-  if (!o.json) {
-    fmt::print("Worst-case instances of Section 4 (Table I), emulated with exact costs\n");
-    fmt::print("{:<22} {:<19} {:>5} {:>9} {:>7} {:>12} {:>9}  {}\n", "instance", "algorithm", "n", "makespan", "optimum",
-               "ratio", "bound", "");
+  const auto r = api::montecarlo_worst_cases();
+  if (!o.csv.empty()) write_file_atomically(o.csv, r.csv());
+  if (o.json) {
+    print_json(r.to_json());
+    return report_unverified(r.failures);
   }
-  for (const auto& w : nc::table1_instances()) {
-    for (const auto& out : nc::run_worst_case(w)) {
-      const double ratio = out.ratio.to_double();
-      const bool within = ratio <= out.bound * (1 + 1e-12);
-      const std::string where =
-          !within ? "ABOVE the proven bound" : (out.bound_exact && std::abs(ratio - out.bound) <= 1e-12 * out.bound ? "= bound" : "< bound");
-      if (!out.verified) failures.push_back(fmt::format("{} n = {}: {} gave a wrong result", w.name, out.n, nc::to_string(out.algorithm)));
-      if (!out.optimum_certified) failures.push_back(fmt::format("{} n = {}: the optimum is not certified", w.name, out.n));
-      if (!within) {
-        failures.push_back(fmt::format("{} n = {}: {} reaches ratio {:.4f}, above {} = {:.4f} (docs/montecarlo.md)", w.name,
-                                       out.n, nc::to_string(out.algorithm), ratio, out.bound_formula, out.bound));
-      }
-      json row = {{"instance", w.name},
-                  {"source", w.source},
-                  {"algorithm", std::string(nc::to_string(out.algorithm))},
-                  {"n", out.n},
-                  {"verified", out.verified},
-                  {"optimum_certified", out.optimum_certified},
-                  {"bound_formula", out.bound_formula},
-                  {"bound", out.bound},
-                  {"bound_reached", out.bound_exact},
-                  {"within_bound", within}};
-      for (const auto& [key, value] : {std::pair{"d", &w.d}, std::pair{"D", &w.D}, std::pair{"c", &w.c},
-                                       std::pair{"C", &w.C}, std::pair{"makespan", &out.makespan},
-                                       std::pair{"optimum", &out.optimum}, std::pair{"ratio", &out.ratio}}) {
-        put_exact(row, key, *value);
-      }
-      rows.push_back(std::move(row));
-      csv += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{:.17g},{},{}\n", w.name, nc::to_string(out.algorithm), out.n,
-                         w.d.to_string(), w.D.to_string(), w.c.to_string(), w.C.to_string(), out.makespan.to_string(),
-                         out.optimum.to_string(), out.optimum_certified, out.ratio.to_string(), out.bound,
-                         out.bound_exact, within);
-      if (!o.json) {
-        fmt::print("{:<22} {:<19} {:>5} {:>9} {:>7} {:>12} {:>9.4f}  {}\n", w.name, nc::to_string(out.algorithm), out.n,
-                   out.makespan.to_string(), out.optimum.to_string(), fmt::format("{:.4f}", ratio), out.bound, where);
-      }
-    }
+  fmt::print("Worst-case instances of Section 4 (Table I), emulated with exact costs\n");
+  fmt::print("{:<22} {:<19} {:>5} {:>9} {:>7} {:>12} {:>9}  {}\n", "instance", "algorithm", "n", "makespan", "optimum",
+             "ratio", "bound", "");
+  for (const auto& row : r.rows) {
+    const auto& out = row.outcome;
+    // The ratio equals its bound up to the double's rounding: "= bound".
+    constexpr double EQUAL = 1e-12;
+    const double ratio = out.ratio.to_double();
+    const std::string where = !row.within ? "ABOVE the proven bound"
+                              : (out.bound_exact && std::abs(ratio - out.bound) <= EQUAL * out.bound) ? "= bound"
+                                                                                                     : "< bound";
+    fmt::print("{:<22} {:<19} {:>5} {:>9} {:>7} {:>12} {:>9.4f}  {}\n", row.instance.name, nc::to_string(out.algorithm),
+               out.n, out.makespan.to_string(), out.optimum.to_string(), fmt::format("{:.4f}", ratio), out.bound, where);
   }
-  if (!o.csv.empty()) write_file_atomically(o.csv, csv);
-  if (o.json) print_json({{"worst_case", rows}, {"verified", failures.empty()}});
-  return report_unverified(failures);
+  return report_unverified(r.failures);
 }
 
 }  // namespace
@@ -751,12 +477,12 @@ void add_montecarlo_command(CLI::App& app, Action& action) {
   cmd->add_option("--mu-c", o.mu_c, "Mean reduction time mu_c >= 0; 0: free computation (default 0)")
       ->check(finite_number(0));
   cmd->add_option("--runs", o.runs,
-                  fmt::format("Monte-Carlo runs (default {}; figure4: {}; figure5/6: {} per cell)", DEFAULT_RUNS,
+                  fmt::format("Monte-Carlo runs (default {}; figure4: {}; figure5/6: {} per cell)", api::DEFAULT_MONTECARLO_RUNS,
                               nc::FIGURE4_RUNS, nc::GRID_RUNS));
   cmd->add_option("--seed", o.seed, "Seed: run r of algorithm a draws from Philox(seed, r, a) (default 1)")
       ->check(any_seed());
-  cmd->add_option("--threads", o.threads, fmt::format("Worker threads, 0..{} (default 0: all cores)", MAX_THREADS))
-      ->check(integer_in(0, MAX_THREADS));
+  cmd->add_option("--threads", o.threads, fmt::format("Worker threads, 0..{} (default 0: all cores)", api::MAX_THREADS))
+      ->check(integer_in(0, api::MAX_THREADS));
   cmd->add_flag("--json", o.json,
                 "Print one JSON document: per algorithm mean, stddev, sem, min, q10, q50, q90, max, runs, verified\n"
                 "(studies: points or cells, and notes; --worst-case: one row per instance and algorithm)");

@@ -62,35 +62,55 @@ void applies_only(const CLI::App& cmd, const std::string& option, bool applies, 
   throw UsageError(fmt::format("{}: applies only with {} (it would be ignored)", given, when));
 }
 
-std::string command_line_message(const Error& e) {
-  // The flag of each setting a library error can be about (the libraries name settings in their
-  // own words, error.hpp); a setting without a flag here is printed as the library says it.
+std::string flag_of(std::string_view setting) {
+  // Settings named in words by the algorithms' own calls; every other setting is a keyword of
+  // starnet::api (api/settings.hpp), whose flag is the keyword in kebab case: max_n → --max-n.
   static const std::map<std::string_view, std::string_view> FLAG_OF = {
-      {"workers", "--workers"},
-      {"address", "--address"},
-      {"port", "--port"},
       {"key descriptor", "--key-fd"},
       {"failed links", "--fail-links"},
       {"failed nodes", "--fail-nodes"},
-      {"root", "--root"},
-      {"topologies", "--topologies"},
       {"port models", "--ports/--duplex"},
-      {"ports", "--ports"},
       {"failure probability", "--fail-random"},
       {"message size", "--message-size"},
       {"processors", "--n"},
       {"mean transfer cost", "--mu-d"},
       {"mean computation cost", "--mu-c"},
       {"algorithms", "--algos"},
-      {"runs", "--runs"},
       {"limit K", "--k"},
       {"coordinator", "--connect"},
   };
+  if (const auto flag = FLAG_OF.find(setting); flag != FLAG_OF.end()) return std::string(flag->second);
+  if (setting.empty() || setting.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") != std::string_view::npos) {
+    return std::string(setting);
+  }
+  std::string flag = "--";
+  for (const char c : setting) flag += c == '_' ? '-' : c;
+  return flag;
+}
+
+std::string name_settings(std::string_view text) {
+  // A library message names another setting between «»: «max_n» → --max-n (api/settings.hpp).
+  constexpr std::string_view OPEN = "«";
+  constexpr std::string_view CLOSE = "»";
+  std::string out;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const auto open = text.find(OPEN, at);
+    const auto close = open == std::string_view::npos ? open : text.find(CLOSE, open + OPEN.size());
+    if (close == std::string_view::npos) break;
+    out += text.substr(at, open - at);
+    out += flag_of(text.substr(open + OPEN.size(), close - open - OPEN.size()));
+    at = close + CLOSE.size();
+  }
+  out += text.substr(at);
+  return out;
+}
+
+std::string command_line_message(const Error& e) {
   const Setting* setting = e.setting();
-  if (setting == nullptr) return e.what();
-  const auto flag = FLAG_OF.find(setting->name);
-  if (flag == FLAG_OF.end()) return e.what();
-  return fmt::format("{}{}{}: {}", flag->second, setting->value.empty() ? "" : " ", setting->value, e.reason());
+  if (setting == nullptr) return name_settings(e.what());
+  const std::string flag = flag_of(setting->name);
+  return fmt::format("{}{}{}: {}", flag, setting->value.empty() ? "" : " ", setting->value, name_settings(e.reason()));
 }
 
 }  // namespace starnet::tools

@@ -20,9 +20,6 @@ constexpr std::chrono::milliseconds PROGRESS_DELAY{1000};
 constexpr std::chrono::milliseconds PROGRESS_INTERVAL{1000};
 constexpr std::chrono::milliseconds FILE_INTERVAL{10000};
 
-std::mutex detail_mutex;
-std::string current_detail;
-
 }  // namespace
 
 ProgressMode parse_progress_mode(std::string_view text) {
@@ -47,10 +44,13 @@ struct ProgressMeter::State {
     auto next = start + PROGRESS_DELAY;
     while (!wake.wait_until(lock, next, [this] { return stop; })) {
       const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      std::string detail;
-      {
-        const std::scoped_lock d(detail_mutex);
-        detail = current_detail;
+      const ProgressSnapshot snapshot = progress_snapshot();
+      std::string detail = snapshot.detail;
+      if (snapshot.total > 0) {
+        const double fraction = static_cast<double>(snapshot.done) / static_cast<double>(snapshot.total);
+        const double eta = fraction > 0 ? seconds * (1 - fraction) / fraction : 0;
+        detail += fmt::format("{}{:3.0f} % {}/{}{}{}, ETA {:.0f} s", detail.empty() ? "" : " — ", 100 * fraction,
+                              snapshot.done, snapshot.total, snapshot.unit.empty() ? "" : " ", snapshot.unit, eta);
       }
       const std::string line =
           fmt::format("starnet {}{}{} ({:.0f} s)", what, detail.empty() ? "" : ": ", detail, seconds);
@@ -85,13 +85,7 @@ ProgressMeter::~ProgressMeter() {
   }
   state_->wake.notify_all();
   state_->thread.join();
-  const std::scoped_lock d(detail_mutex);
-  current_detail.clear();
-}
-
-void progress_detail(std::string detail) {
-  const std::scoped_lock d(detail_mutex);
-  current_detail = std::move(detail);
+  progress_reset();
 }
 
 }  // namespace starnet::tools

@@ -3,8 +3,11 @@
 /// Progress on standard error for whatever runs longer than a second (`--progress
 /// auto|always|never`, on every subcommand). main() runs each subcommand under one ProgressMeter
 /// that shows the elapsed time; long loops add what they know (`progress_detail("n = 7 of 9")`).
-/// `auto` draws only when standard error is a terminal, so that logs, pipes and the tests see
+/// The detail and the count come from core/interrupt.hpp, where long loops of the libraries
+/// report them. `auto` draws only when standard error is a terminal, so that logs, pipes and the tests see
 /// nothing; `always` also writes to files, one line per report.
+
+#include <starnet/core/interrupt.hpp>
 
 #include <memory>
 #include <string>
@@ -30,7 +33,8 @@ class ProgressMeter {
   std::unique_ptr<State> state_;  // none when nothing is shown
 };
 
-/// What the running task is doing now, shown by the meter (no effect without one). Thread-safe.
-void progress_detail(std::string detail);
+/// What the running task is doing now, shown by the meter: the libraries' progress
+/// (core/interrupt.hpp), which the command line reports too.
+using starnet::progress_detail;
 
 }  // namespace starnet::tools

@@ -10,7 +10,7 @@
 // under the title gives each link dimension's colour.
 #include "command.hpp"
 #include "gantt.hpp"
-#include "viz_layout.hpp"
+#include <starnet/api/star_layout.hpp>
 
 #include <starnet/core/error.hpp>
 #include <starnet/topology/families.hpp>
@@ -36,6 +36,12 @@ namespace starnet::tools {
 namespace {
 
 using topology::Platform;
+using api::LinkPath;
+using api::StarLayout;
+using api::star_layout;
+using api::LINK_PALETTE;
+using api::Point;
+using api::star_link_legend;
 
 /// Most nodes drawn: a star:5 (120 nodes) still reads; star:6 (720) is a hairball.
 constexpr std::size_t MAX_DRAW_NODES = 256;

@@ -5,10 +5,9 @@
 #include "trace_output.hpp"
 #include "plot.hpp"
 
-#include <starnet/algorithms/generic/whatif.hpp>
-#include <starnet/algorithms/optimal/optimal_search.hpp>
-#include <starnet/algorithms/schedule/schedule_json.hpp>
-#include <starnet/algorithms/schedule/schedule_run.hpp>
+#include <starnet/api/optimal.hpp>
+
+#include <starnet/api/whatif.hpp>
 #include <starnet/core/error.hpp>
 #include <starnet/topology/input.hpp>
 
@@ -31,7 +30,7 @@ namespace {
 
 using algorithms::generic::Algorithm;
 using algorithms::generic::WhatIfRow;
-using algorithms::generic::WhatIfStudy;
+
 
 struct WhatIfOptions {
   std::string collective = "allreduce";
@@ -44,140 +43,17 @@ struct WhatIfOptions {
   std::string fail_links;
   std::string fail_nodes;
   std::string fail_random;
-  std::string root = "0";
+  std::string root = std::string(api::DEFAULT_ROOT);
   std::string op = "sum";
-  std::string values = "rank";
+  std::string values = "index";
   bool json = false;
   std::string csv;
   std::string plot;
   TraceOutput trace;
   std::string schedule;
   bool optimal = false;
-  double optimal_seconds = 60;
+  double optimal_seconds = api::DEFAULT_OPTIMAL_SECONDS;
 };
-
-/// Topologies up to this size get the proven optimum beside them (`--optimal`).
-constexpr topology::NodeId MAX_OPTIMAL_NODES = 64;
-
-/// `--optimal` as one more row: the proven optimum (SAT) of the study's collective, or the bracket
-/// the time limit leaves. All-reduce: gossip (messages of several values); broadcast: from the root;
-/// reduce: the broadcast reversed (every link has its reverse in the families whatif runs).
-algorithms::generic::ExtraAlgorithm optimal_rows(const std::string& collective, const std::string& root, double seconds) {
-  namespace opt = algorithms::optimal;
-  return [collective, root, seconds](const topology::Topology& t, const std::string& spec,
-                                     const emulator::PortModel& ports) {
-    algorithms::generic::ExtraRun x;
-    if (t.num_nodes() > MAX_OPTIMAL_NODES) {
-      x.applicable = false;
-      x.reason = fmt::format("exact search is run on topologies of at most {} nodes here", MAX_OPTIMAL_NODES);
-      return x;
-    }
-    const auto r = algorithms::generic::find_node(t, root);
-    opt::OptimalSearch search;
-    search.topology(t, spec)
-        .goal(collective == "allreduce" ? opt::Goal::GOSSIP : opt::Goal::BROADCAST)
-        .root(r ? *r : 0)
-        .ports(ports)
-        .time_limit(seconds);
-    const auto& result = search.run().result();
-    if (!result.optimum) {
-      x.applicable = false;
-      x.reason = fmt::format("time limit: the optimum lies in [{}, {}]", result.lower_bound,
-                             result.upper_bound ? std::to_string(*result.upper_bound) : "?");
-      return x;
-    }
-    x.variant = collective == "allreduce" ? "SAT, messages of several values" : "SAT";
-    x.steps = x.planned_steps = *result.optimum;
-    x.messages = result.schedule ? result.schedule->transfers() : 0;
-    x.verified = result.schedule_verified;
-    return x;
-  };
-}
-
-/// `--schedule FILE` as one more row: the file is read once and resolved against each topology.
-algorithms::generic::ExtraAlgorithm schedule_rows(const std::string& path, const std::string& collective) {
-  namespace sch = algorithms::schedule;
-  const std::string where = fmt::format("schedule file \"{}\"", path);
-  std::istringstream in(read_input(path, where, "a starnet schedule file (JSON)"));
-  auto file = std::make_shared<sch::ScheduleFile>(sch::ScheduleFile::read(in, where));
-  const std::string name = std::filesystem::path(path).filename().string();
-  return [file, name, collective](const topology::Topology& t, const std::string&, const emulator::PortModel& ports) {
-    algorithms::generic::ExtraRun x;
-    x.variant = name;
-    if (sch::to_string(file->collective()) != collective) {
-      x.applicable = false;
-      x.reason = fmt::format("{} computes {}, the study {}", name, sch::to_string(file->collective()), collective);
-      return x;
-    }
-    if (file->nodes() && *file->nodes() != t.num_nodes()) {
-      x.applicable = false;
-      x.reason = fmt::format("{} is for {} nodes", name, *file->nodes());
-      return x;
-    }
-    try {
-      const sch::Schedule s = file->resolve(t);
-      sch::ScheduleRunSettings settings;
-      settings.config.ports = ports;
-      settings.config.checking = s.form() == sch::Form::STEPPED ? emulator::Checking::STRICT : emulator::Checking::ARBITRATED;
-      const auto r = sch::run_schedule(s, t, settings);
-      x.steps = static_cast<std::uint64_t>(r.run.makespan.num());
-      x.planned_steps = s.steps();
-      x.messages = r.run.counters.messages;
-      x.verified = r.verified;
-    } catch (const ScheduleError& e) {
-      x.applicable = false;
-      x.reason = e.what();
-    } catch (const ModelViolation& e) {
-      x.applicable = false;
-      x.reason = fmt::format("breaks the port model: {}", e.what());
-    }
-    return x;
-  };
-}
-
-std::vector<emulator::PortModel> port_models(const WhatIfOptions& o) {
-  std::vector<unsigned> ks;
-  for (const auto& item : algorithms::generic::split_list(o.ports)) {
-    long k = 0;
-    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), k);
-    if (ec != std::errc() || end != item.data() + item.size()) {
-      throw UsageError(fmt::format("--ports {}: \"{}\" is not a number of ports (expected integers k ≥ 1, e.g. 1,2)",
-                                   o.ports, item));
-    }
-    if (k < 1) throw UsageError(fmt::format("--ports {}: a node needs at least one port (expected k ≥ 1)", item));
-    if (k > 1024) throw UsageError(fmt::format("--ports {}: too many ports (expected k ≤ 1024)", item));
-    ks.push_back(static_cast<unsigned>(k));
-  }
-  std::vector<bool> halves;
-  for (const auto& item : algorithms::generic::split_list(o.duplex)) {
-    if (item != "full" && item != "half") {
-      throw UsageError(
-          fmt::format("--duplex {}: \"{}\" is not a duplex mode (expected full, half or full,half)", o.duplex, item));
-    }
-    halves.push_back(item == "half");
-  }
-  if (ks.empty()) throw UsageError("--ports: no port count given (expected e.g. 1,2)");
-  if (halves.empty()) throw UsageError("--duplex: no duplex mode given (expected full, half or full,half)");
-  std::vector<emulator::PortModel> models;
-  for (const unsigned k : ks) {
-    for (const bool half : halves) models.push_back({k, half});
-  }
-  return models;
-}
-
-std::vector<double> fault_rates(const std::string& text) {
-  std::vector<double> rates;
-  for (const auto& item : algorithms::generic::split_list(text)) {
-    double p = 0;
-    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), p);
-    if (ec != std::errc() || end != item.data() + item.size()) {
-      throw UsageError(
-          fmt::format("--fail-random {}: \"{}\" is not a probability (expected e.g. 0,0.01,0.05)", text, item));
-    }
-    rates.push_back(p);
-  }
-  return rates;
-}
 
 /// Where the plot goes, checked before anything runs: "svg" or "png".
 std::string plot_format(const std::string& path) {
@@ -187,96 +63,9 @@ std::string plot_format(const std::string& path) {
   throw UsageError(fmt::format("--plot {}: expected a file name ending in .svg or .png", path));
 }
 
-std::string duplex_text(const emulator::PortModel& m) { return m.half_duplex ? "half" : "full"; }
-std::string port_text(const emulator::PortModel& m) { return fmt::format("{} {}", m.ports, duplex_text(m)); }
+
+std::string port_text(const emulator::PortModel& m) { return fmt::format("{} {}", m.ports, api::duplex_name(m)); }
 bool timed(const WhatIfRow& r) { return r.time == emulator::TimeMode::TIMED; }
-
-nlohmann::json row_json(const WhatIfRow& r) {
-  nlohmann::json j = {{"topology", r.topology},
-                      {"algorithm", to_string(r.algorithm)},
-                      {"variant", r.variant},
-                      {"ports", r.ports.ports},
-                      {"duplex", duplex_text(r.ports)},
-                      {"faults", r.faults},
-                      {"fail_rate", r.fail_rate},
-                      {"failed_links", r.failed_links},
-                      {"failed_nodes", r.failed_nodes},
-                      {"total_nodes", r.total_nodes},
-                      {"nodes", r.nodes},
-                      {"links", r.links},
-                      {"alive_nodes", r.alive_nodes},
-                      {"connected", r.connected},
-                      {"root", r.root},
-                      {"diameter", r.diameter.num()},
-                      {"exact_diameter", r.diameter_exact},
-                      {"applicable", r.applicable}};
-  if (!r.applicable) {
-    j["reason"] = "not applicable: " + r.reason;
-    for (const char* key : {"time", "steps", "planned_steps", "makespan", "messages", "lower_bound", "lower_bound_time",
-                            "bound_counting", "bound_distance", "ratio", "verified"}) {
-      j[key] = nullptr;
-    }
-    return j;
-  }
-  j["time"] = timed(r) ? "timed" : "unit";
-  j["steps"] = timed(r) ? nlohmann::json(nullptr) : nlohmann::json(r.steps);
-  j["planned_steps"] = r.planned_steps;
-  put_exact(j, "makespan", r.makespan);
-  j["messages"] = r.messages;
-  j["lower_bound"] = timed(r) ? nlohmann::json(nullptr) : nlohmann::json(r.lower_bound);
-  put_exact(j, "lower_bound_time", r.lower_bound_time);
-  put_exact(j, "bound_counting", r.bound_counting);
-  put_exact(j, "bound_distance", r.bound_distance);
-  // The ratio of two exact times is exact: makespan / lower_bound_time.
-  if (r.ratio && r.lower_bound_time > 0) {
-    put_exact(j, "ratio", r.makespan / r.lower_bound_time);
-  } else {
-    j["ratio"] = r.ratio ? nlohmann::json(*r.ratio) : nlohmann::json(nullptr);
-  }
-  j["verified"] = r.verified;
-  j["wall_seconds"] = r.wall_seconds;
-  return j;
-}
-
-std::string csv_cell(const nlohmann::json& v) {
-  if (v.is_null()) return "";
-  std::string s = v.is_string() ? v.get<std::string>() : v.dump();
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string quoted = "\"";
-  for (const char c : s) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
-}
-
-constexpr const char* CSV_COLUMNS[] = {"topology",       "algorithm",        "variant",        "ports",
-                                       "duplex",         "faults",           "fail_rate",      "failed_links",
-                                       "failed_nodes",   "total_nodes",      "nodes",          "links",
-                                       "alive_nodes",    "connected",        "root",           "diameter",
-                                       "exact_diameter", "applicable",    "reason",         "time",
-                                       "steps",          "planned_steps",    "makespan",       "messages",
-                                       "lower_bound",    "lower_bound_time", "bound_counting", "bound_distance",
-                                       "ratio",          "verified",         "wall_seconds"};
-
-std::string csv_text(const std::vector<WhatIfRow>& rows) {
-  std::string out;
-  for (const char* c : CSV_COLUMNS) out += (out.empty() ? "" : ",") + std::string(c);
-  out += "\n";
-  for (const auto& r : rows) {
-    const auto j = row_json(r);
-    std::string line;
-    for (std::size_t i = 0; i < std::size(CSV_COLUMNS); ++i) {
-      if (i > 0) line += ",";
-      // A rational keeps its exact text in the CSV (the JSON gives it beside the number).
-      const std::string exact_key = std::string(CSV_COLUMNS[i]) + "_exact";
-      if (j.contains(exact_key)) {
-        line += csv_cell(j[exact_key]);
-      } else if (j.contains(CSV_COLUMNS[i])) {
-        line += csv_cell(j[CSV_COLUMNS[i]]);
-      }
-    }
-    out += line + "\n";
-  }
-  return out;
-}
 
 /// The measured value and the bound of a row as text: steps in unit time, the makespan otherwise.
 std::pair<std::string, std::string> measured_text(const WhatIfRow& r) {
@@ -284,7 +73,7 @@ std::pair<std::string, std::string> measured_text(const WhatIfRow& r) {
   return {std::to_string(r.steps), std::to_string(r.lower_bound)};
 }
 
-std::string table_text(const WhatIfStudy& study, const WhatIfOptions& o) {
+std::string table_text(const std::vector<WhatIfRow>& rows, const WhatIfOptions& o) {
   using Cells = std::vector<std::string>;
   std::vector<Cells> table{{"topology", "ports", "faults", "nodes", "links", "diam", "algorithm", "steps", "bound",
                             "ratio", "messages", "verified"}};
@@ -292,7 +81,7 @@ std::string table_text(const WhatIfStudy& study, const WhatIfOptions& o) {
   std::set<std::string> noted;
   std::size_t verified = 0;
   std::size_t na = 0;
-  for (const auto& r : study.rows()) {
+  for (const auto& r : rows) {
     Cells row{r.topology,
               port_text(r.ports),
               r.faults,
@@ -330,8 +119,8 @@ std::string table_text(const WhatIfStudy& study, const WhatIfOptions& o) {
   }
   const std::set<std::size_t> right = {3, 4, 5, 7, 8, 9, 10};
   std::string out = fmt::format("whatif: {} ({} of {} values), {} link costs{}; {} rows\n", o.collective, o.op,
-                                o.values == "rank" ? "rank + 1" : fmt::format("random (seed {})", o.seed), o.costs,
-                                o.costs == "random" ? fmt::format(" (seed {})", o.seed) : "", study.rows().size());
+                                o.values == "random" ? fmt::format("random (seed {})", o.seed) : "rank + 1", o.costs,
+                                o.costs == "random" ? fmt::format(" (seed {})", o.seed) : "", rows.size());
   for (const auto& row : table) {
     std::string line;
     for (std::size_t i = 0; i < row.size(); ++i) {
@@ -350,14 +139,14 @@ std::string table_text(const WhatIfStudy& study, const WhatIfOptions& o) {
       "root's eccentricity) — docs/whatif.md\n");
   for (const auto& n : notes) out += "note: " + n + "\n";
   out += fmt::format("{} verified, {} not applicable, {} NOT verified\n", verified, na,
-                     study.rows().size() - verified - na);
+                     rows.size() - verified - na);
   return out;
 }
 
 /// Draws the study into @p path, its gnuplot script beside it (tools/plot.hpp): one group of bars
 /// per (topology, port model, faults), one bar per algorithm that ran, coloured by algorithm, and
 /// the group's lower bound as a black line across it.
-void write_plot(const WhatIfStudy& study, const WhatIfOptions& o, const std::string& path) {
+void write_plot(const std::vector<WhatIfRow>& rows, const WhatIfOptions& o, const std::string& path) {
   const std::vector<Algorithm> algorithms = {Algorithm::STAR, Algorithm::RECURSIVE_DOUBLING, Algorithm::RING,
                                              Algorithm::BFS_TREE, Algorithm::SCHEDULE, Algorithm::OPTIMAL};
   const std::map<Algorithm, std::string> colours = {{Algorithm::STAR, "#4C72B0"},
@@ -372,7 +161,6 @@ void write_plot(const WhatIfStudy& study, const WhatIfOptions& o, const std::str
   bool any_timed = false;
   double x = 0;
   std::size_t groups = 0;
-  const auto& rows = study.rows();
   for (std::size_t i = 0; i < rows.size();) {
     // A group: consecutive rows of one (topology, port model, faults).
     std::size_t j = i;
@@ -438,54 +226,42 @@ void write_plot(const WhatIfStudy& study, const WhatIfOptions& o, const std::str
 }
 
 int run(const WhatIfOptions& o) {
-  if (o.topologies.empty()) throw UsageError("--topologies is required (e.g. --topologies star:5,hypercube:7)");
   if (!o.plot.empty()) (void)plot_format(o.plot);
-  if (o.values != "rank" && o.values != "random") {
-    throw UsageError(fmt::format("--values: \"{}\" is not known (expected rank or random)", o.values));
-  }
-  WhatIfStudy study;
-  study.collective(algorithms::generic::parse_collective(o.collective, "--collective"))
-      .topologies(algorithms::generic::split_list(o.topologies))
-      .port_models(port_models(o))
-      .costs(algorithms::generic::parse_cost_kind(o.costs, "--costs"))
-      .message_size(Rational::parse(o.message_size, "--message-size"))
-      .failed_links(o.fail_links)
-      .failed_nodes(o.fail_nodes)
-      .fault_rates(fault_rates(o.fail_random))
-      .seed(o.seed)
-      .root(o.root)
-      .op(algorithms::star::parse_op(o.op, "--op"))
-      .values({o.values == "random", o.seed});
-  if (!o.schedule.empty()) study.extra(Algorithm::SCHEDULE, schedule_rows(o.schedule, o.collective));
-  if (o.optimal) study.extra(Algorithm::OPTIMAL, optimal_rows(o.collective, o.root, o.optimal_seconds));
+  api::WhatIfRequest request;
+  request.collective = api::parse_collective(o.collective);
+  request.topologies = api::split_list(o.topologies);
+  request.port_models = api::port_models(o.ports, o.duplex);
+  request.costs = algorithms::generic::parse_cost_kind(o.costs, "--costs");
+  request.message_size = api::parse_number(o.message_size, "message_size", 0, /*strictly=*/true);
+  request.fail_links = o.fail_links;
+  request.fail_nodes = o.fail_nodes;
+  request.fail_rates = api::fault_rates(o.fail_random);
+  request.seed = o.seed;
+  request.root = o.root;
+  request.op = api::parse_op(o.op);
+  request.values = api::parse_values(o.values);
+  request.schedule = o.schedule;
+  request.optimal = o.optimal;
+  request.optimal_seconds = o.optimal_seconds;
   TraceRuns traces(o.trace);
   if (o.trace.wanted()) {
-    study.observe_runs([&traces](const WhatIfRow& r, const emulator::RunResult<Rational>& run,
+    request.observer = [&traces](const WhatIfRow& r, const emulator::RunResult<Rational>& run,
                                  const topology::Topology& net) {
       traces.add(run.trace, net,
                  fmt::format("{} {} ({} ports, faults: {})", r.topology, to_string(r.algorithm), port_text(r.ports),
                              r.faults));
-    });
+    };
   }
-  study.run();
+  const auto result = api::run_whatif(request);
   traces.write();
-  if (!o.csv.empty()) write_file_atomically(o.csv, csv_text(study.rows()));
-  if (!o.plot.empty()) write_plot(study, o, o.plot);
+  if (!o.csv.empty()) write_file_atomically(o.csv, result.csv());
+  if (!o.plot.empty()) write_plot(result.rows, o, o.plot);
   if (o.json) {
-    nlohmann::json rows = nlohmann::json::array();
-    for (const auto& r : study.rows()) rows.push_back(row_json(r));
-    nlohmann::json doc = {{"collective", o.collective},
-                          {"costs", o.costs},
-                          {"seed", o.seed},
-                          {"rows", rows},
-                          {"verified", study.all_verified()},
-                          {"wall_seconds", study.wall_seconds()}};
-    put_exact(doc, "message_size", Rational::parse(o.message_size, "--message-size"));
-    print_json(std::move(doc));
+    print_json(result.to_json());
   } else {
-    std::cout << table_text(study, o);
+    std::cout << table_text(result.rows, o);
   }
-  return study.all_verified() ? 0 : 1;
+  return result.verified ? 0 : 1;
 }
 
 }  // namespace
@@ -527,7 +303,7 @@ void add_whatif_command(CLI::App& app, Action& action) {
   cmd->add_option("--root", o.root, "Root of reduce and broadcast and of the BFS trees: node name or index")
       ->capture_default_str();
   cmd->add_option("--op", o.op, "Operator: sum (mod 2^64), min, max or xor")->capture_default_str();
-  cmd->add_option("--values", o.values, "Node values: rank (node i holds i + 1) or random (seeded by --seed)")
+  cmd->add_option("--values", o.values, "Node values: index (node i holds i + 1; rank is the same) or random (seeded by --seed)")
       ->capture_default_str();
   cmd->add_option("--schedule", o.schedule,
                   "A schedule file (docs/schedules.md) as one more row beside the built-in algorithms, on every "

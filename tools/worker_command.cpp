@@ -2,7 +2,9 @@
 // host) and `starnet keygen` (the key file of a run whose workers join).
 
 #include "command.hpp"
-#include "star_runner.hpp"
+
+#include <starnet/api/settings.hpp>
+#include <starnet/api/star.hpp>
 
 #include <starnet/emulator/zmq_engine.hpp>
 #include <starnet/core/error.hpp>
@@ -33,7 +35,7 @@ void add_worker_command(CLI::App& app, Action& action) {
                       ->excludes(connect);
   cmd->add_option("--key-file", o.key_file, "With --join: the run's key file (mode 0600)")->needs(joining);
   cmd->add_option("--index", o.index, "This worker's index (with --join: any free one unless given)")
-      ->check(integer_in(0, MAX_WORKERS - 1));
+      ->check(integer_in(0, api::MAX_WORKERS - 1));
   cmd->add_option("--address", o.address,
                   "Address this worker listens on for its peers (default: the run's address, or with --join the "
                   "address of this host that reaches the coordinator)");
@@ -56,8 +58,8 @@ void add_worker_command(CLI::App& app, Action& action) {
     if (join.empty() && o.index == emulator::WorkerOptions::ANY_INDEX) {
       throw UsageError(fmt::format("--connect {}: needs --index (given by the coordinator that starts it)", o.coordinator));
     }
-    if (!join.empty()) o.coordinator = HostPort::parse(join, "--join", /*any_port=*/false).endpoint();
-    action = [] { return emulator::run_zmq_worker(o, star_worker_setup); };
+    if (!join.empty()) o.coordinator = api::HostPort::parse(join, "join", /*any_port=*/false).endpoint();
+    action = [] { return emulator::run_zmq_worker(o, api::star_worker_setup); };
   });
 }
 

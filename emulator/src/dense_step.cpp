@@ -2,6 +2,7 @@
 #include "violations.hpp"
 
 #include <starnet/core/error.hpp>
+#include <starnet/core/interrupt.hpp>
 
 #include <fmt/format.h>
 
@@ -14,12 +15,14 @@ namespace starnet::emulator {
 namespace {
 
 constexpr std::uint8_t LONG = 0xFF;
+/// Nodes reacting between two looks at a stop request in a full scan (2^16: a few milliseconds).
+constexpr std::uint32_t STOP_CHECK_MASK = (1U << 16) - 1;
 constexpr std::size_t INLINE_BYTES = sizeof(std::uint64_t);
 
 }  // namespace
 
 static_assert(DenseStep::BYTES_PER_NODE == 2 * (sizeof(std::uint32_t) + sizeof(std::uint64_t)),
-              "the figure the memory estimate of the star collectives builds on (tools/star_runner.cpp)");
+              "the figure the memory estimate of the star collectives builds on (api/src/engine.cpp)");
 
 /// The reacting node's view: the same checks and messages as Worker's, for sends only.
 class DenseStep::NodeContext final : public Context {
@@ -232,7 +235,11 @@ void DenseStep::react_all(bool starting) {
   // Every node that receives or whose send ends reacts, in node order; a scan of all nodes when
   // that is most of them (the star collectives), the few otherwise.
   if (starting || !now_.listed()) {
-    for (std::uint32_t v = 0; v < n; ++v) react(v, starting);
+    for (std::uint32_t v = 0; v < n; ++v) {
+      // A step of S_12 takes seconds: a stop request is looked at within it too.
+      if ((v & STOP_CHECK_MASK) == 0) throw_if_stopped();
+      react(v, starting);
+    }
     return;
   }
   reacting_.assign(now_.receivers.begin(), now_.receivers.end());
@@ -260,6 +267,7 @@ void DenseStep::run(const topology::Topology& topology, const RunConfig& config,
   sent_to_.assign(send_notices_ ? n : 0, NONE);
   bool starting = true;
   for (;;) {
+    throw_if_stopped();
     deliver();
     react_all(starting);
     starting = false;

@@ -7,6 +7,8 @@
 // 7.54–7.61 µs and 76.2–76.3 ms with this shape.
 #include "worker.hpp"
 
+#include <starnet/core/interrupt.hpp>
+
 #include "violations.hpp"
 #include "wire.hpp"
 
@@ -651,6 +653,7 @@ void Worker<Time>::run() {
   bool starting = true;
   counters_.event_times = 1;
   for (;;) {
+    throw_if_stopped();
     deliver_due();
     exchange();  // send-done notices
     for (auto& batch : inbound()) {

@@ -122,7 +122,8 @@ TEST(ScheduleCommand, ABrokenScheduleIsExitOneNamingWhatWentWrong) {
     "chunks":1,"root":0,"topology":"complete:3","steps":[[{"f":0,"t":1,"c":[0]},{"f":0,"t":2,"c":[0]}]]})");
   r = run_starnet("schedule run " + two_sends);
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_THAT(r.err, HasSubstr("step 0"));
+  EXPECT_THAT(r.out, HasSubstr("NOT VERIFIED"));  // a violation is a result: the summary says it
+  EXPECT_THAT(r.out, HasSubstr("step 0"));
   r = run_starnet("schedule run " + two_sends + " --checking arbitrated --json");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.json()["steps"], 2);
@@ -132,6 +133,68 @@ TEST(ScheduleCommand, ABrokenScheduleIsExitOneNamingWhatWentWrong) {
   r = run_starnet("schedule run " + deadlock + " --json");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.json()["problem"].get<std::string>(), HasSubstr("deadlock"));
+}
+
+TEST(ScheduleCommand, EveryFailureGivesItsDocumentAndItsSummary) {
+  // #34: a send along a missing link (a port-model violation in strict mode) is a result like any
+  // other failure: the JSON document with "problem", the summary with NOT VERIFIED, exit 1.
+  const auto missing = write("missing.json", R"({"format":"starnet-schedule","version":1,"collective":"allgather",
+    "chunks":4,"topology":"ring:4","steps":[[{"f":0,"t":2,"c":[0]}]]})");
+  auto r = run_starnet("schedule run " + missing + " --json");
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  const auto j = r.json();
+  EXPECT_EQ(j["verified"], false);
+  EXPECT_THAT(j["problem"].get<std::string>(), HasSubstr("link"));
+  EXPECT_TRUE(j["steps"].is_null());
+  r = run_starnet("schedule run " + missing);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.out, HasSubstr("NOT VERIFIED"));
+  EXPECT_THAT(r.out, HasSubstr("wall time"));
+}
+
+TEST(ScheduleCommand, ATopologyFileNamedByAScheduleIsFoundBesideIt) {
+  // #34: "topology": "pair.dot" is relative to the schedule's folder, wherever starnet runs from,
+  // and schedule export writes a topology file relative to the file it writes.
+  const auto dir = scratch_dir() / "beside";
+  std::filesystem::create_directories(dir / "out");
+  std::ofstream(dir / "pair.dot") << "graph { a -- b; }\n";
+  std::ofstream(dir / "s.json") << R"({"format":"starnet-schedule","version":1,"collective":"allgather","chunks":2,
+    "topology":"pair.dot","steps":[[{"f":0,"t":1,"c":[0]},{"f":1,"t":0,"c":[1]}]]})";
+  auto r = run_starnet("schedule run " + (dir / "s.json").string() + " --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.json()["verified"], true);
+  std::ofstream(dir / "lost.json") << R"({"format":"starnet-schedule","version":1,"collective":"allgather","chunks":2,
+    "topology":"lost.dot","steps":[]})";
+  r = run_starnet("schedule run " + (dir / "lost.json").string());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("lost.json\" names the topology \"" + (dir / "lost.dot").string()));
+  const auto out = (dir / "out" / "tree.json").string();
+  r = run_starnet("schedule export --algorithm bfs-tree --topology " + (dir / "pair.dot").string() + " -o " + out);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream in(out);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_THAT(text, HasSubstr("\"../pair.dot\""));
+  EXPECT_EQ(run_starnet("schedule run " + out).exit_code, 0);
+}
+
+TEST(ScheduleCommand, WhatIfTakesMscclFilesAsScheduleRunDoes) {
+  // #34: whatif --schedule FILE.xml reads MSCCL's XML like schedule run.
+  const std::string file = std::string(STARNET_SOURCE_DIR) + "/../shared/data/msccl/ring_2_4.xml";
+  if (!std::filesystem::exists(file)) GTEST_SKIP() << file << " is absent (the workplace's shared data)";
+  const auto run = run_starnet("schedule run " + file + " --topology ring:8 --json");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto r = run_starnet("whatif --collective allreduce --topologies ring:8 --schedule " + file + " --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  bool seen = false;
+  const auto rows = r.json()["rows"];
+  for (const auto& row : rows) {
+    if (row["algorithm"] != "schedule") continue;
+    seen = true;
+    EXPECT_EQ(row["applicable"], true) << row.dump();
+    EXPECT_EQ(row["verified"], true);
+    EXPECT_EQ(row["steps"], run.json()["steps"]);
+  }
+  EXPECT_TRUE(seen);
 }
 
 TEST(ScheduleCommand, BadInputsAreExitTwoNamingTheInput) {
@@ -154,9 +217,12 @@ TEST(ScheduleCommand, BadInputsAreExitTwoNamingTheInput) {
       {"schedule run " + good + " --chunk-size x", "--chunk-size"},
       {"schedule run " + good + " --checking loose", "loose"},
       {"schedule run " + good + " --costs random", "--costs random"},
-      {"schedule run " + good + " --values rank", "--values rank"},
+      {"schedule run " + good + " --values odd", "--values odd"},
       {"schedule run " + good + " --op avg", "avg"},
       {"schedule run " + good + " --workers 3", "--workers 3"},
+      // #34: options of worker processes do not apply to schedule runs: refused, never ignored.
+      {"schedule run " + good + " --timeout 5", "--timeout"},
+      {"schedule run " + good + " --engine zmq --peer-timeout 9", "--peer-timeout"},
       {"schedule run " + good + " --engine zmq --processes", "--processes"},
       {"schedule run " + four + " --topology ring:5", "\"nodes\" is 4, but ring:5 has 5 nodes"},
       {"schedule run " + good + " --topology nosuch:3", "nosuch:3"},

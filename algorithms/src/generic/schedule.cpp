@@ -17,22 +17,6 @@ using emulator::Context;
 using emulator::NodeRange;
 using emulator::TimeMode;
 
-std::string to_string(Collective c) {
-  switch (c) {
-    case Collective::ALLREDUCE: return "allreduce";
-    case Collective::REDUCE: return "reduce";
-    case Collective::BROADCAST: return "broadcast";
-  }
-  return "?";
-}
-
-Collective parse_collective(std::string_view text, std::string_view what) {
-  for (const Collective c : {Collective::ALLREDUCE, Collective::REDUCE, Collective::BROADCAST}) {
-    if (text == to_string(c)) return c;
-  }
-  throw UsageError(fmt::format("{}: \"{}\" is not a collective (expected allreduce, reduce or broadcast)", what, text));
-}
-
 namespace {
 
 bool is_slot(Operand o) { return o == Operand::SLOT_0 || o == Operand::SLOT_1; }

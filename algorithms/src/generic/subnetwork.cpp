@@ -96,19 +96,22 @@ Rational LinkCosts::of(const Topology& base, NodeId v, Port port) const {
 
 std::vector<std::string> split_list(std::string_view text) {
   std::vector<std::string> items;
-  std::string current;
   int depth = 0;
-  for (const char c : text) {
-    if (c == '(') ++depth;
-    if (c == ')') --depth;
-    if (c == ',' && depth <= 0) {
-      if (!current.empty()) items.push_back(current);
-      current.clear();
-    } else {
-      current += c;
+  std::size_t start = 0;
+  const auto take = [&](std::size_t end) {
+    const auto item = text.substr(start, end - start);
+    const auto first = item.find_first_not_of(" \t");
+    if (first != std::string_view::npos) items.emplace_back(item.substr(first, item.find_last_not_of(" \t") - first + 1));
+  };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '(') ++depth;
+    if (text[i] == ')') --depth;
+    if (text[i] == ',' && depth <= 0) {
+      take(i);
+      start = i + 1;
     }
   }
-  if (!current.empty()) items.push_back(current);
+  take(text.size());
   return items;
 }
 

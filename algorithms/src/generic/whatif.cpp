@@ -262,6 +262,7 @@ class Runner {
     r.makespan = Rational(static_cast<std::int64_t>(x.steps));
     r.messages = x.messages;
     r.verified = x.verified;
+    if (!x.verified) r.reason = x.reason;  // why not: a row that is not verified says so
     bound(r, sc, s_.collective, model);
     r.wall_seconds = seconds_since(start);
     rows_.push_back(std::move(r));
@@ -424,6 +425,9 @@ class Runner {
 }  // namespace
 
 WhatIfStudy& WhatIfStudy::run() {
+  if (collective_ != Collective::ALLREDUCE && collective_ != Collective::REDUCE && collective_ != Collective::BROADCAST) {
+    throw UsageError(Setting{"collective", to_string(collective_)}, "what-if studies run allreduce, reduce or broadcast");
+  }
   if (specs_.empty()) throw UsageError(Setting{"topologies", ""}, "no topology given (expected e.g. star:5,hypercube:7)");
   if (models_.empty()) throw UsageError(Setting{"port models", ""}, "no port model given");
   for (const auto& m : models_) {

@@ -1,6 +1,7 @@
 #include <starnet/algorithms/optimal/coset_search.hpp>
 #include <starnet/core/error.hpp>
 #include <starnet/topology/star_graph.hpp>
+#include <starnet/core/interrupt.hpp>
 
 #include <fmt/format.h>
 #include <tbb/blocked_range.h>
@@ -118,6 +119,7 @@ CosetResult coset_search(int n, std::size_t width, int max_steps, double seconds
   CosetResult r;
   std::vector<Node> level{{{}, space.initial(), space.order()}};
   const auto late = [&] {
+    throw_if_stopped("the coset search");
     return seconds > 0 && std::chrono::duration<double>(Clock::now() - start).count() >= seconds;
   };
   for (int t = 0; t < max_steps && !level.empty(); ++t) {

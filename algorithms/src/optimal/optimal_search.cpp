@@ -7,6 +7,7 @@
 #include <starnet/core/error.hpp>
 #include <starnet/topology/families.hpp>
 #include <starnet/topology/spec.hpp>
+#include <starnet/core/interrupt.hpp>
 
 #include <cadical.hpp>
 #include <fmt/format.h>
@@ -38,7 +39,7 @@ constexpr double UNIFORM_BOUND_SECONDS = 10;
 class Deadline final : public CaDiCaL::Terminator {
  public:
   explicit Deadline(std::optional<Clock::time_point> at) : at_(at) {}
-  bool terminate() override { return at_ && Clock::now() >= *at_; }
+  bool terminate() override { return stop_requested() || (at_ && Clock::now() >= *at_); }
 
  private:
   std::optional<Clock::time_point> at_;
@@ -206,6 +207,7 @@ bool OptimalSearch::solve(std::uint64_t steps, std::optional<std::size_t> first_
   const int answer = solver.solve();
   solver.disconnect_terminator();
   solver.disconnect_learner();
+  throw_if_stopped("the optimal search");
   rec.learned = learned.count;
   rec.seconds = seconds_since(solve_start);
   if (answer == 0) {
@@ -227,6 +229,7 @@ bool OptimalSearch::solve(std::uint64_t steps, std::optional<std::size_t> first_
     result_.optimum = steps;
     result_.upper_bound = steps;
     result_.upper_source = "SAT";
+    result_.upper_schedule = result_.schedule;
   } else {
     if (!proof_dir_.empty()) {
       solver.close_proof_trace();
@@ -267,6 +270,7 @@ void OptimalSearch::upper_bound_from_builtins() {
       if (r.verified && (!result_.upper_bound || steps < *result_.upper_bound)) {
         result_.upper_bound = steps;
         result_.upper_source = schedule::to_string(b);
+        result_.upper_schedule = s;
       }
     } catch (const Error&) {
       // Not applicable here (another family, or it breaks this port model).
@@ -293,6 +297,7 @@ void OptimalSearch::upper_bound_from_builtins() {
   if (r.verified && (!result_.upper_bound || steps < *result_.upper_bound)) {
     result_.upper_bound = steps;
     result_.upper_source = "uniform";
+    result_.upper_schedule = s;
   }
 }
 
@@ -326,6 +331,13 @@ OptimalSearch& OptimalSearch::run() {
   upper_bound_from_builtins();
   const auto first_arc = symmetric_first_arc(t, spec_, goal_, root_);
   for (std::uint64_t steps = result_.lower_bound; !result_.optimum; ++steps) {
+    if (result_.upper_bound && steps >= *result_.upper_bound) {
+      // Every shorter T is refuted (by a named bound or an UNSAT): the verified upper bound is optimal.
+      result_.optimum = *result_.upper_bound;
+      result_.schedule = result_.upper_schedule;
+      result_.schedule_verified = true;
+      break;
+    }
     if (!solve(steps, first_arc, deadline)) break;  // the time limit: the bracket stands
   }
   result_.status = result_.optimum ? Status::OPTIMAL : Status::TIME_LIMIT;

@@ -3,6 +3,7 @@
 #include <starnet/topology/star_graph.hpp>
 #include <starnet/topology/families.hpp>
 #include <starnet/topology/spec.hpp>
+#include <starnet/core/interrupt.hpp>
 
 #include <fmt/format.h>
 
@@ -221,7 +222,11 @@ namespace {
 
 int ceil_log2(std::uint64_t x) { return x <= 1 ? 0 : 64 - std::countl_zero(x - 1); }
 
-bool late(const std::optional<Clock::time_point>& deadline) { return deadline && Clock::now() >= *deadline; }
+/// Whether the time is up; a stop request ends the search (Interrupted).
+bool late(const std::optional<Clock::time_point>& deadline) {
+  throw_if_stopped("the uniform search");
+  return deadline && Clock::now() >= *deadline;
+}
 
 std::optional<Clock::time_point> deadline_after(double seconds) {
   if (seconds <= 0) return std::nullopt;

@@ -5,37 +5,6 @@
 
 namespace starnet::algorithms::schedule {
 
-std::string to_string(Collective c) {
-  switch (c) {
-    case Collective::ALLREDUCE: return "allreduce";
-    case Collective::REDUCE: return "reduce";
-    case Collective::BROADCAST: return "broadcast";
-    case Collective::ALLGATHER: return "allgather";
-    case Collective::GATHER: return "gather";
-    case Collective::SCATTER: return "scatter";
-    case Collective::REDUCESCATTER: return "reducescatter";
-    case Collective::ALLTOALL: return "alltoall";
-  }
-  return "?";
-}
-
-std::optional<Collective> find_collective(std::string_view text) {
-  if (text == "gossip") return Collective::ALLGATHER;
-  for (const Collective c : ALL_COLLECTIVES) {
-    if (text == to_string(c)) return c;
-  }
-  return std::nullopt;
-}
-
-bool is_rooted(Collective c) {
-  return c == Collective::REDUCE || c == Collective::BROADCAST || c == Collective::GATHER || c == Collective::SCATTER;
-}
-
-bool is_blocked(Collective c) {
-  return c == Collective::ALLGATHER || c == Collective::GATHER || c == Collective::SCATTER ||
-         c == Collective::REDUCESCATTER || c == Collective::ALLTOALL;
-}
-
 ChunkRules::ChunkRules(Collective kind, std::uint32_t nodes, std::uint32_t chunks, std::uint32_t root, Layout layout)
     : kind_(kind), nodes_(nodes), chunks_(chunks), root_(root), layout_(layout) {
   if (nodes == 0) throw ScheduleError(fmt::format("{} on no nodes: a schedule needs at least one node", to_string(kind)));

@@ -7,18 +7,18 @@
 #include <set>
 
 namespace starnet::algorithms::steady_state {
+namespace {
+
+/// The series as the paper names it: a series of personalised all-to-alls is its "gossip".
+const char* paper_name(Collective c) {
+  return c == Collective::SCATTER ? "scatter" : c == Collective::ALLTOALL ? "gossip" : "reduce";
+}
+
+}  // namespace
+
 
 using topology::Platform;
 using topology::Role;
-
-std::string to_string(Collective collective) {
-  switch (collective) {
-    case Collective::SCATTER: return "scatter";
-    case Collective::GOSSIP: return "gossip";
-    case Collective::REDUCE: return "reduce";
-  }
-  return "unknown";
-}
 
 mpq_class to_mpq(const Rational& r) {
   mpq_class q;
@@ -137,7 +137,7 @@ std::string SteadyStateProblem::describe() const {
     const auto& name = node_name(sink.node);
     if (std::find(to.begin(), to.end(), name) == to.end()) to.push_back(name);
   }
-  return fmt::format("{} {} -> {} on {}", to_string(collective_), fmt::join(from, ","), fmt::join(to, ","),
+  return fmt::format("{} {} -> {} on {}", paper_name(collective_), fmt::join(from, ","), fmt::join(to, ","),
                      platform_->name());
 }
 
@@ -198,7 +198,7 @@ SteadyStateProblem SteadyStateProblem::scatter(const Platform& platform, std::st
 
 SteadyStateProblem SteadyStateProblem::gossip(const Platform& platform, const std::vector<std::string>& sources,
                                               const std::vector<std::string>& targets) {
-  SteadyStateProblem p(platform, Collective::GOSSIP);
+  SteadyStateProblem p(platform, Collective::ALLTOALL);
   require_non_empty(sources, "gossip sources");
   require_non_empty(targets, "gossip targets");
   const auto ss = resolve(platform, sources, "gossip sources");

@@ -128,7 +128,7 @@ class PlanProgram final : public emulator::NodeProgram {
 std::unique_ptr<Operator> make_operator(std::string_view name, std::string_view what) {
   if (name == "sum") return std::make_unique<Sum>();
   if (name == "concat") return std::make_unique<Concat>();
-  throw UsageError(fmt::format("{}: \"{}\" is not an operator (expected sum or concat)", what, name));
+  throw UsageError(Setting{std::string(what), std::string(name)}, "not an operator (expected sum or concat)");
 }
 
 std::unique_ptr<emulator::NodeProgram> make_plan_program(const ReductionPlan& plan, const Operator& op, Timing timing,

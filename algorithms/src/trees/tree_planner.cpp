@@ -38,7 +38,7 @@ Algorithm parse_algorithm(std::string_view name) {
   for (const auto& [a, known] : NAMES) {
     if (known == name) return a;
   }
-  throw UsageError("algorithm \"" + std::string(name) + "\" is unknown (expected one of: " + algorithm_names() + ")");
+  throw UsageError(Setting{"algorithm", std::string(name)}, "unknown (expected one of: " + algorithm_names() + ")");
 }
 
 bool takes_limit(Algorithm algorithm) {

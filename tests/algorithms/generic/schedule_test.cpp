@@ -19,13 +19,6 @@ Transfer combine(std::uint32_t step, NodeId from, NodeId to) {
   return {step, from, to, Operand::ACC, Merge::COMBINE, Operand::NONE};
 }
 
-TEST(Collective, ParsesItsNamesAndRejectsOthersNamingTheInput) {
-  for (const Collective c : {Collective::ALLREDUCE, Collective::REDUCE, Collective::BROADCAST}) {
-    EXPECT_EQ(parse_collective(to_string(c), "--collective"), c);
-  }
-  EXPECT_ERROR(UsageError, parse_collective("gather", "--collective"), "--collective", "\"gather\"", "allreduce");
-}
-
 TEST(Schedule, OrdersEachNodesActionsSavesThenSendsThenReceivesByStep) {
   const Schedule s(3, {combine(1, 1, 0), combine(0, 0, 1), combine(1, 0, 2)}, {{1, 0, Operand::SLOT_0}});
   EXPECT_EQ(s.steps(), 2U);

@@ -148,7 +148,7 @@ TEST(SteadyStateProblem, LabelsFollowThePaper) {
 
 TEST(SteadyStateProblem, CollectiveNames) {
   EXPECT_EQ(to_string(Collective::SCATTER), "scatter");
-  EXPECT_EQ(to_string(Collective::GOSSIP), "gossip");
+  EXPECT_EQ(to_string(Collective::ALLTOALL), "alltoall");  // the paper's "gossip"
   EXPECT_EQ(to_string(Collective::REDUCE), "reduce");
 }
 

@@ -121,10 +121,13 @@ TEST(PlanProgram, ALatePlanIsCaught) {
 
 TEST(PlanProgram, RejectsUnknownOperator) {
   try {
-    (void)make_operator("avg", "--op");
+    (void)make_operator("avg", "op");
     FAIL();
   } catch (const UsageError& e) {
-    EXPECT_NE(std::string(e.what()).find("\"avg\""), std::string::npos);
+    ASSERT_NE(e.setting(), nullptr);
+    EXPECT_EQ(e.setting()->name, "op");
+    EXPECT_EQ(e.setting()->value, "avg");
+    EXPECT_NE(std::string(e.what()).find("sum or concat"), std::string::npos);
   }
 }
 

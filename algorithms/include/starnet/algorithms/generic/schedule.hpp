@@ -40,6 +40,7 @@
 /// but it checks the port model only through the emulator's strict mode: run unit-time plans
 /// with Checking::STRICT.
 
+#include <starnet/algorithms/collective.hpp>
 #include <starnet/algorithms/star/allreduce.hpp>
 #include <starnet/emulator/config.hpp>
 #include <starnet/emulator/program.hpp>
@@ -57,11 +58,8 @@ namespace starnet::algorithms::generic {
 using emulator::NodeId;
 using star::Op;
 
-enum class Collective : std::uint8_t { ALLREDUCE, REDUCE, BROADCAST };
-/// "allreduce", "reduce", "broadcast".
-[[nodiscard]] std::string to_string(Collective c);
-/// @throws UsageError naming @p what and @p text for anything but allreduce, reduce, broadcast.
-[[nodiscard]] Collective parse_collective(std::string_view text, std::string_view what);
+/// The collectives the word plans of this folder compute: allreduce, reduce and broadcast.
+using algorithms::Collective;
 
 /// Where a sent word comes from, or where a received word is kept.
 enum class Operand : std::uint8_t { ACC, SLOT_0, SLOT_1, NONE };

@@ -66,8 +66,8 @@ struct Faults {
   [[nodiscard]] bool empty() const { return links.empty() && nodes.empty(); }
 };
 
-/// Splits a comma-separated list, keeping commas inside parentheses: "(0,1)-(0,2),3-4" gives
-/// "(0,1)-(0,2)" and "3-4". Empty items are dropped.
+/// Splits a comma-separated list, keeping commas inside parentheses: "(0,1)-(0,2), 3-4" gives
+/// "(0,1)-(0,2)" and "3-4". Spaces around items and empty items are dropped.
 [[nodiscard]] std::vector<std::string> split_list(std::string_view text);
 
 /// The node named @p text (name first, then index 0..N−1), if any.

@@ -54,7 +54,7 @@ enum class Algorithm : std::uint8_t { STAR, RECURSIVE_DOUBLING, RING, BFS_TREE, 
 /// What one run of a user's algorithm (`whatif --schedule FILE`) gave on one topology.
 struct ExtraRun {
   bool applicable = true;
-  std::string reason;   ///< why not, when !applicable
+  std::string reason;   ///< why not, when !applicable; what failed, when not verified
   std::string variant;  ///< shown beside the algorithm, e.g. the file name
   std::uint64_t steps = 0;
   std::uint64_t planned_steps = 0;
@@ -84,7 +84,7 @@ struct WhatIfRow {
   Rational diameter;              ///< hops (of the network the row ran on)
   bool diameter_exact = true;
   bool applicable = true;
-  std::string reason;  ///< why not, when !applicable
+  std::string reason;  ///< why not, when !applicable (or, for a row not verified, why not)
   emulator::TimeMode time = emulator::TimeMode::UNIT;
   std::uint64_t steps = 0;          ///< unit time: measured steps
   std::uint64_t planned_steps = 0;  ///< steps of the plan (star: n(n−1)/2)

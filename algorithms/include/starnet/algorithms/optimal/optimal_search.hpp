@@ -5,7 +5,9 @@
 /// answers checked independently (issue 19; docs/optimal.md).
 ///
 /// Method: T runs upward from the best named lower bound (step_bounds.hpp) to the best built-in
-/// algorithm's step count (an upper bound, itself run on the emulator); each T is one CNF
+/// algorithm's step count (an upper bound, itself run on the emulator); once T reaches the upper
+/// bound every shorter T is refuted, so the upper bound is the optimum without a solver call
+/// (a closed bracket is a proof: the bounds meeting at once need no search at all). Each T is one CNF
 /// (step_encoding.hpp) solved by CaDiCaL. The first satisfiable T is the optimum when T − 1 was
 /// proved unsatisfiable or T is the lower bound. Every satisfiable answer is decoded into a
 /// schedule (each message carries what the receiver lacks) that the emulator runs in strict mode
@@ -64,8 +66,13 @@ struct OptimalResult {
   std::string builtin;                          ///< its name
   std::vector<NamedBound> bounds;
   std::vector<SolveRecord> solves;
-  std::optional<schedule::Schedule> schedule;  ///< decoded from the last satisfiable model
+  /// The optimum's schedule: decoded from the last satisfiable model, or the upper bound's when
+  /// the bounds meet it.
+  std::optional<schedule::Schedule> schedule;
   bool schedule_verified = false;
+  /// The schedule behind upper_bound (a built-in algorithm's, the uniform one, or SAT's), run
+  /// verified on the emulator: the best known when the time limit leaves a bracket.
+  std::optional<schedule::Schedule> upper_schedule;
   double seconds = 0;
 };
 

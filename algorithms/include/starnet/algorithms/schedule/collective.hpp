@@ -27,6 +27,7 @@
 /// multiset of contributions gives the right word with probability about 2^-63; with copies
 /// only (allgather, alltoall, …) every value is distinct and the check is exact.
 
+#include <starnet/algorithms/collective.hpp>
 #include <starnet/algorithms/star/allreduce.hpp>
 
 #include <cstdint>
@@ -39,20 +40,12 @@ namespace starnet::algorithms::schedule {
 
 using star::Op;
 
-enum class Collective : std::uint8_t { ALLREDUCE, REDUCE, BROADCAST, ALLGATHER, GATHER, SCATTER, REDUCESCATTER, ALLTOALL };
-
-/// Every collective, in the order of the table above.
-inline constexpr Collective ALL_COLLECTIVES[] = {Collective::ALLREDUCE, Collective::REDUCE,    Collective::BROADCAST,
-                                                 Collective::ALLGATHER, Collective::GATHER,    Collective::SCATTER,
-                                                 Collective::REDUCESCATTER, Collective::ALLTOALL};
-
-/// "allreduce", "reduce", …
-[[nodiscard]] std::string to_string(Collective c);
-/// Also accepts "gossip" for allgather. @return nothing for an unknown name.
-[[nodiscard]] std::optional<Collective> find_collective(std::string_view text);
-[[nodiscard]] bool is_rooted(Collective c);
-/// Splits the buffer into one block per node (allgather, gather, scatter, reducescatter, alltoall).
-[[nodiscard]] bool is_blocked(Collective c);
+using algorithms::ALL_COLLECTIVES;
+using algorithms::Collective;
+using algorithms::find_collective;
+using algorithms::is_blocked;
+using algorithms::is_rooted;
+using algorithms::to_string;
 
 /// Where the input and the output start in a node's slots (both 0 for an in-place schedule).
 struct Layout {
@@ -84,9 +77,7 @@ class ChunkRules {
   /// after the run; `reduced` is true when the value must be ⊕ over all nodes of input chunk `id`.
   template <class F>
   void for_each_output(std::uint32_t v, F&& f) const;
-  [[nodiscard]] bool reduces() const {
-    return kind_ == Collective::ALLREDUCE || kind_ == Collective::REDUCE || kind_ == Collective::REDUCESCATTER;
-  }
+  [[nodiscard]] bool reduces() const { return algorithms::reduces(kind_); }
   /// The contribution id of input chunk c of node u: u·I + c.
   [[nodiscard]] std::uint64_t contribution(std::uint32_t u, std::uint32_t c) const {
     return static_cast<std::uint64_t>(u) * inputs_ + c;

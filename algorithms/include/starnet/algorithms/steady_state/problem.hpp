@@ -48,6 +48,8 @@
 
 #include <gmpxx.h>
 
+#include <starnet/algorithms/collective.hpp>
+
 #include <functional>
 #include <string>
 #include <string_view>
@@ -57,9 +59,9 @@ namespace starnet::algorithms::steady_state {
 
 using Vertex = topology::Platform::vertex_descriptor;
 
-enum class Collective { SCATTER, GOSSIP, REDUCE };
-/// "scatter", "gossip" or "reduce".
-[[nodiscard]] std::string to_string(Collective collective);
+/// The series this folder plans: SCATTER, ALLTOALL (the paper's "gossip": personalised
+/// all-to-alls) and REDUCE.
+using algorithms::Collective;
 
 /// A kind of message.
 struct MessageType {

@@ -38,7 +38,7 @@
 #include <string>
 #include <vector>
 
-namespace starnet::tools {
+namespace starnet::api {
 
 /// Colours of the links by dimension on both drawings, the lowest dimension first: star link k is
 /// LINK_PALETTE[k − 2] (2 blue, 3 orange, 4 green, 5 pink, 6 vermilion). Okabe–Ito, colour-blind safe.
@@ -91,4 +91,4 @@ struct StarLayoutSizes {
 /// @return the layout; deterministic.
 [[nodiscard]] StarLayout star_layout(const topology::StarGraph& g, const StarLayoutSizes& sizes);
 
-}  // namespace starnet::tools
+}  // namespace starnet::api

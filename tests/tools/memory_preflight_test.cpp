@@ -1,4 +1,4 @@
-// The memory pre-flight of the star collectives (tools/star_runner.cpp, docs/limits.md): the
+// The memory pre-flight of the star collectives (api/src/engine.cpp, docs/limits.md): the
 // estimate against the peaks the kernel measures, and refusals before any work.
 #include "cli_runner.hpp"
 

@@ -1,4 +1,4 @@
-#include "viz_layout.hpp"
+#include <starnet/api/star_layout.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,7 @@
 #include <queue>
 #include <utility>
 
-namespace starnet::tools {
+namespace starnet::api {
 
 namespace {
 
@@ -327,4 +327,4 @@ StarLayout star_layout(const topology::StarGraph& g, const StarLayoutSizes& size
   return out;
 }
 
-}  // namespace starnet::tools
+}  // namespace starnet::api

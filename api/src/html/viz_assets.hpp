@@ -5,7 +5,7 @@
 // displays it: it computes nothing about the algorithm. The link colours (--d2 … --dN) come
 // before this sheet, from the palette both drawings share (viz_layout.hpp).
 
-namespace starnet::tools {
+namespace starnet::api {
 
 inline constexpr const char* VIZ_CSS = R"css(
 * { box-sizing: border-box; }
@@ -240,4 +240,4 @@ inline constexpr const char* VIZ_JS = R"js(
 })();
 )js";
 
-}  // namespace starnet::tools
+}  // namespace starnet::api

@@ -1,0 +1,100 @@
+#pragma once
+/// @file
+/// The non-clairvoyant reductions of Benoit, Canon and Marchal (CCPE 2014) under random costs as
+/// library calls: one scenario (every run verified, one run re-emulated with its trace), the
+/// studies of Figures 4–6 with the paper's statements checked on the data, and the worst-case
+/// instances of Section 4 (docs/montecarlo.md).
+
+#include <starnet/algorithms/nonclairvoyant/montecarlo.hpp>
+#include <starnet/algorithms/nonclairvoyant/studies.hpp>
+#include <starnet/algorithms/nonclairvoyant/worst_case.hpp>
+#include <starnet/emulator/trace.hpp>
+#include <starnet/topology/complete_graph.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace starnet::api {
+
+/// Runs of one scenario when none are asked for.
+inline constexpr std::uint64_t DEFAULT_MONTECARLO_RUNS = 10'000;
+
+struct MonteCarloRequest {
+  std::string algorithms = "binomial-stat,fibonacci-stat,tree-dyn,noncommut-tree-dyn";
+  int n = 64;
+  std::string dist = "gamma";
+  double cv = 1;
+  double mu_d = 1;
+  double mu_c = 0;
+  std::optional<std::uint64_t> runs;  ///< none: DEFAULT_MONTECARLO_RUNS
+  std::uint64_t seed = 1;
+  unsigned threads = 0;  ///< 0: every core
+  /// Re-emulate this run of the (single) algorithm with its events kept (a Gantt chart, a trace).
+  std::optional<std::uint64_t> run;
+};
+
+struct MonteCarloResult {
+  MonteCarloRequest request;
+  std::uint64_t runs = 0;
+  std::vector<algorithms::nonclairvoyant::AlgorithmOutcome> outcomes;
+  /// The re-emulated run, when asked for.
+  std::optional<double> run_makespan;
+  std::vector<emulator::TraceEvent<double>> run_trace;
+  std::shared_ptr<const topology::CompleteGraph> machines;
+  double wall_seconds = 0;
+  std::vector<std::string> failures;  ///< what was not verified
+  [[nodiscard]] bool verified() const { return failures.empty(); }
+  [[nodiscard]] nlohmann::ordered_json to_json() const;
+  [[nodiscard]] std::string csv() const;
+};
+
+/// @throws UsageError about "algorithms", "n", "dist", "cv", "mu_d", "mu_c", "runs", "run".
+[[nodiscard]] MonteCarloResult run_montecarlo(const MonteCarloRequest& request);
+
+struct MonteCarloStudyRequest {
+  std::string study = "figure4";  ///< figure4, figure5 or figure6
+  int n = 64;
+  std::optional<std::uint64_t> runs;  ///< none: the figure's default
+  std::uint64_t seed = 1;
+  unsigned threads = 0;
+  int points = algorithms::nonclairvoyant::DEFAULT_CV_POINTS;
+  int ratio_points = algorithms::nonclairvoyant::DEFAULT_COST_RATIO_POINTS;
+};
+
+struct MonteCarloStudyResult {
+  MonteCarloStudyRequest request;
+  std::variant<algorithms::nonclairvoyant::Figure4Result, algorithms::nonclairvoyant::GridResult> data;
+  std::vector<algorithms::nonclairvoyant::StudyNote> notes;
+  std::size_t gamma = 0;  ///< index of the gamma law in a grid's laws
+  [[nodiscard]] bool verified() const;
+  [[nodiscard]] double simulations() const;
+  [[nodiscard]] double wall_seconds() const;
+  [[nodiscard]] nlohmann::ordered_json to_json() const;
+  [[nodiscard]] std::string csv() const;
+};
+
+/// @throws UsageError about "study", "points", "ratio_points" and as run_montecarlo.
+[[nodiscard]] MonteCarloStudyResult run_montecarlo_study(const MonteCarloStudyRequest& request);
+
+struct WorstCaseRow {
+  algorithms::nonclairvoyant::WorstCaseInstance instance;
+  algorithms::nonclairvoyant::WorstCaseOutcome outcome;
+  bool within = false;  ///< the ratio is within the proven bound
+};
+struct WorstCaseResult {
+  std::vector<WorstCaseRow> rows;
+  std::vector<std::string> failures;
+  [[nodiscard]] bool verified() const { return failures.empty(); }
+  [[nodiscard]] nlohmann::ordered_json to_json() const;
+  [[nodiscard]] std::string csv() const;
+};
+/// The worst-case instances of Section 4 (Table I), emulated with exact costs.
+[[nodiscard]] WorstCaseResult montecarlo_worst_cases();
+
+}  // namespace starnet::api

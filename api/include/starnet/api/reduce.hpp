@@ -1,0 +1,83 @@
+#pragma once
+/// @file
+/// Reduction trees (Canon and Antoniu, INRIA RR-7898, 2012) as library calls: plan one reduction
+/// of n elements, check the plan against the model and the order in which it combines, run it on
+/// the emulator at its planned times; and the Figure 2 study of the strategies' ratios.
+
+#include <starnet/algorithms/trees/figure2_study.hpp>
+#include <starnet/algorithms/trees/plan_program.hpp>
+#include <starnet/algorithms/trees/plan_validator.hpp>
+#include <starnet/algorithms/trees/tree_planner.hpp>
+#include <starnet/emulator/engine.hpp>
+#include <starnet/topology/complete_graph.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace starnet::api {
+
+/// Plans are kept in memory whole (about 100 bytes per machine).
+inline constexpr int MAX_REDUCE_ELEMENTS = 10'000'000;
+/// Concatenated values grow with n: the non-commutative check is kept to sizes it stays cheap at.
+inline constexpr int MAX_CONCAT_ELEMENTS = 20'000;
+
+struct ReduceRequest {
+  std::string algorithm = "greedy";  ///< algorithms::trees::algorithm_names()
+  int n = 0;
+  std::string d;  ///< transfer cost ≥ 0, exact ("3/2", "0.5")
+  std::string c;  ///< computation cost ≥ 0
+  std::optional<int> k;
+  std::string op = "sum";  ///< sum, or concat (not commutative)
+  bool trace = false;
+};
+
+struct ReduceResult {
+  ReduceRequest request;
+  algorithms::trees::ReductionPlan plan;
+  algorithms::trees::PlanCheck check;
+  bool in_order = false;  ///< folding the plan gives v_0 ⊕ … ⊕ v_(n−1) in order
+  emulator::RunResult<Rational> run;  ///< the plan on the emulator (strict single-port half duplex, timed)
+  algorithms::trees::PlanRunReport report;
+  bool root_right = false;
+  std::string root_shown;  ///< the root's final value, readable
+  Rational lower_bound;    ///< Lemma 5
+  Rational upper_bound;    ///< Proposition 6
+  std::optional<Rational> limited_upper_bound;  ///< Proposition 8, with K
+  std::shared_ptr<const topology::CompleteGraph> machines;
+
+  [[nodiscard]] bool emulated_as_planned() const {
+    return run.makespan == plan.length && report.late == 0 && root_right;
+  }
+  /// The plan is valid, combines in order and runs on the emulator exactly as planned.
+  [[nodiscard]] bool verified() const { return check.valid && in_order && emulated_as_planned(); }
+  /// What failed, when not verified.
+  [[nodiscard]] std::string problem() const;
+  /// The document of `starnet reduce --algo … --json`.
+  [[nodiscard]] nlohmann::ordered_json to_json() const;
+};
+
+/// @throws UsageError about "n", "d", "c", "k", "op" or "algorithm"; OverflowError naming them
+/// when an exact time does not fit.
+[[nodiscard]] ReduceResult plan_reduction(const ReduceRequest& request);
+
+struct Figure2Result {
+  int max_n = 0;
+  std::vector<algorithms::trees::Figure2Row> rows;
+  Rational binomial_max = 0;  ///< the largest ratio of the binomial strategy, d = c
+  int binomial_at = 0;
+  Rational fibonacci_max = 0;  ///< … of the Fibonacci strategy, min(d, c) = 0
+  int fibonacci_at = 0;
+  /// Theorems 18 and 19: every ratio lies in [1, 2].
+  bool verified = false;
+  [[nodiscard]] nlohmann::ordered_json to_json() const;
+  [[nodiscard]] std::string csv() const;
+};
+
+/// @throws UsageError about "max_n" outside 2..MAX_REDUCE_ELEMENTS.
+[[nodiscard]] Figure2Result reduce_figure2(int max_n);
+
+}  // namespace starnet::api

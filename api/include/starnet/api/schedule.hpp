@@ -1,0 +1,131 @@
+#pragma once
+/// @file
+/// Collective schedules as data (docs/schedules.md) as library calls: read a schedule file (starnet
+/// JSON or MSCCL XML) with the topology it runs on, build one from transfers, run it on the
+/// emulator and check every node and chunk, write it, export a built-in algorithm as one.
+///
+/// Relative paths inside a schedule file (its "topology") are relative to the file's folder, and
+/// an error about such a path says it came from the file.
+///
+/// @code
+///   ScheduleRunRequest request;
+///   request.schedule = load_schedule("ring8.json");
+///   const ScheduleRunResult r = run_schedule(request);
+///   if (!r.verified) std::cerr << r.problem;
+/// @endcode
+
+#include <starnet/algorithms/generic/bounds.hpp>
+#include <starnet/algorithms/schedule/builtins.hpp>
+#include <starnet/algorithms/schedule/chunk_schedule.hpp>
+#include <starnet/algorithms/schedule/schedule_run.hpp>
+#include <starnet/api/engine.hpp>
+#include <starnet/api/settings.hpp>
+#include <starnet/api/topology.hpp>
+#include <starnet/topology/topology.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace starnet::api {
+
+/// A schedule with the topology it runs on.
+struct LoadedSchedule {
+  std::shared_ptr<const topology::Topology> topology;
+  /// The topology's spec: as given, as the file names it (a relative path resolved against the
+  /// file's folder), or complete:NGPUS for an MSCCL file.
+  std::string spec;
+  std::shared_ptr<const algorithms::schedule::Schedule> schedule;
+  /// "starnet" or "msccl".
+  std::string format;
+  /// Where it came from, for messages: `schedule file "ring8.json"`, or what built it.
+  std::string source;
+  /// The file it was read from (empty when it was built or parsed from memory).
+  std::string path;
+};
+
+/// Reads @p path (a regular file, or - for standard input): MSCCL XML by its extension or a first
+/// character '<', starnet JSON otherwise. @p topology (a spec or file) overrides the topology the
+/// file names. @throws UsageError / ScheduleError / TopologyError naming the file (and, for a path
+/// the file names, that it came from the file).
+[[nodiscard]] LoadedSchedule load_schedule(const std::string& path, const std::optional<TopologyRef>& topology);
+/// The same with the topology as a spec (empty: the file's).
+[[nodiscard]] LoadedSchedule load_schedule(const std::string& path, const std::string& topology = {});
+/// The same for a document already in memory; @p where names it in messages, @p folder is where
+/// relative paths inside it lead (empty: the current folder).
+[[nodiscard]] LoadedSchedule parse_schedule(const std::string& text, const std::string& where,
+                                            const std::optional<TopologyRef>& topology = std::nullopt,
+                                            const std::string& folder = {});
+
+/// @p schedule as the starnet JSON format, its topology written as @p spec — a relative file path
+/// rewritten relative to @p output_path's folder (when given), so that the file reads back from
+/// anywhere.
+[[nodiscard]] std::string schedule_json(const LoadedSchedule& schedule, const std::string& comment = {},
+                                        const std::string& output_path = {});
+
+/// The checking a schedule runs under unless told: strict for stepped schedules in unit time (the
+/// plan must fit the port model as written), arbitrated for programs and timed runs (contending
+/// transfers wait their turn).
+[[nodiscard]] emulator::Checking default_checking(const algorithms::schedule::Schedule& schedule, bool timed);
+
+/// The lower bound what-if prints for the collective @p schedule computes on @p topology (named
+/// @p spec) under @p ports.
+[[nodiscard]] algorithms::generic::StepBound schedule_lower_bound(const algorithms::schedule::Schedule& schedule,
+                                                                  const topology::Topology& topology,
+                                                                  const std::string& spec,
+                                                                  const emulator::PortModel& ports);
+
+struct ScheduleRunRequest {
+  LoadedSchedule schedule;
+  emulator::PortModel ports;
+  /// Strict or arbitrated; none: default_checking().
+  std::optional<emulator::Checking> checking;
+  /// Timed: every transfer takes latency + size × link cost (the topology's α–β); unit otherwise.
+  bool timed = false;
+  /// Size of one chunk in unit messages (timed runs).
+  Rational chunk_size = 1;
+  Op op = Op::SUM;
+  ValuesKind values = ValuesKind::RANDOM;
+  std::uint64_t seed = 1;
+  /// The local engine, or zmq worker threads (no worker processes).
+  EngineChoice engine;
+  bool trace = false;
+};
+
+struct ScheduleRunResult {
+  ScheduleRunRequest request;
+  emulator::Checking checking = emulator::Checking::STRICT;
+  algorithms::schedule::ScheduleRun run;
+  algorithms::generic::StepBound bound;
+  /// Every output chunk right, no port-model violation, no deadlock.
+  bool verified = false;
+  /// Why not, when not verified: the first wrong chunk, the violation or the deadlock.
+  std::string problem;
+  /// The document of `starnet schedule run --json`.
+  [[nodiscard]] nlohmann::json to_json() const;
+};
+
+/// Runs and checks @p request. A violation of the port model or a deadlock is a result (verified
+/// false, problem the emulator's message), not an exception.
+/// @throws UsageError about a setting; ScheduleError when the schedule does not fit its topology.
+[[nodiscard]] ScheduleRunResult run_schedule(const ScheduleRunRequest& request);
+
+struct ExportRequest {
+  algorithms::schedule::Builtin algorithm = algorithms::schedule::Builtin::BFS_TREE;
+  std::string topology;
+  /// None: the algorithm's own (allreduce; allgather for star-broadcast).
+  std::optional<Collective> collective;
+  std::string root = std::string(DEFAULT_ROOT);
+  emulator::PortModel ports;
+};
+
+/// A built-in algorithm as a schedule. @throws UsageError / ScheduleError when it does not apply.
+[[nodiscard]] LoadedSchedule export_schedule(const ExportRequest& request);
+
+/// @throws UsageError about setting "algorithm" naming the choices.
+[[nodiscard]] algorithms::schedule::Builtin parse_builtin(std::string_view text);
+
+}  // namespace starnet::api

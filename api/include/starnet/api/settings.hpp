@@ -1,0 +1,67 @@
+#pragma once
+/// @file
+/// The vocabulary, limits and defaults every call of starnet::api shares, in one place, so that
+/// the command line and the Python module mean the same thing by the same word (docs/api.md):
+/// ports, duplex, collectives, node values, roots, lists, engines.
+///
+/// Errors about a setting carry it (starnet::Setting, core/error.hpp) under its name here, which
+/// is the Python keyword; the command line names the flag (`ports` → `--ports`, tools/options.cpp).
+/// A message that names another setting writes it «like_this», which each face rewrites in its own
+/// words (`--like-this`, `like_this=`).
+
+#include <starnet/algorithms/collective.hpp>
+#include <starnet/algorithms/star/allreduce.hpp>
+#include <starnet/core/rational.hpp>
+#include <starnet/emulator/config.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace starnet::api {
+
+using algorithms::Collective;
+using algorithms::star::Op;
+
+/// Most ports a node may have (k-port model), in every call.
+inline constexpr unsigned MAX_PORTS = 1024;
+/// More workers than any machine starnet targets has cores; worker threads hold a socket per pair.
+inline constexpr unsigned MAX_WORKERS = 256;
+/// More threads than any machine starnet targets has cores; beyond, thread creation fails.
+inline constexpr unsigned MAX_THREADS = 1024;
+/// The root of rooted collectives (reduce, broadcast, gather, scatter) when none is given: node 0.
+inline constexpr std::string_view DEFAULT_ROOT = "0";
+
+/// @p ports k ≥ 1 and @p duplex "full" or "half" as a port model.
+/// @throws UsageError about setting "ports" (k outside 1..MAX_PORTS) or "duplex".
+[[nodiscard]] emulator::PortModel port_model(long ports, std::string_view duplex);
+/// "full" or "half".
+[[nodiscard]] std::string duplex_name(const emulator::PortModel& model);
+
+/// Splits a comma-separated list: spaces around items are dropped, commas inside parentheses kept
+/// ("(0,1)-(0,2), 3-4" gives "(0,1)-(0,2)" and "3-4"), empty items dropped.
+[[nodiscard]] std::vector<std::string> split_list(std::string_view text);
+
+/// A collective by name: allreduce, reduce, broadcast, allgather (or gossip), gather, scatter,
+/// reducescatter, alltoall. @throws UsageError about @p setting naming the choices.
+[[nodiscard]] Collective parse_collective(std::string_view text, std::string_view setting = "collective");
+
+/// An operator by name: sum, min, max, xor. @throws UsageError about @p setting.
+[[nodiscard]] Op parse_op(std::string_view text, std::string_view setting = "op");
+
+/// What the nodes (or chunks) start with: `index` (item i holds i + 1: node rank + 1 for one value
+/// per node, contribution id + 1 for chunks; `rank` is the same word) or `random` (seeded words).
+enum class ValuesKind : std::uint8_t { INDEX, RANDOM };
+/// @throws UsageError about setting "values" for anything but index, rank or random.
+[[nodiscard]] ValuesKind parse_values(std::string_view text);
+[[nodiscard]] std::string to_string(ValuesKind kind);
+[[nodiscard]] algorithms::star::Values make_values(ValuesKind kind, std::uint64_t seed);
+
+/// An exact number such as "3", "7/2" or "0.25". @throws UsageError about @p setting when it is
+/// not one, or when it is not ≥ @p at_least (> it with @p strictly).
+[[nodiscard]] Rational parse_number(std::string_view text, std::string_view setting, Rational at_least = 0,
+                                    bool strictly = false);
+
+}  // namespace starnet::api

@@ -1,0 +1,120 @@
+#pragma once
+/// @file
+/// The star collectives of Oh, Choi and Primeaux (ICCS 2005) as one call each: the all-reduce and
+/// the all-to-all broadcast (NODUP, meta messages) on S_n in n(n−1)/2 steps, run on a chosen
+/// engine and verified node by node; Table 2 of the paper measured on the emulator; and what a
+/// worker process needs to rebuild a run (`starnet worker`).
+///
+/// @code
+///   StarRequest request;
+///   request.n = 5;
+///   request.engine.kind = EngineKind::ZMQ;
+///   const StarResult r = run_star(request);
+///   if (r.verified) ... r.run.makespan (10 steps), r.to_json() ...
+/// @endcode
+/// Complexity: n(n−1)/2 steps of n! messages each; memory as EngineChoice::memory_estimate says.
+
+#include <starnet/algorithms/star/allreduce.hpp>
+#include <starnet/api/engine.hpp>
+#include <starnet/api/settings.hpp>
+#include <starnet/emulator/engine.hpp>
+#include <starnet/topology/star_graph.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace starnet::api {
+
+/// How long the SLEEP fault makes one step take: longer than any peer timeout a test uses.
+inline constexpr double FAULT_SLEEP_SECONDS = 8;
+
+/// A testing aid of worker processes: what worker `worker` does at step `step`.
+struct StarFault {
+  enum class Kind : std::uint8_t {
+    EXIT,   ///< ends its process abruptly (a crash)
+    STOP,   ///< stops its process (SIGSTOP: a hung host)
+    SLEEP,  ///< computes for FAULT_SLEEP_SECONDS more, heartbeats going on (a slow step)
+  };
+  Kind kind = Kind::EXIT;
+  unsigned worker = 0;
+  std::uint64_t step = 0;
+};
+
+struct StarRequest {
+  /// ALLREDUCE, or ALLGATHER for the all-to-all broadcast.
+  Collective collective = Collective::ALLREDUCE;
+  /// S_n, n in 1..12.
+  int n = 0;
+  Op op = Op::SUM;
+  ValuesKind values = ValuesKind::INDEX;
+  std::uint64_t seed = 1;
+  EngineChoice engine;
+  /// Keep every event (RunResult::trace).
+  bool trace = false;
+  std::optional<StarFault> fault;
+
+  /// The request for `topology`, a spec that must name a star graph ("star:5").
+  /// @throws TopologyError / UsageError about setting "topology" otherwise.
+  static StarRequest on(const std::string& topology, Collective collective = Collective::ALLREDUCE);
+  /// What travels to worker processes, and back.
+  [[nodiscard]] std::string to_job() const;
+  /// @throws TransportError when @p text is not what to_job() writes.
+  static StarRequest from_job(const std::string& text);
+};
+
+struct StarResult {
+  StarRequest request;
+  std::shared_ptr<const topology::StarGraph> graph;
+  emulator::RunResult<Rational> run;
+  algorithms::star::StarReport report;
+  std::uint64_t expected_value = 0;  ///< all-reduce: the sequential reduction every node must hold
+  std::uint64_t expected_steps = 0;  ///< n(n−1)/2
+  emulator::MemoryEstimate memory;
+  /// Every node right, n(n−1)/2 steps, and for the broadcast every item received exactly once.
+  bool verified = false;
+
+  /// The document of `starnet allreduce --json` (docs/json.md).
+  [[nodiscard]] nlohmann::json to_json() const;
+};
+
+/// Runs @p request and checks every node.
+/// @throws UsageError / TopologyError about a setting; what the engines throw (TransportError,
+/// ModelViolation); InputError when the memory estimate does not fit (unless engine.force).
+[[nodiscard]] StarResult run_star(const StarRequest& request);
+
+/// One row of Table 2 of the paper (dimension n), measured.
+struct Table2Row {
+  int n = 0;
+  std::uint64_t size = 0;
+  int tseng_formula = 0;  ///< Tseng's 3(n−1)²
+  int tseng_paper = 0;
+  int sheu_formula = 0;   ///< Sheu's 2·Σ_{i=2..n} (⌈log₂(i−1)⌉ + 1)
+  int sheu_paper = 0;
+  std::int64_t measured = 0;  ///< steps of the all-reduce on the emulator
+  int paper = 0;
+  int lower_bound = 0;  ///< ⌈log₂ n!⌉
+  bool verified = false;
+};
+
+struct Table2Result {
+  std::vector<Table2Row> rows;
+  /// Where the paper's printed numbers differ from their formulas or from the measurement.
+  std::vector<std::string> notes;
+  bool verified = false;
+  [[nodiscard]] nlohmann::json to_json() const;
+};
+
+/// Table 2 for n = 3..@p max_n (3..10), every all-reduce run on @p engine and verified.
+/// @throws UsageError about "max_n" outside 3..10.
+[[nodiscard]] Table2Result star_table2(int max_n, const EngineChoice& engine, Op op = Op::SUM,
+                                       ValuesKind values = ValuesKind::INDEX, std::uint64_t seed = 1);
+
+/// How a worker process rebuilds a run from its job text (`starnet worker`).
+[[nodiscard]] emulator::WorkerSetup star_worker_setup(const std::string& job, unsigned index);
+
+}  // namespace starnet::api

@@ -1,0 +1,89 @@
+#pragma once
+/// @file
+/// Topologies as the calls of starnet::api take them — a spec or file path ("star:5",
+/// "torus:4x4", "t.dot", a SimGrid platform), or a platform built in memory (the Python module's
+/// Topology.from_networkx) — and the `topo` capabilities: properties with their self-check, the
+/// paper's Table 1 beside the measured networks, export to DOT, GraphML or SimGrid.
+
+#include <starnet/topology/files.hpp>
+#include <starnet/topology/platform.hpp>
+#include <starnet/topology/properties.hpp>
+#include <starnet/topology/topology.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace starnet::api {
+
+/// A topology named by a spec, or built in memory. Cheap to copy (shared).
+class TopologyRef {
+ public:
+  /// @p spec a spec or file (spec.hpp); the topology is made when first asked for.
+  TopologyRef(std::string spec);  // NOLINT: a spec is a topology wherever one is asked for
+  TopologyRef(const char* spec) : TopologyRef(std::string(spec)) {}  // NOLINT: likewise
+  /// A platform built in memory, called @p name.
+  static TopologyRef of(std::shared_ptr<const topology::Platform> platform);
+
+  /// The spec, or the in-memory platform's name.
+  [[nodiscard]] const std::string& spec() const { return spec_; }
+  /// Whether it came from a spec (families and files), so that family knowledge applies.
+  [[nodiscard]] bool from_spec() const { return !in_memory_; }
+  /// The emulator's view. @throws TopologyError naming the spec when it is not a topology.
+  [[nodiscard]] std::shared_ptr<const topology::Topology> topology() const;
+  /// The platform (a star graph materialised, up to the sizes topology/families.hpp allows).
+  [[nodiscard]] std::shared_ptr<const topology::Platform> platform() const;
+
+ private:
+  TopologyRef() = default;
+  std::string spec_;
+  bool in_memory_ = false;
+  mutable std::shared_ptr<const topology::Topology> topology_;
+  mutable std::shared_ptr<const topology::Platform> platform_;
+};
+
+/// `topo info`: the properties and their self-check (every ordered pair counted once).
+struct TopologyInfo {
+  topology::TopologyProperties properties;
+  /// Σ h[d] + unreachable = V² and h[0] = V.
+  bool verified = false;
+  /// The document of `starnet topo info --json`.
+  [[nodiscard]] nlohmann::json to_json() const;
+};
+[[nodiscard]] TopologyInfo topology_info(const TopologyRef& topology);
+
+/// One network of Table 1 of Oh, Choi, Primeaux (2005) beside its measured properties.
+struct Table1Row {
+  std::string model;  ///< as the paper prints it, e.g. "MCT4(3)"
+  std::string spec;   ///< the network here
+  std::uint64_t size_paper = 0;
+  std::uint32_t degree_paper = 0;
+  std::uint32_t diameter_paper = 0;
+  topology::TopologyProperties measured;
+  std::vector<std::string> differences;  ///< "size", "degree", "diameter" where the paper differs
+  std::vector<std::string> notes;        ///< why, and how the row is read
+};
+struct Table1Result {
+  std::vector<Table1Row> rows;
+  std::vector<std::string> notes;
+  bool verified = false;  ///< every histogram counts every ordered pair once
+  [[nodiscard]] nlohmann::json to_json() const;
+};
+[[nodiscard]] Table1Result topology_table1();
+
+/// A topology written as a file, and the check that it reads back as the same platform.
+struct TopologyExport {
+  std::string text;
+  bool verified = false;
+  std::string problem;  ///< what reads back differently, when not verified
+};
+/// @p topology written in @p format (dot, graphml, simgrid).
+[[nodiscard]] TopologyExport export_topology(const TopologyRef& topology, topology::FileFormat format);
+
+/// "1..4" or "4": a degree range as the text outputs print it.
+[[nodiscard]] std::string degree_text(const topology::TopologyProperties& p);
+
+}  // namespace starnet::api

@@ -1,0 +1,71 @@
+#pragma once
+/// @file
+/// What-if studies as a library call: one collective across topologies, port models, link costs
+/// and faults, every run verified on the emulator and set beside its lower bound; a user's schedule
+/// file (starnet JSON or MSCCL XML) and the proven optimum as more rows (docs/whatif.md).
+
+#include <starnet/algorithms/generic/whatif.hpp>
+#include <starnet/api/settings.hpp>
+#include <starnet/api/topology.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace starnet::api {
+
+using algorithms::generic::WhatIfRow;
+
+/// Topologies up to this size get the proven optimum beside them (`optimal`).
+inline constexpr topology::NodeId MAX_WHATIF_OPTIMAL_NODES = 64;
+
+struct WhatIfRequest {
+  Collective collective = Collective::ALLREDUCE;
+  std::vector<std::string> topologies;
+  /// Every port model is tried on every topology (default: single-port full duplex).
+  std::vector<emulator::PortModel> port_models{emulator::PortModel{}};
+  algorithms::generic::CostKind costs = algorithms::generic::CostKind::UNIT;
+  Rational message_size = 1;
+  std::string fail_links;
+  std::string fail_nodes;
+  std::vector<double> fail_rates;
+  std::uint64_t seed = 1;
+  std::string root = std::string(DEFAULT_ROOT);
+  Op op = Op::SUM;
+  ValuesKind values = ValuesKind::INDEX;
+  /// A schedule file as one more row on every topology it fits.
+  std::string schedule;
+  /// The proven optimum as one more row (topologies of at most MAX_WHATIF_OPTIMAL_NODES).
+  bool optimal = false;
+  /// Seconds per optimum (none: DEFAULT_OPTIMAL_SECONDS).
+  std::optional<double> optimal_seconds;
+  /// Called after each emulated row with its run (the trace kept), e.g. to write `--trace`.
+  algorithms::generic::RunObserver observer;
+};
+
+struct WhatIfResult {
+  WhatIfRequest request;
+  std::vector<WhatIfRow> rows;
+  bool verified = false;
+  double wall_seconds = 0;
+  /// The document of `starnet whatif --json`.
+  [[nodiscard]] nlohmann::json to_json() const;
+  /// One row's fields (the document's "rows" entries).
+  [[nodiscard]] static nlohmann::json row_json(const WhatIfRow& row);
+  /// The rows as CSV, exact rationals as their exact text.
+  [[nodiscard]] std::string csv() const;
+};
+
+/// @throws UsageError / TopologyError naming the setting or input at fault (see WhatIfStudy::run).
+[[nodiscard]] WhatIfResult run_whatif(const WhatIfRequest& request);
+
+/// Port models from lists: every k of @p ports ("1,2") with every mode of @p duplex ("full,half").
+/// @throws UsageError about "ports" or "duplex".
+[[nodiscard]] std::vector<emulator::PortModel> port_models(const std::string& ports, const std::string& duplex);
+/// Fault probabilities from a list ("0,0.01"). @throws UsageError about "fail_random".
+[[nodiscard]] std::vector<double> fault_rates(const std::string& text);
+
+}  // namespace starnet::api

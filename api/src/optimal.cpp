@@ -1,0 +1,206 @@
+#include <starnet/api/optimal.hpp>
+#include <starnet/api/json.hpp>
+#include <starnet/algorithms/generic/subnetwork.hpp>
+#include <starnet/algorithms/schedule/gossip_allreduce.hpp>
+#include <starnet/algorithms/schedule/schedule_run.hpp>
+#include <starnet/core/error.hpp>
+#include <starnet/core/interrupt.hpp>
+
+#include "optimal_class.hpp"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+
+namespace starnet::api {
+namespace {
+
+namespace opt = algorithms::optimal;
+namespace sch = algorithms::schedule;
+
+void check_collective(const OptimalRequest& r) {
+  if (r.collective != Collective::ALLGATHER && r.collective != Collective::ALLREDUCE &&
+      r.collective != Collective::BROADCAST) {
+    throw UsageError(Setting{"collective", to_string(r.collective)},
+                     "expected gossip (allgather), allreduce (messages of several values: the same search) or "
+                     "broadcast (from «root»)");
+  }
+}
+
+void progress_of(const opt::SolveRecord& r) {
+  progress_detail(fmt::format("T = {}: {} ({} variables, {} clauses, {:.2f} s)", r.steps,
+                              !r.satisfiable ? "stopped" : *r.satisfiable ? "SAT" : "UNSAT", r.variables, r.clauses,
+                              r.seconds));
+}
+
+}  // namespace
+
+std::string to_string(OptimalMethod m) {
+  switch (m) {
+    case OptimalMethod::SAT: return "sat";
+    case OptimalMethod::UNIFORM: return "uniform";
+    case OptimalMethod::COSET: return "coset";
+    case OptimalMethod::AUTO: return "auto";
+  }
+  return "?";
+}
+
+OptimalMethod parse_method(std::string_view text) {
+  for (const auto m : {OptimalMethod::SAT, OptimalMethod::UNIFORM, OptimalMethod::COSET, OptimalMethod::AUTO}) {
+    if (text == to_string(m)) return m;
+  }
+  throw UsageError(Setting{"method", std::string(text)}, "expected sat, uniform, coset or auto");
+}
+
+std::shared_ptr<const LoadedSchedule> as_requested(const sch::Schedule& s, const OptimalRequest& request,
+                                                   const std::shared_ptr<const topology::Topology>& t,
+                                                   const std::string& source) {
+  std::optional<sch::Schedule> converted;
+  if (request.collective == Collective::ALLREDUCE && s.rules().kind() == Collective::ALLGATHER) {
+    converted = sch::gossip_as_allreduce(s);
+  } else if (s.rules().kind() != request.collective) {
+    return nullptr;  // an all-reduce word plan is not a gossip: nothing to give for an all-gather
+  }
+  auto l = std::make_shared<LoadedSchedule>();
+  l->topology = t;
+  l->spec = request.topology.spec();
+  l->schedule = std::make_shared<const sch::Schedule>(converted ? std::move(*converted) : s);
+  l->format = "starnet";
+  l->source = source;
+  return l;
+}
+
+/// Whether @p l runs verified in @p steps steps under @p ports (strict).
+bool runs_in(const LoadedSchedule& l, std::uint64_t steps, const emulator::PortModel& ports) {
+  sch::ScheduleRunSettings settings;
+  settings.config.ports = ports;
+  const auto r = sch::run_schedule(*l.schedule, *l.topology, settings);
+  return r.verified && r.run.makespan == Rational(static_cast<std::int64_t>(steps));
+}
+
+namespace {
+
+OptimalOutcome find_by_sat(const OptimalRequest& request, OptimalOutcome out) {
+  if (request.anytime || request.beam_width || request.max_steps) {
+    const char* setting = request.anytime ? "anytime" : request.beam_width ? "beam_width" : "max_steps";
+    throw UsageError(Setting{setting, ""}, "applies only with «method» uniform or coset");
+  }
+  const auto t = request.topology.topology();
+  topology::NodeId root = 0;
+  if (request.collective == Collective::BROADCAST) {
+    const auto r = algorithms::generic::find_node(*t, request.root);
+    if (!r) throw UsageError(Setting{"root", request.root}, fmt::format("not a node of {}", request.topology.spec()));
+    root = *r;
+  }
+  if (!request.proof_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(request.proof_dir, ec);
+    if (!std::filesystem::is_directory(request.proof_dir)) {
+      throw UsageError(Setting{"proof", request.proof_dir}, "cannot be created as a directory");
+    }
+  }
+  opt::OptimalSearch search;
+  search.topology(*t, request.topology.spec())
+      .goal(request.collective == Collective::BROADCAST ? opt::Goal::BROADCAST : opt::Goal::GOSSIP)
+      .root(root)
+      .ports(request.ports)
+      .time_limit(request.time_limit.value_or(DEFAULT_OPTIMAL_SECONDS))
+      .on_solve(progress_of);
+  if (!request.proof_dir.empty()) search.proof_dir(request.proof_dir);
+  out.sat = search.run().result();
+  const auto& r = *out.sat;
+  const auto& given = r.optimum ? r.schedule : r.upper_schedule;
+  if (given) {
+    out.schedule = as_requested(*given, request, t, r.optimum ? "SAT" : r.upper_source);
+    const auto steps = r.optimum ? *r.optimum : r.upper_bound.value_or(0);
+    if (out.schedule && !runs_in(*out.schedule, steps, request.ports)) {
+      throw SolverError(fmt::format("the {} schedule of {} steps, written as {}, fails on the emulator",
+                                    r.optimum ? "optimal" : "best known", steps, to_string(request.collective)));
+    }
+  }
+  out.schedule_proved = r.optimum.has_value();
+  out.verified = r.optimum && r.schedule_verified;
+  return out;
+}
+
+}  // namespace
+
+OptimalOutcome find_optimal(const OptimalRequest& request) {
+  const StopScope scope;
+  check_collective(request);
+  OptimalOutcome out;
+  out.request = request;
+  out.nodes = request.topology.topology()->num_nodes();
+  OptimalMethod method = request.method;
+  if (method == OptimalMethod::AUTO) {
+    // SAT (its upper bound from the uniform search) where it can prove; the uniform search beyond.
+    method = out.nodes > opt::MAX_EXACT_NODES ? OptimalMethod::UNIFORM : OptimalMethod::SAT;
+    if (method == OptimalMethod::SAT && (request.anytime || request.beam_width)) {
+      throw UsageError(Setting{request.anytime ? "anytime" : "beam_width", ""},
+                       fmt::format("applies only with «method» uniform or coset (auto runs SAT on {}, {} nodes)",
+                                   request.topology.spec(), out.nodes));
+    }
+  }
+  if (method != OptimalMethod::SAT) return find_in_class(request, method == OptimalMethod::COSET, std::move(out));
+  return find_by_sat(request, std::move(out));
+}
+
+int OptimalOutcome::exit_code() const {
+  const bool found_something = sat ? sat->optimum.has_value() : found && !found->steps.empty();
+  if (!found_something) return 3;
+  return verified ? 0 : 1;
+}
+
+namespace {
+
+nlohmann::json sat_json(const opt::OptimalResult& r) {
+  nlohmann::json bounds = nlohmann::json::object();
+  for (const auto& b : r.bounds) bounds[b.name] = b.steps;
+  nlohmann::json calls = nlohmann::json::array();
+  std::uint64_t learned = 0;
+  for (const auto& s : r.solves) {
+    learned += s.learned;
+    nlohmann::json c = {{"steps", s.steps},
+                        {"answer", !s.satisfiable ? "stopped" : *s.satisfiable ? "SAT" : "UNSAT"},
+                        {"variables", s.variables},
+                        {"clauses", s.clauses},
+                        {"learned_clauses", s.learned},
+                        {"seconds", s.seconds}};
+    if (!s.second_solver.empty()) c["second_solver"] = s.second_solver;
+    if (!s.proof.empty()) c["proof"] = s.proof;
+    calls.push_back(c);
+  }
+  return {{"optimum", r.optimum ? nlohmann::json(*r.optimum) : nlohmann::json(nullptr)},
+          {"proved", r.status == opt::Status::OPTIMAL},
+          {"lower_bound", r.lower_bound},
+          {"upper_bound", r.upper_bound ? nlohmann::json(*r.upper_bound) : nlohmann::json(nullptr)},
+          {"upper_source", r.upper_source},
+          {"builtin", r.builtin},
+          {"builtin_steps", r.builtin_steps ? nlohmann::json(*r.builtin_steps) : nlohmann::json(nullptr)},
+          {"bounds", bounds},
+          {"schedule_verified", r.schedule_verified},
+          {"solver", {{"name", "CaDiCaL"}, {"calls", calls}, {"learned_clauses", learned}}},
+          {"seconds", r.seconds}};
+}
+
+}  // namespace
+
+nlohmann::json OptimalOutcome::to_json() const {
+  nlohmann::json j = {{"collective", to_string(request.collective)},
+                      {"topology", request.topology.spec()},
+                      {"nodes", nodes},
+                      {"ports", request.ports.ports},
+                      {"duplex", duplex_name(request.ports)}};
+  j.update(sat ? sat_json(*sat) : class_json(*found));
+  if (!sat) {
+    j["beam_width"] = request.beam_width ? nlohmann::json(*request.beam_width) : nlohmann::json(nullptr);
+    j["schedule_verified"] = verified;
+  }
+  j["schedule_given"] = schedule != nullptr;
+  j["schedule_source"] = schedule ? nlohmann::json(schedule->source) : nlohmann::json(nullptr);
+  j["schedule_proved"] = schedule_proved;
+  j["verified"] = verified;
+  return j;
+}
+
+}  // namespace starnet::api

@@ -1,0 +1,264 @@
+#include <starnet/api/schedule.hpp>
+#include <starnet/api/json.hpp>
+#include <starnet/algorithms/generic/subnetwork.hpp>
+#include <starnet/algorithms/schedule/msccl.hpp>
+#include <starnet/algorithms/schedule/schedule_json.hpp>
+#include <starnet/core/error.hpp>
+#include <starnet/core/interrupt.hpp>
+#include <starnet/emulator/costs.hpp>
+#include <starnet/topology/families.hpp>
+#include <starnet/topology/input.hpp>
+#include <starnet/topology/spec.hpp>
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <sstream>
+
+namespace starnet::api {
+namespace {
+
+namespace fs = std::filesystem;
+namespace sch = algorithms::schedule;
+
+/// MSCCL XML by extension, or by a first non-blank character '<' (standard input).
+bool looks_like_xml(const std::string& path, std::string_view text) {
+  if (path.ends_with(".xml") || path.ends_with(".XML")) return true;
+  const auto first = text.find_first_not_of(" \t\r\n");
+  return first != std::string_view::npos && text[first] == '<';
+}
+
+/// Whether @p spec names a file (not a family), so that a relative path in it can be resolved.
+bool is_file_spec(const std::string& spec) {
+  try {
+    return topology::parse_spec(spec).family == "file";
+  } catch (const TopologyError&) {
+    return false;
+  }
+}
+
+/// The topology @p spec names; @p from_file says that the spec came from the schedule @p where.
+std::shared_ptr<const topology::Topology> topology_of(const std::string& spec, bool from_file, const std::string& where) {
+  if (!from_file) return topology::make_topology(spec);
+  try {
+    return topology::make_topology(spec);
+  } catch (const InputError& e) {
+    throw TopologyError(fmt::format("{} names the topology \"{}\": {}", where, spec, e.what()));
+  }
+}
+
+std::string where_of(const std::string& path) { return fmt::format("schedule file \"{}\"", path); }
+
+}  // namespace
+
+namespace {
+
+LoadedSchedule parse_as(const std::string& text, const std::string& where, const std::optional<TopologyRef>& topology,
+                        const std::string& folder, bool xml) {
+  LoadedSchedule l;
+  l.source = where;
+  const auto choose = [&](const std::string& from_file, const std::string& fallback) {
+    if (topology) {
+      l.spec = topology->spec();
+      l.topology = topology->topology();
+      return;
+    }
+    l.spec = !from_file.empty() ? from_file : fallback;
+    if (l.spec.empty()) {
+      throw UsageError(Setting{"topology", ""}, fmt::format("{} names no topology: give one (e.g. ring:8)", where));
+    }
+    if (!from_file.empty() && is_file_spec(from_file) && fs::path(from_file).is_relative() && !folder.empty()) {
+      l.spec = (fs::path(folder) / from_file).lexically_normal().string();
+    }
+    l.topology = topology_of(l.spec, !from_file.empty(), where);
+  };
+  if (xml) {
+    l.format = "msccl";
+    auto algo = sch::read_msccl(text, where);
+    choose("", fmt::format("complete:{}", algo.gpus));
+    if (l.topology->num_nodes() != algo.gpus) {
+      throw UsageError(Setting{"topology", l.spec}, fmt::format("has {} nodes, but {} has ngpus=\"{}\"",
+                                                                l.topology->num_nodes(), where, algo.gpus));
+    }
+    l.schedule = std::make_shared<const sch::Schedule>(std::move(algo.schedule));
+  } else {
+    l.format = "starnet";
+    std::istringstream in(text);
+    const auto file = sch::ScheduleFile::read(in, where);
+    choose(file.topology(), "");
+    l.schedule = std::make_shared<const sch::Schedule>(file.resolve(*l.topology));
+  }
+  return l;
+}
+
+}  // namespace
+
+LoadedSchedule parse_schedule(const std::string& text, const std::string& where,
+                              const std::optional<TopologyRef>& topology, const std::string& folder) {
+  return parse_as(text, where, topology, folder, looks_like_xml({}, text));
+}
+
+LoadedSchedule load_schedule(const std::string& path, const std::string& topology) {
+  return load_schedule(path, topology.empty() ? std::nullopt : std::optional<TopologyRef>(topology));
+}
+
+LoadedSchedule load_schedule(const std::string& path, const std::optional<TopologyRef>& topology) {
+  const std::string where = where_of(path);
+  const std::string text = read_input(path, where, "a starnet schedule (JSON) or MSCCL algorithm (XML) file");
+  const std::string folder = path == "-" ? std::string() : fs::path(path).parent_path().string();
+  LoadedSchedule l = parse_as(text, where, topology, folder, looks_like_xml(path, text));
+  l.path = path;
+  return l;
+}
+
+std::string schedule_json(const LoadedSchedule& l, const std::string& comment, const std::string& output_path) {
+  std::string spec = l.spec;
+  if (is_file_spec(spec) && !output_path.empty() && output_path != "-") {
+    const fs::path out_folder = fs::absolute(fs::path(output_path)).parent_path();
+    spec = fs::absolute(spec).lexically_normal().lexically_relative(out_folder).string();
+  }
+  return sch::write_schedule_json(*l.schedule, *l.topology, spec, comment);
+}
+
+emulator::Checking default_checking(const sch::Schedule& schedule, bool timed) {
+  return schedule.form() == sch::Form::STEPPED && !timed ? emulator::Checking::STRICT : emulator::Checking::ARBITRATED;
+}
+
+algorithms::generic::StepBound schedule_lower_bound(const sch::Schedule& s, const topology::Topology& t,
+                                                    const std::string& spec, const emulator::PortModel& ports) {
+  const auto kind = s.rules().kind();
+  Collective as = Collective::ALLREDUCE;
+  std::uint64_t distance = 0;
+  if (algorithms::is_rooted(kind)) {
+    const bool inward = kind == Collective::REDUCE || kind == Collective::GATHER;
+    as = inward ? Collective::REDUCE : Collective::BROADCAST;
+    distance = static_cast<std::uint64_t>(algorithms::generic::eccentricity(t, s.rules().root(), false).num());
+  } else {
+    // The +1 of half-duplex all-reduce holds for gossip too (every node must end full); the other
+    // all-to-all collectives get the counting bound alone.
+    if (kind != Collective::ALLREDUCE && kind != Collective::ALLGATHER) as = Collective::REDUCE;
+    bool transitive = false;
+    try {
+      transitive = topology::is_vertex_transitive(spec);
+    } catch (const TopologyError&) {
+    }
+    distance = static_cast<std::uint64_t>(algorithms::generic::diameter(t, false, transitive).value.num());
+  }
+  return algorithms::generic::step_lower_bound(as, ports, t.num_nodes(), distance);
+}
+
+ScheduleRunResult run_schedule(const ScheduleRunRequest& request) {
+  const StopScope scope;
+  const sch::Schedule& s = *request.schedule.schedule;
+  const topology::Topology& topo = *request.schedule.topology;
+  request.engine.check(/*processes_allowed=*/false);
+  if (!(request.chunk_size > 0)) {
+    throw UsageError(Setting{"chunk_size", request.chunk_size.to_string()}, "expected a positive size");
+  }
+  if (!request.timed && request.chunk_size != 1) {
+    throw UsageError(Setting{"chunk_size", request.chunk_size.to_string()},
+                     "applies only to timed runs («costs» topology)");
+  }
+  ScheduleRunResult out;
+  out.request = request;
+  sch::ScheduleRunSettings settings;
+  settings.config.ports = request.ports;
+  settings.config.trace = request.trace;
+  settings.config.time = request.timed ? emulator::TimeMode::TIMED : emulator::TimeMode::UNIT;
+  out.checking = request.checking.value_or(default_checking(s, request.timed));
+  settings.config.checking = out.checking;
+  settings.chunks.chunk_size = request.chunk_size;
+  settings.op = request.op;
+  settings.values = make_values(request.values, request.seed);
+  settings.zmq_workers = request.engine.kind == EngineKind::ZMQ ? request.engine.worker_count() : 0;
+  const emulator::TopologyCosts<Rational> link_costs(topo);
+  if (request.timed) settings.costs = &link_costs;
+  request.engine.check_memory(request.engine.memory_estimate(topo.num_nodes(), s.transfers(), request.trace,
+                                                             sch::run_memory_bytes(s),
+                                                             fmt::format("chunk slots ({} per node) and the schedule",
+                                                                         s.slots())),
+                              request.schedule.source);
+  out.bound = schedule_lower_bound(s, topo, request.schedule.spec, request.ports);
+  try {
+    out.run = sch::run_schedule(s, topo, settings);
+    out.verified = out.run.verified;
+    if (!out.verified) out.problem = out.run.report.first_problem();
+  } catch (const ModelViolation& e) {
+    out.verified = false;
+    out.problem = e.what();
+  } catch (const OverflowError& e) {
+    throw OverflowError(fmt::format("{} on {} with {} costs: {} (exact times are kept or refused, never rounded)",
+                                    request.schedule.source, request.schedule.spec,
+                                    request.timed ? "topology" : "unit", e.what()));
+  }
+  return out;
+}
+
+nlohmann::json ScheduleRunResult::to_json() const {
+  const auto& l = request.schedule;
+  const sch::Schedule& s = *l.schedule;
+  const bool stepped = s.form() == sch::Form::STEPPED;
+  const bool ran = run.report.nodes_checked > 0 || verified;
+  nlohmann::json j = {{"file", l.path.empty() ? l.source : l.path},
+                      {"format", l.format},
+                      {"collective", to_string(s.rules().kind())},
+                      {"topology", l.spec},
+                      {"nodes", s.nodes()},
+                      {"chunks", s.rules().chunks()},
+                      {"scratch", s.scratch()},
+                      {"form", stepped ? "steps" : "programs"},
+                      {"planned_steps", stepped ? nlohmann::json(s.steps()) : nlohmann::json(nullptr)},
+                      {"transfers", s.transfers()},
+                      {"messages", run.run.counters.messages},
+                      {"chunks_moved", s.chunks_moved()},
+                      {"ports", request.ports.ports},
+                      {"duplex", duplex_name(request.ports)},
+                      {"checking", emulator::to_string(checking)},
+                      {"time", request.timed ? "timed" : "unit"},
+                      {"engine", to_string(request.engine.kind)},
+                      {"workers", request.engine.worker_count()},
+                      {"lower_bound", bound.value()},
+                      {"bound_counting", bound.counting},
+                      {"bound_distance", bound.distance},
+                      {"nodes_checked", run.report.nodes_checked},
+                      {"chunks_checked", run.report.chunks_checked},
+                      {"chunks_correct", run.report.chunks_correct},
+                      {"verified", verified},
+                      {"wall_seconds", run.run.wall_seconds}};
+  if (!ran) {
+    j["steps"] = nullptr;
+    j["makespan"] = nullptr;
+  } else if (request.timed) {
+    j["steps"] = nullptr;
+    put_exact(j, "makespan", run.run.makespan);
+  } else {
+    j["steps"] = run.run.makespan.num();
+  }
+  if (!verified) j["problem"] = problem;
+  return j;
+}
+
+sch::Builtin parse_builtin(std::string_view text) {
+  if (const auto b = sch::find_builtin(text)) return *b;
+  std::string names;
+  for (const auto b : sch::ALL_BUILTINS) names += (names.empty() ? "" : ", ") + sch::to_string(b);
+  throw UsageError(Setting{"algorithm", std::string(text)}, fmt::format("not a built-in algorithm (expected {})", names));
+}
+
+LoadedSchedule export_schedule(const ExportRequest& request) {
+  if (request.topology.empty()) throw UsageError(Setting{"topology", ""}, "is required (e.g. star:5)");
+  LoadedSchedule l;
+  l.spec = request.topology;
+  l.topology = topology::make_topology(request.topology);
+  const Collective collective = request.collective.value_or(
+      request.algorithm == sch::Builtin::STAR_BROADCAST ? Collective::ALLGATHER : Collective::ALLREDUCE);
+  const auto root = algorithms::generic::find_node(*l.topology, request.root);
+  if (!root) throw UsageError(Setting{"root", request.root}, fmt::format("not a node of {}", request.topology));
+  l.schedule = std::make_shared<const sch::Schedule>(sch::export_builtin(
+      request.algorithm, *l.topology, request.topology, collective, static_cast<std::uint32_t>(*root), request.ports));
+  l.format = "starnet";
+  l.source = fmt::format("{} exported by starnet", sch::to_string(request.algorithm));
+  return l;
+}
+
+}  // namespace starnet::api

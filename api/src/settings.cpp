@@ -1,0 +1,78 @@
+#include <starnet/api/settings.hpp>
+#include <starnet/algorithms/generic/subnetwork.hpp>
+#include <starnet/core/error.hpp>
+
+#include <fmt/format.h>
+
+#include <string>
+
+namespace starnet::api {
+namespace {
+
+std::string_view trimmed(std::string_view s) {
+  const auto first = s.find_first_not_of(" \t");
+  if (first == std::string_view::npos) return {};
+  return s.substr(first, s.find_last_not_of(" \t") - first + 1);
+}
+
+}  // namespace
+
+emulator::PortModel port_model(long ports, std::string_view duplex) {
+  if (ports < 1 || ports > static_cast<long>(MAX_PORTS)) {
+    throw UsageError(Setting{"ports", std::to_string(ports)},
+                     fmt::format("expected a number of ports in 1..{}", MAX_PORTS));
+  }
+  if (duplex != "full" && duplex != "half") {
+    throw UsageError(Setting{"duplex", std::string(duplex)}, "expected full or half");
+  }
+  return {static_cast<unsigned>(ports), duplex == "half"};
+}
+
+std::string duplex_name(const emulator::PortModel& model) { return model.half_duplex ? "half" : "full"; }
+
+std::vector<std::string> split_list(std::string_view text) { return algorithms::generic::split_list(text); }
+
+Collective parse_collective(std::string_view text, std::string_view setting) {
+  if (const auto c = algorithms::find_collective(trimmed(text))) return *c;
+  throw UsageError(Setting{std::string(setting), std::string(text)},
+                   fmt::format("not a collective (expected {})", algorithms::collective_choices()));
+}
+
+Op parse_op(std::string_view text, std::string_view setting) {
+  for (const Op op : {Op::SUM, Op::MIN, Op::MAX, Op::XOR}) {
+    if (trimmed(text) == algorithms::star::to_string(op)) return op;
+  }
+  throw UsageError(Setting{std::string(setting), std::string(text)}, "not an operator (expected sum, min, max or xor)");
+}
+
+ValuesKind parse_values(std::string_view text) {
+  if (text == "index" || text == "rank") return ValuesKind::INDEX;
+  if (text == "random") return ValuesKind::RANDOM;
+  throw UsageError(Setting{"values", std::string(text)},
+                   "not known (expected index — item i holds i + 1; rank is the same — or random)");
+}
+
+std::string to_string(ValuesKind kind) { return kind == ValuesKind::RANDOM ? "random" : "index"; }
+
+algorithms::star::Values make_values(ValuesKind kind, std::uint64_t seed) { return {kind == ValuesKind::RANDOM, seed}; }
+
+Rational parse_number(std::string_view text, std::string_view setting, Rational at_least, bool strictly) {
+  Rational value;
+  try {
+    value = Rational::parse(trimmed(text), setting);
+  } catch (const OverflowError&) {
+    throw;
+  } catch (const InputError& e) {
+    const bool zero = std::string_view(e.what()).find("zero denominator") != std::string_view::npos;
+    throw UsageError(Setting{std::string(setting), std::string(text)},
+                     zero ? "has a zero denominator (expected a fraction such as 2/3)"
+                          : "not a number (expected an integer, a fraction such as 2/3, or a decimal such as 0.25)");
+  }
+  if (strictly ? !(value > at_least) : !(value >= at_least)) {
+    throw UsageError(Setting{std::string(setting), std::string(text)},
+                     fmt::format("expected a number {} {}", strictly ? ">" : "≥", at_least.to_string()));
+  }
+  return value;
+}
+
+}  // namespace starnet::api

@@ -1,0 +1,589 @@
+// The teaching pages of `starnet viz` and of the Python module's results in Jupyter: one self-contained HTML page
+// (inline SVG, CSS, JS; no network) that steps through the star collectives of Oh, Choi and
+// Primeaux (2005) on S_N, N ≤ 5 (docs/viz.md).
+//
+// Everything the page shows at a step is read from the emulator's trace: the messages are the
+// transfers that started at that step, their values decoded from the payloads; a node's buffers
+// are rebuilt from the messages it received (result = own value ⊕ everything received so far,
+// outgoing = what it last received along the level's top link); the recursion level m of a step
+// is the highest link dimension used so far, and its link d the dimension its messages used.
+// The algorithm itself is never consulted: the page shows what happened.
+#include <starnet/api/viz.hpp>
+
+#include "html/viz_assets.hpp"
+#include <starnet/api/star_layout.hpp>
+
+#include <starnet/algorithms/schedule/schedule_run.hpp>
+#include <starnet/core/error.hpp>
+#include <starnet/emulator/trace_intervals.hpp>
+#include <starnet/topology/spec.hpp>
+#include <starnet/topology/star_graph.hpp>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <span>
+
+namespace starnet::api {
+namespace {
+
+using algorithms::star::Op;
+using emulator::NodeId;
+using emulator::TransferInterval;
+using emulator::trace_intervals;
+using topology::StarGraph;
+
+/// What the page shows: which collective, on which S_n, with which operator and values.
+struct StarJob {
+  bool broadcast = false;
+  int n = 0;
+  Op op = Op::SUM;
+  algorithms::star::Values values;
+};
+
+/// Node boxes in the drawing (SVG user units).
+constexpr double BOX_W = 68;
+constexpr double BOX_H = 46;
+/// The script draws a message beside its link, this far to the sender's right, and this wide.
+constexpr double MESSAGE_OFFSET = 5;
+constexpr double MESSAGE_WIDTH = 3;
+
+/// The layout of the pages. A node takes a disc of radius 36 (a box's half-width and a little):
+/// pairs sit side by side, so the half-diagonal (41) would only spread the drawing and shrink its
+/// text; the two nodes of an S_2 are further apart, for the two message labels on their link.
+/// Links, and the messages beside them, keep clear of every box they do not join
+/// (viz_layout.hpp): half a diagonal, the offset and a message's width.
+StarLayout page_layout(const StarGraph& g) {
+  const double clearance = std::hypot(BOX_W / 2, BOX_H / 2) + MESSAGE_OFFSET + MESSAGE_WIDTH;
+  return star_layout(g, {.node_radius = 36, .gap = 28, .pair_gap = 64, .margin = 40, .clearance = clearance});
+}
+
+/// SVG coordinates and JSON numbers of the drawing: a tenth of a unit.
+double tenth(double x) { return std::round(x * 10) / 10; }
+
+/// The drawing's part of the page data, which the script reads: node boxes, node centres and
+/// labels, the corners of the bent links ([u, v, [[x, y], …]], u < v), the messages' offset.
+nlohmann::json drawing_json(const StarGraph& g, const StarLayout& layout) {
+  nlohmann::json nodes = nlohmann::json::array();
+  for (StarGraph::vertex_descriptor v = 0; v < g.size(); ++v) {
+    nodes.push_back({tenth(layout.nodes[v].x), tenth(layout.nodes[v].y), g.label_string(v)});
+  }
+  nlohmann::json bends = nlohmann::json::array();
+  for (const auto& link : layout.links) {
+    if (link.bends.empty()) continue;
+    nlohmann::json corners = nlohmann::json::array();
+    for (const Point p : link.bends) corners.push_back({tenth(p.x), tenth(p.y)});
+    bends.push_back({link.u, link.v, corners});
+  }
+  return {{"box", {BOX_W, BOX_H}}, {"message_offset", MESSAGE_OFFSET}, {"nodes", nodes}, {"bends", bends}};
+}
+
+/// "S₃": sub-star names with Unicode subscripts.
+std::string s_(std::uint64_t m) {
+  static const char* digits[] = {"₀", "₁", "₂", "₃", "₄", "₅", "₆", "₇", "₈", "₉"};
+  std::string sub;
+  for (const char c : std::to_string(m)) sub += digits[c - '0'];
+  return "S" + sub;
+}
+
+/// Little-endian unsigned integer of @p bytes bytes at @p offset of a payload.
+std::uint64_t le_word(const std::string& payload, std::size_t offset, std::size_t bytes) {
+  STARNET_ASSERT(payload.size() >= offset + bytes);
+  std::uint64_t x = 0;
+  for (std::size_t i = bytes; i-- > 0;) x = (x << 8) | static_cast<unsigned char>(payload[offset + i]);
+  return x;
+}
+
+/// Items are numbered like the node values, rank + 1: "7–12", or "7" for one item.
+std::string item_range(std::uint64_t begin, std::uint64_t end) {
+  return end - begin == 1 ? std::to_string(begin + 1) : fmt::format("{}–{}", begin + 1, end);
+}
+
+std::string held_ranges(const std::vector<bool>& held) {
+  std::string out;
+  for (std::size_t b = 0; b < held.size();) {
+    if (!held[b]) {
+      ++b;
+      continue;
+    }
+    std::size_t e = b;
+    while (e < held.size() && held[e]) ++e;
+    out += (out.empty() ? "" : ", ") + item_range(b, e);
+    b = e;
+  }
+  return out;
+}
+
+std::string op_verb(Op op) {
+  switch (op) {
+    case Op::SUM:
+      return "adds what it receives to its result";
+    case Op::MIN:
+      return "keeps the minimum of its result and what it receives";
+    case Op::MAX:
+      return "keeps the maximum of its result and what it receives";
+    case Op::XOR:
+      return "xors what it receives into its result";
+  }
+  return "";
+}
+
+/// The one-sentence explanation of a step, from what the trace says about it.
+std::string explain(const StarJob& job, int level, const std::set<int>& dims, bool first_of_level,
+                    std::uint64_t items) {
+  if (dims.size() != 1) return fmt::format("Level m = {}: messages along links {}.", level, fmt::join(dims, ", "));
+  const int d = *dims.begin();
+  const std::string sub = s_(static_cast<std::uint64_t>(level - 1));
+  if (!job.broadcast) {
+    if (level == 2)
+      return fmt::format("Level m = 2, link 2: the two nodes of each S₂ exchange their values; each {}.",
+                         op_verb(job.op));
+    if (first_of_level) {
+      return fmt::format(
+          "Level m = {0} begins, link {0}: every node sends its result — the {1} over its {2} — to its neighbour in "
+          "another {2} of its {3}, and {4}; what arrives along link {0} is also kept in the outgoing buffer.",
+          level, algorithms::star::to_string(job.op), sub, s_(static_cast<std::uint64_t>(level)), op_verb(job.op));
+    }
+    return fmt::format(
+        "Level m = {0}, link d = {1}: every node forwards its outgoing buffer (the partial result received along "
+        "link {0}) along link {1}, within its {2}, and {3}.",
+        level, d, sub, op_verb(job.op));
+  }
+  if (level == 2) return "Level m = 2, link 2: the two nodes of each S₂ exchange their items.";
+  if (first_of_level) {
+    return fmt::format(
+        "Level m = {0} begins, link {0}: every node sends the meta message of its {1} — the {2} items it holds — to "
+        "its neighbour in another {1} of its {3}; what arrives is stored and kept in the outgoing buffer.",
+        level, sub, items, s_(static_cast<std::uint64_t>(level)));
+  }
+  return fmt::format(
+      "Level m = {0}, link d = {1}: every node forwards its outgoing buffer (the {2} items received along link {0}) "
+      "along link {1}, within its {3}; no item reaches a node twice (NODUP).",
+      level, d, items, sub);
+}
+
+struct PageData {
+  nlohmann::json json;
+  bool verified = false;
+  std::size_t steps = 0;
+};
+
+/// The per-step data of the page, rebuilt from the trace of @p out (see the file comment).
+PageData page_data(const StarJob& job, const StarGraph& g, const StarResult& out, const StarLayout& layout) {
+  const NodeId nodes = g.size();
+  const auto transfers = trace_intervals(out.run.trace).transfers;
+  // A page step is the set of transfers that started at one event time.
+  std::map<std::uint64_t, std::vector<const TransferInterval<Rational>*>> by_start;
+  for (const auto& t : transfers) {
+    STARNET_ASSERT(t.finished);
+    by_start[t.start_step].push_back(&t);
+  }
+
+  std::vector<std::uint64_t> result(nodes);
+  std::vector<std::vector<bool>> held(nodes, std::vector<bool>(nodes, false));
+  std::vector<std::string> outgoing(nodes, "–");
+  std::vector<std::uint64_t> items_received(nodes, 0);
+  for (NodeId v = 0; v < nodes; ++v) {
+    result[v] = job.values.of(v);
+    held[v][v] = true;
+  }
+  const auto state = [&](nlohmann::json& step) {
+    nlohmann::json res = nlohmann::json::array();
+    nlohmann::json detail = nlohmann::json::array();
+    for (NodeId v = 0; v < nodes; ++v) {
+      if (job.broadcast) {
+        res.push_back(std::to_string(std::count(held[v].begin(), held[v].end(), true)));
+        detail.push_back(held_ranges(held[v]));
+      } else {
+        res.push_back(std::to_string(result[v]));
+      }
+    }
+    step["result"] = res;
+    step["outgoing"] = outgoing;
+    if (job.broadcast) step["held"] = detail;
+  };
+
+  nlohmann::json steps = nlohmann::json::array();
+  nlohmann::json start = {{"step", 0}, {"messages", nlohmann::json::array()}};
+  const std::size_t total = by_start.size();
+  start["explain"] =
+      job.broadcast ? fmt::format(
+                          "Start: every node holds its own item (items are numbered like the nodes' ranks + 1: 1..{}). "
+                          "The broadcast takes {} steps (n(n−1)/2 = {} for n = {}).",
+                          nodes, total, algorithms::star::allreduce_steps(job.n), job.n)
+                    : fmt::format(
+                          "Start: every node holds its own value in its result buffer (the node of rank r holds "
+                          "r + 1: 1..{}); the outgoing buffers are empty. The all-reduce takes {} steps (n(n−1)/2 = {} "
+                          "for n = {}).",
+                          nodes, total, algorithms::star::allreduce_steps(job.n), job.n);
+  state(start);
+  steps.push_back(start);
+
+  int level = 0;
+  for (const auto& [start_step, group] : by_start) {
+    std::set<int> dims;
+    for (const auto* t : group) dims.insert(StarGraph::dimension_of(t->port));
+    const bool first_of_level = *dims.rbegin() > level;
+    level = std::max(level, *dims.rbegin());
+    nlohmann::json messages = nlohmann::json::array();
+    std::uint64_t items = 0;
+    for (const auto* t : group) {
+      const int dim = StarGraph::dimension_of(t->port);
+      std::string text;
+      if (job.broadcast) {
+        const std::uint64_t b = le_word(t->payload, 0, 4);
+        const std::uint64_t e = le_word(t->payload, 4, 4);
+        STARNET_ASSERT(b < e && e <= nodes);
+        items = e - b;
+        text = item_range(b, e);
+        for (std::uint64_t i = b; i < e; ++i) held[t->to][i] = true;
+        items_received[t->to] += e - b;
+      } else {
+        const std::uint64_t x = le_word(t->payload, 0, 8);
+        text = std::to_string(x);
+        result[t->to] = algorithms::star::apply(job.op, result[t->to], x);
+      }
+      // Along the level's top link arrives what the node forwards in the rest of the level.
+      if (dim == level) outgoing[t->to] = text;
+      messages.push_back({t->from, t->to, dim, text});
+    }
+    nlohmann::json step = {{"step", steps.size()},
+                           {"level", level},
+                           {"links", dims},
+                           {"messages", messages},
+                           {"explain", explain(job, level, dims, first_of_level, items)}};
+    state(step);
+    steps.push_back(step);
+  }
+
+  PageData page;
+  page.steps = total;
+  std::uint64_t good = 0;
+  for (NodeId v = 0; v < nodes; ++v) {
+    const bool ok = job.broadcast ? std::count(held[v].begin(), held[v].end(), true) == static_cast<long>(nodes) &&
+                                        items_received[v] == nodes - 1
+                                  : result[v] == out.expected_value;
+    good += ok ? 1 : 0;
+  }
+  page.verified = good == nodes && out.verified;
+  std::string final_text;
+  if (page.verified) {
+    final_text =
+        job.broadcast
+            ? fmt::format("Done: all {0} nodes hold all {0} items, each received once (checked from the trace).", nodes)
+            : fmt::format(
+                  "Done: all {} nodes hold {}, the {} of all {} values (checked from the trace against "
+                  "the sequential {}).",
+                  nodes, out.expected_value, algorithms::star::to_string(job.op), nodes,
+                  algorithms::star::to_string(job.op));
+  } else {
+    final_text = fmt::format("NOT VERIFIED: {} of {} nodes end as they should.", good, nodes);
+  }
+  page.json = {{"collective", job.broadcast ? "broadcast" : "allreduce"},
+               {"topology", fmt::format("star:{}", job.n)},
+               {"n", job.n},
+               {"op", job.broadcast ? "" : algorithms::star::to_string(job.op)},
+               {"steps", steps},
+               {"final", final_text},
+               {"verified", page.verified}};
+  page.json.update(drawing_json(g, layout));
+  return page;
+}
+
+/// The legend's letters: at least this size, and larger on larger drawings (1/64 of the width),
+/// so that it reads when the whole drawing fits the screen.
+constexpr double LEGEND_FONT_MIN = 15;
+constexpr double LEGEND_FONT_PER_WIDTH = 1.0 / 64;
+
+struct SvgLegend {
+  std::string svg;
+  double height = 0;  ///< of the band above the star the legend takes (y from −height to 0)
+};
+
+/// The legend of the link colours, one row per dimension k = 2..n: a bar in the colour of link
+/// k (class dK, as the links) and "link k: swaps symbols 1 and k".
+SvgLegend svg_legend(int n, double width) {
+  const double font = std::max(LEGEND_FONT_MIN, width * LEGEND_FONT_PER_WIDTH);
+  const double row = 1.5 * font;
+  SvgLegend legend{"<g id=\"legend\">\n", row * (n - 1) + font};
+  for (int k = 2; k <= n; ++k) {
+    const double y = -legend.height + font / 2 + row * (k - 1.5);  // the row's middle
+    legend.svg += fmt::format(
+        "<g class=\"legend-entry\" data-dimension=\"{0}\"><rect class=\"swatch d{0}\" x=\"{1:.1f}\" y=\"{2:.1f}\" "
+        "width=\"{3:.1f}\" height=\"{4:.1f}\"/><text x=\"{5:.1f}\" y=\"{6:.1f}\" font-size=\"{7:.1f}\">{8}</text></g>\n",
+        k, font, y - font / 8, 2 * font, font / 4, 3.5 * font, y, font, star_link_legend(k));
+  }
+  legend.svg += "</g>\n";
+  return legend;
+}
+
+/// One link of the drawing: a straight line, or the polyline around the nodes it must not cross.
+std::string svg_link(const StarLayout& layout, const LinkPath& link) {
+  const Point a = layout.nodes[link.u];
+  const Point b = layout.nodes[link.v];
+  if (link.bends.empty()) {
+    return fmt::format("<line class=\"link d{}\" x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\"/>\n",
+                       link.dimension, a.x, a.y, b.x, b.y);
+  }
+  std::string points = fmt::format("{:.1f},{:.1f}", a.x, a.y);
+  for (const Point p : link.bends) points += fmt::format(" {:.1f},{:.1f}", tenth(p.x), tenth(p.y));
+  return fmt::format("<polyline class=\"link d{}\" points=\"{} {:.1f},{:.1f}\"/>\n", link.dimension, points, b.x, b.y);
+}
+
+/// The static drawing: the legend above, sub-star outlines, links coloured by dimension, node
+/// boxes in their initial state (the script updates buffers and draws messages).
+std::string star_svg(const StarJob& job, const StarGraph& g, const StarLayout& layout, const nlohmann::json& start) {
+  const SvgLegend legend = svg_legend(job.n, layout.width);
+  std::string s = fmt::format(
+      "<svg id=\"star\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 {0:.0f} {1:.0f} {2:.0f}\" "
+      "preserveAspectRatio=\"xMidYMid meet\" role=\"img\" aria-label=\"the star graph {3} with its "
+      "sub-stars\">\n<defs>\n",
+      -legend.height, layout.width, layout.height + legend.height, s_(static_cast<std::uint64_t>(job.n)));
+  for (int k = 2; k <= job.n; ++k) {
+    s += fmt::format(
+        "<marker id=\"arrow-d{0}\" class=\"d{0}\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"5\" "
+        "markerHeight=\"5\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\"/></marker>\n",
+        k);
+  }
+  s += "</defs>\n" + legend.svg + "<g id=\"substars\">\n";
+  for (const auto& o : layout.substars) {
+    s += fmt::format("<circle class=\"substar m{}\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{:.1f}\"/>\n", o.m, o.center.x,
+                     o.center.y, o.radius);
+    if (o.m == job.n - 1) {
+      s += fmt::format("<text class=\"substar-label\" x=\"{:.1f}\" y=\"{:.1f}\">{} · last symbol {}</text>\n",
+                       o.center.x, o.center.y - o.radius - 8, s_(static_cast<std::uint64_t>(o.m)),
+                       g.last_symbol(o.begin));
+    }
+  }
+  s += "</g>\n<g id=\"links\">\n";
+  for (const auto& link : layout.links) s += svg_link(layout, link);
+  s += "</g>\n<g id=\"messages\"></g>\n<g id=\"nodes\">\n";
+  const char* result_key = job.broadcast ? "held" : "res";
+  for (StarGraph::vertex_descriptor v = 0; v < g.size(); ++v) {
+    s += fmt::format(
+        "<g class=\"node\" id=\"node-{0}\" data-rank=\"{0}\" transform=\"translate({1:.1f} {2:.1f})\" tabindex=\"0\">"
+        "<rect x=\"{3:.0f}\" y=\"{4:.0f}\" width=\"{5:.0f}\" height=\"{6:.0f}\" rx=\"7\"/>"
+        "<text class=\"label\" y=\"-8\">{7}</text>"
+        "<text class=\"result\" y=\"7\"><tspan class=\"key\">{8} </tspan><tspan class=\"val\">{9}</tspan></text>"
+        "<text class=\"outgoing\" y=\"19\"><tspan class=\"key\">out </tspan><tspan class=\"val\">{10}</tspan></text>"
+        "</g>\n",
+        v, layout.nodes[v].x, layout.nodes[v].y, -BOX_W / 2, -BOX_H / 2, BOX_W, BOX_H, g.label_string(v), result_key,
+        start["result"][v].get<std::string>(), start["outgoing"][v].get<std::string>());
+  }
+  s += "</g>\n<g id=\"message-labels\"></g>\n</svg>\n";
+  return s;
+}
+
+/// The colours of the links, d2 … dN, as CSS variables: one list (LINK_PALETTE) for both drawings.
+std::string link_colours_css(int n) {
+  std::string s = ":root {";
+  for (int k = 2; k <= n; ++k) s += fmt::format(" --d{}: {};", k, LINK_PALETTE[static_cast<std::size_t>(k - 2)]);
+  return s + " }\n";
+}
+
+std::string page_html(const StarJob& job, const StarGraph& g, const StarLayout& layout, const PageData& page) {
+  const std::string what =
+      job.broadcast ? "All-to-all broadcast" : "All-reduce (" + algorithms::star::to_string(job.op) + ")";
+  const std::string title = fmt::format("{} on the star graph {}", what, s_(static_cast<std::uint64_t>(job.n)));
+  std::string data = page.json.dump();
+  // Inside <script>, "</" could close the element: JSON allows "<\/".
+  for (std::size_t i = data.find("</"); i != std::string::npos; i = data.find("</", i + 3)) data.replace(i, 2, "<\\/");
+  const std::string buffers =
+      job.broadcast
+          ? "<b>held</b>: how many items the node holds (its result buffer; click a node for the list); "
+            "<b>out</b>: its outgoing buffer, the meta message it received along the level's top link m and forwards "
+            "along links m−1, …, 2."
+          : "<b>res</b>: the node's own value combined with everything it has received (the paper's result and "
+            "outgoing buffers together); <b>out</b>: its outgoing buffer, the partial result it received along the "
+            "level's top link m and forwards along links m−1, …, 2.";
+  return fmt::format(
+      R"html(<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
+<title>{0} — starnet</title>
+<style>
+{1}</style>
+</head>
+<body>
+<main>
+<div id="drawing">
+{2}</div>
+<aside id="panel">
+<h1>{0}</h1>
+<p class="source">Oh, Choi, Primeaux (2005), run on the starnet emulator: {3} nodes, single-port, {4} steps. Everything shown is read from the run's trace.</p>
+<div class="controls">
+<button id="first" title="Back to the start (Home)">Start</button>
+<button id="back" title="One step back (←)">◀ Back</button>
+<button id="play" title="Play / pause (space)">▶ Play</button>
+<button id="forward" title="One step forward (→)">Forward ▶</button>
+<button id="last" title="To the end (End)">End</button>
+</div>
+<p id="step-counter" aria-live="polite">Step 0 of {4}</p>
+<p id="phase"></p>
+<p id="status"></p>
+<h2>Buffers</h2>
+<p class="note">{5}</p>
+<h2>Links</h2>
+<p class="note">Coloured by dimension: the legend above the drawing. A link never crosses a node it does not join: where a straight line would, it is bent around. Grey circles group the sub-stars: nodes sharing their last symbols. Arrows are the messages of the step, with their values. Scroll to zoom, drag to pan, double-click to reset.</p>
+<h2>Node</h2>
+<p id="detail" class="note">Click a node to see its buffers and messages.</p>
+</aside>
+</main>
+<script type="application/json" id="starnet-data">{6}</script>
+<script>
+{7}</script>
+</body>
+</html>
+)html",
+      title, link_colours_css(job.n) + VIZ_CSS, star_svg(job, g, layout, page.json["steps"][0]), g.size(), page.steps,
+      buffers, data, VIZ_JS);
+}
+
+/// The page of an all-gather schedule file on S_n: who sends to whom when comes from the
+/// emulator's trace, what a message carries from the schedule's item list of that send (a
+/// schedule's payloads are chunk values, not item ranges); the paper's step count beside it.
+PageData schedule_page_data(const algorithms::schedule::Schedule& s, const StarGraph& g,
+                            const algorithms::schedule::ScheduleRun& run, const StarLayout& layout,
+                            const std::string& file, int n) {
+  namespace sch = algorithms::schedule;
+  const NodeId nodes = g.size();
+  std::map<std::pair<std::uint64_t, NodeId>, std::span<const sch::Item>> sent;  // (step, sender) → items
+  for (NodeId v = 0; v < nodes; ++v) {
+    for (const auto& a : s.actions(static_cast<std::uint32_t>(v))) {
+      if (a.kind == sch::Action::Kind::SEND) sent[{a.key, v}] = s.items(a.items);
+    }
+  }
+  std::map<std::uint64_t, std::vector<TransferInterval<Rational>>> by_start;
+  for (const auto& t : trace_intervals(run.run.trace).transfers) by_start[t.start_step].push_back(t);
+  std::vector<std::vector<bool>> held(nodes, std::vector<bool>(nodes, false));
+  std::vector<std::string> outgoing(nodes, "–");
+  std::vector<std::uint64_t> received(nodes, 0);
+  for (NodeId v = 0; v < nodes; ++v) held[v][v] = true;
+  const auto state = [&](nlohmann::json& step) {
+    nlohmann::json res = nlohmann::json::array();
+    nlohmann::json detail = nlohmann::json::array();
+    for (NodeId v = 0; v < nodes; ++v) {
+      res.push_back(std::to_string(std::count(held[v].begin(), held[v].end(), true)));
+      detail.push_back(held_ranges(held[v]));
+    }
+    step["result"] = res;
+    step["outgoing"] = outgoing;
+    step["held"] = detail;
+  };
+  nlohmann::json steps = nlohmann::json::array();
+  nlohmann::json start = {{"step", 0}, {"messages", nlohmann::json::array()}};
+  start["explain"] = fmt::format(
+      "Start: every node holds its own item (numbered like the nodes' ranks + 1: 1..{}). The schedule {} takes {} "
+      "steps; the paper's broadcast takes n(n−1)/2 = {} on S_{}.",
+      nodes, file, by_start.size(), algorithms::star::allreduce_steps(n), n);
+  state(start);
+  steps.push_back(start);
+  for (const auto& [step_index, group] : by_start) {
+    std::set<int> dims;
+    nlohmann::json messages = nlohmann::json::array();
+    std::uint64_t largest = 0;
+    for (const auto& t : group) {
+      const int dim = StarGraph::dimension_of(t.port);
+      dims.insert(dim);
+      std::vector<bool> carried(nodes, false);
+      const auto it = sent.find({step_index, t.from});
+      if (it != sent.end()) {
+        for (const auto& item : it->second) carried[item.a] = true;
+      }
+      for (NodeId x = 0; x < nodes; ++x) {
+        if (carried[x] && !held[t.to][x]) ++received[t.to];
+        if (carried[x]) held[t.to][x] = true;
+      }
+      const auto text = held_ranges(carried);
+      largest = std::max<std::uint64_t>(largest, static_cast<std::uint64_t>(std::count(carried.begin(), carried.end(), true)));
+      outgoing[t.to] = text;
+      messages.push_back({t.from, t.to, dim, text});
+    }
+    nlohmann::json step = {{"step", steps.size()},
+                           {"links", dims},
+                           {"messages", messages},
+                           {"explain", fmt::format("Step {}: messages along link{} {}; each carries only what its "
+                                                   "receiver lacks (largest: {} items).",
+                                                   steps.size(), dims.size() == 1 ? "" : "s", fmt::join(dims, ", "),
+                                                   largest)}};
+    state(step);
+    steps.push_back(step);
+  }
+  PageData page;
+  page.steps = by_start.size();
+  std::uint64_t good = 0;
+  for (NodeId v = 0; v < nodes; ++v) {
+    good += std::count(held[v].begin(), held[v].end(), true) == static_cast<long>(nodes) && received[v] == nodes - 1;
+  }
+  page.verified = good == nodes && run.verified;
+  page.json = {{"collective", "broadcast"},
+               {"topology", fmt::format("star:{}", n)},
+               {"n", n},
+               {"op", ""},
+               {"steps", steps},
+               {"final", page.verified ? fmt::format("Done in {} steps (the paper: {}): all {} nodes hold all {} items, "
+                                                     "each received once (checked from the trace and the schedule).",
+                                                     page.steps, algorithms::star::allreduce_steps(n), nodes, nodes)
+                                       : fmt::format("NOT VERIFIED: {} of {} nodes end as they should.", good, nodes)},
+               {"verified", page.verified}};
+  page.json.update(drawing_json(g, layout));
+  return page;
+}
+
+}  // namespace
+
+void check_page_size(int n) {
+  if (n > MAX_PAGE_N || n < 2) {
+    throw UsageError(Setting{"topology", fmt::format("star:{}", n)},
+                     fmt::format("the animated page is limited to star:2..star:{} ({}); for a larger star graph keep "
+                                 "the run's trace instead (in Chrome's trace-event format it opens in Perfetto)",
+                                 MAX_PAGE_N,
+                                 n < 2 ? "S_1 has one node and no step to show"
+                                       : fmt::format("S_{} has {} nodes and as many messages per step: the page would "
+                                                     "be unreadable",
+                                                     n, StarGraph::factorial(n))));
+  }
+}
+
+VizPage star_page(const StarResult& run) {
+  const auto& r = run.request;
+  StarJob job{r.collective == Collective::ALLGATHER, r.n, r.op, make_values(r.values, r.seed)};
+  check_page_size(job.n);
+  if (!r.trace) throw UsageError(Setting{"trace", "false"}, "the page is drawn from the run's trace: run with «trace»");
+  const StarGraph& g = *run.graph;
+  const StarLayout layout = page_layout(g);
+  const PageData page = page_data(job, g, run, layout);
+  return {page_html(job, g, layout, page), page.verified, page.steps};
+}
+
+VizPage schedule_page(const LoadedSchedule& loaded) {
+  namespace sch = algorithms::schedule;
+  const auto* g = dynamic_cast<const StarGraph*>(loaded.topology.get());
+  if (g == nullptr) {
+    throw UsageError(Setting{"topology", loaded.spec}, "the pages draw star graphs (star:2..star:5)");
+  }
+  const int n = static_cast<int>(topology::star_dimension(topology::parse_spec(loaded.spec)));
+  check_page_size(n);
+  if (loaded.schedule->rules().kind() != Collective::ALLGATHER || loaded.schedule->form() != sch::Form::STEPPED) {
+    throw UsageError(Setting{"schedule", loaded.path.empty() ? loaded.source : loaded.path},
+                     "expected a stepped all-gather (an all-to-all broadcast)");
+  }
+  sch::ScheduleRunSettings settings;
+  settings.config.trace = true;
+  const auto run = sch::run_schedule(*loaded.schedule, *g, settings);
+  const StarLayout layout = page_layout(*g);
+  const StarJob job{true, n, Op::SUM, {}};
+  const PageData page = schedule_page_data(*loaded.schedule, *g, run, layout,
+                                           loaded.path.empty() ? loaded.source : loaded.path, n);
+  return {page_html(job, *g, layout, page), page.verified, page.steps};
+}
+
+}  // namespace starnet::api

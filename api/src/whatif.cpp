@@ -1,0 +1,280 @@
+#include <starnet/api/whatif.hpp>
+#include <starnet/api/json.hpp>
+#include <starnet/api/optimal.hpp>
+#include <starnet/api/schedule.hpp>
+#include <starnet/algorithms/schedule/schedule_run.hpp>
+#include <starnet/core/error.hpp>
+#include <starnet/core/interrupt.hpp>
+#include <starnet/topology/input.hpp>
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <filesystem>
+
+namespace starnet::api {
+namespace {
+
+namespace generic = algorithms::generic;
+namespace sch = algorithms::schedule;
+
+/// `optimal` as one more row: the proven optimum (SAT) of the study's collective, or the bracket
+/// the time limit leaves. All-reduce: gossip (messages of several values); broadcast: from the root;
+/// reduce: the broadcast reversed (every link has its reverse in the families what-if runs).
+generic::ExtraAlgorithm optimal_rows(Collective collective, const std::string& root, std::optional<double> seconds) {
+  return [collective, root, seconds](const topology::Topology& t, const std::string& spec,
+                                     const emulator::PortModel& ports) {
+    generic::ExtraRun x;
+    if (t.num_nodes() > MAX_WHATIF_OPTIMAL_NODES) {
+      x.applicable = false;
+      x.reason = fmt::format("exact search is run on topologies of at most {} nodes here", MAX_WHATIF_OPTIMAL_NODES);
+      return x;
+    }
+    OptimalRequest request;
+    request.topology = spec;
+    request.collective = collective == Collective::ALLREDUCE ? Collective::ALLREDUCE : Collective::BROADCAST;
+    request.root = root;
+    request.ports = ports;
+    request.time_limit = seconds;
+    const auto o = find_optimal(request);
+    const auto& r = *o.sat;
+    if (!r.optimum) {
+      x.applicable = false;
+      x.reason = fmt::format("time limit: the optimum lies in [{}, {}]", r.lower_bound,
+                             r.upper_bound ? std::to_string(*r.upper_bound) : "?");
+      return x;
+    }
+    x.variant = collective == Collective::ALLREDUCE ? "SAT, messages of several values" : "SAT";
+    x.steps = x.planned_steps = *r.optimum;
+    x.messages = o.schedule ? o.schedule->schedule->transfers() : 0;
+    x.verified = o.verified;
+    return x;
+  };
+}
+
+/// A schedule file (starnet JSON or MSCCL XML) as one more row: read once, resolved against each
+/// topology.
+generic::ExtraAlgorithm schedule_rows(const std::string& path, Collective collective) {
+  const std::string where = fmt::format("schedule file \"{}\"", path);
+  const auto text = std::make_shared<const std::string>(
+      read_input(path, where, "a starnet schedule (JSON) or MSCCL algorithm (XML) file"));
+  const std::string folder = std::filesystem::path(path).parent_path().string();
+  const std::string name = std::filesystem::path(path).filename().string();
+  // Parsed once on its own topology (or complete:NGPUS), so that a malformed file fails up front.
+  const auto first = parse_schedule(*text, where, std::nullopt, folder);
+  return [text, where, folder, name, collective, first](const topology::Topology& t, const std::string& spec,
+                                                       const emulator::PortModel& ports) {
+    generic::ExtraRun x;
+    x.variant = name;
+    const Collective computes = first.schedule->rules().kind();
+    if (computes != collective) {
+      x.applicable = false;
+      x.reason = fmt::format("{} computes {}, the study {}", name, to_string(computes), to_string(collective));
+      return x;
+    }
+    if (first.schedule->nodes() != t.num_nodes()) {
+      x.applicable = false;
+      x.reason = fmt::format("{} is for {} nodes", name, first.schedule->nodes());
+      return x;
+    }
+    try {
+      const auto l = parse_schedule(*text, where, TopologyRef(spec), folder);
+      sch::ScheduleRunSettings settings;
+      settings.config.ports = ports;
+      settings.config.checking = default_checking(*l.schedule, false);
+      const auto r = sch::run_schedule(*l.schedule, t, settings);
+      x.steps = static_cast<std::uint64_t>(r.run.makespan.num());
+      x.planned_steps = l.schedule->steps();
+      x.messages = r.run.counters.messages;
+      x.verified = r.verified;
+      if (!r.verified) x.reason = r.report.first_problem();
+    } catch (const ScheduleError& e) {
+      x.applicable = false;
+      x.reason = e.what();
+    } catch (const ModelViolation& e) {
+      x.applicable = false;
+      x.reason = fmt::format("breaks the port model: {}", e.what());
+    }
+    return x;
+  };
+}
+
+bool timed(const WhatIfRow& r) { return r.time == emulator::TimeMode::TIMED; }
+
+}  // namespace
+
+std::vector<emulator::PortModel> port_models(const std::string& ports, const std::string& duplex) {
+  std::vector<long> ks;
+  for (const auto& item : split_list(ports)) {
+    long k = 0;
+    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), k);
+    if (ec != std::errc() || end != item.data() + item.size()) {
+      throw UsageError(Setting{"ports", ports},
+                       fmt::format("\"{}\" is not a number of ports (expected integers k ≥ 1, e.g. 1,2)", item));
+    }
+    ks.push_back(k);
+  }
+  std::vector<std::string> modes = split_list(duplex);
+  if (ks.empty()) throw UsageError(Setting{"ports", ports}, "no port count given (expected e.g. 1,2)");
+  if (modes.empty()) throw UsageError(Setting{"duplex", duplex}, "no duplex mode given (expected full, half or full,half)");
+  std::vector<emulator::PortModel> models;
+  for (const long k : ks) {
+    for (const auto& mode : modes) models.push_back(port_model(k, mode));
+  }
+  return models;
+}
+
+std::vector<double> fault_rates(const std::string& text) {
+  std::vector<double> rates;
+  for (const auto& item : split_list(text)) {
+    double p = 0;
+    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), p);
+    if (ec != std::errc() || end != item.data() + item.size()) {
+      throw UsageError(Setting{"fail_random", text},
+                       fmt::format("\"{}\" is not a probability (expected e.g. 0,0.01,0.05)", item));
+    }
+    rates.push_back(p);
+  }
+  return rates;
+}
+
+WhatIfResult run_whatif(const WhatIfRequest& request) {
+  const StopScope scope;
+  if (request.topologies.empty()) {
+    throw UsageError(Setting{"topologies", ""}, "no topology given (expected e.g. star:5,hypercube:7)");
+  }
+  generic::WhatIfStudy study;
+  study.collective(request.collective)
+      .topologies(request.topologies)
+      .port_models(request.port_models)
+      .costs(request.costs)
+      .message_size(request.message_size)
+      .failed_links(request.fail_links)
+      .failed_nodes(request.fail_nodes)
+      .fault_rates(request.fail_rates)
+      .seed(request.seed)
+      .root(request.root)
+      .op(request.op)
+      .values(make_values(request.values, request.seed));
+  if (!request.schedule.empty()) {
+    study.extra(generic::Algorithm::SCHEDULE, schedule_rows(request.schedule, request.collective));
+  }
+  if (request.optimal) {
+    study.extra(generic::Algorithm::OPTIMAL, optimal_rows(request.collective, request.root, request.optimal_seconds));
+  }
+  if (request.observer) study.observe_runs(request.observer);
+  study.run();
+  WhatIfResult out;
+  out.request = request;
+  out.rows = study.rows();
+  out.verified = study.all_verified();
+  out.wall_seconds = study.wall_seconds();
+  return out;
+}
+
+nlohmann::json WhatIfResult::row_json(const WhatIfRow& r) {
+  nlohmann::json j = {{"topology", r.topology},
+                      {"algorithm", to_string(r.algorithm)},
+                      {"variant", r.variant},
+                      {"ports", r.ports.ports},
+                      {"duplex", duplex_name(r.ports)},
+                      {"faults", r.faults},
+                      {"fail_rate", r.fail_rate},
+                      {"failed_links", r.failed_links},
+                      {"failed_nodes", r.failed_nodes},
+                      {"total_nodes", r.total_nodes},
+                      {"nodes", r.nodes},
+                      {"links", r.links},
+                      {"alive_nodes", r.alive_nodes},
+                      {"connected", r.connected},
+                      {"root", r.root},
+                      {"diameter", r.diameter.num()},
+                      {"exact_diameter", r.diameter_exact},
+                      {"applicable", r.applicable}};
+  if (!r.applicable) {
+    j["reason"] = "not applicable: " + r.reason;
+    for (const char* key : {"time", "steps", "planned_steps", "makespan", "messages", "lower_bound", "lower_bound_time",
+                            "bound_counting", "bound_distance", "ratio", "verified"}) {
+      j[key] = nullptr;
+    }
+    return j;
+  }
+  j["time"] = timed(r) ? "timed" : "unit";
+  j["steps"] = timed(r) ? nlohmann::json(nullptr) : nlohmann::json(r.steps);
+  j["planned_steps"] = r.planned_steps;
+  put_exact(j, "makespan", r.makespan);
+  j["messages"] = r.messages;
+  j["lower_bound"] = timed(r) ? nlohmann::json(nullptr) : nlohmann::json(r.lower_bound);
+  put_exact(j, "lower_bound_time", r.lower_bound_time);
+  put_exact(j, "bound_counting", r.bound_counting);
+  put_exact(j, "bound_distance", r.bound_distance);
+  // The ratio of two exact times is exact: makespan / lower_bound_time.
+  if (r.ratio && r.lower_bound_time > 0) {
+    put_exact(j, "ratio", r.makespan / r.lower_bound_time);
+  } else {
+    j["ratio"] = r.ratio ? nlohmann::json(*r.ratio) : nlohmann::json(nullptr);
+  }
+  j["verified"] = r.verified;
+  if (!r.verified && !r.reason.empty()) j["reason"] = r.reason;
+  j["wall_seconds"] = r.wall_seconds;
+  return j;
+}
+
+nlohmann::json WhatIfResult::to_json() const {
+  nlohmann::json rows_json = nlohmann::json::array();
+  for (const auto& r : rows) rows_json.push_back(row_json(r));
+  nlohmann::json doc = {{"collective", to_string(request.collective)},
+                        {"costs", generic::to_string(request.costs)},
+                        {"seed", request.seed},
+                        {"rows", rows_json},
+                        {"verified", verified},
+                        {"wall_seconds", wall_seconds}};
+  put_exact(doc, "message_size", request.message_size);
+  return doc;
+}
+
+namespace {
+
+std::string csv_cell(const nlohmann::json& v) {
+  if (v.is_null()) return "";
+  std::string s = v.is_string() ? v.get<std::string>() : v.dump();
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string quoted = "\"";
+  for (const char c : s) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+constexpr const char* CSV_COLUMNS[] = {"topology",       "algorithm",        "variant",        "ports",
+                                       "duplex",         "faults",           "fail_rate",      "failed_links",
+                                       "failed_nodes",   "total_nodes",      "nodes",          "links",
+                                       "alive_nodes",    "connected",        "root",           "diameter",
+                                       "exact_diameter", "applicable",       "reason",         "time",
+                                       "steps",          "planned_steps",    "makespan",       "messages",
+                                       "lower_bound",    "lower_bound_time", "bound_counting", "bound_distance",
+                                       "ratio",          "verified",         "wall_seconds"};
+
+}  // namespace
+
+std::string WhatIfResult::csv() const {
+  std::string out;
+  for (const char* c : CSV_COLUMNS) out += (out.empty() ? "" : ",") + std::string(c);
+  out += "\n";
+  for (const auto& r : rows) {
+    const auto j = row_json(r);
+    std::string line;
+    for (std::size_t i = 0; i < std::size(CSV_COLUMNS); ++i) {
+      if (i > 0) line += ",";
+      // A rational keeps its exact text in the CSV (the JSON gives it beside the number).
+      const std::string exact_key = std::string(CSV_COLUMNS[i]) + "_exact";
+      if (j.contains(exact_key)) {
+        line += csv_cell(j[exact_key]);
+      } else if (j.contains(CSV_COLUMNS[i])) {
+        line += csv_cell(j[CSV_COLUMNS[i]]);
+      }
+    }
+    out += line + "\n";
+  }
+  return out;
+}
+
+}  // namespace starnet::api

@@ -1,0 +1,69 @@
+#pragma once
+/// @file
+/// Stopping a long call on request, and what it is doing now: the two things a front end asks of
+/// a run it did not start itself (DESIGN.md, "api/, tools/ and python/").
+///
+/// Stopping: a front end calls request_stop() (the Python module does on Ctrl-C); long loops of
+/// the libraries call throw_if_stopped() at points where stopping leaves nothing half-done (an
+/// emulator step, a solver call, a batch of Monte-Carlo runs), and the call ends with Interrupted.
+/// The request holds while any StopScope is open and is cleared when the last one closes, so that
+/// a stop meant for the running calls never reaches the next one.
+///
+/// Progress: loops report how far they are (progress_count) and what they are doing
+/// (progress_detail); a front end reads progress_snapshot() from another thread (the command
+/// line's meter on stderr, the Python module's tqdm bar). Both are process-wide and thread-safe.
+/// IMPORTANT: a stop request reaches every call running in the process, whichever thread runs it.
+
+#include <starnet/core/error.hpp>
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+
+namespace starnet {
+
+/// A call stopped on request (Ctrl-C). Exit code 130, as a shell reports SIGINT.
+class Interrupted : public Error {
+ public:
+  using Error::Error;
+  [[nodiscard]] int exit_code() const noexcept override { return 130; }
+};
+
+/// Asks every running call to stop at its next check. Async-signal-safe (one atomic store).
+void request_stop() noexcept;
+namespace detail {
+extern std::atomic<bool> stop_flag;
+}  // namespace detail
+
+/// Whether a stop was requested and not yet cleared. One relaxed atomic load, inline: cheap enough
+/// for every event time of a Monte-Carlo run.
+[[nodiscard]] inline bool stop_requested() noexcept { return detail::stop_flag.load(std::memory_order_relaxed); }
+/// @throws Interrupted naming @p what when a stop was requested.
+void throw_if_stopped(const char* what = "the run");
+
+/// Marks a call that a stop request may end: the request is cleared when the last scope closes.
+class StopScope {
+ public:
+  StopScope() noexcept;
+  ~StopScope();
+  StopScope(const StopScope&) = delete;
+  StopScope& operator=(const StopScope&) = delete;
+};
+
+/// How far the running task is: @p done of @p total @p unit (total 0: unknown), @p unit a string
+/// that lives as long as the program ("runs", "instances").
+void progress_count(std::uint64_t done, std::uint64_t total, const char* unit = "") noexcept;
+/// What the running task is doing now, e.g. "S_7 of S_3..S_9" or "T = 6: UNSAT".
+void progress_detail(std::string detail);
+/// Forgets the count and the detail (a new task begins).
+void progress_reset();
+
+struct ProgressSnapshot {
+  std::uint64_t done = 0;
+  std::uint64_t total = 0;  ///< 0: unknown
+  std::string unit;
+  std::string detail;
+};
+[[nodiscard]] ProgressSnapshot progress_snapshot();
+
+}  // namespace starnet

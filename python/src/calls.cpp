@@ -1,0 +1,240 @@
+#include "calls.hpp"
+
+#include "convert.hpp"
+
+#include <starnet/api/engine.hpp>
+#include <starnet/api/schedule.hpp>
+#include <starnet/api/settings.hpp>
+#include <starnet/api/star.hpp>
+#include <starnet/api/topology.hpp>
+#include <starnet/api/viz.hpp>
+#include <starnet/topology/files.hpp>
+#include <starnet/topology/platform.hpp>
+
+#include <pybind11/stl.h>
+
+#include <fmt/format.h>
+
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace starnet::python {
+namespace {
+
+using py::arg;
+
+/// A platform built from a node list and an edge list (Topology.from_networkx).
+api::TopologyRef topology_from_edges(const std::string& name, const std::vector<std::string>& nodes,
+                                     const std::vector<std::tuple<std::size_t, std::size_t, std::string, std::string>>& edges,
+                                     bool directed) {
+  auto p = std::make_shared<topology::Platform>(name, directed);
+  std::vector<topology::Platform::vertex_descriptor> at;
+  for (const auto& node : nodes) at.push_back(p->add_node({node}));
+  for (const auto& [u, v, cost, latency] : edges) {
+    if (u >= at.size() || v >= at.size()) {
+      throw InputError(fmt::format("topology \"{}\": edge ({}, {}) names a node that is not among the {} nodes", name,
+                                   u, v, nodes.size()));
+    }
+    topology::LinkProperties link;
+    link.cost = api::parse_number(cost, "weight", 0, /*strictly=*/true);
+    link.latency = api::parse_number(latency, "latency");
+    p->add_link(at[u], at[v], link);
+  }
+  p->validate();
+  return api::TopologyRef::of(std::move(p));
+}
+
+/// The edges of @p t, each link once when undirected: (u, v, cost, latency) with exact texts.
+std::vector<std::tuple<std::size_t, std::size_t, std::string, std::string>> topology_edges(const api::TopologyRef& t) {
+  const auto topo = t.topology();
+  std::vector<std::tuple<std::size_t, std::size_t, std::string, std::string>> out;
+  const bool undirected = t.platform() == nullptr || !t.platform()->directed();
+  for (topology::NodeId v = 0; v < topo->num_nodes(); ++v) {
+    for (topology::Port p = 0; p < topo->degree(v); ++p) {
+      const auto u = topo->neighbor(v, p);
+      if (undirected && u < v) continue;
+      out.emplace_back(v, u, topo->link_cost(v, p).to_string(), topo->link_latency(v, p).to_string());
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> node_names(const api::TopologyRef& t) {
+  const auto topo = t.topology();
+  std::vector<std::string> out;
+  out.reserve(topo->num_nodes());
+  for (topology::NodeId v = 0; v < topo->num_nodes(); ++v) out.push_back(topo->node_name(v));
+  return out;
+}
+
+api::EngineChoice make_engine(const std::string& kind, std::optional<long> workers, bool processes,
+                              const std::string& address, std::optional<long> port, const std::string& listen,
+                              const std::string& key_file, std::optional<double> peer_timeout,
+                              std::optional<double> timeout, bool force, const std::string& executable) {
+  api::EngineChoice e;
+  e.kind = api::parse_engine(kind);
+  e.workers = workers;
+  e.processes = processes || !listen.empty();
+  e.address = address;
+  e.port = port;
+  e.listen = listen;
+  e.key_file = key_file;
+  e.peer_timeout = peer_timeout;
+  e.timeout = timeout;
+  e.force = force;
+  e.executable = executable;
+  e.check();
+  return e;
+}
+
+/// A run's document and, when kept, its trace and its intervals as columns.
+py::tuple with_trace(py::object doc, const std::vector<emulator::TraceEvent<Rational>>& trace, bool traced) {
+  if (!traced) return py::make_tuple(std::move(doc), py::none(), py::none());
+  return py::make_tuple(std::move(doc), trace_columns(trace), interval_columns(trace));
+}
+
+py::tuple run_star(const std::string& topology, const std::string& collective, const std::string& op,
+                   const std::string& values, std::uint64_t seed, const api::EngineChoice& engine, bool trace,
+                   const py::object& progress) {
+  auto request = api::StarRequest::on(topology, api::parse_collective(collective));
+  request.op = api::parse_op(op);
+  request.values = api::parse_values(values);
+  request.seed = seed;
+  request.engine = engine;
+  request.trace = trace;
+  const auto result = run_interruptibly<api::StarResult>([request] { return api::run_star(request); }, progress);
+  py::object page = py::none();
+  if (trace && request.n >= 2 && request.n <= api::MAX_PAGE_N) page = py::str(api::star_page(result).html);
+  const auto run = with_trace(document([&] { return result.to_json(); }), result.run.trace, trace);
+  return py::make_tuple(run[0], run[1], run[2], page);
+}
+
+py::object star_table2(int max_n, const api::EngineChoice& engine, const std::string& op, const std::string& values,
+                       std::uint64_t seed, const py::object& progress) {
+  const auto o = api::parse_op(op);
+  const auto v = api::parse_values(values);
+  const auto table = run_interruptibly<api::Table2Result>(
+      [=] { return api::star_table2(max_n, engine, o, v, seed); }, progress);
+  return document([&] { return table.to_json(); });
+}
+
+}  // namespace
+
+void bind_topology_and_star(py::module_& m) {
+  py::class_<api::TopologyRef>(m, "TopologyRef")
+      .def(py::init<std::string>(), arg("spec"))
+      .def_static("from_edges", &topology_from_edges, arg("name"), arg("nodes"), arg("edges"), arg("directed"))
+      .def_property_readonly("spec", &api::TopologyRef::spec)
+      .def_property_readonly("from_spec", &api::TopologyRef::from_spec)
+      .def_property_readonly("num_nodes", [](const api::TopologyRef& t) { return t.topology()->num_nodes(); })
+      .def("check", [](const api::TopologyRef& t) { (void)t.topology(); })
+      .def("node_names", &node_names)
+      .def("edges", &topology_edges)
+      .def("directed", [](const api::TopologyRef& t) { return t.platform()->directed(); })
+      .def("info",
+           [](const api::TopologyRef& t, const py::object& progress) {
+             const auto info = run_interruptibly<api::TopologyInfo>([t] { return api::topology_info(t); }, progress);
+             return document([&] { return info.to_json(); });
+           },
+           arg("progress") = py::none())
+      .def("export", [](const api::TopologyRef& t, const std::string& format) {
+        const auto e = api::export_topology(t, topology::parse_file_format(format, "format"));
+        return py::make_tuple(e.text, e.verified, e.problem);
+      });
+  m.def("table1", [] { return document([] { return api::topology_table1().to_json(); }); });
+  m.def("schedule_page", [](const api::LoadedSchedule& l) {
+    const auto page = api::schedule_page(l);
+    return py::make_tuple(page.html, page.verified, page.steps);
+  });
+
+  py::class_<api::EngineChoice>(m, "EngineChoice");
+  m.def("engine", &make_engine, arg("kind"), arg("workers"), arg("processes"), arg("address"), arg("port"),
+        arg("listen"), arg("key_file"), arg("peer_timeout"), arg("timeout"), arg("force"), arg("executable"));
+  m.def("run_star", &run_star, arg("topology"), arg("collective"), arg("op"), arg("values"), arg("seed"),
+        arg("engine"), arg("trace"), arg("progress"));
+  m.def("star_table2", &star_table2, arg("max_n"), arg("engine"), arg("op"), arg("values"), arg("seed"),
+        arg("progress"));
+}
+
+namespace {
+
+py::dict schedule_summary(const api::LoadedSchedule& l) {
+  const auto& s = *l.schedule;
+  py::dict d;
+  d["collective"] = to_string(s.rules().kind());
+  d["topology"] = l.spec;
+  d["nodes"] = s.nodes();
+  d["chunks"] = s.rules().chunks();
+  d["scratch"] = s.scratch();
+  d["root"] = s.rules().root();
+  d["form"] = s.form() == algorithms::schedule::Form::STEPPED ? "steps" : "programs";
+  d["steps"] = s.steps();
+  d["transfers"] = s.transfers();
+  d["chunks_moved"] = s.chunks_moved();
+  d["format"] = l.format;
+  d["source"] = l.source;
+  return d;
+}
+
+py::tuple run_schedule(const api::LoadedSchedule& l, long ports, const std::string& duplex,
+                       const std::optional<std::string>& checking, const std::string& costs,
+                       const std::string& chunk_size, const std::string& op, const std::string& values,
+                       std::uint64_t seed, const api::EngineChoice& engine, bool trace, const py::object& progress) {
+  api::ScheduleRunRequest request;
+  request.schedule = l;
+  request.ports = api::port_model(ports, duplex);
+  if (checking) request.checking = emulator::parse_checking(*checking, "checking");
+  if (costs != "unit" && costs != "topology") {
+    throw UsageError(Setting{"costs", costs}, "expected unit (one step per transfer) or topology (timed, α–β)");
+  }
+  request.timed = costs == "topology";
+  request.chunk_size = api::parse_number(chunk_size, "chunk_size", 0, /*strictly=*/true);
+  request.op = api::parse_op(op);
+  request.values = api::parse_values(values);
+  request.seed = seed;
+  request.engine = engine;
+  request.trace = trace;
+  const auto result =
+      run_interruptibly<api::ScheduleRunResult>([request] { return api::run_schedule(request); }, progress);
+  return with_trace(document([&] { return result.to_json(); }), result.run.run.trace, trace);
+}
+
+}  // namespace
+
+void bind_schedules(py::module_& m) {
+  py::class_<api::LoadedSchedule>(m, "LoadedSchedule")
+      .def_static("load",
+                  [](const std::string& path, const std::optional<api::TopologyRef>& topology) {
+                    return api::load_schedule(path, topology);
+                  },
+                  arg("path"), arg("topology") = std::nullopt)
+      .def_static("parse",
+                  [](const std::string& text, const std::string& where, const std::optional<api::TopologyRef>& topology) {
+                    return api::parse_schedule(text, where, topology);
+                  },
+                  arg("text"), arg("where"), arg("topology") = std::nullopt)
+      .def_static("export",
+                  [](const std::string& algorithm, const std::string& topology, const std::optional<std::string>& collective,
+                     const std::string& root, long ports, const std::string& duplex) {
+                    api::ExportRequest request;
+                    request.algorithm = api::parse_builtin(algorithm);
+                    request.topology = topology;
+                    if (collective) request.collective = api::parse_collective(*collective);
+                    request.root = root;
+                    request.ports = api::port_model(ports, duplex);
+                    return api::export_schedule(request);
+                  },
+                  arg("algorithm"), arg("topology"), arg("collective"), arg("root"), arg("ports"), arg("duplex"))
+      .def("summary", &schedule_summary)
+      .def("topology_ref",
+           [](const api::LoadedSchedule& l) { return api::TopologyRef(l.spec); })
+      .def("to_json", [](const api::LoadedSchedule& l, const std::string& comment,
+                         const std::string& output_path) { return api::schedule_json(l, comment, output_path); },
+           arg("comment") = "", arg("output_path") = "")
+      .def("run", &run_schedule, arg("ports"), arg("duplex"), arg("checking"), arg("costs"), arg("chunk_size"),
+           arg("op"), arg("values"), arg("seed"), arg("engine"), arg("trace"), arg("progress"));
+}
+
+}  // namespace starnet::python

@@ -1,0 +1,213 @@
+#include "convert.hpp"
+
+#include <starnet/core/interrupt.hpp>
+#include <starnet/emulator/trace_intervals.hpp>
+
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+
+namespace starnet::python {
+namespace {
+
+template <class Json>
+py::object convert(const Json& j) {
+  switch (j.type()) {
+    case nlohmann::json::value_t::null:
+    case nlohmann::json::value_t::discarded: return py::none();
+    case nlohmann::json::value_t::boolean: return py::bool_(j.template get<bool>());
+    case nlohmann::json::value_t::number_integer: return py::int_(j.template get<std::int64_t>());
+    case nlohmann::json::value_t::number_unsigned: return py::int_(j.template get<std::uint64_t>());
+    case nlohmann::json::value_t::number_float: return py::float_(j.template get<double>());
+    case nlohmann::json::value_t::string: return py::str(j.template get_ref<const std::string&>());
+    case nlohmann::json::value_t::binary: return py::none();
+    case nlohmann::json::value_t::array: {
+      py::list list;
+      for (const auto& item : j) list.append(convert(item));
+      return std::move(list);
+    }
+    case nlohmann::json::value_t::object: {
+      py::dict dict;
+      for (const auto& [key, value] : j.items()) dict[py::str(key)] = convert(value);
+      return std::move(dict);
+    }
+  }
+  return py::none();
+}
+
+/// A column of @p n values of the narrowest unsigned dtype that holds their maximum.
+template <class Get>
+py::array unsigned_column(std::size_t n, Get get) {
+  std::uint64_t largest = 0;
+  for (std::size_t i = 0; i < n; ++i) largest = std::max<std::uint64_t>(largest, get(i));
+  const auto fill = [&](auto zero) {
+    using T = decltype(zero);
+    py::array_t<T> column(static_cast<py::ssize_t>(n));
+    auto out = column.template mutable_unchecked<1>();
+    for (std::size_t i = 0; i < n; ++i) out(static_cast<py::ssize_t>(i)) = static_cast<T>(get(i));
+    return py::array(std::move(column));
+  };
+  if (largest <= std::numeric_limits<std::uint8_t>::max()) return fill(std::uint8_t{0});
+  if (largest <= std::numeric_limits<std::uint16_t>::max()) return fill(std::uint16_t{0});
+  if (largest <= std::numeric_limits<std::uint32_t>::max()) return fill(std::uint32_t{0});
+  return fill(std::uint64_t{0});
+}
+
+/// An exact column: the narrowest unsigned integers when every value is a whole number ≥ 0,
+/// otherwise float64 beside its exact numerators and denominators (NAME_num, NAME_den, int64).
+template <class Get>
+void rational_column(py::dict& columns, const char* name, std::size_t n, Get get) {
+  bool whole = true;
+  for (std::size_t i = 0; i < n && whole; ++i) whole = get(i).is_integer() && get(i) >= 0;
+  if (whole) {
+    columns[name] = unsigned_column(n, [&](std::size_t i) { return static_cast<std::uint64_t>(get(i).num()); });
+    return;
+  }
+  py::array_t<double> value(static_cast<py::ssize_t>(n));
+  py::array_t<std::int64_t> num(static_cast<py::ssize_t>(n));
+  py::array_t<std::int64_t> den(static_cast<py::ssize_t>(n));
+  auto v = value.mutable_unchecked<1>();
+  auto a = num.mutable_unchecked<1>();
+  auto b = den.mutable_unchecked<1>();
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto k = static_cast<py::ssize_t>(i);
+    v(k) = get(i).to_double();
+    a(k) = get(i).num();
+    b(k) = get(i).den();
+  }
+  columns[name] = value;
+  columns[(std::string(name) + "_num").c_str()] = num;
+  columns[(std::string(name) + "_den").c_str()] = den;
+}
+
+constexpr emulator::EventKind ALL_EVENTS[] = {emulator::EventKind::REQUEST,  emulator::EventKind::SEND,
+                                               emulator::EventKind::RECEIVE,  emulator::EventKind::SEND_END,
+                                               emulator::EventKind::COMPUTE,  emulator::EventKind::COMPUTE_END,
+                                               emulator::EventKind::TIMER};
+
+/// A message with every «setting» written as the keyword `setting=`.
+std::string keywords(std::string_view text) {
+  constexpr std::string_view OPEN = "«";
+  constexpr std::string_view CLOSE = "»";
+  std::string out;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const auto open = text.find(OPEN, at);
+    const auto close = open == std::string_view::npos ? open : text.find(CLOSE, open + OPEN.size());
+    if (close == std::string_view::npos) break;
+    out += text.substr(at, open - at);
+    out += text.substr(open + OPEN.size(), close - open - OPEN.size());
+    out += "=";
+    at = close + CLOSE.size();
+  }
+  out += text.substr(at);
+  return out;
+}
+
+}  // namespace
+
+py::object to_python(const nlohmann::json& j) { return convert(j); }
+py::object to_python(const nlohmann::ordered_json& j) { return convert(j); }
+
+std::vector<std::string> event_names() {
+  std::vector<std::string> names;
+  for (const auto e : ALL_EVENTS) names.push_back(emulator::to_string(e));
+  return names;
+}
+
+py::dict trace_columns(const std::vector<emulator::TraceEvent<Rational>>& trace) {
+  const std::size_t n = trace.size();
+  py::dict c;
+  c["step"] = unsigned_column(n, [&](std::size_t i) { return trace[i].step; });
+  c["round"] = unsigned_column(n, [&](std::size_t i) { return trace[i].round; });
+  rational_column(c, "time", n, [&](std::size_t i) -> const Rational& { return trace[i].time; });
+  py::array_t<std::int8_t> event(static_cast<py::ssize_t>(n));
+  auto e = event.mutable_unchecked<1>();
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto at = std::find(std::begin(ALL_EVENTS), std::end(ALL_EVENTS), trace[i].kind) - std::begin(ALL_EVENTS);
+    e(static_cast<py::ssize_t>(i)) = static_cast<std::int8_t>(at);
+  }
+  c["event"] = event;
+  c["node"] = unsigned_column(n, [&](std::size_t i) { return trace[i].node; });
+  c["peer"] = unsigned_column(n, [&](std::size_t i) { return trace[i].peer; });
+  c["port"] = unsigned_column(n, [&](std::size_t i) { return trace[i].port; });
+  c["tag"] = unsigned_column(n, [&](std::size_t i) { return trace[i].tag; });
+  rational_column(c, "size", n, [&](std::size_t i) -> const Rational& { return trace[i].size; });
+  c["bytes"] = unsigned_column(n, [&](std::size_t i) { return trace[i].bytes; });
+  return c;
+}
+
+py::dict interval_columns(const std::vector<emulator::TraceEvent<Rational>>& trace) {
+  const auto intervals = emulator::trace_intervals(trace);
+  const auto& t = intervals.transfers;
+  py::dict transfers;
+  transfers["from"] = unsigned_column(t.size(), [&](std::size_t i) { return t[i].from; });
+  transfers["to"] = unsigned_column(t.size(), [&](std::size_t i) { return t[i].to; });
+  transfers["port"] = unsigned_column(t.size(), [&](std::size_t i) { return t[i].port; });
+  transfers["tag"] = unsigned_column(t.size(), [&](std::size_t i) { return t[i].tag; });
+  rational_column(transfers, "start", t.size(), [&](std::size_t i) -> const Rational& { return t[i].start; });
+  rational_column(transfers, "end", t.size(), [&](std::size_t i) -> const Rational& { return t[i].end; });
+  py::array_t<bool> finished(static_cast<py::ssize_t>(t.size()));
+  for (std::size_t i = 0; i < t.size(); ++i) finished.mutable_at(static_cast<py::ssize_t>(i)) = t[i].finished;
+  transfers["finished"] = finished;
+  const auto& c = intervals.computations;
+  py::dict computations;
+  computations["node"] = unsigned_column(c.size(), [&](std::size_t i) { return c[i].node; });
+  computations["tag"] = unsigned_column(c.size(), [&](std::size_t i) { return c[i].tag; });
+  rational_column(computations, "start", c.size(), [&](std::size_t i) -> const Rational& { return c[i].start; });
+  rational_column(computations, "end", c.size(), [&](std::size_t i) -> const Rational& { return c[i].end; });
+  py::array_t<bool> done(static_cast<py::ssize_t>(c.size()));
+  for (std::size_t i = 0; i < c.size(); ++i) done.mutable_at(static_cast<py::ssize_t>(i)) = c[i].finished;
+  computations["finished"] = done;
+  py::dict out;
+  out["transfers"] = transfers;
+  out["computations"] = computations;
+  out["makespan"] = intervals.makespan.to_double();
+  return out;
+}
+
+std::string python_message(const Error& e) {
+  const Setting* setting = e.setting();
+  if (setting == nullptr) return keywords(e.what());
+  // Settings named in words by the algorithms' own calls have keywords too.
+  static const std::pair<std::string_view, std::string_view> KEYWORD_OF[] = {
+      {"failed links", "fail_links"}, {"failed nodes", "fail_nodes"}, {"port models", "ports"},
+      {"failure probability", "fail_random"}, {"message size", "message_size"}, {"processors", "n"},
+      {"mean transfer cost", "mu_d"}, {"mean computation cost", "mu_c"}, {"algorithms", "algos"},
+      {"limit K", "k"},
+  };
+  std::string keyword = setting->name;
+  for (const auto& [words, name] : KEYWORD_OF) {
+    if (keyword == words) keyword = name;
+  }
+  return keyword + "=" + setting->value + ": " + keywords(e.reason());
+}
+
+void register_errors(py::module_& module) {
+  static py::exception<InputError> input(module, "InputError", PyExc_ValueError);
+  static py::exception<Error> runtime(module, "RuntimeFailure", PyExc_RuntimeError);
+  static py::exception<ModelViolation> verification(module, "VerificationFailure", runtime.ptr());
+  input.attr("__doc__") = "Bad input: a setting, a topology, a file. The message names the keyword or the input at fault.";
+  runtime.attr("__doc__") = "A runtime failure: a worker died, a timeout, a solver failure.";
+  verification.attr("__doc__") = "A violation of the port model found while emulating, where it could not be a result.";
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const Interrupted&) {
+      PyErr_SetNone(PyExc_KeyboardInterrupt);
+    } catch (const InputError& e) {
+      input(python_message(e).c_str());
+    } catch (const ModelViolation& e) {
+      verification(python_message(e).c_str());
+    } catch (const Error& e) {
+      runtime(python_message(e).c_str());
+    } catch (const std::bad_alloc&) {
+      PyErr_SetString(PyExc_MemoryError, "out of memory (try a smaller topology)");
+    }
+  });
+}
+
+}  // namespace starnet::python

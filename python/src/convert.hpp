@@ -1,0 +1,59 @@
+#pragma once
+// Between starnet::api and Python: JSON documents as dicts, traces as numpy columns, errors as the
+// module's exceptions with the keyword named, long calls run interruptibly (docs/python.md).
+
+#include <starnet/core/error.hpp>
+#include <starnet/emulator/trace.hpp>
+
+#include <nlohmann/json.hpp>
+#include <pybind11/pybind11.h>
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace starnet::python {
+
+namespace py = pybind11;
+
+/// @p j as Python objects: objects as dicts (key order kept), arrays as lists, numbers as int or
+/// float, null as None.
+[[nodiscard]] py::object to_python(const nlohmann::json& j);
+[[nodiscard]] py::object to_python(const nlohmann::ordered_json& j);
+
+/// The document of a result as Python sees it: "version" first, every exact rational with its
+/// KEY_exact text (api::ExactAlways), so that the module makes it a Fraction.
+template <class F>
+py::object document(F&& to_json);
+
+/// A trace as numpy columns, each of the narrowest dtype that holds it (docs/python.md, "Traces"):
+/// step, round, time (integers when every time is; otherwise float64 with time_num and time_den,
+/// int64, exact), event (int8 codes of EVENT_NAMES), node, peer, port, tag, size (as time), bytes.
+[[nodiscard]] py::dict trace_columns(const std::vector<emulator::TraceEvent<Rational>>& trace);
+/// The transfers and computations of a trace (emulator/trace_intervals.hpp) as columns:
+/// {"transfers": {from, to, port, tag, start, end, finished}, "computations": {node, tag, start,
+/// end, finished}}, times as in trace_columns().
+[[nodiscard]] py::dict interval_columns(const std::vector<emulator::TraceEvent<Rational>>& trace);
+/// The event names, in the order of their codes.
+[[nodiscard]] std::vector<std::string> event_names();
+
+/// An error as the module says it: an error about a setting names the keyword, `workers=0: …`,
+/// and settings named inside a message between «» become `keyword=` too.
+[[nodiscard]] std::string python_message(const Error& e);
+
+/// Registers starnet.InputError (a ValueError), starnet.RuntimeFailure (a RuntimeError) and
+/// starnet.VerificationFailure (a RuntimeFailure) in @p module, and the translation of starnet's
+/// errors into them (Interrupted becomes KeyboardInterrupt).
+void register_errors(py::module_& module);
+
+/// Runs @p work on a thread of its own while this thread waits with the GIL released, so that
+/// other Python threads run; every POLL it checks for Ctrl-C (then asks the work to stop, waits for
+/// it and raises KeyboardInterrupt) and, once the work has taken a second, calls @p progress
+/// (done, total, unit, detail) unless it is None.
+template <class R>
+R run_interruptibly(std::function<R()> work, const py::object& progress);
+
+}  // namespace starnet::python
+
+#include "convert_impl.hpp"

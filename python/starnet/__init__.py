@@ -1,0 +1,116 @@
+"""starnet — an emulator of processor interconnects centred on the star graph S_n.
+
+Collective-communication algorithms run message by message on a single-port, step-synchronous
+emulator, every node's result verified; exact numbers come back as Fractions, traces as pandas
+DataFrames, pictures as matplotlib figures. The same capabilities as the ``starnet`` command, with
+the same names: an option ``--max-n`` is a keyword ``max_n``, a field of ``--json`` an attribute.
+
+>>> import starnet
+>>> r = starnet.allreduce("star:5")
+>>> r.steps, r.verified
+(10, True)
+
+Bad input raises :class:`InputError` (a ValueError) naming the keyword; a failed verification is a
+result (``verified`` False); a runtime failure raises :class:`RuntimeFailure`; Ctrl-C stops a
+long call within a second (KeyboardInterrupt). See docs/python.md.
+"""
+
+from . import _core
+from ._core import InputError, RuntimeFailure, VerificationFailure
+from ._engine import engine_choice
+from ._progress import progress_bar
+from ._results import Result, RunResult
+from ._schedule import Schedule, ScheduleResult
+from ._studies import OptimalResult, markov, montecarlo, optimal, optimal_study, reduce, whatif
+from ._topology import Topology, spec_of
+from . import steady
+
+__version__ = _core.__version__
+
+__all__ = [
+    "InputError", "RuntimeFailure", "VerificationFailure", "Result", "RunResult", "StarResult", "ScheduleResult",
+    "Topology", "Schedule", "OptimalResult", "allreduce", "broadcast", "table1", "table2", "optimal",
+    "optimal_study", "whatif", "montecarlo", "reduce", "markov", "steady",
+]
+
+
+class StarResult(RunResult):
+    """A star collective's run: the fields of ``starnet allreduce --json`` (``steps``,
+    ``expected_steps``, ``messages``, ``levels``, ``nodes_verified``, ``verified``, …) and
+    ``trace`` when kept. In Jupyter, a run on S_2..S_5 with ``trace=True`` shows its step-by-step
+    page (``starnet viz``) inline."""
+
+    def __init__(self, doc, columns, intervals, topology, page):
+        super().__init__(doc, columns, intervals, topology)
+        self._page = page
+
+    @property
+    def page(self):
+        """The self-contained HTML page that steps through the run (S_2..S_5 with ``trace=True``;
+        None otherwise): what ``starnet viz`` writes."""
+        return self._page
+
+    def _repr_html_(self):
+        if self._page is None:
+            return None
+        import html
+
+        return (f'<iframe srcdoc="{html.escape(self._page, quote=True)}" style="width: 100%; height: 760px; '
+                f'border: 0" title="{html.escape(repr(self))}"></iframe>')
+
+
+def _star(topology, collective, op, values, seed, engine, workers, processes, address, port, listen, key_file,
+          peer_timeout, timeout, force, trace, progress, what):
+    spec = spec_of(topology)
+    choice = engine_choice(engine, workers, processes, address, port, listen, key_file, peer_timeout, timeout, force)
+    with progress_bar(progress, what) as bar:
+        doc, columns, intervals, page = _core.run_star(spec, collective, op, values, seed, choice, trace, bar)
+    return StarResult(doc, columns, intervals, topology if isinstance(topology, Topology) else Topology(spec), page)
+
+
+def allreduce(topology, engine="local", workers=None, trace=False, op="sum", values="index", seed=1, processes=False,
+              address=None, port=None, listen=None, key_file=None, peer_timeout=None, timeout=None, force=False,
+              progress=False):
+    """The all-reduce of Oh, Choi and Primeaux on the star graph S_n in n(n−1)/2 single-port steps,
+    every node's final value verified (``starnet allreduce``).
+
+    topology: ``"star:N"`` (N in 1..12) or a Topology of one.
+    engine: ``"local"`` (one process) or ``"zmq"`` (``workers`` threads, default 2; with
+        ``processes=True`` worker processes, over ``address``/``port``; ``listen="HOST:PORT"`` with
+        ``key_file`` for workers that join from other hosts; ``peer_timeout``, ``timeout`` seconds).
+    trace: keep every event: ``result.trace`` (a DataFrame), ``result.transfers``, ``result.gantt()``.
+    op: ``"sum"`` (mod 2^64), ``"min"``, ``"max"`` or ``"xor"``.
+    values: ``"index"`` (node r holds r + 1) or ``"random"`` (seeded by ``seed``).
+    force: run even when the memory estimate exceeds what the process may use.
+    progress: show a tqdm bar on anything that runs longer than a second.
+
+    Returns a :class:`StarResult` (``steps``, ``messages``, ``verified``, ``to_dict()`` …).
+    Raises InputError for bad input, RuntimeFailure when a worker fails.
+    """
+    return _star(topology, "allreduce", op, values, seed, engine, workers, processes, address, port, listen, key_file,
+                 peer_timeout, timeout, force, trace, progress, "allreduce")
+
+
+def broadcast(topology, engine="local", workers=None, trace=False, processes=False, address=None, port=None,
+              listen=None, key_file=None, peer_timeout=None, timeout=None, force=False, progress=False):
+    """The all-to-all broadcast of Oh, Choi and Primeaux on S_n (NODUP, meta messages) in n(n−1)/2
+    steps: every node ends with every node's item exactly once, verified (``starnet broadcast
+    --all-to-all``). Arguments as :func:`allreduce`. Returns a :class:`StarResult`."""
+    return _star(topology, "allgather", "sum", "index", 1, engine, workers, processes, address, port, listen, key_file,
+                 peer_timeout, timeout, force, trace, progress, "broadcast")
+
+
+def table2(max_n=8, engine="local", workers=None, op="sum", values="index", seed=1, progress=False):
+    """Table 2 of Oh, Choi and Primeaux (2005), n = 3..``max_n`` (≤ 10): Tseng's and Sheu's step
+    counts by formula and as printed, beside the all-reduce's steps measured on the emulator
+    (``starnet allreduce --compare``). Returns a :class:`Result` with ``rows``, ``notes`` (where the
+    paper's printed numbers differ) and ``verified``."""
+    choice = engine_choice(engine, workers)
+    with progress_bar(progress, "table 2") as bar:
+        return Result(_core.star_table2(max_n, choice, op, values, seed, bar))
+
+
+def table1():
+    """Table 1 of Oh, Choi and Primeaux (2005): the paper's networks beside their measured size,
+    degree and diameter, with a note where they differ (``starnet topo compare --paper table1``)."""
+    return Result(_core.table1())

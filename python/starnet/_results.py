@@ -1,0 +1,145 @@
+"""Results of starnet's calls: the command line's JSON document as attributes.
+
+Every result holds the document ``starnet SUBCOMMAND --json`` prints for the same input. Its
+fields are the result's attributes; an exact rational (a field ``KEY`` with its exact text in
+``KEY_exact``) is a :class:`fractions.Fraction`; ``to_dict()`` gives the document itself.
+"""
+
+from fractions import Fraction
+
+from . import _core
+
+__all__ = ["Result", "RunResult", "pythonic"]
+
+
+def _exact(text):
+    return Fraction(text)
+
+
+def pythonic(value):
+    """A document's value with every ``KEY``/``KEY_exact`` pair merged into one Fraction."""
+    if isinstance(value, dict):
+        out = {}
+        for key, item in value.items():
+            if key.endswith("_exact") and key[: -len("_exact")] in value:
+                continue
+            exact = value.get(key + "_exact")
+            out[key] = _exact(exact) if isinstance(exact, str) else pythonic(item)
+        return out
+    if isinstance(value, list):
+        return [pythonic(item) for item in value]
+    return value
+
+
+def _cli_form(value):
+    """The document as the command line prints it: KEY_exact only beside a non-integer."""
+    if isinstance(value, dict):
+        return {
+            key: _cli_form(item)
+            for key, item in value.items()
+            if not (key.endswith("_exact") and isinstance(item, str) and "/" not in item)
+        }
+    if isinstance(value, list):
+        return [_cli_form(item) for item in value]
+    return value
+
+
+class Result:
+    """A result whose attributes are the fields of its JSON document (``dir(result)`` lists them).
+
+    Exact rationals are :class:`fractions.Fraction`; ``to_dict()`` returns the document exactly as
+    the command line's ``--json`` prints it.
+    """
+
+    def __init__(self, doc):
+        self._doc = doc
+        self._fields = pythonic(doc)
+
+    def __getattr__(self, name):
+        fields = self.__dict__.get("_fields", {})
+        if name in fields:
+            return fields[name]
+        raise AttributeError(f"{type(self).__name__} has no field {name!r} (fields: {', '.join(sorted(fields))})")
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | set(self._fields))
+
+    def __contains__(self, name):
+        return name in self._fields
+
+    def to_dict(self):
+        """The command line's JSON document for the same input (``starnet ... --json``), as a dict."""
+        return _cli_form(self._doc)
+
+    def __repr__(self):
+        shown = []
+        for key in ("topology", "collective", "steps", "makespan", "optimum", "verified"):
+            if key in self._fields:
+                shown.append(f"{key}={self._fields[key]!r}")
+        return f"<{type(self).__name__} {' '.join(shown)}>"
+
+
+class RunResult(Result):
+    """The result of a run on the emulator: the document's fields, and ``trace`` when one was kept.
+
+    ``trace`` is a pandas DataFrame, one row per event, built from numpy columns of the narrowest
+    dtype that holds them: step, round, time, event (categorical), node, peer, port, tag, size,
+    bytes. Exact times of timed runs are ``time_num``/``time_den`` (int64) beside ``time``.
+    """
+
+    def __init__(self, doc, trace_columns=None, intervals=None, topology=None):
+        super().__init__(doc)
+        self._columns = trace_columns
+        self._intervals = intervals
+        self._trace = None
+        self._topology = topology
+
+    @property
+    def trace(self):
+        """The events of the run as a pandas DataFrame (None when the run kept no trace)."""
+        if self._columns is None:
+            return None
+        if self._trace is None:
+            import pandas as pd
+
+            columns = dict(self._columns)
+            columns["event"] = pd.Categorical.from_codes(columns["event"], categories=_core.EVENT_NAMES)
+            self._trace = pd.DataFrame(columns, copy=False)
+        return self._trace
+
+    @property
+    def transfers(self):
+        """The transfers of the run (each "send" paired with its "receive") as a DataFrame: from,
+        to, port, tag, start, end, finished (None when the run kept no trace)."""
+        if self._intervals is None:
+            return None
+        import pandas as pd
+
+        return pd.DataFrame(self._intervals["transfers"], copy=False)
+
+    @property
+    def computations(self):
+        """The computations of the run as a DataFrame: node, tag, start, end, finished."""
+        if self._intervals is None:
+            return None
+        import pandas as pd
+
+        return pd.DataFrame(self._intervals["computations"], copy=False)
+
+    @property
+    def topology(self):
+        """The topology the run was on (a :class:`starnet.Topology`)."""
+        return self._topology
+
+    def gantt(self, ax=None, max_rows=64):
+        """A Gantt chart of the run as a matplotlib Figure: one row per node, a bar per transfer.
+
+        Needs the trace (``trace=True``). Rows beyond ``max_rows`` are left out.
+        """
+        from ._drawing import gantt
+
+        if self._intervals is None:
+            raise ValueError("gantt() draws the trace: run with trace=True")
+        return gantt(self.transfers, self.computations, self._intervals["makespan"], self._topology, ax=ax,
+                     max_rows=max_rows,
+                     title=f"{self._fields.get('collective', 'run')} on {self._fields.get('topology', '')}")

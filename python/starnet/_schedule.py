@@ -1,0 +1,158 @@
+"""Collective schedules as data (docs/schedules.md): built in Python, loaded, saved, run."""
+
+import json
+
+from . import _core
+from ._engine import engine_choice
+from ._progress import progress_bar
+from ._results import RunResult
+from ._topology import Topology, topology_ref
+
+__all__ = ["Schedule", "ScheduleResult"]
+
+_ITEM_OPS = ("copy", "reduce")
+
+
+class ScheduleResult(RunResult):
+    """A schedule run: the fields of ``starnet schedule run --json`` (``steps``, ``makespan`` when
+    timed, ``lower_bound``, ``chunks_correct``, ``verified``, and ``problem`` — the command line's
+    text — when not verified), and ``trace`` when kept."""
+
+    @property
+    def problem(self):
+        """Why the run is not verified (the first wrong chunk, a port-model violation, a deadlock),
+        or None when it is."""
+        return self._fields.get("problem")
+
+
+class Schedule:
+    """A collective schedule: who sends which chunks to whom at each step.
+
+    Build one step by step::
+
+        s = starnet.Schedule(collective="allgather", topology="ring:4", chunks=4)
+        for step in range(3):
+            for v in range(4):
+                s.send(step, v, (v + 1) % 4, [(v - step) % 4])
+        s.run().verified
+
+    or read one (:meth:`load`: starnet JSON or MSCCL XML), or export a built-in algorithm
+    (:meth:`export`). Attributes: ``collective``, ``topology``, ``nodes``, ``chunks``, ``scratch``,
+    ``root``, ``steps`` (planned), ``transfers``, ``chunks_moved``, ``format``.
+    """
+
+    def __init__(self, collective="allreduce", topology=None, chunks=1, scratch=0, root=None):
+        if topology is None:
+            raise _core.InputError("topology=None: a schedule needs its topology (a Topology or a spec such as 'ring:8')")
+        self._collective = collective
+        self._topology = topology if isinstance(topology, Topology) else Topology(topology)
+        self._chunks = chunks
+        self._scratch = scratch
+        self._root = root
+        self._steps = []
+        self._loaded = None
+
+    @classmethod
+    def _of(cls, loaded):
+        s = cls.__new__(cls)
+        s._loaded = loaded
+        s._steps = None
+        s._topology = Topology._of(loaded.topology_ref())
+        return s
+
+    @classmethod
+    def load(cls, path, topology=None):
+        """Reads a schedule file: starnet JSON (``.json``) or MSCCL XML (``.xml``). ``topology``
+        overrides the one the file names (relative paths in the file are relative to its folder)."""
+        return cls._of(_core.LoadedSchedule.load(str(path), None if topology is None else topology_ref(topology)))
+
+    @classmethod
+    def export(cls, algorithm, topology, collective=None, root=0, ports=1, duplex="full"):
+        """A built-in algorithm as a schedule: ``star-allreduce``, ``star-broadcast``,
+        ``recursive-doubling``, ``ring`` or ``bfs-tree`` (``collective`` and ``root`` for bfs-tree)."""
+        spec = topology.spec if isinstance(topology, Topology) else str(topology)
+        return cls._of(_core.LoadedSchedule.export(algorithm, spec, collective, str(root), ports, duplex))
+
+    def send(self, step, src, dst, chunks, op="copy"):
+        """Adds a transfer at ``step`` from node ``src`` to node ``dst`` (names or indices).
+
+        ``chunks``: chunk indices (chunk c of the sender into chunk c of the receiver), or pairs
+        ``(src_chunk, dst_chunk)``, or triples ``(src_chunk, dst_chunk, "copy"|"reduce")``. ``op``:
+        whether the receiver copies or reduces (⊕) what arrives. ``src == dst`` is a local
+        operation. Returns the schedule, so that calls chain.
+        """
+        if self._steps is None:
+            raise ValueError("send(): this schedule was loaded or exported; build a new Schedule to add transfers")
+        if not isinstance(step, int) or step < 0:
+            raise _core.InputError(f"step={step!r}: expected a step number ≥ 0")
+        if op not in _ITEM_OPS:
+            raise _core.InputError(f"op={op!r}: expected 'copy' or 'reduce'")
+        items = []
+        for item in chunks:
+            items.append(list(item) if isinstance(item, (tuple, list)) else item)
+        while len(self._steps) <= step:
+            self._steps.append([])
+        self._steps[step].append({"f": src, "t": dst, "c": items, "op": op})
+        self._loaded = None
+        return self
+
+    def _document(self):
+        doc = {"format": "starnet-schedule", "version": 1, "collective": self._collective, "chunks": self._chunks,
+               "scratch": self._scratch}
+        if self._root is not None:
+            doc["root"] = self._root
+        if self._topology._ref.from_spec:
+            doc["topology"] = self._topology.spec
+        doc["steps"] = self._steps
+        return doc
+
+    def _built(self):
+        if self._loaded is None:
+            text = json.dumps(self._document())
+            self._loaded = _core.LoadedSchedule.parse(text, "schedule built in Python", self._topology._ref)
+        return self._loaded
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        summary = self._built().summary()
+        if name in summary:
+            return summary[name]
+        raise AttributeError(f"Schedule has no attribute {name!r}")
+
+    @property
+    def topology(self):
+        """The topology the schedule runs on."""
+        return self._topology
+
+    def to_json(self, comment=""):
+        """The schedule in starnet's JSON format (docs/schedules.md)."""
+        return self._built().to_json(comment, "")
+
+    def save(self, path, comment=""):
+        """Writes the schedule in starnet's JSON format (a topology file named relative to ``path``)."""
+        text = self._built().to_json(comment, str(path))
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        return path
+
+    def run(self, ports=1, duplex="full", checking=None, costs="unit", chunk_size=1, op="sum", values="random",
+            seed=1, engine="local", workers=None, trace=False, force=False, progress=False):
+        """Runs the schedule on the emulator and checks the collective on every node and chunk.
+
+        Arguments as ``starnet schedule run``'s options: ``ports``/``duplex`` (the port model),
+        ``checking`` (``"strict"`` or ``"arbitrated"``; default strict for stepped schedules in unit
+        time), ``costs`` (``"unit"`` or ``"topology"``: timed, α–β), ``chunk_size`` (timed runs),
+        ``op``, ``values`` (``"random"`` or ``"index"``), ``seed``, ``engine`` (``"local"`` or
+        ``"zmq"`` with ``workers`` threads), ``trace``. A failed check is a result: ``verified`` is
+        False and ``problem`` says why.
+        """
+        choice = engine_choice(engine=engine, workers=workers, force=force)
+        with progress_bar(progress, "schedule run") as bar:
+            doc, columns, intervals = self._built().run(
+                ports, duplex, checking, costs, str(chunk_size), op, values, seed, choice, trace, bar)
+        return ScheduleResult(doc, columns, intervals, self._topology)
+
+    def __repr__(self):
+        built = self._built().summary()
+        return f"<Schedule {built['collective']} on {built['topology']}: {built['steps']} steps, {built['transfers']} transfers>"

@@ -1,0 +1,192 @@
+"""Searches and studies: optimal, whatif, montecarlo, reduce, markov (the steady-state series are
+in :mod:`starnet.steady`)."""
+
+from fractions import Fraction
+
+from . import _core
+from ._progress import progress_bar
+from ._results import Result, RunResult, pythonic
+from ._schedule import Schedule
+from ._topology import Topology, spec_of, topology_ref
+
+__all__ = ["OptimalResult", "optimal", "optimal_study", "whatif", "montecarlo", "reduce", "markov"]
+
+
+def _frame(rows, doc):
+    """A DataFrame of document rows (exact rationals as Fractions), the document in ``attrs``."""
+    import pandas as pd
+
+    frame = pd.DataFrame([pythonic(row) for row in rows])
+    frame.attrs["verified"] = doc.get("verified")
+    frame.attrs["document"] = doc
+    return frame
+
+
+def _list(value, keyword):
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    try:
+        return ",".join(str(v) for v in value)
+    except TypeError:
+        raise TypeError(f"{keyword}={value!r}: expected a list or a comma-separated string") from None
+
+
+def _exact(value, keyword):
+    from ._topology import _exact_text
+
+    return _exact_text(value, keyword)
+
+
+class OptimalResult(Result):
+    """The answer of :func:`optimal`: the fields of ``starnet optimal --json`` — ``optimum``,
+    ``proved``, ``lower_bound``, ``upper_bound`` (and its ``upper_source``), ``bounds``, ``solver``
+    (SAT); ``steps``, ``schedule`` (the generators), ``uniform_proved_minimal`` (uniform); and
+    ``verified`` — with the schedule found as :attr:`schedule`."""
+
+    def __init__(self, doc, schedule):
+        super().__init__(doc)
+        self._schedule = Schedule._of(schedule) if schedule is not None else None
+
+    @property
+    def schedule(self):
+        """The optimum's schedule (or, when a time limit left a bracket, the best known, unproved)
+        as a :class:`Schedule`, in the collective asked for; None when there is none."""
+        return self._schedule
+
+    @property
+    def steps(self):
+        """The steps of the schedule found: the optimum (SAT) or the class search's length."""
+        fields = self._fields
+        if "optimum" in fields:
+            return fields["optimum"]
+        return fields.get("steps")
+
+
+def optimal(topology, collective="gossip", method="sat", root=0, ports=1, duplex="full", time_limit=None,
+            beam_width=None, max_steps=None, anytime=False, proof=None, progress=False):
+    """The shortest schedule of a collective (``starnet optimal``).
+
+    method: ``"sat"`` — the exact minimum number of steps in the port model, proved both ways (the
+        optimum's schedule runs verified; every shorter T is refuted, by a named bound or by UNSAT
+        confirmed by a second solver; with ``proof=DIR`` DRAT proofs are checked); ``"uniform"`` —
+        the shortest uniform schedule on a Cayley graph (star, hypercube, ring, torus, complete);
+        ``"coset"`` — on S_3..S_6; ``"auto"`` — SAT up to 256 nodes, uniform beyond.
+    collective: ``"gossip"`` (= ``"allgather"``), ``"allreduce"`` (messages of several values: the
+        same search, the schedule given as an all-reduce) or ``"broadcast"`` (from ``root``).
+    time_limit: seconds (default 60; 0: none); a time limit leaves the proven bracket and the best
+        schedule known.
+    beam_width, max_steps, anytime: the class searches' beam, longest schedule, widening beams.
+
+    Returns an :class:`OptimalResult`: ``optimum``, ``proved``, ``lower_bound``, ``upper_bound``,
+    ``steps``, ``verified`` and ``schedule`` (a :class:`Schedule`).
+    """
+    with progress_bar(progress, "optimal") as bar:
+        doc, schedule, _ = _core.optimal(topology_ref(topology), collective, str(root), ports, duplex, time_limit,
+                                         method, beam_width, max_steps, anytime, "" if proof is None else str(proof),
+                                         bar)
+    return OptimalResult(doc, schedule)
+
+
+def optimal_study(study="star", time_limit=None, progress=False):
+    """``starnet optimal --study star|star-beyond``: the gossip optimum of small networks (full and
+    half duplex), or uniform gossips on S_3..S_10 beside the paper. A DataFrame, one row per
+    instance; ``attrs["verified"]``."""
+    with progress_bar(progress, f"optimal study {study}") as bar:
+        doc = _core.optimal_study(study, time_limit, bar)
+    return _frame(doc["rows"], doc)
+
+
+def whatif(collective="allreduce", topologies=(), ports=1, duplex="full", costs="unit", message_size=1, seed=1,
+           fail_links=None, fail_nodes=None, fail_random=None, root=0, op="sum", values="index", schedule=None,
+           optimal=False, optimal_time_limit=None, progress=False):
+    """What if the machine were another topology, had more ports, other link costs, failed links?
+    (``starnet whatif``). Runs ``collective`` on each topology under each port model and fault
+    scenario with every algorithm that applies, every node verified on the emulator, beside a lower
+    bound.
+
+    topologies: specs or Topology objects (or one comma-separated string); ports: a number or a
+    list (``[1, 2]``); duplex: ``"full"``, ``"half"`` or both; costs: ``"unit"``, ``"topology"``
+    (the platform's α–β, timed) or ``"random"``; message_size: units per message (exact);
+    fail_links, fail_nodes, fail_random: fault scenarios; schedule: a schedule file as one more row;
+    optimal: the proven optimum as one more row.
+
+    Returns a pandas DataFrame, one row per row of the command line's table (its JSON rows: exact
+    times as Fractions); ``attrs["verified"]`` and ``attrs["document"]``.
+    """
+    if isinstance(topologies, (str, Topology)):
+        topologies = [topologies]
+    specs = []
+    for t in topologies:
+        if isinstance(t, str) and "," in t:
+            specs.extend(s.strip() for s in t.split(",") if s.strip())
+        else:
+            specs.append(spec_of(t, "topologies"))
+    with progress_bar(progress, "whatif") as bar:
+        doc = _core.whatif(collective, specs, _list(ports, "ports"), _list(duplex, "duplex"), costs,
+                           _exact(message_size, "message_size"), seed, _list(fail_links, "fail_links"),
+                           _list(fail_nodes, "fail_nodes"), _list(fail_random, "fail_random"), str(root), op, values,
+                           "" if schedule is None else str(schedule), optimal, optimal_time_limit, bar)
+    return _frame(doc["rows"], doc)
+
+
+def montecarlo(algorithms=("binomial-stat", "fibonacci-stat", "tree-dyn", "noncommut-tree-dyn"), n=64, dist="gamma",
+               cv=1.0, mu_d=1.0, mu_c=0.0, runs=None, seed=1, threads=0, study=None, points=None, ratio_points=None,
+               worst_case=False, progress=False):
+    """Non-clairvoyant reductions (Benoit, Canon, Marchal, CCPE 2014) under random costs
+    (``starnet montecarlo``), every run verified; the same seed gives the same numbers whatever the
+    thread count.
+
+    One scenario: ``algorithms``, ``n`` processors, cost law ``dist`` (bernoulli, beta0.01, beta1,
+    beta100, binomial, exponential, gamma, poisson, triangle, uniform) with coefficient of variation
+    ``cv``, means ``mu_d`` (transfers) and ``mu_c`` (computations), ``runs`` runs — a DataFrame, one
+    row per algorithm (mean, stddev, sem, min, q10, q50, q90, max, verified_runs).
+    ``study="figure4"|"figure5"|"figure6"``: the paper's figure (one row per point or cell; the
+    paper's statements checked in ``attrs["document"]["notes"]``). ``worst_case=True``: the
+    instances of Section 4 (one row per instance and algorithm, exact ratios as Fractions).
+    """
+    with progress_bar(progress, "montecarlo") as bar:
+        if worst_case:
+            doc = _core.worst_cases(bar)
+            return _frame(doc["worst_case"], doc)
+        if study is not None:
+            doc = _core.montecarlo_study(study, n, runs, seed, threads, points, ratio_points, bar)
+            rows = doc.get("cells") or [dict(point_algo, cv=point["cv"]) for point in doc["points"]
+                                        for point_algo in point["algorithms"]]
+            return _frame(rows, doc)
+        doc, _ = _core.montecarlo(_list(algorithms, "algorithms"), n, dist, cv, mu_d, mu_c, runs, seed, threads, None,
+                                  bar)
+    return _frame(doc["algorithms"], doc)
+
+
+def reduce(algorithm="greedy", n=10, d=1, c=1, k=None, op="sum", trace=False, study=None, max_n=10_000,
+           progress=False):
+    """Reduction trees with transfers (cost d) overlapping computations (cost c), Canon and Antoniu
+    (RR-7898, 2012) (``starnet reduce``): the plan of ``algorithm`` (greedy, greedy-transfers,
+    greedy-reducers, binomial, fibonacci, binomial-strategy, fibonacci-strategy) for ``n`` elements,
+    checked against the model, folded with ``op`` (sum, or concat: not commutative) and run on the
+    emulator at its planned times. d, c: exact numbers (ints, Fractions, "3/2", 0.5).
+
+    Returns a :class:`RunResult` (``length``, ``lower_bound``, ``upper_bound``, ``parents``,
+    ``transfers``, ``verified``, and ``trace`` with ``trace=True``). ``study="figure2"``: Figure 2's
+    ratios for n = 2..``max_n``, a DataFrame of exact lengths (Fractions).
+    """
+    with progress_bar(progress, "reduce") as bar:
+        if study is not None:
+            if study != "figure2":
+                raise _core.InputError(f"study={study!r}: expected 'figure2'")
+            doc, rows = _core.figure2(max_n, bar)
+            exact = [{key: (value if key == "n" else Fraction(value)) for key, value in row.items()} for row in rows]
+            return _frame(exact, doc)
+        doc, columns, intervals = _core.reduce(algorithm, n, _exact(d, "d"), _exact(c, "c"), k, op, trace, bar)
+    return RunResult(doc, columns, intervals, None)
+
+
+def markov(n, rate=1, progress=False):
+    """Exact E[T] and Var[T] of Tree-dyn's completion time with exponential transfer times (rate L)
+    and free computation, by the Markov chain of Benoit, Canon and Marchal (HeteroPar 2013), checked
+    against the closed form (``starnet markov``). Returns a :class:`Result` with ``expected`` and
+    ``variance`` as Fractions, ``states`` and ``verified``."""
+    with progress_bar(progress, "markov") as bar:
+        return Result(_core.markov(n, _exact(rate, "rate"), bar))

@@ -1,0 +1,169 @@
+"""Topologies: a spec or file, or a networkx graph."""
+
+import os
+from fractions import Fraction
+
+from . import _core
+from ._progress import progress_bar
+from ._results import Result
+
+__all__ = ["Topology", "topology_ref", "spec_of"]
+
+
+def _exact_text(value, keyword):
+    """An exact number as text for the extension: ints, Fractions, decimal strings, floats as written."""
+    if isinstance(value, bool):
+        raise TypeError(f"{keyword}={value!r}: expected a number")
+    if isinstance(value, (int, Fraction)):
+        return str(Fraction(value))
+    if isinstance(value, float):
+        # A float is read as the decimal it prints as (0.1 means 1/10), never as its binary expansion.
+        return repr(value)
+    if isinstance(value, str):
+        return value
+    try:
+        return str(Fraction(value))
+    except (TypeError, ValueError):
+        raise TypeError(f"{keyword}={value!r}: expected a number") from None
+
+
+class Topology:
+    """A topology: a spec (``"star:5"``, ``"hypercube:7"``, ``"torus:4x4"``, …), a DOT, GraphML or
+    SimGrid file, or a networkx graph (:meth:`from_networkx`).
+
+    Its attributes are those of ``starnet topo info --json``: ``nodes``, ``links``, ``diameter``,
+    ``degree_min``, ``degree_max``, ``processors``, ``directed``, ``average_distance`` (a Fraction),
+    ``distance_histogram``, ``unreachable_pairs``, ``method``. They are computed once, when first
+    asked for. Wherever starnet asks for a topology, a Topology or a spec string will do.
+
+    >>> t = starnet.Topology("star:4")
+    >>> t.nodes, t.diameter
+    (24, 4)
+    """
+
+    def __init__(self, spec_or_path):
+        if isinstance(spec_or_path, Topology):
+            self._ref = spec_or_path._ref
+        else:
+            if not isinstance(spec_or_path, (str, os.PathLike)):
+                raise TypeError(f"topology={spec_or_path!r}: expected a spec such as 'star:5', a file path, or a Topology")
+            self._ref = _core.TopologyRef(os.fspath(spec_or_path))
+            self._ref.check()
+        self._info = None
+
+    @classmethod
+    def _of(cls, ref):
+        t = cls.__new__(cls)
+        t._ref = ref
+        t._info = None
+        return t
+
+    @classmethod
+    def from_networkx(cls, graph, weight="weight", latency=None, name=None):
+        """A topology from a networkx graph: nodes by their names (``str(node)``), one link per edge.
+
+        ``weight`` names the edge attribute holding a link's cost per unit of message (1/β of the
+        α–β model; default 1 where absent), ``latency`` the one holding α (default 0). Numbers are
+        read exactly (a float as the decimal it prints as). A ``networkx.Graph`` gives undirected
+        links, a ``DiGraph`` arcs.
+        """
+        import networkx as nx
+
+        if not isinstance(graph, nx.Graph):
+            raise TypeError(f"graph={graph!r}: expected a networkx Graph or DiGraph")
+        if graph.is_multigraph():
+            raise ValueError("graph: a multigraph has parallel links; starnet's platforms have at most one per pair")
+        nodes = list(graph.nodes)
+        index = {node: i for i, node in enumerate(nodes)}
+        edges = []
+        for u, v, data in graph.edges(data=True):
+            cost = data.get(weight, 1) if weight is not None else 1
+            alpha = data.get(latency, 0) if latency is not None else 0
+            edges.append((index[u], index[v], _exact_text(cost, "weight"), _exact_text(alpha, "latency")))
+        title = name if name is not None else (graph.graph.get("name") or "networkx")
+        return cls._of(_core.TopologyRef.from_edges(str(title), [str(n) for n in nodes], edges, graph.is_directed()))
+
+    def to_networkx(self):
+        """The topology as a networkx graph: a ``Graph`` when every link goes both ways, else a
+        ``DiGraph``; nodes by name, each edge with ``weight`` (its cost) and ``latency``, Fractions."""
+        import networkx as nx
+
+        directed = self._ref.directed() if not self._ref.spec.startswith("star:") else False
+        graph = nx.DiGraph() if directed else nx.Graph()
+        graph.graph["name"] = self._ref.spec
+        names = self._ref.node_names()
+        graph.add_nodes_from(names)
+        for u, v, cost, alpha in self._ref.edges():
+            graph.add_edge(names[u], names[v], weight=Fraction(cost), latency=Fraction(alpha))
+        return graph
+
+    @property
+    def spec(self):
+        """The spec or file this topology came from (a networkx graph's name otherwise)."""
+        return self._ref.spec
+
+    @property
+    def info(self):
+        """``starnet topo info --json`` as a :class:`Result` (computed once)."""
+        if self._info is None:
+            self._info = Result(self._ref.info())
+        return self._info
+
+    def node_names(self):
+        """The names of the nodes, in index order (permutation labels on a star graph)."""
+        return self._ref.node_names()
+
+    def export(self, format="dot", path=None):
+        """The topology as a ``dot``, ``graphml`` or ``simgrid`` file's text, checked by reading it
+        back; written to ``path`` too when given."""
+        text, verified, problem = self._ref.export(format)
+        if not verified:
+            raise _core.VerificationFailure(problem)
+        if path is not None:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+        return text
+
+    def draw(self, ax=None, labels=None):
+        """A drawing of the topology as a matplotlib Figure (networkx layout; star graphs of up to
+        120 nodes by sub-star). ``labels``: show node names (default: up to 64 nodes)."""
+        from ._drawing import draw_topology
+
+        return draw_topology(self, ax=ax, labels=labels)
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        info = self.info
+        if name in info:
+            return getattr(info, name)
+        raise AttributeError(f"Topology has no attribute {name!r}")
+
+    def __repr__(self):
+        return f"Topology({self.spec!r})"
+
+    def __eq__(self, other):
+        return isinstance(other, Topology) and other._ref.spec == self._ref.spec and other._ref.from_spec
+
+    def __hash__(self):
+        return hash(self._ref.spec)
+
+
+def topology_ref(topology, keyword="topology"):
+    """The extension's handle of a Topology or a spec string."""
+    if isinstance(topology, Topology):
+        return topology._ref
+    if isinstance(topology, (str, os.PathLike)):
+        return _core.TopologyRef(os.fspath(topology))
+    raise TypeError(f"{keyword}={topology!r}: expected a Topology or a spec such as 'star:5'")
+
+
+def spec_of(topology, keyword="topology"):
+    """The spec of a Topology or a spec string (for calls that take families by name)."""
+    if isinstance(topology, Topology):
+        if not topology._ref.from_spec:
+            raise ValueError(f"{keyword}: a topology built in memory has no spec; this call takes a spec or a file")
+        return topology.spec
+    if isinstance(topology, (str, os.PathLike)):
+        return os.fspath(topology)
+    raise TypeError(f"{keyword}={topology!r}: expected a Topology or a spec such as 'star:5'")

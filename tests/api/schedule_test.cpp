@@ -1,0 +1,119 @@
+// Schedules as library calls (api/schedule.hpp): loading (paths inside a file relative to it),
+// running (a failure is a result with its problem), the default checking, exporting.
+#include "../core/expect_error.hpp"
+
+#include <starnet/api/schedule.hpp>
+#include <starnet/core/error.hpp>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+namespace starnet::api {
+namespace {
+
+namespace fs = std::filesystem;
+const std::string EXAMPLES = std::string(STARNET_SOURCE_DIR) + "/docs/examples/schedules/";
+
+/// A fresh folder under the temporary directory, removed at the end of the test.
+struct TempDir {
+  fs::path path = fs::temp_directory_path() / ("starnet_api_" + std::to_string(::getpid()) + "_" +
+                                               ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  TempDir() { fs::create_directories(path); }
+  ~TempDir() { fs::remove_all(path); }
+  [[nodiscard]] std::string write(const std::string& name, const std::string& text) const {
+    std::ofstream(path / name) << text;
+    return (path / name).string();
+  }
+};
+
+TEST(RunSchedule, EveryExampleRunsVerified) {
+  for (const char* name : {"allreduce", "reduce", "broadcast", "allgather", "gather", "scatter", "reducescatter",
+                           "alltoall", "allreduce_programs"}) {
+    ScheduleRunRequest request;
+    request.schedule = load_schedule(EXAMPLES + name + ".json");
+    const auto r = run_schedule(request);
+    EXPECT_TRUE(r.verified) << name << ": " << r.problem;
+    EXPECT_EQ(r.to_json().at("verified"), true) << name;
+  }
+}
+
+TEST(RunSchedule, ASendAlongAMissingLinkIsAResultNamingIt) {
+  const TempDir dir;
+  const auto path = dir.write("bad.json", R"({"format": "starnet-schedule", "version": 1, "collective": "allgather",
+    "chunks": 4, "topology": "ring:4", "steps": [[{"f": 0, "t": 2, "c": [0]}]]})");
+  ScheduleRunRequest request;
+  request.schedule = load_schedule(path);
+  const auto r = run_schedule(request);
+  EXPECT_FALSE(r.verified);
+  EXPECT_NE(r.problem.find("link"), std::string::npos) << r.problem;
+  const auto j = r.to_json();
+  EXPECT_EQ(j.at("verified"), false);
+  EXPECT_EQ(j.at("problem"), r.problem);
+  EXPECT_TRUE(j.at("steps").is_null());
+}
+
+TEST(LoadSchedule, ATopologyFileNamedByTheScheduleIsFoundBesideIt) {
+  const TempDir dir;
+  dir.write("pair.dot", "graph { a -- b; }\n");
+  fs::create_directories(dir.path / "sub");
+  std::ofstream(dir.path / "sub" / "s.json")
+      << R"({"format": "starnet-schedule", "version": 1, "collective": "allgather", "chunks": 2,
+            "topology": "../pair.dot", "steps": [[{"f": 0, "t": 1, "c": [0]}, {"f": 1, "t": 0, "c": [1]}]]})";
+  const auto l = load_schedule((dir.path / "sub" / "s.json").string());
+  EXPECT_EQ(l.topology->num_nodes(), 2U);
+  ScheduleRunRequest request;
+  request.schedule = l;
+  EXPECT_TRUE(run_schedule(request).verified);
+  std::ofstream(dir.path / "sub" / "missing.json")
+      << R"({"format": "starnet-schedule", "version": 1, "collective": "allgather", "chunks": 2,
+            "topology": "nowhere.dot", "steps": []})";
+  EXPECT_ERROR(TopologyError, load_schedule((dir.path / "sub" / "missing.json").string()), "missing.json",
+               "names the topology", "nowhere.dot");
+}
+
+TEST(ExportSchedule, WritesATopologyFileRelativeToTheOutput) {
+  const TempDir dir;
+  const auto dot = dir.write("sq.dot", "graph { a -- b; b -- c; c -- d; d -- a; }\n");
+  ExportRequest request;
+  request.algorithm = algorithms::schedule::Builtin::BFS_TREE;
+  request.topology = dot;
+  const auto l = export_schedule(request);
+  fs::create_directories(dir.path / "out");
+  const auto out = (dir.path / "out" / "tree.json").string();
+  const auto text = schedule_json(l, "test", out);
+  EXPECT_NE(text.find("\"../sq.dot\""), std::string::npos) << text;
+  std::ofstream(out) << text;
+  ScheduleRunRequest run;
+  run.schedule = load_schedule(out);
+  EXPECT_TRUE(run_schedule(run).verified);
+}
+
+TEST(DefaultChecking, StrictForStepsInUnitTimeArbitratedOtherwise) {
+  const auto stepped = load_schedule(EXAMPLES + "allreduce.json");
+  const auto programs = load_schedule(EXAMPLES + "allreduce_programs.json");
+  EXPECT_EQ(default_checking(*stepped.schedule, false), emulator::Checking::STRICT);
+  EXPECT_EQ(default_checking(*stepped.schedule, true), emulator::Checking::ARBITRATED);
+  EXPECT_EQ(default_checking(*programs.schedule, false), emulator::Checking::ARBITRATED);
+}
+
+TEST(RunSchedule, RefusesWorkerProcessesAndChunkSizesOfUnitRuns) {
+  ScheduleRunRequest request;
+  request.schedule = load_schedule(EXAMPLES + "allreduce.json");
+  request.engine.kind = EngineKind::ZMQ;
+  request.engine.processes = true;
+  EXPECT_ERROR(UsageError, run_schedule(request), "processes", "threads");
+  request.engine = {};
+  request.chunk_size = 3;
+  EXPECT_ERROR(UsageError, run_schedule(request), "chunk_size 3", "timed");
+}
+
+TEST(ParseBuiltin, NamesTheChoices) {
+  EXPECT_EQ(parse_builtin("ring"), algorithms::schedule::Builtin::RING);
+  EXPECT_ERROR(UsageError, parse_builtin("bruck"), "algorithm bruck", "star-allreduce", "bfs-tree");
+}
+
+}  // namespace
+}  // namespace starnet::api

@@ -1,0 +1,69 @@
+// The vocabulary, limits and defaults every call shares (api/settings.hpp).
+#include "../core/expect_error.hpp"
+
+#include <starnet/api/settings.hpp>
+#include <starnet/core/error.hpp>
+
+#include <gtest/gtest.h>
+
+namespace starnet::api {
+namespace {
+
+/// The setting an error is about, or "" when it names none.
+template <class F>
+std::string setting_of(F&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.setting() != nullptr ? e.setting()->name + "=" + e.setting()->value : "";
+  }
+  return "no error";
+}
+
+TEST(PortModel, OneLimitForEveryCall) {
+  EXPECT_EQ(port_model(1, "full").ports, 1U);
+  EXPECT_TRUE(port_model(2, "half").half_duplex);
+  EXPECT_EQ(port_model(MAX_PORTS, "full").ports, MAX_PORTS);
+  EXPECT_EQ(setting_of([] { (void)port_model(0, "full"); }), "ports=0");
+  EXPECT_EQ(setting_of([] { (void)port_model(MAX_PORTS + 1, "full"); }), "ports=1025");
+  EXPECT_EQ(setting_of([] { (void)port_model(1, "simplex"); }), "duplex=simplex");
+  EXPECT_ERROR(UsageError, port_model(0, "full"), "ports 0", "1..1024");
+}
+
+TEST(SplitList, TrimsSpacesAndKeepsParenthesisedCommas) {
+  EXPECT_EQ(split_list("star:5, hypercube:7 ,ring:8"), (std::vector<std::string>{"star:5", "hypercube:7", "ring:8"}));
+  EXPECT_EQ(split_list("(0,1)-(0,2), 3-4"), (std::vector<std::string>{"(0,1)-(0,2)", "3-4"}));
+  EXPECT_TRUE(split_list(" , ,").empty());
+}
+
+TEST(ParseCollective, ReadsEveryNameAndNamesTheChoicesOtherwise) {
+  EXPECT_EQ(parse_collective("alltoall"), Collective::ALLTOALL);
+  EXPECT_EQ(parse_collective(" gossip "), Collective::ALLGATHER);
+  EXPECT_ERROR(UsageError, parse_collective("allreduse"), "collective allreduse", "allreduce, reduce", "alltoall");
+  EXPECT_EQ(setting_of([] { (void)parse_collective("x", "study_collective"); }), "study_collective=x");
+}
+
+TEST(ParseValues, IndexAndRankAreOneWord) {
+  EXPECT_EQ(parse_values("index"), ValuesKind::INDEX);
+  EXPECT_EQ(parse_values("rank"), ValuesKind::INDEX);
+  EXPECT_EQ(parse_values("random"), ValuesKind::RANDOM);
+  EXPECT_ERROR(UsageError, parse_values("ranks"), "values ranks", "index", "random");
+  EXPECT_FALSE(make_values(ValuesKind::INDEX, 3).random);
+  EXPECT_TRUE(make_values(ValuesKind::RANDOM, 3).random);
+}
+
+TEST(ParseOp, NamesTheOperators) {
+  EXPECT_EQ(parse_op("xor"), Op::XOR);
+  EXPECT_ERROR(UsageError, parse_op("prod"), "op prod", "sum, min, max or xor");
+}
+
+TEST(ParseNumber, ExactOrRefusedNamingTheSetting) {
+  EXPECT_EQ(parse_number("7/2", "latency"), Rational(7, 2));
+  EXPECT_EQ(parse_number(" 0.25 ", "latency"), Rational(1, 4));
+  EXPECT_ERROR(UsageError, parse_number("fast", "bandwidth"), "bandwidth fast", "not a number");
+  EXPECT_ERROR(UsageError, parse_number("-1", "latency"), "latency -1", "≥ 0");
+  EXPECT_ERROR(UsageError, parse_number("0", "bandwidth", 0, true), "bandwidth 0", "> 0");
+}
+
+}  // namespace
+}  // namespace starnet::api

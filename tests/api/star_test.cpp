@@ -1,0 +1,110 @@
+// The star collectives as one call each (api/star.hpp): verified node by node on every engine,
+// the document of `allreduce --json`, Table 2 and the job text worker processes get.
+#include "../core/expect_error.hpp"
+
+#include <starnet/api/json.hpp>
+#include <starnet/api/star.hpp>
+#include <starnet/core/error.hpp>
+#include <starnet/core/interrupt.hpp>
+
+#include <gtest/gtest.h>
+
+namespace starnet::api {
+namespace {
+
+TEST(RunStar, AllReduceOnS4VerifiedInSixSteps) {
+  const auto r = run_star(StarRequest::on("star:4"));
+  EXPECT_TRUE(r.verified);
+  EXPECT_EQ(r.run.makespan, Rational(6));
+  EXPECT_EQ(r.report.nodes_correct, 24U);
+  EXPECT_EQ(r.expected_value, 24U * 25U / 2U);  // every node holds Σ (rank + 1)
+  const auto j = r.to_json();
+  EXPECT_EQ(j.at("steps"), 6);
+  EXPECT_EQ(j.at("nodes_verified"), 24);
+  EXPECT_EQ(j.at("engine"), "local");
+  EXPECT_EQ(j.at("transport"), "none");
+  EXPECT_EQ(j.at("result"), 300);
+}
+
+TEST(RunStar, BroadcastAndZmqThreadsGiveTheLocalTrace) {
+  auto request = StarRequest::on("star:4", Collective::ALLGATHER);
+  request.trace = true;
+  const auto local = run_star(request);
+  request.engine.kind = EngineKind::ZMQ;
+  request.engine.workers = 3;
+  const auto zmq = run_star(request);
+  EXPECT_TRUE(local.verified);
+  EXPECT_TRUE(zmq.verified);
+  ASSERT_EQ(local.run.trace.size(), zmq.run.trace.size());
+  for (std::size_t i = 0; i < local.run.trace.size(); ++i) {
+    EXPECT_EQ(local.run.trace[i].key(), zmq.run.trace[i].key()) << " event " << i;
+  }
+  EXPECT_EQ(zmq.to_json().at("collective"), "all-to-all broadcast");
+  EXPECT_EQ(zmq.to_json().at("workers"), 3);
+}
+
+TEST(RunStar, RefusesWhatDoesNotApplyNamingTheSetting) {
+  EXPECT_ERROR(TopologyError, StarRequest::on("ring:4"), "ring:4");
+  auto request = StarRequest::on("star:3");
+  request.collective = Collective::SCATTER;
+  EXPECT_ERROR(UsageError, run_star(request), "collective scatter");
+  request = StarRequest::on("star:3");
+  request.engine.timeout = 5;
+  EXPECT_ERROR(UsageError, run_star(request), "timeout 5");
+  request = StarRequest::on("star:3");
+  request.fault = StarFault{};
+  EXPECT_ERROR(UsageError, run_star(request), "fault", "worker processes");
+}
+
+TEST(RunStar, AStopRequestEndsTheRunAndIsForgottenAfterIt) {
+  request_stop();
+  {
+    const StopScope outer;  // the request holds while a call is open
+    EXPECT_ERROR(Interrupted, run_star(StarRequest::on("star:5")), "stopped on request");
+  }
+  EXPECT_FALSE(stop_requested());
+  EXPECT_TRUE(run_star(StarRequest::on("star:3")).verified);
+}
+
+TEST(RunStar, JobTextTravelsWhole) {
+  auto request = StarRequest::on("star:6");
+  request.op = Op::XOR;
+  request.values = ValuesKind::RANDOM;
+  request.seed = 42;
+  request.fault = StarFault{StarFault::Kind::SLEEP, 1, 9};
+  const auto back = StarRequest::from_job(request.to_job());
+  EXPECT_EQ(back.n, 6);
+  EXPECT_EQ(back.op, Op::XOR);
+  EXPECT_EQ(back.values, ValuesKind::RANDOM);
+  EXPECT_EQ(back.seed, 42U);
+  ASSERT_TRUE(back.fault.has_value());
+  EXPECT_EQ(back.fault->kind, StarFault::Kind::SLEEP);
+  EXPECT_EQ(back.fault->worker, 1U);
+  EXPECT_EQ(back.fault->step, 9U);
+  EXPECT_ERROR(TransportError, StarRequest::from_job("{\"n\": 3}"), "job");
+}
+
+TEST(StarTable2, MeasuredStepsAreTheTriangleNumbersAndThePapersSlipsAreNoted) {
+  const auto t = star_table2(6, {});
+  ASSERT_EQ(t.rows.size(), 4U);
+  EXPECT_TRUE(t.verified);
+  for (const auto& row : t.rows) EXPECT_EQ(row.measured, row.n * (row.n - 1) / 2) << " n=" << row.n;
+  // Tseng's formula 3(n−1)² disagrees with the paper's printed 127 at n = 8 only.
+  EXPECT_EQ(t.to_json().at("rows").size(), 4U);
+  EXPECT_ERROR(UsageError, star_table2(11, {}), "max_n 11", "3..10");
+}
+
+TEST(ExactAlways, WritesTheExactTextOfWholeRationalsToo) {
+  nlohmann::json j;
+  put_exact(j, "makespan", Rational(6));
+  EXPECT_FALSE(j.contains("makespan_exact"));
+  {
+    const ExactAlways always;
+    put_exact(j, "makespan", Rational(6));
+  }
+  EXPECT_EQ(j.at("makespan_exact"), "6");
+  EXPECT_FALSE(exact_always());
+}
+
+}  // namespace
+}  // namespace starnet::api

@@ -1,0 +1,63 @@
+// Topologies as calls take them and the `topo` capabilities (api/topology.hpp).
+#include "../core/expect_error.hpp"
+
+#include <starnet/api/topology.hpp>
+#include <starnet/core/error.hpp>
+
+#include <gtest/gtest.h>
+
+namespace starnet::api {
+namespace {
+
+TEST(TopologyInfo, StarFiveAsTheCommandLinePrintsIt) {
+  const auto info = topology_info("star:5");
+  EXPECT_TRUE(info.verified);
+  EXPECT_EQ(info.properties.nodes, 120U);
+  EXPECT_EQ(info.properties.diameter(), 6U);
+  const auto j = info.to_json();
+  EXPECT_EQ(j.at("average_distance_exact"), "26/7");
+  EXPECT_EQ(j.at("verified"), true);
+}
+
+TEST(TopologyRef, APlatformBuiltInMemoryIsATopologyToo) {
+  auto p = std::make_shared<topology::Platform>("triangle", /*directed=*/false);
+  const auto a = p->add_node({"a"});
+  const auto b = p->add_node({"b"});
+  const auto c = p->add_node({"c"});
+  p->add_link(a, b);
+  p->add_link(b, c);
+  p->add_link(c, a, {Rational(1, 2)});
+  const auto t = TopologyRef::of(p);
+  EXPECT_FALSE(t.from_spec());
+  EXPECT_EQ(t.spec(), "triangle");
+  EXPECT_EQ(t.topology()->num_nodes(), 3U);
+  const auto info = topology_info(t);
+  EXPECT_EQ(info.properties.links, 3U);
+  EXPECT_EQ(info.properties.diameter(), 1U);
+}
+
+TEST(TopologyRef, ABadSpecIsRefusedWhenFirstUsed) {
+  const TopologyRef t("stra:5");
+  EXPECT_ERROR(TopologyError, (void)t.topology(), "stra:5");
+}
+
+TEST(TopologyTable1, TheFourSizeAndCaptionSlipsOfThePaperAreNoted) {
+  const auto t = topology_table1();
+  EXPECT_TRUE(t.verified);
+  ASSERT_EQ(t.rows.size(), 10U);
+  int size_slips = 0;
+  for (const auto& row : t.rows) {
+    for (const auto& d : row.differences) size_slips += d == "size" ? 1 : 0;
+  }
+  EXPECT_EQ(size_slips, 2);  // MCT4(3) and MCT6(3): levels counted, not nodes
+  EXPECT_EQ(t.to_json().at("rows").size(), 10U);
+}
+
+TEST(ExportTopology, ReadsBackAsTheSamePlatform) {
+  const auto e = export_topology("hypercube:3", topology::FileFormat::DOT);
+  EXPECT_TRUE(e.verified) << e.problem;
+  EXPECT_NE(e.text.find("graph"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace starnet::api

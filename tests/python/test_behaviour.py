@@ -1,0 +1,87 @@
+"""What Python users expect of long calls: the GIL released, Ctrl-C within a second, progress."""
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+
+import starnet
+
+PYTHON = sys.executable
+
+
+def test_two_threads_runs_overlap():
+    # Two threads each run S_9 all-reduces, noting when each call began and ended. A call that held
+    # the GIL would keep the other thread from even entering its own call, so no two calls could
+    # overlap by more than a thread switch; with the GIL released they overlap for most of a run,
+    # however loaded the machine is.
+    spans = {0: [], 1: []}
+
+    def work(k):
+        for _ in range(3):
+            start = time.perf_counter()
+            r = starnet.allreduce("star:9")
+            spans[k].append((start, time.perf_counter(), r.verified))
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in (0, 1)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(v for k in spans for _, _, v in spans[k])
+    overlap = max(min(e0, e1) - max(s0, s1) for s0, e0, _ in spans[0] for s1, e1, _ in spans[1])
+    shortest = min(e - s for k in spans for s, e, _ in spans[k])
+    assert overlap > 0.5 * shortest, f"the longest overlap of two calls was {overlap:.3f} s (a run: {shortest:.3f} s)"
+
+
+def test_a_thread_keeps_running_python_during_a_run():
+    ticks = []
+    stop = threading.Event()
+
+    def tick():
+        while not stop.is_set():
+            ticks.append(time.perf_counter())
+            time.sleep(0.01)
+
+    ticker = threading.Thread(target=tick)
+    ticker.start()
+    starnet.allreduce("star:8")
+    stop.set()
+    ticker.join()
+    gaps = [b - a for a, b in zip(ticks, ticks[1:])]
+    assert ticks and max(gaps) < 0.5, f"the ticker stalled for {max(gaps):.2f} s"
+
+
+def test_ctrl_c_stops_a_long_run_within_a_second():
+    script = textwrap.dedent("""
+        import sys, time, starnet
+        print("ready", flush=True)
+        start = time.perf_counter()
+        try:
+            starnet.allreduce("star:11")
+            print("finished", flush=True)
+        except KeyboardInterrupt:
+            print(f"interrupted {time.perf_counter() - start:.3f}", flush=True)
+        r = starnet.allreduce("star:4")  # a stop is forgotten once the call it ended is over
+        print("after", r.verified, flush=True)
+    """)
+    p = subprocess.Popen([PYTHON, "-c", script], stdout=subprocess.PIPE, text=True, env=os.environ.copy())
+    assert p.stdout.readline().strip() == "ready"
+    time.sleep(1.5)
+    sent = time.perf_counter()
+    p.send_signal(signal.SIGINT)
+    out, _ = p.communicate(timeout=60)
+    took = time.perf_counter() - sent
+    lines = out.split("\n")
+    assert lines[0].startswith("interrupted"), out
+    assert took < 1.0 + 1.0, f"the process ended {took:.2f} s after Ctrl-C"  # the stop, then S_4 and exit
+    assert "after True" in out
+
+
+def test_progress_shows_a_bar_on_long_calls(capsys):
+    starnet.table2(max_n=9, progress=True)
+    err = capsys.readouterr().err
+    assert "table 2" in err

@@ -1,0 +1,86 @@
+"""starnet.allreduce and starnet.broadcast: the star collectives, as the command line answers."""
+
+import sys
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import starnet
+from conftest import cli_json, stable
+
+
+def test_allreduce_is_the_command_lines_document():
+    r = starnet.allreduce("star:5")
+    assert r.steps == 10 and r.verified and r.nodes_verified == 120
+    assert stable(r.to_dict()) == stable(cli_json("allreduce", "--topology", "star:5"))
+
+
+def test_every_option_mirrors_the_command_line():
+    r = starnet.allreduce(starnet.Topology("star:4"), engine="zmq", workers=3, op="xor", values="random", seed=7)
+    expected = cli_json("allreduce", "--topology", "star:4", "--engine", "zmq", "--workers", "3", "--op", "xor",
+                        "--values", "random", "--seed", "7")
+    assert stable(r.to_dict()) == stable(expected)
+    assert r.workers == 3 and r.transport == "inproc"
+
+
+def test_broadcast_is_the_command_lines_document():
+    r = starnet.broadcast("star:4")
+    assert r.verified and r.nodup
+    assert stable(r.to_dict()) == stable(cli_json("broadcast", "--all-to-all", "--topology", "star:4"))
+
+
+def test_trace_is_a_dataframe_of_narrow_columns():
+    r = starnet.allreduce("star:4", trace=True)
+    t = r.trace
+    assert len(t) > 0
+    assert set(t["event"].cat.categories) >= {"send", "receive"}
+    sends = t[t["event"] == "send"]
+    assert len(sends) == r.messages
+    assert t["node"].dtype == np.uint8 and t["step"].dtype == np.uint8
+    assert (t["time"] == t["step"]).all()  # unit time: the time is the step
+    assert len(r.transfers) == r.messages
+    assert (r.transfers["end"] - r.transfers["start"] == 1).all()
+
+
+def test_s7_trace_fits_in_48_bytes_per_event():
+    r = starnet.allreduce("star:7", trace=True)
+    t = r.trace
+    assert len(t) >= 105_840
+    per_event = t.memory_usage(index=True, deep=True).sum() / len(t)
+    assert per_event <= 48, f"{per_event:.1f} bytes per event"
+
+
+def test_gantt_is_a_figure():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    fig = starnet.allreduce("star:3", trace=True).gantt()
+    assert fig.axes[0].get_title().startswith("all-reduce on star:3")
+    with pytest.raises(ValueError, match="trace=True"):
+        starnet.allreduce("star:3").gantt()
+
+
+def test_bad_input_raises_input_error_naming_the_keyword():
+    with pytest.raises(starnet.InputError, match=r"workers=-1: expected a number of workers in 1\.\.256"):
+        starnet.allreduce("star:4", workers=-1)
+    with pytest.raises(starnet.InputError, match=r"timeout=5.*applies only with processes="):
+        starnet.allreduce("star:4", timeout=5)
+    with pytest.raises(starnet.InputError, match="op=prod"):
+        starnet.allreduce("star:4", op="prod")
+    with pytest.raises(starnet.InputError, match="ring:5"):
+        starnet.allreduce("ring:5")
+    with pytest.raises(ValueError):
+        starnet.allreduce("star:13")
+
+
+def test_table2_is_the_command_lines():
+    t = starnet.table2(max_n=6)
+    assert [row["measured"] for row in t.rows] == [3, 6, 10, 15]
+    assert stable(t.to_dict()) == stable(cli_json("allreduce", "--compare", "--max-n", "6"))
+
+
+def test_results_have_docstrings():
+    for f in (starnet.allreduce, starnet.broadcast, starnet.table2, starnet.Topology, starnet.Schedule,
+              starnet.Schedule.run, starnet.Topology.from_networkx):
+        assert f.__doc__ and len(f.__doc__) > 40, f

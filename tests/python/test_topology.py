@@ -1,0 +1,77 @@
+"""starnet.Topology: specs, files and networkx graphs; the answers of `starnet topo`."""
+
+from fractions import Fraction
+
+import networkx as nx
+import pytest
+
+import starnet
+from conftest import cli_json, stable
+
+
+def test_attributes_are_topo_infos_fields():
+    t = starnet.Topology("star:5")
+    assert t.nodes == 120
+    assert t.links == 240
+    assert t.diameter == 6
+    assert t.average_distance == Fraction(26, 7)
+    assert isinstance(t.average_distance, Fraction)
+    assert stable(t.info.to_dict()) == stable(cli_json("topo", "info", "star:5"))
+
+
+def test_bad_specs_raise_input_error_naming_them():
+    with pytest.raises(starnet.InputError, match="stra:5") as e:
+        starnet.Topology("stra:5")
+    assert isinstance(e.value, ValueError)
+    with pytest.raises(TypeError, match="topology=42"):
+        starnet.Topology(42)
+
+
+def test_networkx_round_trip_keeps_links_and_exact_weights():
+    g = nx.cycle_graph(5)
+    for u, v in g.edges:
+        g.edges[u, v]["weight"] = 0.5 if u == 0 else Fraction(1, 3)
+    t = starnet.Topology.from_networkx(g, name="c5")
+    assert t.nodes == 5 and t.links == 5 and t.diameter == 2
+    back = t.to_networkx()
+    assert isinstance(back, nx.Graph) and not back.is_directed()
+    assert nx.is_isomorphic(back, nx.relabel_nodes(g, str))
+    weights = sorted(d["weight"] for _, _, d in back.edges(data=True))
+    assert weights == [Fraction(1, 3)] * 3 + [Fraction(1, 2)] * 2
+
+
+def test_a_digraph_gives_arcs_and_comes_back_directed():
+    g = nx.DiGraph([("a", "b"), ("b", "c"), ("c", "a")])
+    t = starnet.Topology.from_networkx(g)
+    assert t.directed
+    assert t.diameter == 2
+    back = t.to_networkx()
+    assert isinstance(back, nx.DiGraph)
+    assert set(back.edges) == {("a", "b"), ("b", "c"), ("c", "a")}
+
+
+def test_a_spec_topology_exports_to_networkx():
+    g = starnet.Topology("hypercube:3").to_networkx()
+    assert g.number_of_nodes() == 8 and g.number_of_edges() == 12
+    assert all(d["weight"] == 1 for _, _, d in g.edges(data=True))
+
+
+def test_bad_weights_are_refused_naming_the_keyword():
+    g = nx.path_graph(3)
+    g.edges[0, 1]["weight"] = -2
+    with pytest.raises(starnet.InputError, match="weight=-2"):
+        starnet.Topology.from_networkx(g)
+
+
+def test_export_reads_back_and_draw_is_a_figure():
+    t = starnet.Topology("ring:6")
+    assert "graph" in t.export("dot")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    fig = starnet.Topology("star:4").draw()
+    assert fig.axes and len(fig.axes[0].collections) >= 1
+
+
+def test_table1_is_the_command_lines():
+    assert stable(starnet.table1().to_dict()) == stable(cli_json("topo", "compare", "--paper", "table1"))
