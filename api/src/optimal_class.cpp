@@ -193,7 +193,7 @@ nlohmann::json class_json(const ClassFound& f) {
           {"method", f.method},
           {"steps", f.steps.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.steps.size())},
           {"paper_steps", f.paper_steps > 0 ? nlohmann::json(f.paper_steps) : nlohmann::json(nullptr)},
-          {"schedule", f.steps},
+          {"moves", f.steps},
           {"dimensions", f.dimensions},
           {f.klass == "coset" ? "coset_proved_minimal" : "uniform_proved_minimal", f.proved_minimal},
           {"largest_message_items_per_step", f.largest_per_step},

@@ -6,6 +6,7 @@
 #include <starnet/api/schedule.hpp>
 #include <starnet/api/settings.hpp>
 #include <starnet/api/star.hpp>
+#include <starnet/api/star_layout.hpp>
 #include <starnet/api/topology.hpp>
 #include <starnet/api/viz.hpp>
 #include <starnet/topology/files.hpp>
@@ -144,6 +145,21 @@ void bind_topology_and_star(py::module_& m) {
         return py::make_tuple(e.text, e.verified, e.problem);
       });
   m.def("table1", [] { return document([] { return api::topology_table1().to_json(); }); });
+  m.def("star_layout", [](int n) {
+    // The layout the teaching pages draw S_n with (api/star_layout.hpp), in points.
+    const topology::StarGraph g(n);
+    const auto layout = api::star_layout(g, {.node_radius = 24, .gap = 24, .pair_gap = 24, .margin = 30,
+                                             .clearance = 30});
+    py::list nodes;
+    for (const auto& p : layout.nodes) nodes.append(py::make_tuple(p.x, p.y));
+    py::list links;
+    for (const auto& l : layout.links) {
+      py::list bends;
+      for (const auto& b : l.bends) bends.append(py::make_tuple(b.x, b.y));
+      links.append(py::make_tuple(l.u, l.v, l.dimension, bends));
+    }
+    return py::make_tuple(nodes, links, std::vector<std::string>(api::LINK_PALETTE.begin(), api::LINK_PALETTE.end()));
+  });
   m.def("schedule_page", [](const api::LoadedSchedule& l) {
     const auto page = api::schedule_page(l);
     return py::make_tuple(page.html, page.verified, page.steps);

@@ -2,6 +2,9 @@
 
 __all__ = ["gantt", "draw_topology"]
 
+# S_5 (120 nodes) is the largest star graph the layout draws readably (docs/viz.md).
+_STAR_LAYOUT_NODES = 120
+
 
 def _figure(ax, width, height):
     import matplotlib.pyplot as plt
@@ -23,9 +26,9 @@ def gantt(transfers, computations, makespan, topology, ax=None, max_rows=64, tit
     receives = transfers[transfers["to"].isin(row)]
     duration = lambda frame: (frame["end"] - frame["start"]).astype(float)
     ax.barh([row[v] + 0.2 for v in sends["from"]], duration(sends), left=sends["start"].astype(float), height=0.35,
-            color="#0072B2", label="send")
+            color="#0072B2", edgecolor="white", linewidth=0.8, label="send")
     ax.barh([row[v] - 0.2 for v in receives["to"]], duration(receives), left=receives["start"].astype(float),
-            height=0.35, color="#E69F00", label="receive")
+            height=0.35, color="#E69F00", edgecolor="white", linewidth=0.8, label="receive")
     busy = computations[computations["node"].isin(row)]
     if len(busy):
         ax.barh([row[v] for v in busy["node"]], duration(busy), left=busy["start"].astype(float), height=0.8,
@@ -36,34 +39,32 @@ def gantt(transfers, computations, makespan, topology, ax=None, max_rows=64, tit
     ax.invert_yaxis()
     ax.set_xlabel("time")
     ax.set_title(f"{title} (makespan {makespan:g})")
-    ax.legend(loc="upper right", fontsize="small")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize="small")
     fig.tight_layout()
     return fig
 
 
-def _star_positions(names):
-    """S_n: the sub-stars S_{n-1} (fixed last symbol) around a circle, each laid out the same way
-    inside (fixed last two symbols, …), so that the recursion of the star algorithms shows."""
-    import math
+def _draw_star(topology, ax, show):
+    """S_n as the teaching pages draw it (the extension's layout): sub-stars on circles, links
+    coloured by dimension, bent around the nodes they do not join."""
+    from . import _core
 
-    positions = {}
-
-    def place(labels, depth, cx, cy, radius):
-        if len(labels) == 1:
-            positions[labels[0]] = (cx, cy)
-            return
-        groups = {}
-        for label in labels:
-            groups.setdefault(label[len(label) - 1 - depth], []).append(label)
-        if len(groups) == 1:
-            place(labels, depth + 1, cx, cy, radius)
-            return
-        for k, key in enumerate(sorted(groups)):
-            angle = 2 * math.pi * k / len(groups) + math.pi / 2
-            place(groups[key], depth + 1, cx + radius * math.cos(angle), cy + radius * math.sin(angle), radius / 2.4)
-
-    place(list(names), 0, 0.0, 0.0, 1.0)
-    return positions
+    n = int(topology.spec.split(":")[1])
+    nodes, links, palette = _core.star_layout(n)
+    names = topology.node_names()
+    for u, v, k, bends in links:
+        points = [nodes[u], *bends, nodes[v]]
+        ax.plot([p[0] for p in points], [p[1] for p in points], color=palette[k - 2], linewidth=1.2, zorder=1)
+    ax.scatter([p[0] for p in nodes], [p[1] for p in nodes], s=420 if show else 60, color="#FFFFFF",
+               edgecolors="#333333", zorder=2)
+    if show:
+        for (x, y), name in zip(nodes, names):
+            ax.text(x, y, name, ha="center", va="center", fontsize=7, zorder=3)
+    for k in range(2, n + 1):
+        ax.plot([], [], color=palette[k - 2], label=f"link {k}")
+    ax.legend(loc="upper right", fontsize="small")
+    ax.invert_yaxis()
+    ax.set_aspect("equal")
 
 
 def draw_topology(topology, ax=None, labels=None):
@@ -71,19 +72,17 @@ def draw_topology(topology, ax=None, labels=None):
     spring layout (a circle for rings and complete graphs)."""
     import networkx as nx
 
-    graph = topology.to_networkx()
-    n = graph.number_of_nodes()
     spec = topology.spec
-    if spec.startswith("star:") and n <= 120:
-        pos = _star_positions(list(graph.nodes))
-    elif spec.startswith(("ring:", "complete:")):
-        pos = nx.circular_layout(graph)
-    else:
-        pos = nx.spring_layout(graph, seed=1)
+    n = topology.info.nodes
     fig, ax = _figure(ax, 7, 7)
     show = labels if labels is not None else n <= 64
-    nx.draw_networkx(graph, pos=pos, ax=ax, with_labels=show, node_size=300 if show else 40, font_size=7,
-                     node_color="#56B4E9", edge_color="#888888")
+    if spec.startswith("star:") and n <= _STAR_LAYOUT_NODES:
+        _draw_star(topology, ax, show)
+    else:
+        graph = topology.to_networkx()
+        pos = nx.circular_layout(graph) if spec.startswith(("ring:", "complete:")) else nx.spring_layout(graph, seed=1)
+        nx.draw_networkx(graph, pos=pos, ax=ax, with_labels=show, node_size=300 if show else 40, font_size=7,
+                         node_color="#56B4E9", edge_color="#888888")
     ax.set_title(f"{spec}: {n} nodes")
     ax.set_axis_off()
     fig.tight_layout()

@@ -9,7 +9,7 @@ from fractions import Fraction
 
 from . import _core
 
-__all__ = ["Result", "RunResult", "pythonic"]
+__all__ = ["Result", "RunResult", "cli_form", "pythonic"]
 
 
 def _exact(text):
@@ -31,16 +31,16 @@ def pythonic(value):
     return value
 
 
-def _cli_form(value):
+def cli_form(value):
     """The document as the command line prints it: KEY_exact only beside a non-integer."""
     if isinstance(value, dict):
         return {
-            key: _cli_form(item)
+            key: cli_form(item)
             for key, item in value.items()
             if not (key.endswith("_exact") and isinstance(item, str) and "/" not in item)
         }
     if isinstance(value, list):
-        return [_cli_form(item) for item in value]
+        return [cli_form(item) for item in value]
     return value
 
 
@@ -69,7 +69,7 @@ class Result:
 
     def to_dict(self):
         """The command line's JSON document for the same input (``starnet ... --json``), as a dict."""
-        return _cli_form(self._doc)
+        return cli_form(self._doc)
 
     def __repr__(self):
         shown = []

@@ -5,7 +5,7 @@ from fractions import Fraction
 
 from . import _core
 from ._progress import progress_bar
-from ._results import Result, RunResult, pythonic
+from ._results import Result, RunResult, cli_form, pythonic
 from ._schedule import Schedule
 from ._topology import Topology, spec_of, topology_ref
 
@@ -13,20 +13,24 @@ __all__ = ["OptimalResult", "optimal", "optimal_study", "whatif", "montecarlo", 
 
 
 def _frame(rows, doc):
-    """A DataFrame of document rows (exact rationals as Fractions), the document in ``attrs``."""
+    """A DataFrame of document rows (exact rationals as Fractions), the command line's document in
+    ``attrs["document"]``."""
     import pandas as pd
 
     frame = pd.DataFrame([pythonic(row) for row in rows])
     frame.attrs["verified"] = doc.get("verified")
-    frame.attrs["document"] = doc
+    frame.attrs["document"] = cli_form(doc)
     return frame
 
 
 def _list(value, keyword):
+    """A keyword that takes a list: a list, a comma-separated string or one value."""
     if value is None:
         return ""
     if isinstance(value, str):
         return value
+    if isinstance(value, (int, float)):
+        return str(value)
     try:
         return ",".join(str(v) for v in value)
     except TypeError:
@@ -42,7 +46,8 @@ def _exact(value, keyword):
 class OptimalResult(Result):
     """The answer of :func:`optimal`: the fields of ``starnet optimal --json`` — ``optimum``,
     ``proved``, ``lower_bound``, ``upper_bound`` (and its ``upper_source``), ``bounds``, ``solver``
-    (SAT); ``steps``, ``schedule`` (the generators), ``uniform_proved_minimal`` (uniform); and
+    (SAT); ``steps``, ``moves`` (each step's generator or coset map), ``uniform_proved_minimal``
+    (uniform); and
     ``verified`` — with the schedule found as :attr:`schedule`."""
 
     def __init__(self, doc, schedule):

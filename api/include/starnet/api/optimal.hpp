@@ -66,7 +66,7 @@ struct OptimalRequest {
 struct ClassFound {
   std::string klass;   ///< "uniform" or "coset"
   std::string method;  ///< exhaustive, beam, anytime; coset-exhaustive, coset-beam
-  std::vector<std::string> steps;    ///< each step: its generator, or the coset map "s→k …"
+  std::vector<std::string> steps;    ///< each step's move: its generator, or the coset map "s→k …" (JSON "moves")
   std::vector<int> dimensions;       ///< uniform: the generator ids
   std::vector<std::uint64_t> sizes;  ///< uniform: |P_t|
   bool proved_minimal = false;

@@ -1,0 +1,120 @@
+"""Searches and studies from Python: every answer is the command line's for the same input."""
+
+import json
+import os
+from fractions import Fraction
+
+import pandas as pd
+import pytest
+
+import starnet
+from conftest import SOURCE_DIR, cli_json, run_cli, stable
+
+GOLDEN = os.path.join(SOURCE_DIR, "tests", "tools", "golden")
+
+
+def test_optimal_sat_is_the_command_lines_and_gives_its_schedule():
+    r = starnet.optimal("star:4", collective="allreduce")
+    assert r.optimum == 6 and r.proved and r.verified and r.steps == 6
+    assert stable(r.to_dict()) == stable(cli_json("optimal", "--collective", "allreduce", "--topology", "star:4"))
+    assert isinstance(r.schedule, starnet.Schedule)
+    assert r.schedule.collective == "allreduce"
+    assert r.schedule.run().steps == 6
+
+
+def test_optimal_uniform_finds_the_nine_step_gossip_of_s5():
+    r = starnet.optimal("star:5", method="uniform")
+    assert r.steps == 9 and r.paper_steps == 10 and r.uniform_proved_minimal and r.verified
+    assert len(r.moves) == 9
+    assert stable(r.to_dict()) == stable(cli_json("optimal", "--topology", "star:5", "--method", "uniform"))
+
+
+def test_optimal_bad_input_names_the_keyword():
+    with pytest.raises(starnet.InputError, match="collective=scatter"):
+        starnet.optimal("ring:4", collective="scatter")
+    with pytest.raises(starnet.InputError, match="beam_width=.*method= uniform or coset"):
+        starnet.optimal("ring:4", beam_width=3)
+    with pytest.raises(starnet.InputError, match="root=zz"):
+        starnet.optimal("ring:4", collective="broadcast", root="zz")
+
+
+def test_whatif_is_a_dataframe_of_the_command_lines_rows():
+    frame = starnet.whatif(collective="allreduce", topologies=["star:4", "hypercube:3"], ports=[1, 2])
+    assert isinstance(frame, pd.DataFrame)
+    expected = cli_json("whatif", "--collective", "allreduce", "--topologies", "star:4,hypercube:3", "--ports", "1,2")
+    assert len(frame) == len(expected["rows"])
+    assert list(frame["steps"]) == [row["steps"] for row in expected["rows"]]
+    assert frame.attrs["verified"] is True
+    assert stable(frame.attrs["document"]) == stable(expected)
+
+
+def test_whatif_timed_makespans_are_fractions():
+    dot = os.path.join(GOLDEN, "steady_figure2.dot")
+    frame = starnet.whatif(topologies=[dot], costs="topology", message_size=Fraction(3, 2))
+    ran = frame[frame["applicable"]]
+    assert len(ran) > 0
+    assert all(isinstance(m, (Fraction, int)) for m in ran["makespan"])
+    assert any(isinstance(m, Fraction) for m in ran["makespan"])
+
+
+def test_montecarlo_is_a_dataframe_per_algorithm_as_the_command_line():
+    frame = starnet.montecarlo(n=8, runs=50, seed=3, threads=1)
+    expected = cli_json("montecarlo", "--n", "8", "--runs", "50", "--seed", "3", "--threads", "1")
+    assert list(frame["algorithm"]) == [a["algorithm"] for a in expected["algorithms"]]
+    assert list(frame["mean"]) == [a["mean"] for a in expected["algorithms"]]
+    assert frame.attrs["verified"] is True
+
+
+def test_montecarlo_worst_cases_keep_exact_ratios():
+    frame = starnet.montecarlo(worst_case=True)
+    assert all(isinstance(x, Fraction) for x in frame["ratio"])
+    assert all(frame["within_bound"])
+    assert stable(frame.attrs["document"]) == stable(cli_json("montecarlo", "--worst-case"))
+
+
+def test_reduce_plan_and_figure2_are_the_command_lines():
+    r = starnet.reduce("greedy", n=10, d=Fraction(3, 2), c=1)
+    assert r.verified and isinstance(r.length, Fraction)
+    out = run_cli("reduce", "--algorithm", "greedy", "--n", "10", "--d", "3/2", "--c", "1", "--json")[1]
+    assert stable(r.to_dict()) == stable(json.loads(out))
+    f2 = starnet.reduce(study="figure2", max_n=100)
+    assert len(f2) == 99 and f2.attrs["verified"]
+    assert all(isinstance(x, Fraction) for x in f2["binomial_length"])
+
+
+def test_reduce_trace_and_gantt():
+    r = starnet.reduce("greedy", n=6, d=1, c=1, trace=True)
+    assert len(r.transfers) == 5  # a reduction of 6 elements: 5 transfers
+    import matplotlib
+
+    matplotlib.use("Agg")
+    assert r.gantt().axes
+
+
+def test_markov_is_exact():
+    r = starnet.markov(6, rate=Fraction(2))
+    assert r.verified
+    assert isinstance(r.expected, Fraction) and isinstance(r.variance, Fraction)
+    assert stable(r.to_dict()) == stable(cli_json("markov", "--n", "6", "--rate", "2"))
+
+
+def test_steady_scatter_is_the_command_lines_with_exact_throughput():
+    dot = os.path.join(GOLDEN, "steady_figure2.dot")
+    r = starnet.steady.scatter(dot, source="Ps", targets=["P0", "P1"], emulate=20)
+    assert r.verified and isinstance(r.throughput, Fraction)
+    expected = cli_json("steady", "scatter", "--topology", dot, "--source", "Ps", "--targets", "P0,P1", "--emulate", "20")
+    assert stable(r.to_dict()) == stable(expected)
+
+
+def test_steady_reduce_and_gossip_run():
+    dot = os.path.join(GOLDEN, "steady_figure6.dot")
+    r = starnet.steady.reduce(dot, participants="P0,P1,P2", target="P0")
+    assert r.certified and r.verified
+    with pytest.raises(starnet.InputError, match="period=0"):
+        starnet.steady.scatter(os.path.join(GOLDEN, "steady_figure2.dot"), "Ps", ["P0"], period=0)
+
+
+def test_optimal_study_beyond_rows():
+    frame = starnet.optimal_study("star", time_limit=5)
+    assert len(frame) == 24
+    assert frame.attrs["verified"] == frame["verified"].all()
