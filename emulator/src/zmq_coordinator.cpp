@@ -2,6 +2,7 @@
 // hands out the run, watches that every worker lives, and gathers the results.
 #include "zmq_processes.hpp"
 
+#include <starnet/core/interrupt.hpp>
 #include <starnet/emulator/zmq_engine.hpp>
 
 #include <fmt/format.h>
@@ -325,6 +326,7 @@ class Coordinator {
     for (;;) {
       std::vector<zmq::pollitem_t> items = {{router_.handle(), 0, ZMQ_POLLIN, 0}, handshakes_.item()};
       zmq::poll(items, POLL);
+      throw_if_stopped();  // the destructor kills the workers started here
       if ((items[1].revents & ZMQ_POLLIN) != 0) handshakes_.take();
       beat();
       check_children(phase);
