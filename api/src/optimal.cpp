@@ -19,12 +19,10 @@ namespace opt = algorithms::optimal;
 namespace sch = algorithms::schedule;
 
 void check_collective(const OptimalRequest& r) {
-  if (r.collective != Collective::ALLGATHER && r.collective != Collective::ALLREDUCE &&
-      r.collective != Collective::BROADCAST) {
-    throw UsageError(Setting{"collective", to_string(r.collective)},
-                     "expected gossip (allgather), allreduce (messages of several values: the same search) or "
-                     "broadcast (from «root»)");
+  if (r.collective == Collective::REDUCE) {
+    throw UsageError(Setting{"collective", "reduce"}, "search broadcast (a reduce is a broadcast reversed)");
   }
+  (void)opt::goal_of(r.collective);  // names the collectives a search takes
 }
 
 void progress_of(const opt::SolveRecord& r) {
@@ -101,7 +99,7 @@ OptimalOutcome find_by_sat(const OptimalRequest& request, OptimalOutcome out) {
   }
   opt::OptimalSearch search;
   search.topology(*t, request.topology.spec())
-      .goal(request.collective == Collective::BROADCAST ? opt::Goal::BROADCAST : opt::Goal::GOSSIP)
+      .goal(opt::goal_of(request.collective))
       .root(root)
       .ports(request.ports)
       .time_limit(request.time_limit.value_or(DEFAULT_OPTIMAL_SECONDS))

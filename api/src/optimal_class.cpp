@@ -118,9 +118,7 @@ bool verify_uniform_gossip(const opt::CayleyGroup& g, const std::vector<int>& di
     return run.verified && run.run.makespan == Rational(static_cast<std::int64_t>(dimensions.size()));
   }
   const topology::StarGraph t(g.n());
-  const auto sizes = opt::uniform_sizes(g, dimensions);
-  std::vector<std::uint64_t> items;
-  for (std::size_t i = 1; i < sizes.size(); ++i) items.push_back(sizes[i] - sizes[i - 1]);
+  const auto items = opt::uniform_items(opt::uniform_sizes(g, dimensions));
   const emulator::ProgramFactory programs = [&](emulator::NodeRange range) {
     return opt::uniform_gossip_program(t, dimensions, items, range);
   };
@@ -177,7 +175,7 @@ OptimalOutcome find_in_class(const OptimalRequest& o, bool coset, OptimalOutcome
   } else if (!f.dimensions.empty()) {
     f.meta = true;
     verified = verify_uniform_gossip(g, f.dimensions);
-    for (std::size_t i = 1; i < f.sizes.size(); ++i) f.largest_per_step.push_back(f.sizes[i] - f.sizes[i - 1]);
+    f.largest_per_step = opt::uniform_items(f.sizes);
     f.items_received = f.sizes.back() - 1;
   }
   out.schedule_proved = f.proved_minimal;

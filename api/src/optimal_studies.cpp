@@ -122,7 +122,7 @@ BeyondStudy::Row beyond_row(int n, double seconds) {
   row.n = n;
   row.nodes = g.order();
   row.dimensions = r.dimensions;
-  for (std::size_t t = 1; t < r.sizes.size(); ++t) row.items.push_back(r.sizes[t] - r.sizes[t - 1]);
+  row.items = opt::uniform_items(r.sizes);
   const auto paper = paper_items(n);
   row.paper_steps = paper.size();
   if (n <= SAT_UP_TO) {

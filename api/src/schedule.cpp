@@ -121,7 +121,8 @@ std::string schedule_json(const LoadedSchedule& l, const std::string& comment, c
 }
 
 emulator::Checking default_checking(const sch::Schedule& schedule, bool timed) {
-  return schedule.form() == sch::Form::STEPPED && !timed ? emulator::Checking::STRICT : emulator::Checking::ARBITRATED;
+  return emulator::default_checking(schedule.form() == sch::Form::STEPPED,
+                                    timed ? emulator::TimeMode::TIMED : emulator::TimeMode::UNIT);
 }
 
 algorithms::generic::StepBound schedule_lower_bound(const sch::Schedule& s, const topology::Topology& t,

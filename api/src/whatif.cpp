@@ -1,4 +1,5 @@
 #include <starnet/api/whatif.hpp>
+#include <starnet/algorithms/optimal/step_bounds.hpp>
 #include <starnet/api/json.hpp>
 #include <starnet/api/optimal.hpp>
 #include <starnet/api/schedule.hpp>
@@ -32,7 +33,10 @@ generic::ExtraAlgorithm optimal_rows(Collective collective, const std::string& r
     }
     OptimalRequest request;
     request.topology = spec;
-    request.collective = collective == Collective::ALLREDUCE ? Collective::ALLREDUCE : Collective::BROADCAST;
+    // A reduce is searched as the broadcast it reverses (every link goes both ways here).
+    request.collective = algorithms::optimal::goal_of(collective) == algorithms::optimal::Goal::GOSSIP
+                             ? Collective::ALLREDUCE
+                             : Collective::BROADCAST;
     request.root = root;
     request.ports = ports;
     request.time_limit = seconds;

@@ -20,4 +20,8 @@ Checking parse_checking(std::string_view text, std::string_view what) {
   throw UsageError(fmt::format("{}: \"{}\" is not a checking mode (expected strict or arbitrated)", what, text));
 }
 
+Checking default_checking(bool stepped, TimeMode time) {
+  return stepped && time == TimeMode::UNIT ? Checking::STRICT : Checking::ARBITRATED;
+}
+
 }  // namespace starnet::emulator

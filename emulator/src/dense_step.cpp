@@ -15,8 +15,6 @@ namespace starnet::emulator {
 namespace {
 
 constexpr std::uint8_t LONG = 0xFF;
-/// Nodes reacting between two looks at a stop request in a full scan (2^16: a few milliseconds).
-constexpr std::uint32_t STOP_CHECK_MASK = (1U << 16) - 1;
 constexpr std::size_t INLINE_BYTES = sizeof(std::uint64_t);
 
 }  // namespace
@@ -236,8 +234,7 @@ void DenseStep::react_all(bool starting) {
   // that is most of them (the star collectives), the few otherwise.
   if (starting || !now_.listed()) {
     for (std::uint32_t v = 0; v < n; ++v) {
-      // A step of S_12 takes seconds: a stop request is looked at within it too.
-      if ((v & STOP_CHECK_MASK) == 0) throw_if_stopped();
+      throw_if_stopped_every(v);  // a step of S_12 takes seconds
       react(v, starting);
     }
     return;

@@ -56,28 +56,28 @@ def test_a_thread_keeps_running_python_during_a_run():
 
 
 def test_ctrl_c_stops_a_long_run_within_a_second():
+    # The child notes (wall clock, shared with this process) when KeyboardInterrupt reaches it.
     script = textwrap.dedent("""
-        import sys, time, starnet
+        import time, starnet
         print("ready", flush=True)
-        start = time.perf_counter()
         try:
             starnet.allreduce("star:11")
             print("finished", flush=True)
         except KeyboardInterrupt:
-            print(f"interrupted {time.perf_counter() - start:.3f}", flush=True)
+            print(f"interrupted {time.time():.6f}", flush=True)
         r = starnet.allreduce("star:4")  # a stop is forgotten once the call it ended is over
         print("after", r.verified, flush=True)
     """)
     p = subprocess.Popen([PYTHON, "-c", script], stdout=subprocess.PIPE, text=True, env=os.environ.copy())
     assert p.stdout.readline().strip() == "ready"
     time.sleep(1.5)
-    sent = time.perf_counter()
+    sent = time.time()
     p.send_signal(signal.SIGINT)
     out, _ = p.communicate(timeout=60)
-    took = time.perf_counter() - sent
     lines = out.split("\n")
     assert lines[0].startswith("interrupted"), out
-    assert took < 1.0 + 1.0, f"the process ended {took:.2f} s after Ctrl-C"  # the stop, then S_4 and exit
+    took = float(lines[0].split()[1]) - sent
+    assert took < 1.0, f"KeyboardInterrupt came {took:.2f} s after Ctrl-C"
     assert "after True" in out
 
 

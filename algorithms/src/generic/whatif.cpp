@@ -382,7 +382,7 @@ class Runner {
     emulator::RunConfig config;
     config.ports = model;
     config.time = cost ? TimeMode::UNIT : TimeMode::TIMED;
-    config.checking = cost ? emulator::Checking::STRICT : emulator::Checking::ARBITRATED;
+    config.checking = emulator::default_checking(/*stepped=*/true, config.time);
     config.trace = static_cast<bool>(s_.observer);
     const emulator::UnitCosts<Rational> unit;
     const emulator::TopologyCosts<Rational> timed(net);

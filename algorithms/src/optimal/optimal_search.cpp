@@ -258,7 +258,7 @@ bool OptimalSearch::solve(std::uint64_t steps, std::optional<std::size_t> first_
 void OptimalSearch::upper_bound_from_builtins() {
   const auto& t = *topology_;
   using schedule::Builtin;
-  const auto collective = goal_ == Goal::GOSSIP ? schedule::Collective::ALLREDUCE : schedule::Collective::BROADCAST;
+  const auto collective = builtin_collective(goal_);
   for (const Builtin b : schedule::ALL_BUILTINS) {
     if (b == Builtin::STAR_BROADCAST) continue;
     try {

@@ -1,5 +1,6 @@
 #include <starnet/algorithms/generic/bounds.hpp>
 #include <starnet/algorithms/optimal/step_bounds.hpp>
+#include <starnet/core/error.hpp>
 
 #include <fmt/format.h>
 
@@ -38,6 +39,16 @@ std::uint64_t degree_limited_informed(std::uint64_t steps, unsigned k, std::uint
   return informed;
 }
 
+Goal goal_of(Collective c) {
+  if (c == Collective::ALLGATHER || c == Collective::ALLREDUCE) return Goal::GOSSIP;
+  if (c == Collective::BROADCAST || c == Collective::REDUCE) return Goal::BROADCAST;
+  throw UsageError(Setting{"collective", to_string(c)},
+                   "expected gossip (allgather), allreduce (messages of several values: the same search), broadcast "
+                   "or reduce (a broadcast reversed)");
+}
+
+Collective builtin_collective(Goal g) { return g == Goal::GOSSIP ? Collective::ALLREDUCE : Collective::BROADCAST; }
+
 std::vector<NamedBound> step_bounds(const topology::Topology& t, Goal goal, topology::NodeId root,
                                     const emulator::PortModel& ports, bool vertex_transitive) {
   const auto n = t.num_nodes();
@@ -53,7 +64,7 @@ std::vector<NamedBound> step_bounds(const topology::Topology& t, Goal goal, topo
     out.push_back({"distance", distance, "the root's eccentricity: the item moves one link per step"});
   }
   const auto counting = generic::step_lower_bound(
-      goal == Goal::GOSSIP ? generic::Collective::ALLREDUCE : generic::Collective::BROADCAST, ports, n, distance);
+      builtin_collective(goal), ports, n, distance);
   out.push_back({"counting", counting.counting,
                  fmt::format("⌈log_{} N⌉{}: the informed sets grow at most {}-fold per step", ports.ports + 1,
                              goal == Goal::GOSSIP && ports.half_duplex && ports.ports == 1 ? " + 1" : "",

@@ -206,6 +206,12 @@ std::uint64_t CayleyGroup::count(const Set& p) {
   return c;
 }
 
+std::vector<std::uint64_t> uniform_items(const std::vector<std::uint64_t>& sizes) {
+  std::vector<std::uint64_t> items;
+  for (std::size_t t = 1; t < sizes.size(); ++t) items.push_back(sizes[t] - sizes[t - 1]);
+  return items;
+}
+
 std::vector<std::uint64_t> uniform_sizes(const CayleyGroup& g, const std::vector<int>& dimensions) {
   auto p = g.identity_set();
   CayleyGroup::Set next;

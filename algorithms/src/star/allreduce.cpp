@@ -1,4 +1,5 @@
 #include <starnet/algorithms/star/allreduce.hpp>
+#include <starnet/core/interrupt.hpp>
 #include <starnet/emulator/payload.hpp>
 #include <starnet/core/error.hpp>
 
@@ -95,7 +96,10 @@ void StarReport::merge(const StarReport& other) {
 
 std::uint64_t reduce_sequentially(const StarGraph& g, Op op, const Values& values) {
   std::uint64_t acc = values.of(0);
-  for (NodeId v = 1; v < g.size(); ++v) acc = apply(op, acc, values.of(v));
+  for (NodeId v = 1; v < g.size(); ++v) {
+    throw_if_stopped_every(v);
+    acc = apply(op, acc, values.of(v));
+  }
   return acc;
 }
 
@@ -138,7 +142,10 @@ class AllReduceProgram final : public emulator::NodeProgram {
         result_(range.size()),
         forward_(range.size()),
         log_(g.n()) {
-    for (NodeId v = range.begin; v < range.end; ++v) result_[v - range.begin] = values.of(v);
+    for (NodeId v = range.begin; v < range.end; ++v) {
+      throw_if_stopped_every(v);
+      result_[v - range.begin] = values.of(v);
+    }
   }
 
   void react(Context& ctx) override {

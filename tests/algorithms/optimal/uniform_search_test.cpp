@@ -131,12 +131,17 @@ TEST(UniformSearch, BeamSearchFindsGossipsForLargerStars) {
   }
 }
 
+TEST(UniformSearch, ItemsPerStepAreTheGrowthOfTheKnownSets) {
+  EXPECT_EQ(uniform_items({1, 2, 4, 6}), (std::vector<std::uint64_t>{1, 2, 2}));
+  EXPECT_TRUE(uniform_items({1}).empty());
+}
+
 TEST(UniformSearch, MetaMessagesCheckLargerGossipsNodeByNode) {
   const int n = 7;
   const auto g = CayleyGroup::star(n);
   const auto r = uniform_beam(g, 200, n * (n - 1) / 2, 0);
-  std::vector<std::uint64_t> items;
-  for (std::size_t t = 1; t < r.sizes.size(); ++t) items.push_back(r.sizes[t] - r.sizes[t - 1]);
+  auto items = uniform_items(r.sizes);
+  ASSERT_EQ(items.size(), r.dimensions.size());
   const StarGraph s(n);
   const auto run_with = [&](const std::vector<int>& dims) {
     const auto res = emulator::LocalEngine<Rational>().run(

@@ -41,6 +41,15 @@ extern std::atomic<bool> stop_flag;
 /// @throws Interrupted naming @p what when a stop was requested.
 void throw_if_stopped(const char* what = "the run");
 
+/// Iterations of a loop over every node between two looks at a stop request: 2^16, a few
+/// milliseconds of work on any node loop of the libraries.
+inline constexpr std::uint64_t STOP_CHECK_INTERVAL = std::uint64_t{1} << 16;
+/// throw_if_stopped() at every STOP_CHECK_INTERVAL-th @p i of a long loop (S_12 has 479 million
+/// nodes: a loop over them takes seconds).
+inline void throw_if_stopped_every(std::uint64_t i) {
+  if ((i & (STOP_CHECK_INTERVAL - 1)) == 0) throw_if_stopped();
+}
+
 /// Marks a call that a stop request may end: the request is cleared when the last scope closes.
 class StopScope {
  public:

@@ -35,6 +35,10 @@ enum class TimeMode : std::uint8_t { UNIT, TIMED };
 [[nodiscard]] std::string to_string(TimeMode mode);
 /// @throws UsageError naming @p what for anything but "strict"/"arbitrated".
 [[nodiscard]] Checking parse_checking(std::string_view text, std::string_view what);
+/// The checking a planned run takes unless told: STRICT for a plan of steps run in unit time (it
+/// must fit the port model as written), ARBITRATED for per-node programs and timed runs
+/// (contending transfers wait their turn).
+[[nodiscard]] Checking default_checking(bool stepped, TimeMode time);
 
 struct RunConfig {
   PortModel ports;

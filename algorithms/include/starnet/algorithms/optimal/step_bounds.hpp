@@ -22,6 +22,8 @@
 #include <starnet/emulator/config.hpp>
 #include <starnet/topology/topology.hpp>
 
+#include <starnet/algorithms/collective.hpp>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -29,6 +31,14 @@
 namespace starnet::algorithms::optimal {
 
 enum class Goal : std::uint8_t { GOSSIP, BROADCAST };
+
+/// The search a collective asks for when a message may carry several values: allgather and
+/// allreduce are gossip; broadcast, and reduce (a broadcast reversed on links that go both ways),
+/// are broadcast. @throws UsageError about setting "collective" for the others.
+[[nodiscard]] Goal goal_of(Collective c);
+/// The collective the built-in algorithms compute for @p g: allreduce (their word plans) or
+/// broadcast.
+[[nodiscard]] Collective builtin_collective(Goal g);
 
 struct NamedBound {
   std::string name;  ///< "distance", "counting", "degree-limited", "fibonacci"

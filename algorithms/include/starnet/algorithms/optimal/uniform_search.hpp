@@ -137,6 +137,10 @@ struct UniformResult {
 /// |P_t| for t = 0..T along @p dimensions (generator ids).
 [[nodiscard]] std::vector<std::uint64_t> uniform_sizes(const CayleyGroup& g, const std::vector<int>& dimensions);
 
+/// The items a message carries at each step of a uniform gossip, |P_t| − |P_(t−1)| for t = 1..T,
+/// from the sizes |P_0..P_T| (uniform_sizes(), UniformResult::sizes).
+[[nodiscard]] std::vector<std::uint64_t> uniform_items(const std::vector<std::uint64_t>& sizes);
+
 }  // namespace starnet::algorithms::optimal
 
 #include <starnet/algorithms/schedule/chunk_schedule.hpp>
