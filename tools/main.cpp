@@ -2,6 +2,7 @@
 #include "command.hpp"
 #include "json_output.hpp"
 #include "progress.hpp"
+#include "suggest.hpp"
 
 #include <starnet/core/error.hpp>
 #include <starnet/topology/files.hpp>
@@ -16,6 +17,7 @@
 #include <set>
 #include <string>
 #include <exception>
+#include <vector>
 
 namespace {
 
@@ -115,10 +117,14 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    const auto* conversion = dynamic_cast<const CLI::ConversionError*>(&e);
-    const std::string text = conversion != nullptr ? conversion_message(app, *conversion) : choice_message(e.what());
+    std::string message = choice_message(e.what());
+    if (const auto* conversion = dynamic_cast<const CLI::ConversionError*>(&e)) message = conversion_message(app, *conversion);
+    // CLI11 lists the words it did not expect, last first: name the first, with the nearest choice.
+    if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr) {
+      message = unexpected_word_message(app, std::vector<std::string>(argv + 1, argv + argc)).value_or(message);
+    }
     std::fprintf(stderr, "starnet: usage error: %s\nRun 'starnet --help' (or 'starnet SUBCOMMAND --help').\n",
-                 printable(text, Lines::ONE).c_str());
+                 printable(message, Lines::ONE).c_str());
     return 2;
   } catch (const starnet::Error& e) {
     std::fprintf(stderr, "starnet: error: %s\n", printable(command_line_message(e), Lines::ONE).c_str());

@@ -1,6 +1,6 @@
 #pragma once
 // What workers tell each other (the protocol of the round, engine.hpp): send requests, send-done
-// notices, faults and each round's header, batched per peer, and the Exchange that moves the
+// notices, posted receives (arbitrated), faults and each round's header, batched per peer, and the Exchange that moves the
 // batches. wire.hpp encodes them; zmq_exchange.hpp moves them between workers; worker.hpp
 // writes and reads them. Private to the emulator library.
 
@@ -37,6 +37,13 @@ struct SendDone {
   bool occupied = true;  // false for a zero-duration transfer, which holds no port
 };
 
+/// A posted receive (Context::accept) of arbitrated checking: travels to every other worker, whose
+/// arbiter decides for all nodes (arbiter.hpp).
+struct Post {
+  NodeId node = 0;
+  NodeId from = 0;
+};
+
 /// A port-model violation or a deadlock seen by one worker; the smallest key wins everywhere so
 /// that every partitioning reports the same one.
 struct Fault {
@@ -57,12 +64,16 @@ struct Header {
   std::optional<Fault> waiting;  // a send or request still queued (a deadlock if nothing else is left)
 };
 
-/// What one worker sends one peer in one exchange. Requests travel encoded (wire.hpp): a step of
+/// What one worker sends one peer in one exchange. In arbitrated runs of several workers every
+/// request travels to every worker (arbiter.hpp); otherwise to the receiver's. Requests travel encoded (wire.hpp): a step of
 /// S_11 sends 20 million of them, and an encoded request is smaller than a Request and is
 /// written once, as the sender issues it, instead of being copied into a message later.
 template <class Time>
 struct Batch {
+  /// Notices for the sender's worker; in arbitrated runs of several workers also for every other
+  /// worker but the receiver's, to free the ports in its arbiter.
   std::vector<SendDone> done;
+  std::vector<Post> posts;  ///< arbitrated runs of several workers: this round's posted receives
   std::string requests;  ///< outbound: wire::put_request records, `request_count` of them
   std::uint64_t request_count = 0;
   /// Inbound: the peer's encoded requests, valid while `holder` (the received message) lives.
@@ -71,6 +82,7 @@ struct Batch {
   Header<Time> header;
   void clear() {
     done.clear();
+    posts.clear();
     requests.clear();
     request_count = 0;
     received = {};

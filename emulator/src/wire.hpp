@@ -214,6 +214,13 @@ void send_done_fields(Io& io, S& d) {
   io(d.occupied);
 }
 
+/// Post's fields (P: Post or const Post).
+template <class Io, class P>
+void post_fields(Io& io, P& p) {
+  io(p.node);
+  io(p.from);
+}
+
 /// Request's fields (Q: Request<Time>, const or not).
 template <class Io, class Q>
 void request_fields(Io& io, Q& q) {
@@ -237,6 +244,8 @@ void put_batch(Writer& w, const Batch<Time>& b) {
   w.put(static_cast<std::uint64_t>(b.done.size()));
   Encoder e(w.str());
   for (const auto& d : b.done) send_done_fields(e, d);
+  w.put(static_cast<std::uint64_t>(b.posts.size()));
+  for (const auto& p : b.posts) post_fields(e, p);
   w.put(b.request_count);
 }
 
@@ -251,6 +260,9 @@ void get_batch(Reader& r, Batch<Time>& b) {
   b.done.resize(r.get_count(DONE_BYTES));
   Decoder decoder(r);
   for (auto& d : b.done) send_done_fields(decoder, d);
+  constexpr std::size_t POST_BYTES = 2 * sizeof(NodeId);
+  b.posts.resize(r.get_count(POST_BYTES));
+  for (auto& p : b.posts) post_fields(decoder, p);
   b.request_count = r.get<std::uint64_t>();
 }
 

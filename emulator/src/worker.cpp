@@ -126,11 +126,13 @@ void Worker<Time>::reset(const topology::Topology& topology, const CostModel<Tim
   tasks_.reset(0);
   posts_.reset(0);
   agenda_.clear();
-  for (auto* q : {&waiting_, &pending_sends_, &compute_queue_, &posted_}) {
+  for (auto* q : {&compute_queue_, &posted_}) {
     if (!q->of.empty()) q->of.assign(n, Fifo{});
     q->size = 0;
   }
   violation_.reset();
+  broadcast_ = arbitrated() && partitions_.size() > 1;
+  if (arbitrated()) arbiter_.reset(topology.num_nodes(), config_.ports);
   out_.resize(partitions_.size());
   in_.resize(partitions_.size());
   for (auto& b : out_) b.clear();
@@ -224,15 +226,11 @@ void Worker<Time>::start_send(std::uint32_t message) {
     return;
   }
   r.duration = costs_->transfer(r.from, r.port, r.to, r.size);
-  // A zero-duration transfer holds no port: [t, t) overlaps nothing.
-  if (r.duration != Time(0) && !can_send(local(r.from))) {
-    if (config_.checking == Checking::STRICT) {
-      violation(r.from, r.to, violations::send_port_busy(*topology_, r.from, r.to, r.port, config_.ports));
-      messages_.release(message);
-      return;
-    }
-    record(EventKind::REQUEST, r.from, r.to, r.port, r.tag, r.size, r.payload);
-    push(pending_sends_, messages_, r.from, message);
+  // A zero-duration transfer holds no port: [t, t) overlaps nothing. Arbitrated: the arbiter
+  // decides when it starts (arbitrate()).
+  if (!arbitrated() && r.duration != Time(0) && !can_send(local(r.from))) {
+    violation(r.from, r.to, violations::send_port_busy(*topology_, r.from, r.to, r.port, config_.ports));
+    messages_.release(message);
     return;
   }
   issue(message);
@@ -243,8 +241,21 @@ void Worker<Time>::issue(std::uint32_t message) {
   const auto& r = messages_[message];
   const auto i = local(r.from);
   if (r.duration != Time(0)) ++sending_[i];
-  counters_.max_concurrent_sends = std::max<unsigned>(counters_.max_concurrent_sends, sending_[i]);
   const unsigned o = owner(r.to);
+  if (arbitrated()) {
+    // Every worker's arbiter hears of it (arbiter.hpp); the receiver's keeps the message.
+    if (broadcast_) {
+      for (unsigned p = 0; p < out_.size(); ++p) {
+        if (p == self_) continue;
+        wire::put_request(out_[p].requests, r);
+        ++out_[p].request_count;
+      }
+    }
+    arbiter_.request(r.from, r.to, r.port, r.duration != Time(0), o == self_ ? message : Arbiter::NONE);
+    if (o != self_) messages_.release(message);
+    return;
+  }
+  counters_.max_concurrent_sends = std::max<unsigned>(counters_.max_concurrent_sends, sending_[i]);
   if (o == self_) {
     incoming_.push_back(message);
     return;
@@ -296,14 +307,22 @@ void Worker<Time>::deliver_due() {
         ++counters_.messages;
         counters_.payload_bytes += m.payload.size();
         record(EventKind::RECEIVE, to, m.from, m.port, m.tag, m.size, m.payload);
-        auto& done = out_[owner(m.from)].done.emplace_back();
+        const unsigned sender_owner = owner(m.from);
+        auto& done = out_[sender_owner].done.emplace_back();
         done.sender = m.from;
         done.receiver = to;
         done.tag = m.tag;
         done.occupied = occupied;
+        if (arbitrated() && occupied) {
+          const bool released = arbiter_.release(m.from, to);
+          STARNET_ASSERT(released);
+          if (broadcast_) {
+            for (unsigned p = 0; p < out_.size(); ++p) {
+              if (p != self_ && p != sender_owner) tell_release(p, done);
+            }
+          }
+        }
         deliveries_.push_back({static_cast<std::uint32_t>(local(to)), e.ref()});
-        grant_waiting(to);
-        if (config_.ports.half_duplex) issue_pending(to);
         break;
       }
       case Due::COMPUTE_END: {
@@ -331,28 +350,37 @@ void Worker<Time>::deliver_due() {
 }
 
 template <class Time>
+void Worker<Time>::tell_release(unsigned peer, const SendDone& done) {
+  auto& copy = out_[peer].done.emplace_back();
+  copy.sender = done.sender;
+  copy.receiver = done.receiver;
+  copy.tag = done.tag;
+  copy.occupied = done.occupied;
+}
+
+template <class Time>
 void Worker<Time>::apply_send_done(const SendDone& done) {
   // A peer's notice indexes this worker's arrays: refused unless it is for a send of one of this
   // worker's nodes to a node that exists, holding a port if it says so, and after the first round
   // (nothing is sent before it, and react() asserts that the first round has nothing to report).
-  if (!range_.contains(done.sender) || done.receiver >= topology_->num_nodes() ||
-      (done.occupied && sending_[local(done.sender)] == 0) || (step_ == 0 && round_ == 0)) {
+  // Arbitrated runs of several workers also tell every worker of the transfers that end, whose
+  // ports its arbiter frees: refused unless it has such a transfer in flight.
+  const bool mine = range_.contains(done.sender);
+  if (done.receiver >= topology_->num_nodes() || (step_ == 0 && round_ == 0) ||
+      (mine && done.occupied && sending_[local(done.sender)] == 0) ||
+      (!mine && (!broadcast_ || !done.occupied || owner(done.receiver) == self_))) {
     wire::Reader::malformed("send-done notice for no send");
   }
+  // The receiver's worker freed them when the transfer ended.
+  if (arbitrated() && done.occupied && owner(done.receiver) != self_ &&
+      !arbiter_.release(done.sender, done.receiver)) {
+    wire::Reader::malformed("send-done notice for no send");
+  }
+  if (!mine) return;
   const NodeId u = done.sender;
   if (done.occupied) --sending_[local(u)];
   record(EventKind::SEND_END, u, done.receiver, 0, done.tag, 0);
   if (send_notices_) complete(u, Completion::Kind::SEND, done.tag, done.receiver);
-  issue_pending(u);
-  if (config_.ports.half_duplex) grant_waiting(u);
-}
-
-template <class Time>
-void Worker<Time>::issue_pending(NodeId u) {
-  for (auto m = head(pending_sends_, u); m != NIL && can_send(local(u)); m = head(pending_sends_, u)) {
-    unlink(pending_sends_, messages_, u, NIL, m);
-    issue(m);
-  }
 }
 
 template <class Time>
@@ -467,7 +495,9 @@ void Worker<Time>::grant(std::uint32_t message) {
   const bool occupied = r.duration != Time(0);
   const auto i = local(r.to);
   if (occupied) ++receiving_[i];
-  counters_.max_concurrent_receives = std::max<unsigned>(counters_.max_concurrent_receives, receiving_[i]);
+  if (!arbitrated()) {
+    counters_.max_concurrent_receives = std::max<unsigned>(counters_.max_concurrent_receives, receiving_[i]);
+  }
   record(EventKind::SEND, r.from, r.to, r.port, r.tag, r.size, r.payload);
   schedule(now_ + r.duration, Due::TRANSFER_END, message);
 }
@@ -481,30 +511,41 @@ bool Worker<Time>::accepts(NodeId v, NodeId from) const {
 
 template <class Time>
 void Worker<Time>::post(NodeId v, NodeId from) {
-  push(posted_, posts_, v, posts_.add(from));
-  grant_waiting(v);
-}
-
-template <class Time>
-void Worker<Time>::grant_waiting(NodeId v) {
-  // First asked, first served among the senders the node accepts now.
-  std::uint32_t before = NIL;
-  for (auto m = head(waiting_, v); m != NIL;) {
-    const auto& r = messages_[m];
-    if (accepts(v, r.from) && (r.duration == Time(0) || can_receive(local(v)))) {
-      unlink(waiting_, messages_, v, before, m);
-      grant(m);
-      before = NIL;
-      m = head(waiting_, v);
-    } else {
-      before = m;
-      m = messages_.next(m);
+  if (!arbitrated()) {
+    push(posted_, posts_, v, posts_.add(from));
+    return;
+  }
+  arbiter_.post(v, from);
+  if (broadcast_) {
+    for (unsigned p = 0; p < out_.size(); ++p) {
+      if (p != self_) out_[p].posts.push_back({v, from});
     }
   }
 }
 
 template <class Time>
+void Worker<Time>::arbitrate() {
+  for (const auto& d : arbiter_.arbitrate()) {
+    if (!d.starts) {
+      if (d.message != Arbiter::NONE) {
+        const auto& r = messages_[d.message];
+        record(EventKind::REQUEST, r.from, r.to, r.port, r.tag, r.size, r.payload);
+      }
+      continue;
+    }
+    // Every worker sees every start: the counters are the run's, whatever the partitioning.
+    counters_.max_concurrent_sends = std::max<unsigned>(counters_.max_concurrent_sends, arbiter_.sends(d.from));
+    counters_.max_concurrent_receives = std::max<unsigned>(counters_.max_concurrent_receives, arbiter_.receives(d.to));
+    if (d.message != Arbiter::NONE) grant(d.message);
+  }
+}
+
+template <class Time>
 void Worker<Time>::accept_requests() {
+  if (arbitrated()) {
+    if (arbiter_.has_news()) arbitrate();  // most rounds of sparse runs have none
+    return;
+  }
   if (incoming_.size() > 1) {
     // First asked, first served; requests of one round are ordered by sender (then issue order),
     // whatever the partitioning.
@@ -520,28 +561,19 @@ void Worker<Time>::accept_requests() {
 template <class Time>
 void Worker<Time>::accept(std::uint32_t message) {
   const auto& r = messages_[message];
-  const auto i = local(r.to);
-  const bool queued = head(waiting_, r.to) != NIL;
-  if (!queued && (r.duration == Time(0) || can_receive(i)) && accepts(r.to, r.from)) {
+  if ((r.duration == Time(0) || can_receive(local(r.to))) && accepts(r.to, r.from)) {
     grant(message);
-  } else if (config_.checking == Checking::STRICT) {
-    const auto& topo = *topology_;
-    if (!accepts(r.to, r.from)) {
-      violation(r.to, r.from,
-                fmt::format("node {} is sent a message by {} via {} but has not posted a receive from it",
-                            topo.node_name(r.to), topo.node_name(r.from), topo.link_name(r.from, r.port)));
-    } else {
-      violation(r.to, r.from, violations::receive_port_busy(topo, r.from, r.to, r.port, config_.ports));
-    }
-    messages_.release(message);
-  } else {
-    // Queued behind earlier requests, or not accepted yet: may still be served now if it is
-    // the sender the node posted.
-    record(EventKind::REQUEST, r.from, r.to, r.port, r.tag, r.size, r.payload);
-    const NodeId to = r.to;
-    push(waiting_, messages_, to, message);
-    grant_waiting(to);
+    return;
   }
+  const auto& topo = *topology_;
+  if (!accepts(r.to, r.from)) {
+    violation(r.to, r.from,
+              fmt::format("node {} is sent a message by {} via {} but has not posted a receive from it",
+                          topo.node_name(r.to), topo.node_name(r.from), topo.link_name(r.from, r.port)));
+  } else {
+    violation(r.to, r.from, violations::receive_port_busy(topo, r.from, r.to, r.port, config_.ports));
+  }
+  messages_.release(message);
 }
 
 template <class Time>
@@ -555,16 +587,35 @@ template <class Time>
 void Worker<Time>::receive_requests() {
   for (auto& batch : in_) {
     wire::Reader r(batch.received);
+    const NodeId n = topology_->num_nodes();
     for (std::uint64_t k = 0; k < batch.request_count; ++k) {
       Request<Time> q;
       wire::get_request(r, q);
-      // What the worker indexes with (receiver, sender, the sender's port) must exist.
-      if (!range_.contains(q.to) || q.from >= topology_->num_nodes() || q.port >= topology_->degree(q.from)) {
+      // What the worker indexes with (receiver, sender, the sender's port) must exist; the
+      // receiver is one of this worker's nodes unless every request travels to every worker.
+      const bool mine = range_.contains(q.to);
+      if (!(mine || (broadcast_ && q.to < n)) || q.from >= n || q.port >= topology_->degree(q.from)) {
         wire::Reader::malformed("request between unknown nodes");
       }
-      incoming_.push_back(messages_.add(std::move(q)));
+      if (!arbitrated()) {
+        incoming_.push_back(messages_.add(std::move(q)));
+        continue;
+      }
+      const NodeId from = q.from;
+      const NodeId to = q.to;
+      const Port port = q.port;
+      const bool occupies = q.duration != Time(0);
+      arbiter_.request(from, to, port, occupies, mine ? messages_.add(std::move(q)) : Arbiter::NONE);
     }
     if (!r.done()) throw TransportError("malformed message between workers (request count)");
+    for (const Post& p : batch.posts) {
+      // Another worker's node posts: its own posts this worker made itself.
+      if (!broadcast_ || p.node >= n || p.from >= n || range_.contains(p.node)) {
+        wire::Reader::malformed("posted receive of an unknown node");
+      }
+      arbiter_.post(p.node, p.from);
+    }
+    batch.posts.clear();
     batch.received = {};
     batch.holder.reset();
     batch.request_count = 0;
@@ -574,21 +625,23 @@ void Worker<Time>::receive_requests() {
 template <class Time>
 std::optional<Fault> Worker<Time>::first_waiting() const {
   std::optional<Fault> best;
-  const auto consider = [&](const Request<Time>& r, const char* what) {
-    Fault f{r.from, r.to,
-            fmt::format("deadlock at {}: node {} {} send to {} via {}, and nothing else is left to happen", where(),
-                        topology_->node_name(r.from), what, topology_->node_name(r.to),
-                        topology_->link_name(r.from, r.port))};
-    if (!best || f.before(*best)) best = std::move(f);
-  };
-  for (auto* q : {&waiting_, &pending_sends_}) {
-    if (q->size == 0) continue;
-    const char* what =
-        q == &waiting_ ? "waits for its receiver to take its" : "waits for a free port to start its";
-    for (const auto& f : q->of) {
-      if (f.head != NIL) consider(messages_[f.head], what);
+  if (!arbitrated() || !arbiter_.any_waiting()) return best;  // strict checking queues nothing
+  const auto& topo = *topology_;
+  arbiter_.for_each_waiting([&](NodeId from, NodeId to, Port port) {
+    // With nothing in flight every port is free: what holds a transfer back is a posted receive.
+    std::string why;
+    if (const auto posted = arbiter_.posted(to)) {
+      why = *posted ? fmt::format(", but {} takes its next message only from {} (posted receives)", topo.node_name(to),
+                                  topo.node_name(**posted))
+                    : fmt::format(", but {} has no posted receive left", topo.node_name(to));
+    } else if (!arbiter_.has_free_port(from, true) || !arbiter_.has_free_port(to, false)) {
+      why = ", whose ports are busy";
     }
-  }
+    Fault f{from, to,
+            fmt::format("deadlock at {}: node {} waits to send to {} via {}{}, and nothing else is left to happen",
+                        where(), topo.node_name(from), topo.node_name(to), topo.link_name(from, port), why)};
+    if (!best || f.before(*best)) best = std::move(f);
+  });
   return best;
 }
 

@@ -4,6 +4,7 @@
 // Private to the emulator library.
 
 #include "agenda.hpp"
+#include "arbiter.hpp"
 #include "protocol.hpp"
 #include "slab.hpp"
 
@@ -100,6 +101,8 @@ class Worker {
     return q.size == 0 ? NIL : q.of[local(v)].head;
   }
 
+  [[nodiscard]] bool arbitrated() const { return config_.checking == Checking::ARBITRATED; }
+
   // Actions of a reacting node, on the records its context has just filled in.
   void start_send(std::uint32_t message);
   void issue(std::uint32_t message);
@@ -114,11 +117,12 @@ class Worker {
   void react(bool starting);
   void accept_requests();
   void accept(std::uint32_t message);
+  void arbitrate();
   void grant(std::uint32_t message);
-  void grant_waiting(NodeId v);
   void post(NodeId v, NodeId from);
   [[nodiscard]] bool accepts(NodeId v, NodeId from) const;
-  void issue_pending(NodeId u);
+  /// Arbitrated runs of several workers: the end of a transfer that held ports, for @p peer.
+  void tell_release(unsigned peer, const SendDone& done);
   void exchange() {
     if (exchange_ != nullptr) exchange_with_peers();  // one worker: inbound() is what it sent itself
   }
@@ -147,22 +151,24 @@ class Worker {
   Counters counters_;
   std::vector<TraceEvent<Time>> trace_;
 
-  std::vector<std::uint8_t> sending_;    // sends in flight (or waiting for the receiver) per node
-  std::vector<std::uint8_t> receiving_;  // receives in flight per node
+  // Per local node. Strict: what the port model checks. Arbitrated: what the node's program sees
+  // (free_send_ports: a send that waits its turn counts); arbiter_ decides with its own counts.
+  std::vector<std::uint8_t> sending_;    // sends started and not yet ended
+  std::vector<std::uint8_t> receiving_;  // receives in flight
   std::vector<std::uint8_t> computing_;
   Slab<Request<Time>> messages_;  // transfers this worker's nodes receive (or send, while pending)
   Slab<Task> tasks_;
   Agenda<Time> agenda_;
-  Fifos waiting_;        // messages_ at the receiver (arbitrated)
-  Fifos pending_sends_;  // messages_ at the sender (arbitrated)
   Fifos compute_queue_;  // tasks_ waiting for the node's processor
-  Fifos posted_;         // posts_: posted receives, senders accepted in order
+  Fifos posted_;         // posts_: posted receives, senders accepted in order (strict)
   Slab<NodeId> posts_;
+  Arbiter arbiter_;      // arbitrated: every node's transfers that wait, ports and posted receives
+  bool broadcast_ = false;  // arbitrated with several workers: requests, posts and ends go to all
   std::optional<Fault> violation_;
 
   std::vector<Batch<Time>> out_;
   std::vector<Batch<Time>> in_;
-  std::vector<std::uint32_t> incoming_;  // messages_ asked for this round, not yet accepted
+  std::vector<std::uint32_t> incoming_;  // messages_ asked for this round, not yet accepted (strict)
   // Reactions of the current round, grouped by node.
   std::vector<Arrival> deliveries_;
   std::vector<std::pair<NodeId, Completion>> completions_;

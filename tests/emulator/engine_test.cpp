@@ -1,7 +1,10 @@
 // The engine's semantics on small hand-made programs: port models, strict and arbitrated
 // checking, unit and timed time, zero-duration events, deadlocks, traces and counters.
+#include "../core/expect_error.hpp"
+
 #include <starnet/emulator/engine.hpp>
 #include <starnet/core/error.hpp>
+#include <starnet/topology/families.hpp>
 #include <starnet/topology/platform.hpp>
 #include <starnet/topology/star_graph.hpp>
 
@@ -376,20 +379,118 @@ TEST(Engine, HorizonStopsAnEndlessProgram) {
   EXPECT_EQ(r.counters.messages, 20U);
 }
 
-TEST(Engine, ArbitratedHalfDuplexDeadlockIsReportedNotHung) {
+TEST(Engine, ArbitratedHalfDuplexExchangeTakesTurnsInsteadOfDeadlocking) {
+  // Both nodes send to each other: in half duplex one of them must wait. Each used to hold its
+  // port while asking, so neither could receive: a deadlock at step 0.
   const StarGraph g(/*n=*/2);
   const UnitCosts<Rational> costs;
   RunConfig config;
   config.ports.half_duplex = true;
   config.checking = Checking::ARBITRATED;
-  try {
-    (void)run(
-        g, costs, [](Context& ctx, Script&) { if (ctx.starting()) ctx.send(StarGraph::port_of(2), "x"); }, config);
-    FAIL() << "deadlock not reported";
-  } catch (const ModelViolation& e) {
-    EXPECT_THAT(e.what(), HasSubstr("deadlock"));
-    EXPECT_THAT(e.what(), HasSubstr("node 12"));
+  auto r = run(
+      g, costs, [](Context& ctx, Script&) { if (ctx.starting()) ctx.send(StarGraph::port_of(2), "x"); }, config);
+  EXPECT_EQ(r.makespan, Rational(2));
+  EXPECT_EQ(r.counters.messages, 2U);
+  // The lower sender id goes first; the other asks, waits, and starts when the port is free.
+  std::vector<std::pair<std::uint64_t, NodeId>> sends;
+  std::vector<NodeId> requests;
+  for (const auto& e : r.trace) {
+    if (e.kind == EventKind::SEND) sends.emplace_back(e.step, e.node);
+    if (e.kind == EventKind::REQUEST) requests.push_back(e.node);
   }
+  EXPECT_EQ(sends, (std::vector<std::pair<std::uint64_t, NodeId>>{{0, 0}, {1, 1}}));
+  EXPECT_EQ(requests, std::vector<NodeId>{1});
+}
+
+/// Every node of ring:N sends its id to its successor and passes on what it receives, except
+/// what came from its successor: an all-gather of N − 1 rounds.
+void ring_all_gather(Context& ctx, Script&) {
+  const NodeId n = ctx.topology().num_nodes();
+  const NodeId next = (ctx.node() + 1) % n;
+  if (ctx.starting()) ctx.send_to(next, std::to_string(ctx.node()));
+  for (const auto& d : ctx.received()) {
+    if (std::stoull(d.payload) != next) ctx.send_to(next, d.payload);
+  }
+}
+
+TEST(Engine, ArbitratedHalfDuplexRingAllGatherEndsWithAMakespan) {
+  // The schedule people write: each node sends and receives at every step. Half duplex lets a
+  // node do one of the two, so the arbiter must take turns instead of deadlocking.
+  for (const NodeId n : {NodeId{6}, NodeId{5}}) {
+    const auto g = topology::make_topology("ring:" + std::to_string(n));
+    const UnitCosts<Rational> costs;
+    RunConfig config;
+    config.ports.half_duplex = true;
+    config.checking = Checking::ARBITRATED;
+    auto r = run(*g, costs, ring_all_gather, config);
+    EXPECT_EQ(r.counters.messages, n * (n - 1)) << " n=" << n;
+    for (NodeId v = 0; v < n; ++v) EXPECT_EQ(script(r).received[v].size(), n - 1) << " n=" << n << " v=" << v;
+    // Half duplex held: no node in two transfers at one step (a unit transfer lasts its step).
+    std::map<std::pair<std::uint64_t, NodeId>, int> busy;
+    for (const auto& e : r.trace) {
+      if (e.kind != EventKind::SEND) continue;
+      EXPECT_EQ(++busy[std::pair(e.step, e.node)], 1) << " n=" << n << " node " << e.node << " step " << e.step;
+      EXPECT_EQ(++busy[std::pair(e.step, e.peer)], 1) << " n=" << n << " node " << e.peer << " step " << e.step;
+    }
+    EXPECT_EQ(r.counters.max_concurrent_sends, 1U);
+    EXPECT_EQ(r.counters.max_concurrent_receives, 1U);
+    // A transfer takes two of the N nodes: at most ⌊N/2⌋ at a step, N(N − 1) in all. The arbiter
+    // meets that bound: 2(N − 1) steps for even N, 2N for odd N.
+    EXPECT_EQ(r.makespan, Rational(static_cast<std::int64_t>(n * (n - 1) / (n / 2)))) << " n=" << n;
+  }
+}
+
+TEST(Engine, ArbitratedWaitingSendHoldsNoPort) {
+  // Full duplex, one port. d sends to b (cost 5, until 5); a asks at time 1 to send to b, then
+  // to c. a's first send waits for b, and a sends to c meanwhile (1..2) instead of after it.
+  topology::Platform p("quad", /*directed=*/false);
+  for (const char* name : {"a", "b", "c", "d"}) p.add_node({name, topology::Role::PROCESSOR, 1, ""});
+  p.add_link(0, 1, {Rational(1)});
+  p.add_link(0, 2, {Rational(1)});
+  p.add_link(3, 1, {Rational(5)});
+  const topology::PlatformTopology g(p);
+  const TopologyCosts<Rational> costs(g);
+  RunConfig config;
+  config.checking = Checking::ARBITRATED;
+  config.time = TimeMode::TIMED;
+  auto r = run(
+      g, costs,
+      [](Context& ctx, Script&) {
+        if (ctx.starting() && ctx.node() == 3) ctx.send_to(1, "d");
+        if (ctx.starting() && ctx.node() == 0) ctx.sleep(1);
+        if (!ctx.completed().empty() && ctx.completed()[0].kind == Completion::Kind::TIMER) {
+          ctx.send_to(1, "a");
+          ctx.send_to(2, "a");
+        }
+      },
+      config);
+  std::map<NodeId, Rational> start;
+  for (const auto& e : r.trace) {
+    if (e.kind == EventKind::SEND && e.node == 0) start[e.peer] = e.time;
+  }
+  EXPECT_EQ(start[2], Rational(1));
+  EXPECT_EQ(start[1], Rational(5));
+  EXPECT_EQ(r.makespan, Rational(6));
+}
+
+TEST(Engine, ArbitratedDeadlockIsReportedNotHung) {
+  // a takes messages only from c, which sends nothing; b's send to a can never start.
+  const auto p = triangle(/*ab=*/1, /*bc=*/1, /*ac=*/1);
+  const topology::PlatformTopology g(p);
+  const TopologyCosts<Rational> costs(g);
+  RunConfig config;
+  config.checking = Checking::ARBITRATED;
+  EXPECT_ERROR(ModelViolation,
+               run(
+                   g, costs,
+                   [](Context& ctx, Script&) {
+                     if (!ctx.starting()) return;
+                     if (ctx.node() == 0) ctx.accept(2);
+                     if (ctx.node() == 1) ctx.send_to(0, "b");
+                   },
+                   config),
+               "deadlock at step 0", "node b waits to send to a", "a takes its next message only from c",
+               "nothing else is left to happen");
 }
 
 TEST(Engine, StochasticTimeRunsInDoubles) {

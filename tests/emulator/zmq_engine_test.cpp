@@ -132,6 +132,40 @@ TEST(ZmqEngine, SendsQueuedForAHalfDuplexPortReachOtherWorkers) {
   }
 }
 
+// Half duplex: every node posts receives from its neighbours, highest port first, and sends to
+// each of them at once: the arbiter of every worker must see every request, posted receive and
+// end of transfer to decide alike.
+void exchange_everything(Context& ctx) {
+  if (!ctx.starting()) return;
+  const auto v = ctx.node();
+  const auto degree = static_cast<Port>(ctx.topology().degree(v));
+  for (Port p = degree; p-- > 0;) ctx.accept(ctx.topology().neighbor(v, p));
+  for (Port p = 0; p < degree; ++p) {
+    ctx.send(p, std::to_string(v), /*size=*/Rational(1 + static_cast<std::int64_t>((v + p) % 3), 2), p);
+  }
+}
+
+TEST(ZmqEngine, HalfDuplexArbitrationWithPostedReceivesGivesTheLocalTrace) {
+  const StarGraph g(/*n=*/4);
+  const TopologyCosts<Rational> costs(g);
+  RunConfig config;
+  config.trace = true;
+  config.checking = Checking::ARBITRATED;
+  config.time = TimeMode::TIMED;
+  config.ports.half_duplex = true;
+  const ProgramFactory factory = [](NodeRange) { return std::make_unique<Lambda>(exchange_everything); };
+  const auto local = LocalEngine<Rational>().run(g, costs, factory, config);
+  EXPECT_EQ(local.counters.messages, 24U * 3U);
+  EXPECT_EQ(local.counters.max_concurrent_sends, 1U);
+  EXPECT_EQ(local.counters.max_concurrent_receives, 1U);
+  for (const unsigned k : {2U, 3U, 5U}) {
+    const auto zmq = run_zmq_threads<Rational>(g, costs, factory, config, k);
+    EXPECT_EQ(lines(zmq, g), lines(local, g)) << " workers=" << k;
+    EXPECT_EQ(zmq.makespan, local.makespan) << " workers=" << k;
+    EXPECT_EQ(zmq.counters.max_concurrent_receives, local.counters.max_concurrent_receives) << " workers=" << k;
+  }
+}
+
 TEST(ZmqEngine, DoubleTimeRunsToo) {
   const StarGraph g(/*n=*/4);
   class Costs final : public CostModel<double> {

@@ -1,6 +1,13 @@
 #include "decimal.hpp"
 
+#include "xml_text.hpp"
+
+#include <starnet/core/error.hpp>
+
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <cctype>
 #include <limits>
 #include <utility>
 
@@ -79,6 +86,40 @@ std::optional<Rational> exact_value(const Decimal& d, std::int64_t pow10, std::i
   if (num > MAX64 || den > MAX64) return std::nullopt;
   const auto n = static_cast<std::int64_t>(num);
   return Rational(d.negative ? -n : n, static_cast<std::int64_t>(den));
+}
+
+namespace {
+
+/// A decimal number, exactly: [+-] digits [. digits] [e|E [+-] digits].
+Rational decimal(std::string_view text, const std::string& what) {
+  const auto bad = [&](std::string_view why) {
+    return TopologyError(fmt::format("{}: \"{}\" {}", what, text, why));
+  };
+  std::string_view rest = text;
+  if (!rest.empty() && (rest[0] == '-' || rest[0] == '+')) rest.remove_prefix(1);
+  std::string lower(rest);
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (lower == "inf" || lower == "infinity" || lower == "nan") throw bad("is not finite (expected a finite number)");
+  std::size_t end = 0;
+  const auto d = leading_decimal(text, end);
+  if (!d || end != text.size()) {
+    throw bad("is not a number (expected an integer, a fraction such as 2/3, or a decimal such as 0.25 or 1e-3)");
+  }
+  const auto value = exact_value(*d);
+  if (!value) throw bad("cannot be held exactly (a speed or cost is a fraction of two 64-bit integers)");
+  return *value;
+}
+
+}  // namespace
+
+Rational exact_number(std::string_view text, const std::string& what) {
+  text = trimmed(text);
+  if (text.find('/') == std::string_view::npos) return decimal(text, what);
+  try {
+    return Rational::parse(text, what);
+  } catch (const InputError& e) {
+    throw TopologyError(e.what());
+  }
 }
 
 }  // namespace starnet::topology::detail

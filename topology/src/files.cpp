@@ -3,7 +3,8 @@
 // Each reader turns its file into a RawPlatform: every attribute as the text the file gives, each
 // node and link with the line it is on when the parser knows it. to_platform() then checks and
 // converts it, so that each bad value is reported with the file, the line, the node or link, and
-// what was expected, in the same words for both formats. DOT is read by Boost.Graph's reader;
+// what was expected, in the same words for both formats. DOT is read by Boost.Graph's reader,
+// after dot_text.cpp has kept numerals with an exponent whole and checked numeric values by line;
 // GraphML by our own reader on pugixml, which accepts the attr.type values other tools write
 // (networkx writes weights as double) where Boost's read_graphml refuses any type that differs
 // from its property map's.
@@ -14,6 +15,7 @@
 #include <starnet/topology/simgrid.hpp>
 
 #include "decimal.hpp"
+#include "dot_text.hpp"
 #include "xml_text.hpp"
 
 #include <boost/graph/graphml.hpp>
@@ -28,6 +30,7 @@
 #include <cstring>
 #include <limits>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <type_traits>
@@ -128,37 +131,8 @@ class Warnings {
 using detail::Lines;
 using detail::trimmed;
 
-/// A decimal number, exactly: [+-] digits [. digits] [e|E [+-] digits], as DOT files and the
-/// decimal text of GraphML's float and double carry it (2.0 → 2, 0.1 → 1/10, 1e-3 → 1/1000).
-Rational decimal(std::string_view text, const std::string& what) {
-  const auto bad = [&](std::string_view why) {
-    return TopologyError(fmt::format("{}: \"{}\" {}", what, text, why));
-  };
-  std::string_view rest = text;
-  if (!rest.empty() && (rest[0] == '-' || rest[0] == '+')) rest.remove_prefix(1);
-  std::string lower(rest);
-  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  if (lower == "inf" || lower == "infinity" || lower == "nan") throw bad("is not finite (expected a finite number)");
-  std::size_t end = 0;
-  const auto d = detail::leading_decimal(text, end);
-  if (!d || end != text.size()) {
-    throw bad("is not a number (expected an integer, a fraction such as 2/3, or a decimal such as 0.25 or 1e-3)");
-  }
-  const auto value = detail::exact_value(*d);
-  if (!value) throw bad("cannot be held exactly (a speed or cost is a fraction of two 64-bit integers)");
-  return *value;
-}
-
-/// A speed, cost or weight: a fraction (Rational::parse) or a decimal with an optional exponent.
-Rational number(std::string_view text, const std::string& what) {
-  text = trimmed(text);
-  if (text.find('/') == std::string_view::npos) return decimal(text, what);
-  try {
-    return Rational::parse(text, what);
-  } catch (const InputError& e) {
-    throw TopologyError(e.what());
-  }
-}
+/// A speed, cost, weight, latency or bandwidth, exactly (decimal.hpp).
+Rational number(std::string_view text, const std::string& what) { return detail::exact_number(text, what); }
 
 // ---- checks shared by both formats -----------------------------------------------------------
 
@@ -318,8 +292,10 @@ std::size_t dot_error_line(const std::string& text, const std::string& message) 
   return lo;
 }
 
+/// @p problem (dot_text.hpp) is thrown unless Boost's reader finds a syntax error on an earlier line.
 template <class Directed>
-RawPlatform read_dot_as(const std::string& text, std::string_view path, Warnings& warnings) {
+RawPlatform read_dot_as(const std::string& text, std::string_view path, Warnings& warnings,
+                        const std::optional<detail::DotProblem>& problem) {
   using Graph = DotGraph<Directed>;
   Graph g;
   // Returning no map makes Boost drop the value; the generator is asked again at the next one,
@@ -338,9 +314,12 @@ RawPlatform read_dot_as(const std::string& text, std::string_view path, Warnings
   try {
     boost::read_graphviz(text, g, dp, "node_id");
   } catch (const boost::bad_graphviz_syntax& e) {
+    const std::size_t line = dot_error_line<Directed>(text, e.what());
+    if (problem && problem->line <= line) throw TopologyError(problem->message);
     throw TopologyError(fmt::format("{} line {}: malformed DOT: {} (expected a GraphViz graph or digraph)", where(path),
-                                    dot_error_line<Directed>(text, e.what()), e.what()));
+                                    line, e.what()));
   }
+  if (problem) throw TopologyError(problem->message);
   RawPlatform raw;
   raw.directed = std::is_same_v<Directed, boost::directedS>;
   for (const auto v : boost::make_iterator_range(boost::vertices(g))) {
@@ -353,12 +332,14 @@ RawPlatform read_dot_as(const std::string& text, std::string_view path, Warnings
   return raw;
 }
 
-RawPlatform read_dot(const std::string& text, std::string_view path, Warnings& warnings) {
+RawPlatform read_dot(const std::string& file_text, std::string_view path, Warnings& warnings) {
+  // Numerals with an exponent quoted, so that Boost's tokenizer cannot split them (dot_text.hpp).
+  const auto checked = detail::checked_dot_text(file_text, where(path));
   try {
-    return read_dot_as<boost::directedS>(text, path, warnings);
+    return read_dot_as<boost::directedS>(checked.text, path, warnings, checked.problem);
   } catch (const boost::undirected_graph_error&) {
     warnings.clear();
-    return read_dot_as<boost::undirectedS>(text, path, warnings);
+    return read_dot_as<boost::undirectedS>(checked.text, path, warnings, checked.problem);
   }
 }
 

@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <system_error>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -210,6 +211,13 @@ bool OptimalSearch::solve(std::uint64_t steps, std::optional<std::size_t> first_
   throw_if_stopped("the optimal search");
   rec.learned = learned.count;
   rec.seconds = seconds_since(solve_start);
+  // A proof is kept only beside a refutation: for a model, or a call cut short, the trace proves
+  // nothing, and a DRAT file without the CNF it refutes would pass for one.
+  if (!proof_dir_.empty() && answer != 20) {
+    solver.close_proof_trace();
+    std::error_code ignored;  // the file was just made in a folder we write; nothing to report if it is gone
+    std::filesystem::remove(proof_file, ignored);
+  }
   if (answer == 0) {
     result_.solves.push_back(rec);
     if (on_solve_) on_solve_(rec);

@@ -197,6 +197,32 @@ TEST(OptimalSearch, WritesAndChecksADratProofOfEveryRefutation) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(OptimalSearch, LeavesProofFilesOnlyForRefutations) {
+  // A satisfiable call proves nothing: its proof trace must not stay behind as T<t>.drat.
+  const auto dir = std::filesystem::temp_directory_path() / ("starnet_optimal_sat_proofs_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  // mesh:3x3: UNSAT at 4, SAT at 5, below every built-in algorithm.
+  const auto t = topology::make_topology("mesh:3x3");
+  OptimalSearch s;
+  s.topology(*t, "mesh:3x3").goal(Goal::GOSSIP).proof_dir(dir.string());
+  const auto& r = s.run().result();
+  ASSERT_EQ(r.status, Status::OPTIMAL);
+  std::set<std::string> expected;
+  bool saw_model = false;
+  for (const auto& rec : r.solves) {
+    saw_model = saw_model || rec.satisfiable.value_or(false);
+    if (rec.satisfiable.value_or(true)) continue;
+    expected.insert("T" + std::to_string(rec.steps) + ".drat");
+    expected.insert("T" + std::to_string(rec.steps) + ".cnf");
+  }
+  ASSERT_TRUE(saw_model) << "the search must end with a satisfiable call for this test to mean anything";
+  std::set<std::string> written;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) written.insert(entry.path().filename().string());
+  EXPECT_EQ(written, expected) << "optimum T = " << r.optimum.value_or(0);
+  std::filesystem::remove_all(dir);
+}
+
 TEST(OptimalSearch, ATimeLimitLeavesAProvenBracketNotAHang) {
   const auto t = topology::make_topology("star:5");
   OptimalSearch s;

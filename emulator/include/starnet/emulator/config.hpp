@@ -23,8 +23,12 @@ struct PortModel {
 };
 
 /// STRICT: a second send or receive beyond the port model, or a send along a missing link, is a
-/// ModelViolation naming step, nodes and link. ARBITRATED: contending transfers wait in a queue
-/// (first requested first served, ties by sender id), "if the receiver is busy, the sender waits".
+/// ModelViolation naming step, nodes and link. ARBITRATED: contending transfers wait their turn
+/// ("if the receiver is busy, the sender waits"), holding no port while they wait. Each round the
+/// transfers that wait are taken in order of request (time, then sender id, then receiver id,
+/// then the order the sender started them) and each starts when its receiver accepts its sender
+/// (posted receives) and both ends have a free port (half duplex: sends and receives counted
+/// together): a maximal set, greedy in that order (docs/emulator.md, "Arbitration").
 enum class Checking : std::uint8_t { STRICT, ARBITRATED };
 
 /// UNIT: every transfer takes one step, computations take none (step counts are what the star

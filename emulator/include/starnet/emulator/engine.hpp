@@ -6,9 +6,10 @@
 /// Semantics (both engines): time advances from one event time to the next. At each event
 /// time, in rounds until nothing more happens at that time: (1) transfers, computations and
 /// timers that end now are delivered; (2) every node with something to react to reacts, in
-/// node-id order; (3) the sends it started are checked against the port model (strict) or
-/// queued (arbitrated) at the receiver. Nothing depends on how nodes are partitioned among
-/// workers, so every engine and worker count produce the same trace.
+/// node-id order; (3) the sends it started are checked against the port model (strict), or
+/// the transfers that wait are granted, in a fixed order, as far as ports and posted receives
+/// allow (arbitrated: config.hpp, docs/emulator.md). Nothing depends on how nodes are partitioned
+/// among workers, so every engine and worker count produce the same trace.
 ///
 /// Cost of an event time: proportional to the nodes that have something to react to, plus, when
 /// more than 1/16 of a worker's nodes do, one pass over that worker's nodes.

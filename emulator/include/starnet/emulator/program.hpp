@@ -76,7 +76,8 @@ class Context {
 
   /// Starts a transfer of @p payload through @p port; @p size in unit-size messages (the time is
   /// size·cost of the link in timed mode, one step in unit mode). In strict mode a busy send
-  /// port or a missing port is a ModelViolation; in arbitrated mode the send waits its turn.
+  /// port or a missing port is a ModelViolation; in arbitrated mode the send waits its turn
+  /// (config.hpp: the order in which waiting transfers start).
   virtual void send(Port port, std::string payload, Rational size = 1, std::uint64_t tag = 0) = 0;
   /// As send(), naming the neighbour instead of the port.
   /// @throws ModelViolation (strict and arbitrated) when there is no link to @p to.
@@ -86,7 +87,8 @@ class Context {
   virtual void compute(Rational work, std::uint64_t tag = 0) = 0;
   /// Asks to react again after @p delay time units (a timer; occupies nothing).
   virtual void sleep(Rational delay, std::uint64_t tag = 0) = 0;
-  /// Send ports not in use now (a send waiting for its receiver holds its port).
+  /// Send ports not in use now: a send counts from its start until it ends, including the time it
+  /// waits its turn (arbitrated), and in half duplex so does a receive in flight.
   [[nodiscard]] virtual unsigned free_send_ports() const = 0;
   /// Posts a receive from @p from (MPI-style): from its first call on, this node takes messages
   /// only from the senders it posted, one message per call, in the order posted; other senders

@@ -101,7 +101,7 @@ class OptimalSearch {
     time_limit_ = seconds;
     return *this;
   }
-  /// Writes each UNSAT's CNF and DRAT proof there and checks the proof.
+  /// Writes each UNSAT's CNF and DRAT proof there and checks the proof; other calls leave no file there.
   OptimalSearch& proof_dir(std::string dir) {
     proof_dir_ = std::move(dir);
     return *this;

@@ -1,0 +1,166 @@
+#pragma once
+// Arbitrated checking (Checking::ARBITRATED): which of the transfers asked for may start now.
+// Private to the emulator library; the general core (worker.hpp) asks it once per round.
+//
+// A transfer asked for holds no port while it waits. Each round, after the round's sends have
+// been asked for, the arbiter goes through the transfers that wait in order of request: earlier
+// event time and round first, then sender id, then receiver id, then the order in which the sender
+// started them. It starts each one whose receiver takes messages from its sender now (no posted
+// receives, or the sender is the next one posted: Context::accept) and, for a transfer that takes
+// time, whose sender has a free send port and whose receiver a free receive port (half duplex:
+// one pool of ports for both); a zero-duration transfer holds no port. A started transfer that
+// consumes a posted receive may let an earlier one through (the next sender posted): the pass
+// is repeated until nothing more can start. What starts is therefore a maximal set (nothing that
+// waits could start beside it), greedy in that order.
+//
+// Only what changed is looked at again: a transfer that could not start stays unable to until one
+// of its ends frees a port or posts a receive, so a pass visits the waiting transfers of those
+// nodes and the new ones.
+//
+// With several workers every worker holds the whole state (every transfer asked for, every posted
+// receive, every node's ports: requests, posts and the ends of transfers travel to all of them)
+// and takes the same decisions, so that a trace does not depend on the partitioning.
+
+#include "slab.hpp"
+
+#include <starnet/emulator/config.hpp>
+#include <starnet/topology/topology.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace starnet::emulator {
+
+using topology::NodeId;
+using topology::Port;
+
+class Arbiter {
+ public:
+  /// No message record on this worker (another worker owns the receiver).
+  static constexpr std::uint32_t NONE = SLAB_NIL;
+
+  /// One decision of a round: a transfer starts, or (for one asked for this round) waits.
+  struct Decision {
+    std::uint32_t message = NONE;
+    NodeId from = 0;
+    NodeId to = 0;
+    bool starts = false;
+  };
+
+  /// Prepares a run on @p nodes nodes; storage of an earlier run is reused.
+  void reset(NodeId nodes, const PortModel& ports);
+
+  /// A transfer asked for in this round, in the order its sender started it.
+  /// @param occupies false for a transfer of zero duration, which holds no port.
+  /// @param message its record on this worker, or NONE.
+  void request(NodeId from, NodeId to, Port port, bool occupies, std::uint32_t message) {
+    new_.push_back({from, to, port, message, occupies});
+  }
+  /// Node @p v takes its next message only from @p from, after those posted before.
+  void post(NodeId v, NodeId from);
+  /// A transfer that held ports has ended. @return false when no transfer holds those ports (a
+  /// forged notice).
+  [[nodiscard]] bool release(NodeId from, NodeId to);
+
+  /// Decides the round: the transfers that start, in the order above, and each transfer asked for
+  /// this round that waits (once, to be traced). Valid until the next call.
+  /// Complexity: O(C log C) for C candidates (the round's requests and the waiting transfers of
+  /// nodes whose ports or posted receives changed).
+  const std::vector<Decision>& arbitrate();
+  /// Whether arbitrate() has anything to decide: requests this round, or ends that changed.
+  [[nodiscard]] bool has_news() const { return !new_.empty() || !marked_.empty(); }
+
+  /// Transfers in flight that hold a port of @p v.
+  [[nodiscard]] std::uint32_t sends(NodeId v) const { return sending_[v]; }
+  [[nodiscard]] std::uint32_t receives(NodeId v) const { return receiving_[v]; }
+
+  [[nodiscard]] bool any_waiting() const { return waiting_ != 0; }
+  /// Calls @p f(from, to, port) for each transfer that waits.
+  template <class F>
+  void for_each_waiting(F&& f) const {
+    for (const Waiting& w : records_) {
+      if (w.order != FREE) f(w.from, w.to, w.port);
+    }
+  }
+  /// What @p v's posted receives allow now: nullopt when it takes any sender; otherwise the next
+  /// sender it takes (nullopt inside when it has used up its posts).
+  [[nodiscard]] std::optional<std::optional<NodeId>> posted(NodeId v) const;
+  /// Whether @p v could start a transfer now as sender (@p sending) or receiver, ports alone.
+  [[nodiscard]] bool has_free_port(NodeId v, bool sending) const {
+    const std::uint32_t own = sending ? sending_[v] : receiving_[v];
+    const std::uint32_t other = sending ? receiving_[v] : sending_[v];
+    return own + (ports_.half_duplex ? other : 0U) < (sending ? ports_.send_capacity() : ports_.receive_capacity());
+  }
+
+ private:
+  static constexpr std::uint32_t NIL = SLAB_NIL;
+  static constexpr std::uint64_t FREE = ~std::uint64_t{0};  // Waiting::order of a free record
+  static constexpr std::uint8_t OUT = 1;                     // dirty: look at v's waiting sends
+  static constexpr std::uint8_t IN = 2;                      // dirty: look at v's waiting receives
+
+  struct New {
+    NodeId from;
+    NodeId to;
+    Port port;
+    std::uint32_t message;
+    bool occupies;
+  };
+  /// A transfer that waits, in the list of its sender's and of its receiver's.
+  struct Waiting {
+    std::uint64_t order = FREE;
+    NodeId from = 0;
+    NodeId to = 0;
+    Port port = 0;
+    std::uint32_t message = NONE;
+    bool occupies = true;
+    std::uint32_t out_prev = NIL, out_next = NIL, in_prev = NIL, in_next = NIL;
+  };
+  struct Ends {
+    std::uint32_t out_head = NIL, out_tail = NIL, in_head = NIL, in_tail = NIL;
+  };
+  struct Posts {
+    std::uint32_t head = NIL, tail = NIL;
+    bool used = false;
+  };
+
+  [[nodiscard]] bool accepts(NodeId v, NodeId from) const {
+    if (posts_.empty()) return true;
+    const Posts& p = posts_[v];
+    return !p.used || (p.head != NIL && posted_[p.head] == from);
+  }
+  [[nodiscard]] bool can_start(NodeId from, NodeId to, bool occupies) const {
+    return accepts(to, from) && (!occupies || (has_free_port(from, true) && has_free_port(to, false)));
+  }
+  void start(std::uint32_t message, NodeId from, NodeId to, bool occupies);
+  void mark(NodeId v, std::uint8_t what) {
+    // A mark sends a pass back to the transfers waiting now; later ones are looked at when asked for.
+    if (waiting_ == 0) return;
+    if (dirty_[v] == 0) marked_.push_back(v);
+    dirty_[v] |= what;
+  }
+  void wait(const New& r, std::uint64_t order);
+  void unlink(std::uint32_t w);
+  /// The waiting transfers of the nodes marked since the last call, in order, into candidates_.
+  void collect();
+  void try_waiting(std::uint32_t w);
+
+  PortModel ports_;
+  NodeId nodes_ = 0;
+  std::vector<std::uint32_t> sending_;    // per node: sends in flight that hold a port
+  std::vector<std::uint32_t> receiving_;  // per node: receives in flight that hold a port
+  std::vector<New> new_;                  // this round's requests
+  std::vector<Waiting> records_;
+  std::uint32_t free_ = NIL;              // free records_, linked through out_next
+  std::size_t waiting_ = 0;
+  std::vector<Ends> lists_;               // per node, once a transfer has waited
+  std::vector<Posts> posts_;              // per node, once a node has posted
+  Slab<NodeId> posted_;                   // the senders posted
+  std::vector<std::uint8_t> dirty_;       // per node: OUT | IN
+  std::vector<NodeId> marked_;            // nodes with dirty_ set
+  std::vector<std::uint32_t> candidates_;
+  std::uint64_t next_order_ = 0;
+  std::vector<Decision> decisions_;
+};
+
+}  // namespace starnet::emulator
