@@ -38,6 +38,8 @@ struct RunOptions {
   std::string checking;  // empty: strict for stepped schedules, arbitrated for programs
   std::string costs = "unit";
   std::string chunk_size = "1";
+  std::string latency;
+  std::string bandwidth;
   std::string op = "sum";
   std::string values = "random";
   std::uint64_t seed = 1;
@@ -107,6 +109,8 @@ int run(const RunOptions& o) {
   request.timed = o.costs == "topology";
   if (!o.checking.empty()) request.checking = emulator::parse_checking(o.checking, "--checking");
   request.chunk_size = api::parse_number(o.chunk_size, "chunk_size", 0, /*strictly=*/true);
+  if (!o.latency.empty()) request.latency = api::parse_number(o.latency, "latency", 0);
+  if (!o.bandwidth.empty()) request.bandwidth = api::parse_number(o.bandwidth, "bandwidth", 0, /*strictly=*/true);
   request.op = api::parse_op(o.op);
   request.values = api::parse_values(o.values);
   request.seed = o.seed;
@@ -125,7 +129,7 @@ int run(const RunOptions& o) {
 
 int export_schedule(const ExportOptions& o) {
   api::ExportRequest request;
-  request.algorithm = api::parse_builtin(o.algorithm);
+  request.algorithm = o.algorithm;
   request.topology = o.topology;
   if (!o.collective.empty()) request.collective = api::parse_collective(o.collective);
   request.root = o.root;
@@ -172,6 +176,12 @@ void add_schedule_command(CLI::App& app, Action& action) {
       ->check(CLI::IsMember({"unit", "topology"}));
   run_cmd->add_option("--chunk-size", r.chunk_size, "Size of one chunk in unit messages (timed runs)")
       ->capture_default_str();
+  run_cmd->add_option("--latency", r.latency,
+                      "With --costs topology: every link's latency α instead of the topology's (an exact number, "
+                      "e.g. 1e-6 or 1/1000000)");
+  run_cmd->add_option("--bandwidth", r.bandwidth,
+                      "With --costs topology: every link's bandwidth β (units per time, > 0): a transfer of c chunks "
+                      "takes α + c·(--chunk-size)/β");
   run_cmd->add_option("--op", r.op, "Reduction operator: sum (mod 2^64), min, max or xor")->capture_default_str();
   run_cmd->add_option("--values", r.values, "Chunk values: random (seeded) or index (contribution id + 1)")
       ->capture_default_str();
@@ -183,6 +193,8 @@ void add_schedule_command(CLI::App& app, Action& action) {
   run_cmd->callback([&action, run_cmd] {
     action = [run_cmd] {
       applies_only(*run_cmd, "--chunk-size", r.costs == "topology", "--costs topology");
+      applies_only(*run_cmd, "--latency", r.costs == "topology", "--costs topology");
+      applies_only(*run_cmd, "--bandwidth", r.costs == "topology", "--costs topology");
       applies_only(*run_cmd, "--seed", r.values == "random", "--values random");
       return run(r);
     };
@@ -191,11 +203,16 @@ void add_schedule_command(CLI::App& app, Action& action) {
   static ExportOptions e;
   auto* export_cmd = cmd->add_subcommand("export", "Write a built-in collective algorithm as a starnet schedule file");
   export_cmd->add_option("--algorithm", e.algorithm,
-                         "star-allreduce, star-broadcast (an allgather), recursive-doubling, ring or bfs-tree")
+                         "A built-in of the catalogue (docs/collectives.md): star, recursive-doubling, recursive-halving, "
+                         "ring, bruck, uniform, one-packet, combining, bfs-tree; star-allreduce and star-broadcast name "
+                         "the star algorithm's allreduce and allgather")
       ->required();
   export_cmd->add_option("--topology", e.topology, "Topology spec (star:N, hypercube:D, ring:N, torus:AxB, …)");
-  export_cmd->add_option("--collective", e.collective, "bfs-tree: allreduce (default), reduce or broadcast");
-  export_cmd->add_option("--root", e.root, "Root of reduce and broadcast (name or index)")->capture_default_str();
+  export_cmd->add_option("--collective", e.collective,
+                         "The collective (default: the first the algorithm computes there, allreduce first): allreduce, "
+                         "reduce, broadcast, allgather, gather, scatter, reducescatter or alltoall");
+  export_cmd->add_option("--root", e.root, "Root of reduce, broadcast, gather and scatter (name or index)")
+      ->capture_default_str();
   e.ports.add_to(*export_cmd);
   export_cmd->add_option("-o,--output", e.output,
                          "The schedule file to write (- for standard output); a topology file is written relative to "

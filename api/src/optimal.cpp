@@ -1,3 +1,4 @@
+#include <starnet/algorithms/collectives/catalogue.hpp>
 #include <starnet/api/optimal.hpp>
 #include <starnet/api/json.hpp>
 #include <starnet/algorithms/generic/subnetwork.hpp>
@@ -103,6 +104,7 @@ OptimalOutcome find_by_sat(const OptimalRequest& request, OptimalOutcome out) {
       .root(root)
       .ports(request.ports)
       .time_limit(request.time_limit.value_or(DEFAULT_OPTIMAL_SECONDS))
+      .builtins(algorithms::collectives::optimal_candidates)
       .on_solve(progress_of);
   if (!request.proof_dir.empty()) search.proof_dir(request.proof_dir);
   out.sat = search.run().result();

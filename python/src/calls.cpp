@@ -235,7 +235,7 @@ void bind_schedules(py::module_& m) {
                   [](const std::string& algorithm, const std::string& topology, const std::optional<std::string>& collective,
                      const std::string& root, long ports, const std::string& duplex) {
                     api::ExportRequest request;
-                    request.algorithm = api::parse_builtin(algorithm);
+                    request.algorithm = algorithm;
                     request.topology = topology;
                     if (collective) request.collective = api::parse_collective(*collective);
                     request.root = root;

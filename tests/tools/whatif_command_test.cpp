@@ -173,7 +173,12 @@ TEST(WhatIfCommand, ReduceAndBroadcastRunTheTreeFromTheRoot) {
 
 TEST(WhatIfCommand, BadInputIsExitTwoNamingTheInput) {
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"whatif --collective gather --topologies star:4", "--collective gather"},
+      {"whatif --collective scan --topologies star:4", "--collective scan"},
+      {"whatif --collective alltoall --topologies star:4 --latency -1", "--latency -1"},
+      {"whatif --collective alltoall --topologies star:4 --bandwidth 0", "--bandwidth 0"},
+      {"whatif --collective alltoall --topologies star:4 --bandwidth 1/0", "--bandwidth 1/0"},
+      {"whatif --collective alltoall --topologies star:4 --latency 1e-99", "--latency 1e-99"},
+      {"whatif --topologies star:4 --costs random --latency 1", "--latency 1"},
       {"whatif --topologies star:4,cube:7", "cube:7"},
       {"whatif --topologies hypercube:7 --fail-links 3-17", "--fail-links 3-17"},
       {"whatif --topologies hypercube:7 --fail-nodes 9999", "--fail-nodes 9999"},

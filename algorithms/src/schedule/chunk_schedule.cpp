@@ -332,12 +332,15 @@ ScheduleVolume volume(const Schedule& s) {
   v.largest.assign(s.steps(), 0);
   std::vector<std::uint64_t> received(s.nodes(), 0);
   for (std::uint32_t node = 0; node < s.nodes(); ++node) {
+    std::uint64_t sent = 0;
     for (const auto& a : s.actions(node)) {
       if (a.kind != Action::Kind::SEND) continue;
       const auto items = s.items(a.items).size();
       if (s.form() == Form::STEPPED) v.largest[a.key] = std::max<std::uint64_t>(v.largest[a.key], items);
       received[a.peer] += items;
+      sent += items;
     }
+    v.sent_max = std::max(v.sent_max, sent);
   }
   v.received_max = received.empty() ? 0 : *std::max_element(received.begin(), received.end());
   v.received_min = received.empty() ? 0 : *std::min_element(received.begin(), received.end());

@@ -15,7 +15,7 @@
 /// @endcode
 
 #include <starnet/algorithms/generic/bounds.hpp>
-#include <starnet/algorithms/schedule/builtins.hpp>
+#include <starnet/algorithms/collectives/catalogue.hpp>
 #include <starnet/algorithms/schedule/chunk_schedule.hpp>
 #include <starnet/algorithms/schedule/schedule_run.hpp>
 #include <starnet/api/engine.hpp>
@@ -85,6 +85,10 @@ struct ScheduleRunRequest {
   std::optional<emulator::Checking> checking;
   /// Timed: every transfer takes latency + size × link cost (the topology's α–β); unit otherwise.
   bool timed = false;
+  /// Timed: every link's latency α and bandwidth β instead of the topology's own (none: its own);
+  /// a transfer of c chunks then takes α + c·chunk_size/β.
+  std::optional<Rational> latency;
+  std::optional<Rational> bandwidth;
   /// Size of one chunk in unit messages (timed runs).
   Rational chunk_size = 1;
   Op op = Op::SUM;
@@ -114,18 +118,22 @@ struct ScheduleRunResult {
 [[nodiscard]] ScheduleRunResult run_schedule(const ScheduleRunRequest& request);
 
 struct ExportRequest {
-  algorithms::schedule::Builtin algorithm = algorithms::schedule::Builtin::BFS_TREE;
+  /// A built-in of the catalogue by name (parse_builtin()).
+  std::string algorithm = "bfs-tree";
   std::string topology;
-  /// None: the algorithm's own (allreduce; allgather for star-broadcast).
+  /// None: the first collective the algorithm computes there, in the order of
+  /// algorithms/collective.hpp (allreduce first; allgather for star-broadcast).
   std::optional<Collective> collective;
   std::string root = std::string(DEFAULT_ROOT);
   emulator::PortModel ports;
 };
 
-/// A built-in algorithm as a schedule. @throws UsageError / ScheduleError when it does not apply.
+/// A built-in algorithm as a schedule (collectives/catalogue.hpp).
+/// @throws UsageError about setting "algorithm" or "collective" when it is unknown or does not apply
+/// there, naming the collectives it computes; ScheduleError beyond a builder's limits.
 [[nodiscard]] LoadedSchedule export_schedule(const ExportRequest& request);
 
 /// @throws UsageError about setting "algorithm" naming the choices.
-[[nodiscard]] algorithms::schedule::Builtin parse_builtin(std::string_view text);
+[[nodiscard]] algorithms::collectives::Algorithm parse_builtin(std::string_view text);
 
 }  // namespace starnet::api

@@ -122,6 +122,7 @@ struct ScheduleVolume {
   std::vector<std::uint64_t> largest;  ///< stepped form: the largest message of each step
   std::uint64_t received_max = 0;      ///< items received by the node that receives most
   std::uint64_t received_min = 0;      ///< … and by the node that receives least
+  std::uint64_t sent_max = 0;          ///< items sent by the node that sends most (its volume)
 };
 [[nodiscard]] ScheduleVolume volume(const Schedule& s);
 

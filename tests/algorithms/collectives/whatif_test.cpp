@@ -1,6 +1,6 @@
 #include "../../core/expect_error.hpp"
 
-#include <starnet/algorithms/generic/whatif.hpp>
+#include <starnet/algorithms/collectives/whatif.hpp>
 #include <starnet/algorithms/star/allreduce.hpp>
 #include <starnet/emulator/costs.hpp>
 #include <starnet/emulator/engine.hpp>
@@ -15,7 +15,9 @@
 #include <map>
 #include <unistd.h>
 
-namespace starnet::algorithms::generic {
+namespace starnet::algorithms::collectives {
+
+using namespace generic;  // NOLINT
 namespace {
 
 using emulator::PortModel;
@@ -276,4 +278,4 @@ TEST(WhatIfStudy, TheRootOfReduceAndBroadcastCanBeChosen) {
 }
 
 }  // namespace
-}  // namespace starnet::algorithms::generic
+}  // namespace starnet::algorithms::collectives
