@@ -20,6 +20,13 @@ namespace opt = algorithms::optimal;
 namespace sch = algorithms::schedule;
 
 void check_collective(const OptimalRequest& r) {
+  if (r.collective == Collective::ALLTOALL) {
+    if (r.method == OptimalMethod::UNIFORM || r.method == OptimalMethod::AUTO) return;
+    throw UsageError(Setting{"collective", "alltoall"},
+                     fmt::format("with «method» {}: the total exchange is searched with «method» uniform (its Pareto "
+                                 "front of steps and volume on Cayley graphs)",
+                                 to_string(r.method)));
+  }
   if (r.collective == Collective::REDUCE) {
     throw UsageError(Setting{"collective", "reduce"}, "search broadcast (a reduce is a broadcast reversed)");
   }
@@ -134,7 +141,8 @@ OptimalOutcome find_optimal(const OptimalRequest& request) {
   OptimalMethod method = request.method;
   if (method == OptimalMethod::AUTO) {
     // SAT (its upper bound from the uniform search) where it can prove; the uniform search beyond.
-    method = out.nodes > opt::MAX_EXACT_NODES ? OptimalMethod::UNIFORM : OptimalMethod::SAT;
+    method = out.nodes > opt::MAX_EXACT_NODES || request.collective == Collective::ALLTOALL ? OptimalMethod::UNIFORM
+                                                                                             : OptimalMethod::SAT;
     if (method == OptimalMethod::SAT && (request.anytime || request.beam_width)) {
       throw UsageError(Setting{request.anytime ? "anytime" : "beam_width", ""},
                        fmt::format("applies only with «method» uniform or coset (auto runs SAT on {}, {} nodes)",

@@ -305,8 +305,12 @@ LoadedSchedule export_schedule(const ExportRequest& request) {
     for (const Collective c : algorithms::ALL_COLLECTIVES) {
       if (!coll::why_not(algorithm, c, shape)) computes.push_back(to_string(c));
     }
-    const std::string reason = collective ? *coll::why_not(algorithm, *collective, shape)
-                                          : fmt::format("{} does not run on {}", request.algorithm, request.topology);
+    std::string reason = collective ? *coll::why_not(algorithm, *collective, shape) : std::string();
+    for (const Collective c : algorithms::ALL_COLLECTIVES) {
+      // No collective given: say where the algorithm runs (the first reason that is not a collective's).
+      const auto why = coll::why_not(algorithm, c, shape);
+      if (reason.empty() && why && why->find(" computes ") == std::string::npos) reason = *why;
+    }
     throw UsageError(collective ? Setting{"collective", to_string(*collective)} : Setting{"algorithm", request.algorithm},
                      computes.empty() ? reason
                                       : fmt::format("{} (on {} it computes {})", reason, request.topology,

@@ -79,7 +79,10 @@ def optimal(topology, collective="gossip", method="sat", root=0, ports=1, duplex
         the shortest uniform schedule on a Cayley graph (star, hypercube, ring, torus, complete);
         ``"coset"`` — on S_3..S_6; ``"auto"`` — SAT up to 256 nodes, uniform beyond.
     collective: ``"gossip"`` (= ``"allgather"``), ``"allreduce"`` (messages of several values: the
-        same search, the schedule given as an all-reduce) or ``"broadcast"`` (from ``root``).
+        same search, the schedule given as an all-reduce), ``"broadcast"`` (from ``root``), or
+        ``"alltoall"`` with ``method="uniform"``: the total exchange's Pareto front of steps and
+        volume, as ``pareto`` (a list of points: ``steps``, ``volume``, ``dimensions``, ``moves``,
+        ``packets``, ``exhaustive``, ``verified``, ``crossover``), beside ``status``.
     time_limit: seconds (default 60; 0: none); a time limit leaves the proven bracket and the best
         schedule known.
     beam_width, max_steps, anytime: the class searches' beam, longest schedule, widening beams.
@@ -103,9 +106,9 @@ def optimal_study(study="star", time_limit=None, progress=False):
     return _frame(doc["rows"], doc)
 
 
-def whatif(collective="allreduce", topologies=(), ports=1, duplex="full", costs="unit", message_size=1, seed=1,
-           fail_links=None, fail_nodes=None, fail_random=None, root=0, op="sum", values="index", schedule=None,
-           optimal=False, optimal_time_limit=None, progress=False):
+def whatif(collective="allreduce", topologies=(), ports=1, duplex="full", costs="unit", message_size=1, latency=None,
+           bandwidth=None, seed=1, fail_links=None, fail_nodes=None, fail_random=None, root=0, op="sum", values="index",
+           schedule=None, optimal=False, optimal_time_limit=None, progress=False):
     """What if the machine were another topology, had more ports, other link costs, failed links?
     (``starnet whatif``). Runs ``collective`` on each topology under each port model and fault
     scenario with every algorithm that applies, every node verified on the emulator, beside a lower
@@ -114,6 +117,9 @@ def whatif(collective="allreduce", topologies=(), ports=1, duplex="full", costs=
     topologies: specs or Topology objects (or one comma-separated string); ports: a number or a
     list (``[1, 2]``); duplex: ``"full"``, ``"half"`` or both; costs: ``"unit"``, ``"topology"``
     (the platform's α–β, timed) or ``"random"``; message_size: units per message (exact);
+    latency, bandwidth: every link's α and β (exact: an int, a Fraction or a decimal string such as
+    ``"1e-6"``), the α–β model on every link;
+    collective: allreduce, reduce, broadcast, allgather, reducescatter, gather, scatter or alltoall;
     fail_links, fail_nodes, fail_random: fault scenarios; schedule: a schedule file as one more row;
     optimal: the proven optimum as one more row.
 
@@ -130,7 +136,10 @@ def whatif(collective="allreduce", topologies=(), ports=1, duplex="full", costs=
             specs.append(spec_of(t, "topologies"))
     with progress_bar(progress, "whatif") as bar:
         doc = _core.whatif(collective, specs, _list(ports, "ports"), _list(duplex, "duplex"), costs,
-                           _exact(message_size, "message_size"), seed, _list(fail_links, "fail_links"),
+                           _exact(message_size, "message_size"),
+                           None if latency is None else _exact(latency, "latency"),
+                           None if bandwidth is None else _exact(bandwidth, "bandwidth"), seed,
+                           _list(fail_links, "fail_links"),
                            _list(fail_nodes, "fail_nodes"), _list(fail_random, "fail_random"), str(root), op, values,
                            "" if schedule is None else str(schedule), optimal, optimal_time_limit, bar)
     return _frame(doc["rows"], doc)

@@ -57,6 +57,42 @@ def test_whatif_timed_makespans_are_fractions():
     assert any(isinstance(m, Fraction) for m in ran["makespan"])
 
 
+def test_whatif_prices_every_collective_in_alpha_beta_as_the_command_line():
+    frame = starnet.whatif(collective="alltoall", topologies=["star:4", "complete:8"], latency="1e-6",
+                           bandwidth=Fraction(10**10), message_size=1024)
+    expected = cli_json("whatif", "--collective", "alltoall", "--topologies", "star:4,complete:8", "--latency", "1e-6",
+                        "--bandwidth", "10000000000", "--message-size", "1024")
+    assert stable(frame.attrs["document"]) == stable(expected)
+    assert frame.attrs["document"]["latency_exact"] == "1/1000000"
+    one_packet = frame[frame["algorithm"] == "one-packet"]
+    assert list(one_packet["steps"]) == [62, 7] and list(one_packet["bound_reached"]) == [True, True]
+    # Every step of the one-packet exchange costs α + m/β.
+    assert one_packet.iloc[0]["makespan"] == 62 * (Fraction(1, 10**6) + Fraction(1024, 10**10))
+    assert set(frame["algorithm"]) == {"bruck", "one-packet", "combining", "bfs-tree"}
+
+
+def test_whatif_bad_alpha_beta_names_the_keyword():
+    with pytest.raises(starnet.InputError, match="latency=-1"):
+        starnet.whatif(collective="alltoall", topologies=["ring:4"], latency=-1)
+    with pytest.raises(starnet.InputError, match="bandwidth=0"):
+        starnet.whatif(collective="alltoall", topologies=["ring:4"], bandwidth=0)
+    with pytest.raises(starnet.InputError, match="collective=scan"):
+        starnet.whatif(collective="scan", topologies=["ring:4"])
+
+
+def test_optimal_alltoall_gives_the_pareto_front_of_the_command_line():
+    r = starnet.optimal("star:4", collective="alltoall", method="uniform")
+    assert r.verified and r.status == 62 and r.pareto_complete
+    assert [p["steps"] for p in r.pareto] == sorted(p["steps"] for p in r.pareto)
+    assert r.pareto[-1]["volume"] == 62
+    assert r.pareto[0]["crossover"] is None or isinstance(r.pareto[0]["crossover"], Fraction)
+    assert r.schedule.collective == "alltoall" and r.schedule.run().verified
+    expected = cli_json("optimal", "--collective", "alltoall", "--method", "uniform", "--topology", "star:4")
+    assert stable(r.to_dict()) == stable(expected)
+    with pytest.raises(starnet.InputError, match="mesh:3x3"):
+        starnet.optimal("mesh:3x3", collective="alltoall", method="uniform")
+
+
 def test_montecarlo_is_a_dataframe_per_algorithm_as_the_command_line():
     frame = starnet.montecarlo(n=8, runs=50, seed=3, threads=1)
     expected = cli_json("montecarlo", "--n", "8", "--runs", "50", "--seed", "3", "--threads", "1")

@@ -157,6 +157,16 @@ std::pair<Rational, Rational> smallest_link_terms(const Subnetwork& net, const L
   return {alpha.value_or(Rational(0)), unit.value_or(Rational(0))};
 }
 
+/// Why a built-in row is not verified: the emulator's first problem, else the first count that
+/// differs from the plan (a count not checked is passed equal to its plan).
+std::string unverified_reason(const std::string& problem, std::uint64_t steps, std::uint64_t planned_steps,
+                              std::uint64_t messages, std::uint64_t planned_messages) {
+  if (!problem.empty()) return problem;
+  if (steps != planned_steps) return fmt::format("ran {} steps, the plan has {}", steps, planned_steps);
+  if (messages != planned_messages) return fmt::format("sent {} messages, the plan has {}", messages, planned_messages);
+  return "the emulator's report is incomplete";
+}
+
 /// One scenario of one topology: the network the generic algorithms run on and its distances.
 struct Scenario {
   std::string description;
@@ -462,7 +472,10 @@ class Runner {
       r.makespan = run.run.makespan;
       r.verified = run.verified;
     }
-    if (!run.verified) r.reason = run.report.first_problem();
+    if (!r.verified) {
+      r.reason = unverified_reason(run.verified ? "" : run.report.first_problem(), r.steps, equal ? s.steps() : r.steps,
+                                   0, 0);
+    }
     bound(r, sc, s_.collective, model);
     if (s_.observer) s_.observer(r, run.run, net);
     return true;
@@ -534,6 +547,13 @@ class Runner {
     r.messages = run.counters.messages;
     r.volume = r.planned_steps;  // one word per step
     r.verified = report.nodes_checked == g.size() && report.nodes_correct == g.size() && r.steps == r.planned_steps;
+    if (!r.verified) {
+      r.reason = unverified_reason(report.nodes_correct == report.nodes_checked
+                                       ? ""
+                                       : fmt::format("{} of {} nodes end with a wrong result",
+                                                     report.nodes_checked - report.nodes_correct, report.nodes_checked),
+                                   r.steps, r.planned_steps, 0, 0);
+    }
     r.variant = "Oh-Choi-Primeaux";
     bound(r, sc, Collective::ALLREDUCE, model);
     r.wall_seconds = seconds_since(start);
@@ -616,6 +636,12 @@ class Runner {
     } else {
       r.makespan = run.makespan;
       r.verified = report.ok() && r.messages == plan.transfers().size();
+    }
+    if (!r.verified) {
+      r.reason = unverified_reason(report.ok() ? "" : fmt::format("{} of {} nodes end with a wrong result, {} plan errors",
+                                                                 report.nodes_checked - report.nodes_correct,
+                                                                 report.nodes_checked, report.plan_errors),
+                                   cost ? r.steps : plan.steps(), plan.steps(), r.messages, plan.transfers().size());
     }
     bound(r, sc, c, model);
     if (s_.observer) s_.observer(r, run, net);

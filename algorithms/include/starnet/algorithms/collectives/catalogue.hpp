@@ -80,7 +80,7 @@ inline constexpr int MAX_STAR_BLOCK_N = 7;
 /// The uniform gossip search of the catalogue: exhaustive up to this many search nodes …
 inline constexpr std::uint64_t UNIFORM_SEARCH_NODES = 2'000'000;
 /// … then a beam of this width.
-inline constexpr std::size_t UNIFORM_BEAM_WIDTH = 256;
+inline constexpr std::size_t UNIFORM_BEAM_WIDTH = 2000;
 
 /// What the catalogue needs to know of a topology.
 struct Shape {
