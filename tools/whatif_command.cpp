@@ -69,7 +69,7 @@ bool timed(const WhatIfRow& r) { return r.time == emulator::TimeMode::TIMED; }
 
 /// The measured value and the bound of a row as text: steps in unit time, the makespan otherwise.
 std::pair<std::string, std::string> measured_text(const WhatIfRow& r) {
-  if (timed(r)) return {"t=" + r.makespan.to_string(), "t=" + r.lower_bound_time.to_string()};
+  if (timed(r)) return {"t=" + time_text(r.makespan), "t=" + time_text(r.lower_bound_time)};
   return {std::to_string(r.steps), std::to_string(r.lower_bound)};
 }
 
@@ -118,9 +118,9 @@ std::string table_text(const std::vector<WhatIfRow>& rows, const WhatIfOptions& 
     for (std::size_t i = 0; i < sized; ++i) widths[i] = std::max(widths[i], width(row[i]));
   }
   const std::set<std::size_t> right = {3, 4, 5, 7, 8, 9, 10};
-  std::string out = fmt::format("whatif: {} ({} of {} values), {} link costs{}; {} rows\n", o.collective, o.op,
+  std::string out = fmt::format("whatif: {} ({} of {} values), {} link costs{}; {}\n", o.collective, o.op,
                                 o.values == "random" ? fmt::format("random (seed {})", o.seed) : "rank + 1", o.costs,
-                                o.costs == "random" ? fmt::format(" (seed {})", o.seed) : "", rows.size());
+                                o.costs == "random" ? fmt::format(" (seed {})", o.seed) : "", plural(rows.size(), "row", "rows"));
   for (const auto& row : table) {
     std::string line;
     for (std::size_t i = 0; i < row.size(); ++i) {
@@ -286,6 +286,7 @@ void add_whatif_command(CLI::App& app, Action& action) {
   cmd->add_option("--costs", o.costs,
                   "Link costs: unit; topology (the platform's own, e.g. from a file or tiers); random (k/4, k in 2..8, "
                   "seeded by --seed). Heterogeneous costs run in timed mode with exact makespans")
+      ->check(CLI::IsMember({"unit", "topology", "random"}))
       ->capture_default_str();
   cmd->add_option("--message-size", o.message_size,
                   "Units per message with --costs topology: a message takes latency + size·cost on a link (α + m/β; "
@@ -302,8 +303,11 @@ void add_whatif_command(CLI::App& app, Action& action) {
                   "with probability P (seeded; the failures at P are a subset of those at a larger P)");
   cmd->add_option("--root", o.root, "Root of reduce and broadcast and of the BFS trees: node name or index")
       ->capture_default_str();
-  cmd->add_option("--op", o.op, "Operator: sum (mod 2^64), min, max or xor")->capture_default_str();
+  cmd->add_option("--op", o.op, "Operator: sum (mod 2^64), min, max or xor")
+      ->check(CLI::IsMember({"sum", "min", "max", "xor"}))
+      ->capture_default_str();
   cmd->add_option("--values", o.values, "Node values: index (node i holds i + 1; rank is the same) or random (seeded by --seed)")
+      ->check(CLI::IsMember({"index", "rank", "random"}))
       ->capture_default_str();
   cmd->add_option("--schedule", o.schedule,
                   "A schedule file (docs/schedules.md) as one more row beside the built-in algorithms, on every "

@@ -49,6 +49,52 @@ std::shared_ptr<const topology::Topology> topology_of(const std::string& spec, b
 
 std::string where_of(const std::string& path) { return fmt::format("schedule file \"{}\"", path); }
 
+/// @p base with every link costing what a message of one chunk takes on it, latency included: the
+/// weights of the timed lower bound.
+class ChunkTimes final : public topology::Topology {
+ public:
+  ChunkTimes(const topology::Topology& base, Rational chunk_size) : base_(base), chunk_size_(std::move(chunk_size)) {}
+  [[nodiscard]] std::string name() const override { return base_.name(); }
+  [[nodiscard]] topology::NodeId num_nodes() const override { return base_.num_nodes(); }
+  [[nodiscard]] topology::Port degree(topology::NodeId v) const override { return base_.degree(v); }
+  [[nodiscard]] topology::NodeId neighbor(topology::NodeId v, topology::Port p) const override {
+    return base_.neighbor(v, p);
+  }
+  [[nodiscard]] topology::Port find_port(topology::NodeId v, topology::NodeId u) const override {
+    return base_.find_port(v, u);
+  }
+  [[nodiscard]] std::string node_name(topology::NodeId v) const override { return base_.node_name(v); }
+  [[nodiscard]] std::string link_name(topology::NodeId v, topology::Port p) const override {
+    return base_.link_name(v, p);
+  }
+  [[nodiscard]] Rational link_cost(topology::NodeId v, topology::Port p) const override {
+    return base_.link_latency(v, p) + chunk_size_ * base_.link_cost(v, p);
+  }
+  [[nodiscard]] Rational speed(topology::NodeId v) const override { return base_.speed(v); }
+
+ private:
+  const topology::Topology& base_;
+  Rational chunk_size_;
+};
+
+/// The timed lower bound of @p s on @p t (ScheduleRunResult::time_bound).
+algorithms::generic::TimeBound timed_lower_bound(const sch::Schedule& s, const topology::Topology& t,
+                                                 const Rational& chunk_size, const emulator::PortModel& ports) {
+  const ChunkTimes times(t, chunk_size);
+  std::optional<Rational> cheapest;
+  for (topology::NodeId v = 0; v < t.num_nodes(); ++v) {
+    for (topology::Port p = 0; p < t.degree(v); ++p) {
+      const Rational c = times.link_cost(v, p);
+      if (!cheapest || c < *cheapest) cheapest = c;
+    }
+  }
+  const Rational distance = algorithms::is_rooted(s.rules().kind())
+                                ? algorithms::generic::eccentricity(times, s.rules().root(), true)
+                                : algorithms::generic::diameter(times, true, false).value;
+  if (!cheapest) return {Rational(0), distance};
+  return algorithms::generic::time_lower_bound(ports, t.num_nodes(), *cheapest, distance);
+}
+
 }  // namespace
 
 namespace {
@@ -180,6 +226,7 @@ ScheduleRunResult run_schedule(const ScheduleRunRequest& request) {
                                                                          s.slots())),
                               request.schedule.source);
   out.bound = schedule_lower_bound(s, topo, request.schedule.spec, request.ports);
+  if (request.timed) out.time_bound = timed_lower_bound(s, topo, request.chunk_size, request.ports);
   try {
     out.run = sch::run_schedule(s, topo, settings);
     out.verified = out.run.verified;
@@ -234,6 +281,11 @@ nlohmann::json ScheduleRunResult::to_json() const {
     put_exact(j, "makespan", run.run.makespan);
   } else {
     j["steps"] = run.run.makespan.num();
+  }
+  if (time_bound) {
+    put_exact(j, "lower_bound_time", time_bound->value());
+    put_exact(j, "bound_counting_time", time_bound->counting);
+    put_exact(j, "bound_distance_time", time_bound->distance);
   }
   if (!verified) j["problem"] = problem;
   return j;

@@ -182,7 +182,7 @@ TEST(WhatIfCommand, BadInputIsExitTwoNamingTheInput) {
       {"whatif --topologies star:4 --duplex quarter", "--duplex quarter"},
       {"whatif --topologies star:4 --fail-random 2", "--fail-random 2"},
       {"whatif --topologies star:4 --fail-random often", "\"often\""},
-      {"whatif --topologies star:4 --costs free", "\"free\""},
+      {"whatif --topologies star:4 --costs free", "--costs free: expected unit, topology or random"},
       {"whatif --topologies star:4 --plot study.pdf", "--plot: output file \"study.pdf\""},
       {"whatif --topologies star:4 --root 99", "--root 99"},
       {"whatif --topologies star:4 --op avg", "--op avg"},

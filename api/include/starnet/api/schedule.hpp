@@ -100,6 +100,10 @@ struct ScheduleRunResult {
   emulator::Checking checking = emulator::Checking::STRICT;
   algorithms::schedule::ScheduleRun run;
   algorithms::generic::StepBound bound;
+  /// Timed runs: the bound in time — every message takes at least latency + chunk size × cost on
+  /// its link, so the counting term is ⌈log_(k+1) N⌉ of the cheapest link and the distance term the
+  /// farthest node in those weights (docs/whatif.md, "Bounds").
+  std::optional<algorithms::generic::TimeBound> time_bound;
   /// Every output chunk right, no port-model violation, no deadlock.
   bool verified = false;
   /// Why not, when not verified: the first wrong chunk, the violation or the deadlock.
