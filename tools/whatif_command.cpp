@@ -99,6 +99,10 @@ std::string table_text(const std::vector<WhatIfRow>& rows, const WhatIfOptions& 
                              r.verified ? "yes" : "NO"});
     }
     table.push_back(std::move(row));
+    if (r.applicable && !r.verified) {
+      notes.push_back(fmt::format("{} {} ({}, faults {}) NOT verified: {}", r.topology, to_string(r.algorithm),
+                                  port_text(r.ports), r.faults, r.reason.empty() ? "no reason recorded" : r.reason));
+    }
     const auto key = r.topology + "|" + r.faults;
     if (!r.connected && noted.insert(key).second) {
       notes.push_back(

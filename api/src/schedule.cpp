@@ -144,6 +144,23 @@ LoadedSchedule parse_schedule(const std::string& text, const std::string& where,
   return parse_as(text, where, topology, folder, looks_like_xml({}, text));
 }
 
+ScheduleHeader read_schedule_header(const std::string& text, const std::string& where) {
+  ScheduleHeader h;
+  if (looks_like_xml({}, text)) {
+    const auto algo = sch::read_msccl(text, where);
+    h.collective = algo.schedule.rules().kind();
+    h.nodes = algo.gpus;
+    h.topology = fmt::format("complete:{}", algo.gpus);
+    return h;
+  }
+  std::istringstream in(text);
+  const auto file = sch::ScheduleFile::read(in, where);
+  h.collective = file.collective();
+  h.nodes = file.nodes();
+  h.topology = file.topology();
+  return h;
+}
+
 LoadedSchedule load_schedule(const std::string& path, const std::string& topology) {
   return load_schedule(path, topology.empty() ? std::nullopt : std::optional<TopologyRef>(topology));
 }

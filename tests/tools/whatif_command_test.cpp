@@ -171,6 +171,19 @@ TEST(WhatIfCommand, ReduceAndBroadcastRunTheTreeFromTheRoot) {
   }
 }
 
+TEST(WhatIfCommand, ARowThatIsNotVerifiedSaysWhy) {
+  // #34: the table marks the row NO, a note says why.
+  const auto file = whatif_scratch("broken.json");
+  // An all-reduce on two nodes whose result never reaches node 1; the file names no topology.
+  std::ofstream(file) << R"({"format":"starnet-schedule","version":1,"collective":"allreduce","chunks":1,"nodes":2,)"
+                         R"("steps":[[{"f":1,"t":0,"c":[0],"op":"reduce"}]]})";
+  const auto r = run_starnet("whatif --topologies complete:2,ring:3 --schedule " + file.string());
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("complete:2 schedule (1 full, faults none) NOT verified: node 1 ends with"));
+  EXPECT_THAT(r.out, HasSubstr("not applicable: broken.json is for 2 nodes"));
+  EXPECT_THAT(r.out, HasSubstr("1 NOT verified"));
+}
+
 TEST(WhatIfCommand, BadInputIsExitTwoNamingTheInput) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"whatif --collective gather --topologies star:4", "--collective gather"},
