@@ -23,10 +23,10 @@ namespace starnet::tools {
 [[nodiscard]] std::string_view version();
 
 /// Sets j[key] to @p r as a JSON number, and j[key + "_exact"] to its text when it is not an
-/// integer (a double cannot hold 1/3).
+/// integer of 64 bits (a double cannot hold 1/3).
 template <class Json>
 void put_exact(Json& j, const std::string& key, const Rational& r) {
-  if (r.is_integer()) {
+  if (r.is_integer() && r.is_small()) {
     j[key] = r.num();
   } else {
     j[key] = r.to_double();

@@ -5,7 +5,7 @@
 
 #include <starnet/algorithms/stochastic/tree_dyn_markov.hpp>
 #include <starnet/core/error.hpp>
-#include <starnet/core/rational.hpp>
+#include <starnet/core/rational_gmp.hpp>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -49,8 +49,7 @@ void add_markov_command(CLI::App& app, Action& action) {
       }
       const Rational rate = Rational::parse(rate_text, "--rate");
       if (rate <= 0) throw UsageError(fmt::format("--rate {}: the transfer rate must be > 0", rate_text));
-      mpq_class exact_rate(rate.num(), rate.den());
-      exact_rate.canonicalize();
+      const mpq_class exact_rate = to_mpq(rate);
 
       using algorithms::stochastic::TreeDynMarkovChain;
       TreeDynMarkovChain chain(n);

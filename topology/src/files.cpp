@@ -145,7 +145,7 @@ Rational decimal(std::string_view text, const std::string& what) {
     throw bad("is not a number (expected an integer, a fraction such as 2/3, or a decimal such as 0.25 or 1e-3)");
   }
   const auto value = detail::exact_value(*d);
-  if (!value) throw bad("cannot be held exactly (a speed or cost is a fraction of two 64-bit integers)");
+  if (!value) throw bad("cannot be held exactly (a decimal is read as a fraction of two 64-bit integers)");
   return *value;
 }
 
