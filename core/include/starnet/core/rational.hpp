@@ -42,11 +42,11 @@ class Rational {
   Rational(const Rational& other) noexcept : num_(other.num_), den_(other.den_) {
     if (den_ == BIG) [[unlikely]] retain();
   }
+  // A moved-from value is 0, whatever it held: no test, and the compiler can drop its destructor's
+  // (heaps and sorts of times move them all the time).
   Rational(Rational&& other) noexcept : num_(other.num_), den_(other.den_) {
-    if (den_ == BIG) [[unlikely]] {
-      other.num_ = 0;  // the Big's reference moves here
-      other.den_ = 1;
-    }
+    other.num_ = 0;
+    other.den_ = 1;
   }
   Rational& operator=(const Rational& other) noexcept {
     if ((den_ == BIG) | (other.den_ == BIG)) [[unlikely]] return assign(other);
@@ -55,9 +55,13 @@ class Rational {
     return *this;
   }
   Rational& operator=(Rational&& other) noexcept {
-    if ((den_ == BIG) | (other.den_ == BIG)) [[unlikely]] return take(other);
-    num_ = other.num_;
-    den_ = other.den_;
+    const std::int64_t num = other.num_;
+    const std::int64_t den = other.den_;
+    other.num_ = 0;  // first: other may be *this
+    other.den_ = 1;
+    if (den_ == BIG) [[unlikely]] release();
+    num_ = num;
+    den_ = den;
     return *this;
   }
   ~Rational() {
@@ -80,8 +84,8 @@ class Rational {
   /// @pre is_small().
   [[nodiscard]] std::int64_t den() const { return den_ != BIG ? den_ : big_num(); }
   [[nodiscard]] bool is_integer() const { return den_ == 1 || (den_ == BIG && big_is_integer()); }
-  /// -1, 0 or 1.
-  [[nodiscard]] int sign() const;
+  /// -1, 0 or 1. Inline: the emulator checks every size, work and delay.
+  [[nodiscard]] int sign() const { return den_ != BIG ? (num_ > 0) - (num_ < 0) : big_sign(); }
   /// The nearest double for a big value (infinite beyond the doubles); num/den in doubles otherwise.
   [[nodiscard]] double to_double() const {
     return den_ != BIG ? static_cast<double>(num_) / static_cast<double>(den_) : big_to_double();
@@ -95,8 +99,18 @@ class Rational {
   /// Equal values hash equally (std::hash<Rational>).
   [[nodiscard]] std::size_t hash() const noexcept;
 
-  friend Rational operator+(const Rational& a, const Rational& b);
-  friend Rational operator-(const Rational& a, const Rational& b);
+  // Sums of integers inline (step counts, integer costs), the rest out of line: a call that returns
+  // through memory costs what the two-word sum itself does.
+  friend Rational operator+(const Rational& a, const Rational& b) {
+    std::int64_t s = 0;
+    if (((a.den_ == 1) & (b.den_ == 1)) && !__builtin_add_overflow(a.num_, b.num_, &s)) return Rational(s);
+    return add(a, b);
+  }
+  friend Rational operator-(const Rational& a, const Rational& b) {
+    std::int64_t s = 0;
+    if (((a.den_ == 1) & (b.den_ == 1)) && !__builtin_sub_overflow(a.num_, b.num_, &s)) return Rational(s);
+    return subtract(a, b);
+  }
   friend Rational operator*(const Rational& a, const Rational& b);
   /// @throws Error on division by zero.
   friend Rational operator/(const Rational& a, const Rational& b);
@@ -126,13 +140,16 @@ class Rational {
   /// den_ of a big value (no small value has it): num_'s bits are then a pointer to its Big.
   static constexpr std::int64_t BIG = 0;
 
-  static Rational reduce(Wide num, Wide den);
+  // Out of line: the operators then stay a test and a tail call (rational.cpp, compute()).
+  [[gnu::noinline]] static Rational reduce(Wide num, Wide den);
+  static Rational add(const Rational& a, const Rational& b);
+  static Rational subtract(const Rational& a, const Rational& b);
   void retain() const noexcept;
   void release() noexcept;
   Rational& assign(const Rational& other) noexcept;
-  Rational& take(Rational& other) noexcept;
   [[nodiscard]] std::int64_t big_num() const;  // fails the precondition of num() and den()
   [[nodiscard]] bool big_is_integer() const;
+  [[nodiscard]] int big_sign() const;
   [[nodiscard]] double big_to_double() const;
   static bool equal_big(const Rational& a, const Rational& b) noexcept;
   static std::strong_ordering compare_big(const Rational& a, const Rational& b);
