@@ -110,7 +110,7 @@ struct ScheduleEmulator::Script {
   std::uint64_t operations = 0;  ///< per period and sink
   mpz_class work_per_period;     ///< message instances, transfers and computations
   /// The operation counts and offsets fit 64 bits. A period of LP-sized counts (decimal costs
-  /// give periods of 10^40 s) need not: it is emulated only when the horizon spans none of it.
+  /// give periods of 10^44 s) need not: it is emulated only when the horizon spans none of it.
   bool counts_fit = true;
   std::vector<std::pair<std::int32_t, std::int32_t>> interval;  ///< per type: what its values cover
   std::vector<Send> sends;
