@@ -5,7 +5,6 @@
 
 #include <starnet/api/markov.hpp>
 #include <starnet/core/error.hpp>
-#include <starnet/core/rational.hpp>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

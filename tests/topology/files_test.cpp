@@ -253,6 +253,10 @@ TEST(Files, RejectsNonPositiveOrNonFiniteWeights) {
   }
   EXPECT_ERROR(TopologyError, parse_platform("digraph { a -> b [weight=\"1e-40\"]; }", FileFormat::DOT, "tiny.dot"),
                "link a->b weight", "\"1e-40\" cannot be held exactly");
+  // A fraction too (Rational::parse alone would hold it beyond 64 bits).
+  EXPECT_ERROR(TopologyError,
+               parse_platform("digraph { a -> b [weight=\"1/100000000000000000000000\"]; }", FileFormat::DOT, "big.dot"),
+               "link a->b weight", "\"1/100000000000000000000000\" cannot be held exactly", "64-bit");
 }
 
 TEST(Files, ReadsNetworkxGraphmlWithDoubleWeightsAndWarnsOfItsOtherAttributes) {

@@ -85,8 +85,9 @@ class TransportError : public Error {
   using Error::Error;
 };
 
-/// An exact rational result does not fit in 64 bits (rational.hpp): starnet refuses rather than
-/// round. The input's numbers are at fault: exit code 2; callers that know the input name it.
+/// A value that must be a 64-bit integer (a count, an index: Rational::floor and ceil) is beyond
+/// 64 bits; exact rationals themselves never overflow (rational.hpp). The input's numbers are at
+/// fault: exit code 2; callers that know the input name it.
 class OverflowError : public InputError {
  public:
   using InputError::InputError;
