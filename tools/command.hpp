@@ -1,10 +1,10 @@
 #pragma once
 /// @file
-/// How a subcommand of `starnet` is written (STYLE.md rule 14): a file tools/X_command.cpp
+/// How a subcommand of `starnet` is written (docs/architecture.md, "tools/"): a file tools/X_command.cpp
 /// defines `void add_X_command(CLI::App& app, Action& action)`, which declares the options and
 /// sets `action` to the body: parse options → run → self-check → report, returning the exit code
 /// (0 success, 1 a verification failed). Errors are thrown (starnet::Error) and main() maps them
-/// to exit codes 2 and 3 (DESIGN.md).
+/// to exit codes 2 and 3 (README, "Exit codes").
 
 #include <starnet/core/error.hpp>
 #include <starnet/core/rational.hpp>

@@ -39,7 +39,7 @@ constexpr const char* SPEC_SYNTAX =
     "  FILE.xml          a SimGrid platform (docs/simgrid.md)\n"
     "Platforms are limited to 65,536 nodes and 1,048,576 links.";
 
-/// Exit code 1 (DESIGN.md): a verification failed.
+/// Exit code 1: a verification failed (README, "Exit codes").
 int verification_failed(const std::string& what) {
   fmt::print(stderr, "starnet: verification failed: {}\n", what);
   return 1;

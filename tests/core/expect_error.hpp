@@ -1,6 +1,6 @@
 #pragma once
 // EXPECT_ERROR(Type, statement, fragments...): the statement throws Type and the message contains
-// every fragment (STYLE.md rule 12: a documented throw is tested with the input it must name).
+// every fragment (a documented throw is tested with the input it must name).
 
 #include <gtest/gtest.h>
 

@@ -4,7 +4,7 @@
 ///
 /// Every error names the offending input and what was expected, e.g.
 /// `topology file "t.dot" line 7: link a->b has cost -1 (must be > 0)`. The command line maps
-/// each leaf to the documented exit code (DESIGN.md): 2 for bad input or usage, 3 for a runtime
+/// each leaf to the documented exit code (README, "Exit codes"): 2 for bad input or usage, 3 for a runtime
 /// failure. A verification that fails is a result (exit 1), not an exception, except for a
 /// violation of the port model detected while emulating (ModelViolation, exit 1).
 
