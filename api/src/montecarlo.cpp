@@ -91,7 +91,7 @@ MonteCarloResult run_montecarlo(const MonteCarloRequest& request) {
   }
   nc::MonteCarlo mc;
   mc.algorithms(algorithms).scenario(scenario).runs(out.runs).seed(request.seed).threads(request.threads);
-  mc.keep_samples(request.run.has_value()).progress(report_runs);
+  mc.keep_samples(request.keep_makespans || request.run.has_value()).progress(report_runs);
   mc.run();
   out.outcomes = mc.outcomes();
   out.wall_seconds = mc.wall_seconds();
