@@ -12,16 +12,7 @@
 namespace starnet::api {
 namespace {
 
-/// The setting an error is about, or "" when it names none.
-template <class F>
-std::string setting_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.setting() != nullptr ? e.setting()->name + "=" + e.setting()->value : "";
-  }
-  return "no error";
-}
+using starnet::testing::setting_of;
 
 /// E[T] and Var[T] for rate 1, by hand from the chain's path of exponential sojourns
 /// (tree_dyn_markov.hpp): n = 2: one transfer, Exp(1); n = 3: Exp(1) twice; n = 4: Exp(2), then

@@ -18,16 +18,7 @@ namespace {
 
 namespace nc = algorithms::nonclairvoyant;
 
-/// The setting an error is about, or "" when it names none.
-template <class F>
-std::string setting_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.setting() != nullptr ? e.setting()->name + "=" + e.setting()->value : "";
-  }
-  return "no error";
-}
+using starnet::testing::setting_of;
 
 MonteCarloRequest small(std::uint64_t seed = 1) {
   MonteCarloRequest r;

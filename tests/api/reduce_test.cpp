@@ -20,16 +20,7 @@ namespace {
 
 namespace trees = algorithms::trees;
 
-/// The setting an error is about, or "" when it names none.
-template <class F>
-std::string setting_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.setting() != nullptr ? e.setting()->name + "=" + e.setting()->value : "";
-  }
-  return "no error";
-}
+using starnet::testing::setting_of;
 
 ReduceRequest request(const std::string& algorithm, int n, const std::string& d, const std::string& c,
                       std::optional<int> k = std::nullopt) {
