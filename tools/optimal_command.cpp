@@ -38,10 +38,6 @@ struct OptimalOptions {
   bool anytime = false;
 };
 
-std::string plural(std::uint64_t count, std::string_view one, std::string_view many) {
-  return fmt::format("{} {}", count, count == 1 ? one : many);
-}
-
 std::string answer(const opt::SolveRecord& s) { return !s.satisfiable ? "stopped" : *s.satisfiable ? "SAT" : "UNSAT"; }
 
 std::string sat_text(const api::OptimalOutcome& o) {
@@ -129,7 +125,8 @@ std::string class_text(const api::OptimalOutcome& o) {
   }
   std::string out = fmt::format("{} on {}: {}{}\n", what, o.request.topology.spec(), plural(f.steps.size(), "step", "steps"),
                                 f.paper_steps > 0 ? fmt::format(" (the paper: {})", f.paper_steps) : "");
-  for (std::size_t t = 0; t < f.steps.size(); ++t) out += fmt::format("  step {:>2}: {}\n", t + 1, f.steps[t]);
+  // Steps from 0, as the emulator, its errors and the schedule files number them.
+  for (std::size_t t = 0; t < f.steps.size(); ++t) out += fmt::format("  step {:>2}: {}\n", t, f.steps[t]);
   out += fmt::format("  {}\n", f.proved_minimal ? "proved minimal in its class (exhaustive search)"
                                                 : "found, not proved minimal");
   out += fmt::format("  {} by step: {}; items received per node: {}\n", f.meta ? "message" : "largest message",

@@ -57,10 +57,6 @@ struct ExportOptions {
   std::string output;
 };
 
-std::string plural(std::uint64_t count, std::string_view one, std::string_view many) {
-  return fmt::format("{} {}", count, count == 1 ? one : many);
-}
-
 std::string summary_text(const api::ScheduleRunResult& r) {
   const auto& l = r.request.schedule;
   const sch::Schedule& s = *l.schedule;
@@ -79,12 +75,14 @@ std::string summary_text(const api::ScheduleRunResult& r) {
                          : "");
   const auto& makespan = r.run.run.makespan;
   const std::string measured =
-      r.request.timed ? fmt::format("makespan: {}{}", makespan.to_string(),
-                                    makespan.is_integer() ? "" : fmt::format(" ≈ {:.6g}", makespan.to_double()))
-                      : fmt::format("steps: {}", makespan.to_string());
-  out += fmt::format("{}   messages: {}   chunks moved: {}   lower bound: {} (counting {}, distance {})\n", measured,
-                     r.run.run.counters.messages, s.chunks_moved(), plural(r.bound.value(), "step", "steps"),
-                     r.bound.counting, r.bound.distance);
+      r.request.timed ? "makespan: " + time_text(makespan) : fmt::format("steps: {}", makespan.to_string());
+  const std::string bound =
+      r.time_bound ? fmt::format("{} (counting {}, distance {})", time_text(r.time_bound->value()),
+                                 time_text(r.time_bound->counting), time_text(r.time_bound->distance))
+                   : fmt::format("{} (counting {}, distance {})", plural(r.bound.value(), "step", "steps"),
+                                 r.bound.counting, r.bound.distance);
+  out += fmt::format("{}   messages: {}   chunks moved: {}   lower bound: {}\n", measured, r.run.run.counters.messages,
+                     s.chunks_moved(), bound);
   if (r.verified) {
     out += fmt::format("verified: all {} output chunks on {} hold what the {} requires\n", r.run.report.chunks_checked,
                        plural(r.run.report.nodes_checked, "node", "nodes"), kind);
@@ -182,8 +180,11 @@ void add_schedule_command(CLI::App& app, Action& action) {
   run_cmd->add_option("--bandwidth", r.bandwidth,
                       "With --costs topology: every link's bandwidth β (units per time, > 0): a transfer of c chunks "
                       "takes α + c·(--chunk-size)/β");
-  run_cmd->add_option("--op", r.op, "Reduction operator: sum (mod 2^64), min, max or xor")->capture_default_str();
-  run_cmd->add_option("--values", r.values, "Chunk values: random (seeded) or index (contribution id + 1)")
+  run_cmd->add_option("--op", r.op, "Reduction operator: sum (mod 2^64), min, max or xor")
+      ->check(CLI::IsMember({"sum", "min", "max", "xor"}))
+      ->capture_default_str();
+  run_cmd->add_option("--values", r.values, "Chunk values: random (seeded) or index (contribution id + 1; rank is the same)")
+      ->check(CLI::IsMember({"random", "index", "rank"}))
       ->capture_default_str();
   run_cmd->add_option("--seed", r.seed, "Seed of --values random")->capture_default_str()->check(any_seed());
   run_cmd->add_option("--gantt", r.gantt, "Draw the run as a Gantt chart (SVG) to FILE (≤ 1000 nodes)")

@@ -69,12 +69,6 @@ std::string plot_format(const std::string& path) {
 std::string port_text(const emulator::PortModel& m) { return fmt::format("{} {}", m.ports, api::duplex_name(m)); }
 bool timed(const WhatIfRow& r) { return r.time == emulator::TimeMode::TIMED; }
 
-/// A time for the table: exact when short, else its decimal value to four figures.
-std::string time_text(const Rational& t) {
-  const auto exact = t.to_string();
-  return exact.size() <= 8 ? exact : fmt::format("{:.4g}", t.to_double());
-}
-
 /// The cells of a row that ran: steps (unit time) or "-" (timed), volume, the time when the links
 /// have costs, the bound (steps, or time with costs), the ratio, messages, verdict.
 std::vector<std::string> measured_cells(const WhatIfRow& r, bool times) {
@@ -114,6 +108,10 @@ std::string table_text(const std::vector<WhatIfRow>& rows, const WhatIfOptions& 
       row.insert(row.end(), cells.begin(), cells.end());
     }
     table.push_back(std::move(row));
+    if (r.applicable && !r.verified) {
+      notes.push_back(fmt::format("{} {} ({}, faults {}) NOT verified: {}", r.topology, to_string(r.algorithm),
+                                  port_text(r.ports), r.faults, r.reason.empty() ? "no reason recorded" : r.reason));
+    }
     const auto key = r.topology + "|" + r.faults;
     if (!r.connected && noted.insert(key).second) {
       notes.push_back(
@@ -140,11 +138,11 @@ std::string table_text(const std::vector<WhatIfRow>& rows, const WhatIfOptions& 
           : fmt::format("α–β ({}{}{})", o.latency.empty() ? "" : "latency " + o.latency,
                         o.latency.empty() || o.bandwidth.empty() ? "" : ", ",
                         o.bandwidth.empty() ? "" : "bandwidth " + o.bandwidth);
-  std::string out = fmt::format("whatif: {} ({} of {} values), {} link costs{}{}; {} rows\n", o.collective, o.op,
+  std::string out = fmt::format("whatif: {} ({} of {} values), {} link costs{}{}; {}\n", o.collective, o.op,
                                 o.values == "random" ? fmt::format("random (seed {})", o.seed) : "rank + 1", costs,
                                 o.costs == "random" ? fmt::format(" (seed {})", o.seed) : "",
                                 o.message_size == "1" ? "" : fmt::format(", messages of {} units", o.message_size),
-                                rows.size());
+                                plural(rows.size(), "row", "rows"));
   for (const auto& row : table) {
     std::string line;
     for (std::size_t i = 0; i < row.size(); ++i) {
@@ -316,6 +314,7 @@ void add_whatif_command(CLI::App& app, Action& action) {
   cmd->add_option("--costs", o.costs,
                   "Link costs: unit; topology (the platform's own, e.g. from a file or tiers); random (k/4, k in 2..8, "
                   "seeded by --seed). Heterogeneous costs run in timed mode with exact makespans")
+      ->check(CLI::IsMember({"unit", "topology", "random"}))
       ->capture_default_str();
   cmd->add_option("--message-size", o.message_size,
                   "Units per message with --costs topology: a message takes latency + size·cost on a link (α + m/β; "
@@ -338,8 +337,11 @@ void add_whatif_command(CLI::App& app, Action& action) {
                   "with probability P (seeded; the failures at P are a subset of those at a larger P)");
   cmd->add_option("--root", o.root, "Root of reduce and broadcast and of the BFS trees: node name or index")
       ->capture_default_str();
-  cmd->add_option("--op", o.op, "Operator: sum (mod 2^64), min, max or xor")->capture_default_str();
+  cmd->add_option("--op", o.op, "Operator: sum (mod 2^64), min, max or xor")
+      ->check(CLI::IsMember({"sum", "min", "max", "xor"}))
+      ->capture_default_str();
   cmd->add_option("--values", o.values, "Node values: index (node i holds i + 1; rank is the same) or random (seeded by --seed)")
+      ->check(CLI::IsMember({"index", "rank", "random"}))
       ->capture_default_str();
   cmd->add_option("--schedule", o.schedule,
                   "A schedule file (docs/schedules.md) as one more row beside the built-in algorithms, on every "

@@ -72,6 +72,57 @@ class AlphaBetaLinks final : public emulator::CostModel<Rational> {
   std::optional<Rational> beta_;
 };
 
+/// @p base with every link costing what a message of one chunk takes on it, latency included (the
+/// command line's α and β where given): the weights of the timed lower bound.
+class ChunkTimes final : public topology::Topology {
+ public:
+  ChunkTimes(const topology::Topology& base, Rational chunk_size, std::optional<Rational> alpha,
+             std::optional<Rational> beta)
+      : base_(base), chunk_size_(std::move(chunk_size)), alpha_(std::move(alpha)), beta_(std::move(beta)) {}
+  [[nodiscard]] std::string name() const override { return base_.name(); }
+  [[nodiscard]] topology::NodeId num_nodes() const override { return base_.num_nodes(); }
+  [[nodiscard]] topology::Port degree(topology::NodeId v) const override { return base_.degree(v); }
+  [[nodiscard]] topology::NodeId neighbor(topology::NodeId v, topology::Port p) const override {
+    return base_.neighbor(v, p);
+  }
+  [[nodiscard]] topology::Port find_port(topology::NodeId v, topology::NodeId u) const override {
+    return base_.find_port(v, u);
+  }
+  [[nodiscard]] std::string node_name(topology::NodeId v) const override { return base_.node_name(v); }
+  [[nodiscard]] std::string link_name(topology::NodeId v, topology::Port p) const override {
+    return base_.link_name(v, p);
+  }
+  [[nodiscard]] Rational link_cost(topology::NodeId v, topology::Port p) const override {
+    return (alpha_ ? *alpha_ : base_.link_latency(v, p)) + (beta_ ? chunk_size_ / *beta_ : chunk_size_ * base_.link_cost(v, p));
+  }
+  [[nodiscard]] Rational speed(topology::NodeId v) const override { return base_.speed(v); }
+
+ private:
+  const topology::Topology& base_;
+  Rational chunk_size_;
+  std::optional<Rational> alpha_;
+  std::optional<Rational> beta_;
+};
+
+/// The timed lower bound of @p s on @p t (ScheduleRunResult::time_bound).
+algorithms::generic::TimeBound timed_lower_bound(const sch::Schedule& s, const topology::Topology& t,
+                                                 const ScheduleRunRequest& request) {
+  const ChunkTimes times(t, request.chunk_size, request.latency, request.bandwidth);
+  const auto& ports = request.ports;
+  std::optional<Rational> cheapest;
+  for (topology::NodeId v = 0; v < t.num_nodes(); ++v) {
+    for (topology::Port p = 0; p < t.degree(v); ++p) {
+      const Rational c = times.link_cost(v, p);
+      if (!cheapest || c < *cheapest) cheapest = c;
+    }
+  }
+  const Rational distance = algorithms::is_rooted(s.rules().kind())
+                                ? algorithms::generic::eccentricity(times, s.rules().root(), true)
+                                : algorithms::generic::diameter(times, true, false).value;
+  if (!cheapest) return {Rational(0), distance};
+  return algorithms::generic::time_lower_bound(ports, t.num_nodes(), *cheapest, distance);
+}
+
 }  // namespace
 
 namespace {
@@ -119,6 +170,23 @@ LoadedSchedule parse_as(const std::string& text, const std::string& where, const
 LoadedSchedule parse_schedule(const std::string& text, const std::string& where,
                               const std::optional<TopologyRef>& topology, const std::string& folder) {
   return parse_as(text, where, topology, folder, looks_like_xml({}, text));
+}
+
+ScheduleHeader read_schedule_header(const std::string& text, const std::string& where) {
+  ScheduleHeader h;
+  if (looks_like_xml({}, text)) {
+    const auto algo = sch::read_msccl(text, where);
+    h.collective = algo.schedule.rules().kind();
+    h.nodes = algo.gpus;
+    h.topology = fmt::format("complete:{}", algo.gpus);
+    return h;
+  }
+  std::istringstream in(text);
+  const auto file = sch::ScheduleFile::read(in, where);
+  h.collective = file.collective();
+  h.nodes = file.nodes();
+  h.topology = file.topology();
+  return h;
 }
 
 LoadedSchedule load_schedule(const std::string& path, const std::string& topology) {
@@ -217,6 +285,7 @@ ScheduleRunResult run_schedule(const ScheduleRunRequest& request) {
                                                                          s.slots())),
                               request.schedule.source);
   out.bound = schedule_lower_bound(s, topo, request.schedule.spec, request.ports);
+  if (request.timed) out.time_bound = timed_lower_bound(s, topo, request);
   try {
     out.run = sch::run_schedule(s, topo, settings);
     out.verified = out.run.verified;
@@ -276,6 +345,11 @@ nlohmann::json ScheduleRunResult::to_json() const {
   }
   if (request.latency) put_exact(j, "latency", *request.latency);
   if (request.bandwidth) put_exact(j, "bandwidth", *request.bandwidth);
+  if (time_bound) {
+    put_exact(j, "lower_bound_time", time_bound->value());
+    put_exact(j, "bound_counting_time", time_bound->counting);
+    put_exact(j, "bound_distance_time", time_bound->distance);
+  }
   if (!verified) j["problem"] = problem;
   return j;
 }

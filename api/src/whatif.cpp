@@ -72,21 +72,22 @@ coll::ExtraAlgorithm schedule_rows(const std::string& path, Collective collectiv
       read_input(path, where, "a starnet schedule (JSON) or MSCCL algorithm (XML) file"));
   const std::string folder = std::filesystem::path(path).parent_path().string();
   const std::string name = std::filesystem::path(path).filename().string();
-  // Parsed once on its own topology (or complete:NGPUS), so that a malformed file fails up front.
-  const auto first = parse_schedule(*text, where, std::nullopt, folder);
-  return [text, where, folder, name, collective, first](const topology::Topology& t, const std::string& spec,
-                                                       const emulator::PortModel& ports) {
+  // Read once up front, so that a malformed file fails before the study; on its own topology too
+  // where it names one, so that a node name it lacks does.
+  const ScheduleHeader header = read_schedule_header(*text, where);
+  if (!header.topology.empty()) (void)parse_schedule(*text, where, std::nullopt, folder);
+  return [text, where, folder, name, collective, header](const topology::Topology& t, const std::string& spec,
+                                                        const emulator::PortModel& ports) {
     coll::ExtraRun x;
     x.variant = name;
-    const Collective computes = first.schedule->rules().kind();
-    if (computes != collective) {
+    if (header.collective != collective) {
       x.applicable = false;
-      x.reason = fmt::format("{} computes {}, the study {}", name, to_string(computes), to_string(collective));
+      x.reason = fmt::format("{} computes {}, the study {}", name, to_string(header.collective), to_string(collective));
       return x;
     }
-    if (first.schedule->nodes() != t.num_nodes()) {
+    if (header.nodes && *header.nodes != t.num_nodes()) {
       x.applicable = false;
-      x.reason = fmt::format("{} is for {} nodes", name, first.schedule->nodes());
+      x.reason = fmt::format("{} is for {} nodes", name, *header.nodes);
       return x;
     }
     try {

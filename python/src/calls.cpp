@@ -160,6 +160,15 @@ void bind_topology_and_star(py::module_& m) {
     }
     return py::make_tuple(nodes, links, std::vector<std::string>(api::LINK_PALETTE.begin(), api::LINK_PALETTE.end()));
   });
+  m.def("keygen", [](const std::string& path) { api::write_key_file(path); }, arg("path"));
+  m.def(
+      "worker",
+      [](const std::string& join, const std::string& key_file, std::optional<unsigned> index, const std::string& address,
+         double timeout, double peer_timeout, const py::object& progress) {
+        const api::JoinRequest request{join, key_file, index, address, timeout, peer_timeout};
+        return run_interruptibly<int>([request] { return api::join_run(request); }, progress);
+      },
+      arg("join"), arg("key_file"), arg("index"), arg("address"), arg("timeout"), arg("peer_timeout"), arg("progress"));
   m.def("schedule_page", [](const api::LoadedSchedule& l) {
     const auto page = api::schedule_page(l);
     return py::make_tuple(page.html, page.verified, page.steps);

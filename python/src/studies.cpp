@@ -85,7 +85,7 @@ py::object whatif(const std::string& collective, const std::vector<std::string>&
 py::tuple montecarlo(const std::string& algorithms, int n, const std::string& dist, double cv, double mu_d, double mu_c,
                      std::optional<std::uint64_t> runs, std::uint64_t seed, unsigned threads,
                      std::optional<std::uint64_t> run, const py::object& progress) {
-  api::MonteCarloRequest r{algorithms, n, dist, cv, mu_d, mu_c, runs, seed, threads, run};
+  api::MonteCarloRequest r{algorithms, n, dist, cv, mu_d, mu_c, runs, seed, threads, run, /*keep_makespans=*/true};
   const auto result = run_interruptibly<api::MonteCarloResult>([r] { return api::run_montecarlo(r); }, progress);
   py::object samples = py::dict();
   for (const auto& outcome : result.outcomes) {
@@ -94,7 +94,13 @@ py::tuple montecarlo(const std::string& algorithms, int n, const std::string& di
           py::array_t<double>(static_cast<py::ssize_t>(outcome.makespans.size()), outcome.makespans.data());
     }
   }
-  return py::make_tuple(document([&] { return result.to_json(); }), samples);
+  py::object columns = py::none();
+  py::object intervals = py::none();
+  if (run) {
+    columns = trace_columns(result.run_trace);
+    intervals = interval_columns(result.run_trace);
+  }
+  return py::make_tuple(document([&] { return result.to_json(); }), samples, columns, intervals);
 }
 
 py::object montecarlo_study(const std::string& study, int n, std::optional<std::uint64_t> runs, std::uint64_t seed,

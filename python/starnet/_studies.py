@@ -147,7 +147,7 @@ def whatif(collective="allreduce", topologies=(), ports=1, duplex="full", costs=
 
 def montecarlo(algorithms=("binomial-stat", "fibonacci-stat", "tree-dyn", "noncommut-tree-dyn"), n=64, dist="gamma",
                cv=1.0, mu_d=1.0, mu_c=0.0, runs=None, seed=1, threads=0, study=None, points=None, ratio_points=None,
-               worst_case=False, progress=False):
+               worst_case=False, run=None, progress=False):
     """Non-clairvoyant reductions (Benoit, Canon, Marchal, CCPE 2014) under random costs
     (``starnet montecarlo``), every run verified; the same seed gives the same numbers whatever the
     thread count.
@@ -155,7 +155,10 @@ def montecarlo(algorithms=("binomial-stat", "fibonacci-stat", "tree-dyn", "nonco
     One scenario: ``algorithms``, ``n`` processors, cost law ``dist`` (bernoulli, beta0.01, beta1,
     beta100, binomial, exponential, gamma, poisson, triangle, uniform) with coefficient of variation
     ``cv``, means ``mu_d`` (transfers) and ``mu_c`` (computations), ``runs`` runs — a DataFrame, one
-    row per algorithm (mean, stddev, sem, min, q10, q50, q90, max, verified_runs).
+    row per algorithm (mean, stddev, sem, min, q10, q50, q90, max, verified_runs); every run's
+    makespan is in ``attrs["makespans"]`` (a numpy array per algorithm). ``run=I`` (one algorithm):
+    run I re-emulated with its events kept — a :class:`RunResult` with ``run`` (its index and makespan), ``trace``,
+    ``transfers``, ``computations`` and ``gantt()`` (``starnet montecarlo --run I --gantt``).
     ``study="figure4"|"figure5"|"figure6"``: the paper's figure (one row per point or cell; the
     paper's statements checked in ``attrs["document"]["notes"]``). ``worst_case=True``: the
     instances of Section 4 (one row per instance and algorithm, exact ratios as Fractions).
@@ -169,9 +172,13 @@ def montecarlo(algorithms=("binomial-stat", "fibonacci-stat", "tree-dyn", "nonco
             rows = doc.get("cells") or [dict(point_algo, cv=point["cv"]) for point in doc["points"]
                                         for point_algo in point["algorithms"]]
             return _frame(rows, doc)
-        doc, _ = _core.montecarlo(_list(algorithms, "algorithms"), n, dist, cv, mu_d, mu_c, runs, seed, threads, None,
-                                  bar)
-    return _frame(doc["algorithms"], doc)
+        doc, makespans, columns, intervals = _core.montecarlo(_list(algorithms, "algorithms"), n, dist, cv, mu_d,
+                                                              mu_c, runs, seed, threads, run, bar)
+    if run is not None:
+        return RunResult(doc, columns, intervals, None)
+    frame = _frame(doc["algorithms"], doc)
+    frame.attrs["makespans"] = makespans
+    return frame
 
 
 def reduce(algorithm="greedy", n=10, d=1, c=1, k=None, op="sum", trace=False, study=None, max_n=10_000,

@@ -57,7 +57,7 @@ TEST(RunSchedule, ASendAlongAMissingLinkIsAResultNamingIt) {
 
 TEST(LoadSchedule, ATopologyFileNamedByTheScheduleIsFoundBesideIt) {
   const TempDir dir;
-  dir.write("pair.dot", "graph { a -- b; }\n");
+  (void)dir.write("pair.dot", "graph { a -- b; }\n");
   fs::create_directories(dir.path / "sub");
   std::ofstream(dir.path / "sub" / "s.json")
       << R"({"format": "starnet-schedule", "version": 1, "collective": "allgather", "chunks": 2,

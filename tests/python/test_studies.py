@@ -101,6 +101,32 @@ def test_montecarlo_is_a_dataframe_per_algorithm_as_the_command_line():
     assert frame.attrs["verified"] is True
 
 
+def test_montecarlo_keeps_every_runs_makespan():
+    frame = starnet.montecarlo(algorithms=["tree-dyn", "binomial-stat"], n=8, runs=50, seed=3, threads=1)
+    makespans = frame.attrs["makespans"]
+    assert set(makespans) == {"tree-dyn", "binomial-stat"}
+    for row in frame.itertuples():
+        runs = makespans[row.algorithm]
+        assert len(runs) == 50
+        assert runs.min() == row.min and runs.max() == row.max
+        assert abs(runs.mean() - row.mean) < 1e-9 * row.mean
+
+
+def test_montecarlo_run_is_the_command_lines_trace(tmp_path):
+    r = starnet.montecarlo(algorithms=["tree-dyn"], n=8, runs=50, run=3)
+    trace_file = tmp_path / "run3.jsonl"
+    expected = cli_json("montecarlo", "--algos", "tree-dyn", "--n", "8", "--runs", "50", "--run", "3",
+                        "--trace", str(trace_file))
+    assert r.run == expected["run"]
+    events = [json.loads(line) for line in trace_file.read_text().splitlines()]
+    assert len(r.trace) == len(events)
+    assert list(r.trace["time"]) == [e["time"] for e in events]
+    assert list(r.trace["event"]) == [e["event"] for e in events]
+    assert r.transfers["end"].max() == pytest.approx(r.run["makespan"])
+    with pytest.raises(starnet.InputError, match="run="):
+        starnet.montecarlo(n=8, runs=10, run=3)  # one algorithm only
+
+
 def test_montecarlo_worst_cases_keep_exact_ratios():
     frame = starnet.montecarlo(worst_case=True)
     assert all(isinstance(x, Fraction) for x in frame["ratio"])

@@ -106,6 +106,13 @@ TEST(OptimalCommand, ATimeLimitStillWritesTheBestScheduleKnownMarkedUnproved) {
   EXPECT_EQ(run.json()["steps"], 9);
 }
 
+TEST(OptimalCommand, ProgressNamesTheStepCountBeingTried) {
+  // #34: a search that runs past a second says which T its solver is on, before the call ends.
+  const auto r = run_starnet("optimal --topology star:5 --time-limit 2 --progress always");
+  ASSERT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_THAT(r.err, ::testing::ContainsRegex("T = [0-9]+: solving \\([0-9]+ variables, [0-9]+ clauses\\)"));
+}
+
 TEST(OptimalCommand, AStudyIsVerifiedExactlyWhenItExitsZero) {
   // #34: a time limit that leaves a row unproved is exit 3 with "verified": false, never exit 0.
   const auto r = run_starnet("optimal --study star --time-limit 0.5 --json");

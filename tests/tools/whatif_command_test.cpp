@@ -272,7 +272,8 @@ TEST(WhatIfCommand, LatencyAndBandwidthPriceEveryRowExactly) {
   ASSERT_EQ(text.exit_code, 0) << text.err;
   EXPECT_THAT(text.out, HasSubstr("α–β (latency 1e-6, bandwidth 1e10)"));
   EXPECT_THAT(text.out, HasSubstr("time"));
-  EXPECT_THAT(text.out, HasSubstr("7.277e-06  7.277e-06   1.00"));  // combining meets the bound: 1137/156250000
+  // Combining meets the bound exactly, 1137/156250000.
+  EXPECT_THAT(text.out, HasSubstr("combining       4      32  1137/156250000 ≈ 7.2768e-06  1137/156250000 ≈ 7.2768e-06   1.00"));
 }
 
 TEST(WhatIfCommand, CompleteGraphsAndSimGridClustersGetRecursiveDoubling) {
@@ -313,6 +314,19 @@ TEST(WhatIfCommand, ReduceAndBroadcastRunTheTreeFromTheRoot) {
   }
 }
 
+TEST(WhatIfCommand, ARowThatIsNotVerifiedSaysWhy) {
+  // #34: the table marks the row NO, a note says why.
+  const auto file = whatif_scratch("broken.json");
+  // An all-reduce on two nodes whose result never reaches node 1; the file names no topology.
+  std::ofstream(file) << R"({"format":"starnet-schedule","version":1,"collective":"allreduce","chunks":1,"nodes":2,)"
+                         R"("steps":[[{"f":1,"t":0,"c":[0],"op":"reduce"}]]})";
+  const auto r = run_starnet("whatif --topologies complete:2,ring:3 --schedule " + file.string());
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("complete:2 schedule (1 full, faults none) NOT verified: node 1 ends with"));
+  EXPECT_THAT(r.out, HasSubstr("not applicable: broken.json is for 2 nodes"));
+  EXPECT_THAT(r.out, HasSubstr("1 NOT verified"));
+}
+
 TEST(WhatIfCommand, BadInputIsExitTwoNamingTheInput) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"whatif --collective scan --topologies star:4", "--collective scan"},
@@ -329,7 +343,7 @@ TEST(WhatIfCommand, BadInputIsExitTwoNamingTheInput) {
       {"whatif --topologies star:4 --duplex quarter", "--duplex quarter"},
       {"whatif --topologies star:4 --fail-random 2", "--fail-random 2"},
       {"whatif --topologies star:4 --fail-random often", "\"often\""},
-      {"whatif --topologies star:4 --costs free", "\"free\""},
+      {"whatif --topologies star:4 --costs free", "--costs free: expected unit, topology or random"},
       {"whatif --topologies star:4 --plot study.pdf", "--plot: output file \"study.pdf\""},
       {"whatif --topologies star:4 --root 99", "--root 99"},
       {"whatif --topologies star:4 --op avg", "--op avg"},

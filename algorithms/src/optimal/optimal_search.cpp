@@ -186,9 +186,11 @@ bool OptimalSearch::solve(std::uint64_t steps, std::optional<std::size_t> first_
   SolveRecord rec;
   rec.steps = steps;
   const auto solve_start = Clock::now();
+  progress_detail(fmt::format("T = {}: encoding", steps));
   const StepEncoding e = encode_steps(t, goal_, root_, ports_, steps, first_arc);
   rec.variables = e.cnf.variables();
   rec.clauses = e.cnf.clauses();
+  progress_detail(fmt::format("T = {}: solving ({} variables, {} clauses)", steps, rec.variables, rec.clauses));
   CaDiCaL::Solver solver;
   solver.set("quiet", 1);  // CaDiCaL would print to standard output, which carries our JSON
   std::filesystem::path proof_file;

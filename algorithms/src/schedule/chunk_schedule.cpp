@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <numeric>
 #include <tuple>
 
@@ -22,6 +23,14 @@ int kind_rank(Action::Kind k) { return static_cast<int>(k); }  // LOCAL < SEND <
 }  // namespace
 
 std::string to_string(ItemOp op) { return op == ItemOp::COPY ? "copy" : "reduce"; }
+
+std::string Schedule::chunk_name(std::uint32_t slot) const {
+  const auto after = std::upper_bound(buffers_.begin(), buffers_.end(), slot,
+                                      [](std::uint32_t x, const auto& b) { return x < b.first; });
+  if (after == buffers_.begin()) return fmt::format("chunk {}", slot);
+  const auto& [first, buffer] = *std::prev(after);
+  return fmt::format("{}[{}]", buffer, slot - first);
+}
 
 std::size_t Schedule::memory_bytes() const {
   return sizeof(*this) + actions_.capacity() * sizeof(Action) + items_.capacity() * sizeof(Item) +

@@ -1,4 +1,5 @@
 #include "../../core/expect_error.hpp"
+#include "../../topology/simgrid_examples.hpp"
 
 #include <starnet/algorithms/collectives/whatif.hpp>
 #include <starnet/algorithms/star/allreduce.hpp>
@@ -193,7 +194,7 @@ TEST(WhatIfStudy, RandomCostsRunTimedWithExactMakespansAndTheTimedBound) {
     }
     if (!r.applicable) continue;
     EXPECT_EQ(r.time, emulator::TimeMode::TIMED) << where(r);
-    fractional = fractional || r.makespan.den() != 1;
+    fractional = fractional || !r.makespan.is_integer();
   }
   EXPECT_TRUE(fractional);
   // The same seed gives the same makespans.
@@ -243,14 +244,48 @@ TEST(WhatIfStudy, MessageSizeUsesTheAlphaBetaTimeOfEveryLink) {
   std::filesystem::remove(path);
 }
 
-TEST(WhatIfStudy, TimesBeyondExactRationalsAreRefusedNamingTheTopology) {
-  // Four links of prime bandwidths near 10^6: a path's time has a denominator near 10^24.
+TEST(WhatIfStudy, TimesBeyond64BitsStayExact) {
+  // Four links of prime bandwidths near 10^6: a path's time has a denominator near 10^24 (#34).
   const auto path = std::filesystem::temp_directory_path() / ("starnet_whatif_big_" + std::to_string(::getpid()) + ".dot");
   std::ofstream(path) << "graph { a -- b [bandwidth=1000003]; b -- c [bandwidth=1000033]; "
                          "c -- d [bandwidth=1000037]; d -- e [bandwidth=1000039]; }\n";
-  EXPECT_ERROR(OverflowError, WhatIfStudy().topologies({path.string()}).costs(CostKind::TOPOLOGY).run(), path.string(),
-               "topology costs", "overflowed 64 bits", "never rounded");
+  WhatIfStudy study;
+  study.topologies({path.string()}).costs(CostKind::TOPOLOGY).run();
+  expect_sound(study);
+  const auto bfs = std::find_if(study.rows().begin(), study.rows().end(),
+                                [](const WhatIfRow& r) { return r.algorithm == Algorithm::BFS_TREE; });
+  ASSERT_NE(bfs, study.rows().end());
+  const Rational path_time = Rational(1, 1000003) + Rational(1, 1000033) + Rational(1, 1000037) + Rational(1, 1000039);
+  ASSERT_FALSE(path_time.is_small());
+  // Reduce to a along the path, then broadcast back: twice the path, to the last digit.
+  EXPECT_EQ(bfs->makespan, 2 * path_time);
+  EXPECT_EQ(bfs->lower_bound_time, path_time);
+  EXPECT_TRUE(bfs->verified);
   std::filesystem::remove(path);
+}
+
+// SimGrid's example platforms with their decimal bandwidths and latencies (#34): every row runs,
+// is verified and keeps its makespan exact.
+TEST(WhatIfStudy, SimgridPlatformsRunWithExactTopologyCosts) {
+  SKIP_WITHOUT_SIMGRID_EXAMPLES();
+  bool beyond_64_bits = false;
+  for (const char* name : {"two_hosts.xml", "small_platform.xml", "cluster_backbone.xml"}) {
+    WhatIfStudy study;
+    study.collective(Collective::ALLREDUCE).topologies({starnet::testing::simgrid_example(name)}).costs(CostKind::TOPOLOGY).run();
+    expect_sound(study);
+    for (const auto& r : study.rows()) {
+      if (r.applicable) beyond_64_bits = beyond_64_bits || !r.makespan.is_small();
+    }
+    if (std::string(name) == "two_hosts.xml") {
+      // One link of 100 µs and 125 MB/s: a unit message takes 1/10000 + 1/125000000 = 12501/125000000 s,
+      // one step to reduce and one to broadcast back.
+      const auto bfs = std::find_if(study.rows().begin(), study.rows().end(),
+                                    [](const WhatIfRow& r) { return r.algorithm == Algorithm::BFS_TREE; });
+      ASSERT_NE(bfs, study.rows().end());
+      EXPECT_EQ(bfs->makespan, Rational(12501, 62500000));
+    }
+  }
+  EXPECT_TRUE(beyond_64_bits) << "small_platform.xml's times were expected to pass 64 bits";
 }
 
 TEST(WhatIfStudy, BadInputIsAnErrorNamingTheInput) {

@@ -120,7 +120,9 @@ TEST(OptimalSearch, EveryShorterStepCountIsRefutedAndConfirmedByASecondSolver) {
   const std::size_t refuted = r.solves.size() - (by_sat ? 1 : 0);
   for (std::size_t i = 0; i < refuted; ++i) {
     EXPECT_FALSE(r.solves[i].satisfiable.value_or(true));
-    if (i + 1 < r.solves.size()) EXPECT_EQ(r.solves[i].steps + 1, r.solves[i + 1].steps);
+    if (i + 1 < r.solves.size()) {
+      EXPECT_EQ(r.solves[i].steps + 1, r.solves[i + 1].steps);
+    }
     EXPECT_THAT(r.solves[i].second_solver, ::testing::AnyOf("confirmed", ::testing::HasSubstr("unavailable")));
   }
   // Proved both ways: the optimum is the first T not refuted, and no bound is above it.

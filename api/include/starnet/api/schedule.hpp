@@ -60,6 +60,18 @@ struct LoadedSchedule {
                                             const std::optional<TopologyRef>& topology = std::nullopt,
                                             const std::string& folder = {});
 
+/// What a schedule document says about itself before any topology is chosen.
+struct ScheduleHeader {
+  algorithms::Collective collective = algorithms::Collective::ALLREDUCE;
+  /// Its node count (MSCCL's ngpus, a JSON file's "nodes"), if it states one.
+  std::optional<std::uint64_t> nodes;
+  /// The topology it names ("" when none; complete:NGPUS for MSCCL, as parse_schedule uses).
+  std::string topology;
+};
+/// Reads @p text far enough to answer ScheduleHeader; @throws ScheduleError naming @p where for a
+/// malformed document (what parse_schedule would refuse before resolving node names).
+[[nodiscard]] ScheduleHeader read_schedule_header(const std::string& text, const std::string& where);
+
 /// @p schedule as the starnet JSON format, its topology written as @p spec — a relative file path
 /// rewritten relative to @p output_path's folder (when given), so that the file reads back from
 /// anywhere.
@@ -104,6 +116,10 @@ struct ScheduleRunResult {
   emulator::Checking checking = emulator::Checking::STRICT;
   algorithms::schedule::ScheduleRun run;
   algorithms::generic::StepBound bound;
+  /// Timed runs: the bound in time — every message takes at least latency + chunk size × cost on
+  /// its link, so the counting term is ⌈log_(k+1) N⌉ of the cheapest link and the distance term the
+  /// farthest node in those weights (docs/whatif.md, "Bounds").
+  std::optional<algorithms::generic::TimeBound> time_bound;
   /// Every output chunk right, no port-model violation, no deadlock.
   bool verified = false;
   /// Why not, when not verified: the first wrong chunk, the violation or the deadlock.
