@@ -3,6 +3,7 @@
 // packet delivered from its origin; the combining exchange along a gossip sequence routes every
 // offset, its volume at least the status; both run verified on the emulator.
 #include "../../core/expect_error.hpp"
+#include "bfs_status.hpp"
 
 #include <starnet/algorithms/collectives/catalogue.hpp>
 #include <starnet/algorithms/collectives/total_exchange.hpp>
@@ -13,31 +14,13 @@
 #include <gtest/gtest.h>
 
 #include <bit>
-#include <limits>
 
 namespace starnet::algorithms::collectives {
 namespace {
 
-/// Σ_v d(0, v) by BFS on the topology itself (the oracle: no group arithmetic).
-std::uint64_t bfs_status(const topology::Topology& t) {
-  constexpr auto UNSEEN = std::numeric_limits<std::uint32_t>::max();
-  std::vector<std::uint32_t> dist(t.num_nodes(), UNSEEN);
-  std::vector<topology::NodeId> queue{0};
-  dist[0] = 0;
-  std::uint64_t sum = 0;
-  for (std::size_t head = 0; head < queue.size(); ++head) {
-    const auto u = queue[head];
-    sum += dist[u];
-    for (topology::Port p = 0; p < t.degree(u); ++p) {
-      const auto w = t.neighbor(u, p);
-      if (dist[w] == UNSEEN) dist[w] = dist[u] + 1, queue.push_back(w);
-    }
-  }
-  return sum;
-}
-
 TEST(TotalExchange, OnePacketExchangeTakesTheStatusStepsEveryPacketFromItsOrigin) {
-  for (const char* spec : {"star:3", "star:4", "star:5", "star:6", "star:7", "hypercube:2", "hypercube:3", "hypercube:4",
+  // S_7 (5,040 nodes) runs in the benchmark (total_exchange_benchmark.cpp): too slow for sanitizer builds.
+  for (const char* spec : {"star:3", "star:4", "star:5", "star:6", "hypercube:2", "hypercube:3", "hypercube:4",
                            "hypercube:5", "hypercube:6", "ring:2", "ring:7", "ring:12", "torus:3x3", "torus:4x5",
                            "complete:2", "complete:9", "complete:16"}) {
     const auto t = topology::make_topology(spec);
