@@ -88,8 +88,10 @@ namespace {
 
 OptimalOutcome find_by_sat(const OptimalRequest& request, OptimalOutcome out) {
   if (request.anytime || request.beam_width || request.max_steps) {
-    const char* setting = request.anytime ? "anytime" : request.beam_width ? "beam_width" : "max_steps";
-    throw UsageError(Setting{setting, ""}, "applies only with «method» uniform or coset");
+    const Setting setting = request.anytime      ? Setting{"anytime", ""}
+                            : request.beam_width ? Setting{"beam_width", std::to_string(*request.beam_width)}
+                                                 : Setting{"max_steps", std::to_string(*request.max_steps)};
+    throw UsageError(setting, "applies only with «method» uniform or coset");
   }
   const auto t = request.topology.topology();
   topology::NodeId root = 0;

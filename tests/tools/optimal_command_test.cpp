@@ -300,7 +300,7 @@ TEST(OptimalCommand, BadInputsAreExitTwoNamingTheInput) {
       {"optimal --topology star:7 --method uniform --collective broadcast --root 0", "up to 1024 nodes"},
       {"optimal --topology star:7 --method uniform -o x.json", "-o: a schedule is written up to 1024 nodes"},
       {"optimal --topology star:4 --method uniform --proof d", "--proof"},
-      {"optimal --topology ring:4 --beam-width 3", "--beam-width: applies only with --method uniform or coset"},
+      {"optimal --topology ring:4 --beam-width 3", "--beam-width 3: applies only with --method uniform or coset"},
       {"optimal --topology star:5 --method uniform --beam-width 0", "--beam-width 0"},
       {"optimal --topology star:5 --method uniform --max-steps 0", "--max-steps 0"},
       {"optimal --topology star:11 --method uniform", "star:11"},
