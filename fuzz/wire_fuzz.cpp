@@ -1,7 +1,7 @@
 // libFuzzer harness: what a worker decodes from its peers (emulator/src/wire.hpp). A worker must
 // survive any bytes a peer sends: only TransportError may leave a decoder (a worker's run may also
-// end in ModelViolation, when the peer reports one, and in OverflowError, when the peer's times
-// overflow exact arithmetic, as a run's own times may). The first byte picks what the rest is:
+// end in ModelViolation, when the peer reports one; exact times of any size are held, so none
+// overflows). The first byte picks what the rest is:
 //   0, 1  a batch header, Rational / double times: decoded, re-encoded, decoded again to the same bytes
 //   2, 3  request records, Rational / double
 //   4     a fault
@@ -126,8 +126,6 @@ void worker_run(std::string_view frames) {
   try {
     worker.run();
   } catch (const starnet::ModelViolation&) {  // the peer reported one
-  } catch (const starnet::OverflowError&) {
-    // Times beyond 64-bit rationals (a peer's huge duration): the error any run gives them.
   }
 }
 

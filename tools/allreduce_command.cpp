@@ -63,20 +63,16 @@ api::StarRequest make_request(const StarOptions& o, bool broadcast) {
   return r;
 }
 
-std::string plural(std::uint64_t count, std::string_view one, std::string_view many) {
-  return fmt::format("{} {}", count, count == 1 ? one : many);
-}
-
 }  // namespace
 
 std::string star_text(const api::StarResult& o) {
   const auto& r = o.request;
   const bool broadcast = r.collective == api::Collective::ALLGATHER;
   const auto nodes = topology::StarGraph::factorial(r.n);
-  std::string s = fmt::format("{} on star:{} ({} nodes), {} engine",
+  std::string s = fmt::format("{} on star:{} ({}), {} engine",
                               broadcast ? "all-to-all broadcast (NODUP)"
                                         : "all-reduce (" + algorithms::star::to_string(r.op) + ")",
-                              r.n, nodes, api::to_string(r.engine.kind));
+                              r.n, plural(nodes, "node", "nodes"), api::to_string(r.engine.kind));
   if (r.engine.kind == api::EngineKind::ZMQ) {
     s += fmt::format(", {} ({})", plural(r.engine.worker_count(), "worker", "workers"), r.engine.transport_text());
   }
@@ -192,10 +188,13 @@ int beside_schedule(const StarOptions& o, const std::string& file) {
 void add_star_options(CLI::App& cmd, StarOptions& o, bool reduce) {
   cmd.add_option("--topology", o.topology, "star:N with N in 1..12 (other topologies: see `starnet whatif`)");
   if (reduce) {
-    cmd.add_option("--op", o.op, "Operator: sum (mod 2^64), min, max or xor")->capture_default_str();
+    cmd.add_option("--op", o.op, "Operator: sum (mod 2^64), min, max or xor")
+        ->check(CLI::IsMember({"sum", "min", "max", "xor"}))
+        ->capture_default_str();
     cmd.add_option("--values", o.values,
                    "Node values: index (node of rank r holds r + 1, i.e. 1..n!; rank is the same) or random "
                    "(seeded by --seed)")
+        ->check(CLI::IsMember({"index", "rank", "random"}))
         ->capture_default_str();
     cmd.add_option("--seed", o.seed, "Seed of --values random")->capture_default_str()->check(any_seed());
   }

@@ -1,15 +1,17 @@
 #pragma once
 /// @file
-/// How a subcommand of `starnet` is written (STYLE.md rule 14): a file tools/X_command.cpp
+/// How a subcommand of `starnet` is written (docs/architecture.md, "tools/"): a file tools/X_command.cpp
 /// defines `void add_X_command(CLI::App& app, Action& action)`, which declares the options and
 /// sets `action` to the body: parse options → run → self-check → report, returning the exit code
 /// (0 success, 1 a verification failed). Errors are thrown (starnet::Error) and main() maps them
-/// to exit codes 2 and 3 (DESIGN.md).
+/// to exit codes 2 and 3 (README, "Exit codes").
 
 #include <starnet/core/error.hpp>
+#include <starnet/core/rational.hpp>
 
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -65,6 +67,13 @@ enum class Lines { MANY, ONE };
 /// that ignored it would print results the user did not ask for. @p when says when it applies.
 /// @throws UsageError naming the option and its value.
 void applies_only(const CLI::App& cmd, const std::string& option, bool applies, std::string_view when);
+
+/// An exact time as text: "7/2", and a long fraction with its decimal beside it,
+/// "1234567/1000 ≈ 1234.57".
+[[nodiscard]] std::string time_text(const Rational& t);
+
+/// "1 step", "2 steps": @p count with the noun that agrees with it.
+[[nodiscard]] std::string plural(std::uint64_t count, std::string_view one, std::string_view many);
 
 /// @p text as a terminal may show it: valid UTF-8 passes; control bytes (but newline, with
 /// Lines::MANY) and bytes that are not UTF-8 become \xNN, so a message quoting a binary input

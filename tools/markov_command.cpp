@@ -5,7 +5,6 @@
 
 #include <starnet/api/markov.hpp>
 #include <starnet/core/error.hpp>
-#include <starnet/core/rational.hpp>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -42,8 +41,8 @@ void add_markov_command(CLI::App& app, Action& action) {
       if (json) {
         print_json(r.to_json());
       } else {
-        fmt::print("Tree-dyn, n = {}, transfer times Exp(rate {}), free computation: {} states\n", n, r.rate.get_str(),
-                   r.states);
+        fmt::print("Tree-dyn, n = {}, transfer times Exp(rate {}), free computation: {}\n", n, r.rate.get_str(),
+                   plural(r.states, "state", "states"));
         fmt::print("E[T]   = {} ≈ {:.10g}\n", r.expected.get_str(), r.expected.get_d());
         fmt::print("Var[T] = {} ≈ {:.10g}\n", r.variance.get_str(), r.variance.get_d());
       }

@@ -339,8 +339,8 @@ int run_scenario(const Options& o) {
     if (!o.gantt.empty()) out["gantt"] = {{"file", o.gantt}, {"run", o.run}, {"makespan", *r.run_makespan}};
     print_json(std::move(out));
   } else {
-    fmt::print("Monte-Carlo: n = {}, {} costs with CV {}, mu_d = {}, mu_c = {}, {} runs, seed {}\n", o.n, o.dist, o.cv,
-               o.mu_d, o.mu_c, r.runs, o.seed);
+    fmt::print("Monte-Carlo: n = {}, {} costs with CV {}, mu_d = {}, mu_c = {}, {}, seed {}\n", o.n, o.dist, o.cv,
+               o.mu_d, o.mu_c, plural(r.runs, "run", "runs"), o.seed);
     fmt::print("{:<20} {:>11} {:>11} {:>10} {:>11} {:>11} {:>11}  {}\n", "algorithm", "mean", "stddev", "sem", "q10",
                "q50", "q90", "verified");
     for (const auto& outcome : r.outcomes) {

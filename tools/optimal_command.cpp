@@ -12,6 +12,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <iostream>
 
 namespace starnet::tools {
@@ -36,10 +37,6 @@ struct OptimalOptions {
   long max_steps = 0;
   bool anytime = false;
 };
-
-std::string plural(std::uint64_t count, std::string_view one, std::string_view many) {
-  return fmt::format("{} {}", count, count == 1 ? one : many);
-}
 
 std::string answer(const opt::SolveRecord& s) { return !s.satisfiable ? "stopped" : *s.satisfiable ? "SAT" : "UNSAT"; }
 
@@ -84,7 +81,41 @@ std::string sat_text(const api::OptimalOutcome& o) {
   return out;
 }
 
+/// The total exchange's front: one line per point, the one-packet exchange and the crossovers.
+std::string exchange_text(const api::OptimalOutcome& o) {
+  const auto& f = *o.found;
+  if (f.pareto.empty()) {
+    return fmt::format("no uniform total exchange found on {} ({}; {} states, {:.2f} s)\n", o.request.topology.spec(),
+                       f.timed_out ? "time limit" : "none within --max-steps", f.explored, f.seconds);
+  }
+  constexpr std::size_t MOVES_SHOWN = 24;  // generators printed per point before "…"
+  std::string out = fmt::format(
+      "total exchange on {} ({}): Pareto front of uniform combining exchanges (steps, volume = packets every node "
+      "sends)\n  {:>5} {:>8}  {:<10} {:<8} {:<22} generators\n",
+      o.request.topology.spec(), plural(o.nodes, "node", "nodes"), "steps", "volume", "searched", "verified",
+      "one-packet faster for");
+  for (const auto& p : f.pareto) {
+    const auto c = p.crossover(f.status);
+    const std::string moves =
+        p.moves.size() <= MOVES_SHOWN
+            ? fmt::format("{}", fmt::join(p.moves, " "))
+            : fmt::format("{} … ({} in all)", fmt::join(p.moves.begin(), p.moves.begin() + MOVES_SHOWN, " "),
+                          p.moves.size());
+    out += fmt::format("  {:>5} {:>8}  {:<10} {:<8} {:<22} {}\n", p.dimensions.size(), p.volume,
+                       p.exhaustive ? "exhaustive" : "beam", p.verified ? "yes" : "NO",
+                       c ? fmt::format("m > αβ·{}", c->to_string()) : std::string("never"), moves);
+  }
+  out += fmt::format("  one packet per message: {} steps, volume {} (the status s: no exchange sends fewer packets)\n",
+                     f.status, f.status);
+  out += fmt::format("  {}; {} states, {:.2f} s\n",
+                     f.pareto_complete ? "the front reaches volume s: complete"
+                                       : f.timed_out ? "time limit: the front stops here" : "the front stops here",
+                     f.explored, f.seconds);
+  return out;
+}
+
 std::string class_text(const api::OptimalOutcome& o) {
+  if (o.request.collective == api::Collective::ALLTOALL) return exchange_text(o);
   const auto& f = *o.found;
   const std::string what = fmt::format("{} {}", f.klass, o.request.collective == api::Collective::BROADCAST ? "broadcast"
                                                                                                            : "gossip");
@@ -94,7 +125,8 @@ std::string class_text(const api::OptimalOutcome& o) {
   }
   std::string out = fmt::format("{} on {}: {}{}\n", what, o.request.topology.spec(), plural(f.steps.size(), "step", "steps"),
                                 f.paper_steps > 0 ? fmt::format(" (the paper: {})", f.paper_steps) : "");
-  for (std::size_t t = 0; t < f.steps.size(); ++t) out += fmt::format("  step {:>2}: {}\n", t + 1, f.steps[t]);
+  // Steps from 0, as the emulator, its errors and the schedule files number them.
+  for (std::size_t t = 0; t < f.steps.size(); ++t) out += fmt::format("  step {:>2}: {}\n", t, f.steps[t]);
   out += fmt::format("  {}\n", f.proved_minimal ? "proved minimal in its class (exhaustive search)"
                                                 : "found, not proved minimal");
   out += fmt::format("  {} by step: {}; items received per node: {}\n", f.meta ? "message" : "largest message",
@@ -133,7 +165,21 @@ int single(const OptimalOptions& o, const CLI::App& cmd) {
                                  o.topology, request.topology.topology()->num_nodes()));
   }
   const auto outcome = api::find_optimal(request);
-  if (!o.output.empty()) {
+  if (!o.output.empty() && outcome.found && !outcome.found->pareto.empty()) {
+    // One file per point of the front: FILE.T<steps>.json.
+    const std::filesystem::path path(o.output);
+    for (std::size_t i = 0; i < outcome.found->pareto.size(); ++i) {
+      const auto& p = outcome.found->pareto[i];
+      const auto file = (path.parent_path() / fmt::format("{}.T{}{}", path.stem().string(), p.dimensions.size(),
+                                                          path.extension().string()))
+                            .string();
+      write_file_atomically(file, api::schedule_json(api::exchange_point_schedule(outcome, i),
+                                                     fmt::format("a total exchange of {} steps, volume {}, found by "
+                                                                 "starnet optimal --method uniform",
+                                                                 p.dimensions.size(), p.volume),
+                                                     file));
+    }
+  } else if (!o.output.empty()) {
     if (!outcome.schedule) {
       throw UsageError(fmt::format("-o {}: there is no {} schedule to write (see the output above or --json)", o.output,
                                    to_string(request.collective)));
@@ -223,7 +269,8 @@ void add_optimal_command(CLI::App& app, Action& action) {
       "checks DRAT proofs). Exit 3 with the proven bracket when --time-limit is reached (docs/optimal.md)");
   cmd->add_option("--collective", o.collective,
                   "gossip (= allgather), allreduce (messages of several values: the same search, the schedule written "
-                  "as an all-reduce) or broadcast (from --root)")
+                  "as an all-reduce), broadcast (from --root), or alltoall (with --method uniform: the Pareto front "
+                  "of steps and volume of the total exchange, docs/collectives.md)")
       ->capture_default_str();
   auto* topology = cmd->add_option("--topology", o.topology, "Topology spec or file (SAT: at most 256 nodes)");
   cmd->add_option("--root", o.root, "Root of broadcast: a node name or index")->capture_default_str();
@@ -239,7 +286,7 @@ void add_optimal_command(CLI::App& app, Action& action) {
   cmd->add_flag("--json", o.json, "Print one JSON document");
   cmd->add_option("-o,--output", o.output,
                   "Write the optimal schedule (starnet schedule format) to FILE; when the time limit leaves a bracket, "
-                  "the best schedule known, marked unproved")
+                  "the best schedule known, marked unproved; alltoall: one file per Pareto point, FILE.T<steps>.json")
       ->check(output_file());
   cmd->add_option("--proof", o.proof, "Write each UNSAT's CNF and DRAT proof to DIR and check every proof");
   cmd->add_option("--method", o.method,

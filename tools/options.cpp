@@ -40,6 +40,18 @@ CLI::Validator integer_validator(T lo, T hi) {
 
 }  // namespace
 
+std::string time_text(const Rational& t) {
+  // Fractions longer than this are hard to read: their decimal goes beside them.
+  constexpr std::size_t LONG_FRACTION = 7;
+  const std::string exact = t.to_string();
+  if (t.is_integer() || exact.size() <= LONG_FRACTION) return exact;
+  return fmt::format("{} ≈ {:.6g}", exact, t.to_double());
+}
+
+std::string plural(std::uint64_t count, std::string_view one, std::string_view many) {
+  return fmt::format("{} {}", count, count == 1 ? one : many);
+}
+
 CLI::Validator integer_in(long long lo, long long hi) { return integer_validator<long long>(lo, hi); }
 
 CLI::Validator any_seed() { return integer_validator<std::uint64_t>(0, UINT64_MAX); }
@@ -51,7 +63,7 @@ CLI::Validator finite_number(double lo) {
             if (!text.empty() && end == text.c_str() + text.size() && std::isfinite(value) && value >= lo) return "";
             return fmt::format("\"{}\": expected a finite number ≥ {}", text, lo);
           },
-          fmt::format("NUMBER ≥ {}", lo)};
+          fmt::format("NUMBER>={}", lo)};  // ASCII: CLI11 pads the option column by bytes
 }
 
 void applies_only(const CLI::App& cmd, const std::string& option, bool applies, std::string_view when) {
@@ -72,9 +84,6 @@ std::string flag_of(std::string_view setting) {
       {"port models", "--ports/--duplex"},
       {"failure probability", "--fail-random"},
       {"message size", "--message-size"},
-      {"processors", "--n"},
-      {"mean transfer cost", "--mu-d"},
-      {"mean computation cost", "--mu-c"},
       {"algorithms", "--algos"},
       {"limit K", "--k"},
       {"coordinator", "--connect"},

@@ -57,13 +57,15 @@ void print_plan(const api::ReduceResult& r) {
              plan.n(), plan.model.d().to_string(), plan.model.c().to_string(), o.k ? fmt::format(", K = {}", *o.k) : "",
              plan.length.to_string(), r.lower_bound.to_string(), r.upper_bound.to_string(),
              r.limited_upper_bound ? fmt::format(", Proposition 8: <= {}", r.limited_upper_bound->to_string()) : "");
-  fmt::print("plan {}: {} transfers, {} reducers, at most {} transfers at once; {} {} v0..v{} in order\n",
-             r.check.valid ? "valid" : "INVALID", plan.transfers.size(), r.check.reducers,
+  fmt::print("plan {}: {}, {}, at most {} transfers at once; {} {} v0..v{} in order\n",
+             r.check.valid ? "valid" : "INVALID", plural(plan.transfers.size(), "transfer", "transfers"),
+             plural(r.check.reducers, "reducer", "reducers"),
              r.check.max_concurrent_transfers, o.op, r.in_order ? "combines" : "does NOT combine", plan.n() - 1);
-  fmt::print("emulated (single-port half-duplex, strict): length {}{}, {} messages; the root {} v0 {} ... {} v{}\n",
+  fmt::print("emulated (single-port half-duplex, strict): length {}{}, {}; the root {} v0 {} ... {} v{}\n",
              r.run.makespan.to_string(),
              r.run.makespan == plan.length ? " = predicted" : " != predicted " + plan.length.to_string(),
-             r.run.counters.messages, r.root_right ? "holds" : "does NOT hold", o.op == "sum" ? "+" : "++",
+             plural(r.run.counters.messages, "message", "messages"), r.root_right ? "holds" : "does NOT hold",
+             o.op == "sum" ? "+" : "++",
              o.op == "sum" ? "+" : "++", plan.n() - 1);
   fmt::print("{}\n", r.verified() ? "verified" : "NOT VERIFIED");
 }
@@ -178,7 +180,8 @@ void add_reduce_command(CLI::App& app, Action& action) {
   auto* k = cmd->add_option("--k", o.k,
                             "Limit K: concurrent transfers for greedy-transfers (1..floor(n/2)), reducers for\n"
                             "greedy-reducers (1..n-1)");
-  cmd->add_option("--op", o.op, "Operator of the self-check: sum (default) or concat (not commutative)");
+  cmd->add_option("--op", o.op, "Operator of the self-check: sum (default) or concat (not commutative)")
+      ->check(CLI::IsMember({"sum", "concat"}));
   cmd->add_flag("--json", o.json,
                 "Print one JSON document. Plans: algo, n, d, c, [k], op, length, lower_bound, upper_bound,\n"
                 "[limited_upper_bound], root, parents (root -1), children (reception order), transfers\n"

@@ -38,6 +38,8 @@ struct RunOptions {
   std::string checking;  // empty: strict for stepped schedules, arbitrated for programs
   std::string costs = "unit";
   std::string chunk_size = "1";
+  std::string latency;
+  std::string bandwidth;
   std::string op = "sum";
   std::string values = "random";
   std::uint64_t seed = 1;
@@ -54,10 +56,6 @@ struct ExportOptions {
   PortOptions ports;
   std::string output;
 };
-
-std::string plural(std::uint64_t count, std::string_view one, std::string_view many) {
-  return fmt::format("{} {}", count, count == 1 ? one : many);
-}
 
 std::string summary_text(const api::ScheduleRunResult& r) {
   const auto& l = r.request.schedule;
@@ -77,12 +75,14 @@ std::string summary_text(const api::ScheduleRunResult& r) {
                          : "");
   const auto& makespan = r.run.run.makespan;
   const std::string measured =
-      r.request.timed ? fmt::format("makespan: {}{}", makespan.to_string(),
-                                    makespan.is_integer() ? "" : fmt::format(" ≈ {:.6g}", makespan.to_double()))
-                      : fmt::format("steps: {}", makespan.to_string());
-  out += fmt::format("{}   messages: {}   chunks moved: {}   lower bound: {} (counting {}, distance {})\n", measured,
-                     r.run.run.counters.messages, s.chunks_moved(), plural(r.bound.value(), "step", "steps"),
-                     r.bound.counting, r.bound.distance);
+      r.request.timed ? "makespan: " + time_text(makespan) : fmt::format("steps: {}", makespan.to_string());
+  const std::string bound =
+      r.time_bound ? fmt::format("{} (counting {}, distance {})", time_text(r.time_bound->value()),
+                                 time_text(r.time_bound->counting), time_text(r.time_bound->distance))
+                   : fmt::format("{} (counting {}, distance {})", plural(r.bound.value(), "step", "steps"),
+                                 r.bound.counting, r.bound.distance);
+  out += fmt::format("{}   messages: {}   chunks moved: {}   lower bound: {}\n", measured, r.run.run.counters.messages,
+                     s.chunks_moved(), bound);
   if (r.verified) {
     out += fmt::format("verified: all {} output chunks on {} hold what the {} requires\n", r.run.report.chunks_checked,
                        plural(r.run.report.nodes_checked, "node", "nodes"), kind);
@@ -107,6 +107,8 @@ int run(const RunOptions& o) {
   request.timed = o.costs == "topology";
   if (!o.checking.empty()) request.checking = emulator::parse_checking(o.checking, "--checking");
   request.chunk_size = api::parse_number(o.chunk_size, "chunk_size", 0, /*strictly=*/true);
+  if (!o.latency.empty()) request.latency = api::parse_number(o.latency, "latency", 0);
+  if (!o.bandwidth.empty()) request.bandwidth = api::parse_number(o.bandwidth, "bandwidth", 0, /*strictly=*/true);
   request.op = api::parse_op(o.op);
   request.values = api::parse_values(o.values);
   request.seed = o.seed;
@@ -125,7 +127,7 @@ int run(const RunOptions& o) {
 
 int export_schedule(const ExportOptions& o) {
   api::ExportRequest request;
-  request.algorithm = api::parse_builtin(o.algorithm);
+  request.algorithm = o.algorithm;
   request.topology = o.topology;
   if (!o.collective.empty()) request.collective = api::parse_collective(o.collective);
   request.root = o.root;
@@ -172,8 +174,17 @@ void add_schedule_command(CLI::App& app, Action& action) {
       ->check(CLI::IsMember({"unit", "topology"}));
   run_cmd->add_option("--chunk-size", r.chunk_size, "Size of one chunk in unit messages (timed runs)")
       ->capture_default_str();
-  run_cmd->add_option("--op", r.op, "Reduction operator: sum (mod 2^64), min, max or xor")->capture_default_str();
-  run_cmd->add_option("--values", r.values, "Chunk values: random (seeded) or index (contribution id + 1)")
+  run_cmd->add_option("--latency", r.latency,
+                      "With --costs topology: every link's latency α instead of the topology's (an exact number, "
+                      "e.g. 1e-6 or 1/1000000)");
+  run_cmd->add_option("--bandwidth", r.bandwidth,
+                      "With --costs topology: every link's bandwidth β (units per time, > 0): a transfer of c chunks "
+                      "takes α + c·(--chunk-size)/β");
+  run_cmd->add_option("--op", r.op, "Reduction operator: sum (mod 2^64), min, max or xor")
+      ->check(CLI::IsMember({"sum", "min", "max", "xor"}))
+      ->capture_default_str();
+  run_cmd->add_option("--values", r.values, "Chunk values: random (seeded) or index (contribution id + 1; rank is the same)")
+      ->check(CLI::IsMember({"random", "index", "rank"}))
       ->capture_default_str();
   run_cmd->add_option("--seed", r.seed, "Seed of --values random")->capture_default_str()->check(any_seed());
   run_cmd->add_option("--gantt", r.gantt, "Draw the run as a Gantt chart (SVG) to FILE (≤ 1000 nodes)")
@@ -183,6 +194,8 @@ void add_schedule_command(CLI::App& app, Action& action) {
   run_cmd->callback([&action, run_cmd] {
     action = [run_cmd] {
       applies_only(*run_cmd, "--chunk-size", r.costs == "topology", "--costs topology");
+      applies_only(*run_cmd, "--latency", r.costs == "topology", "--costs topology");
+      applies_only(*run_cmd, "--bandwidth", r.costs == "topology", "--costs topology");
       applies_only(*run_cmd, "--seed", r.values == "random", "--values random");
       return run(r);
     };
@@ -191,11 +204,16 @@ void add_schedule_command(CLI::App& app, Action& action) {
   static ExportOptions e;
   auto* export_cmd = cmd->add_subcommand("export", "Write a built-in collective algorithm as a starnet schedule file");
   export_cmd->add_option("--algorithm", e.algorithm,
-                         "star-allreduce, star-broadcast (an allgather), recursive-doubling, ring or bfs-tree")
+                         "A built-in of the catalogue (docs/collectives.md): star, recursive-doubling, recursive-halving, "
+                         "ring, bruck, uniform, one-packet, combining, bfs-tree; star-allreduce and star-broadcast name "
+                         "the star algorithm's allreduce and allgather")
       ->required();
   export_cmd->add_option("--topology", e.topology, "Topology spec (star:N, hypercube:D, ring:N, torus:AxB, …)");
-  export_cmd->add_option("--collective", e.collective, "bfs-tree: allreduce (default), reduce or broadcast");
-  export_cmd->add_option("--root", e.root, "Root of reduce and broadcast (name or index)")->capture_default_str();
+  export_cmd->add_option("--collective", e.collective,
+                         "The collective (default: the first the algorithm computes there, allreduce first): allreduce, "
+                         "reduce, broadcast, allgather, gather, scatter, reducescatter or alltoall");
+  export_cmd->add_option("--root", e.root, "Root of reduce, broadcast, gather and scatter (name or index)")
+      ->capture_default_str();
   e.ports.add_to(*export_cmd);
   export_cmd->add_option("-o,--output", e.output,
                          "The schedule file to write (- for standard output); a topology file is written relative to "

@@ -35,10 +35,11 @@ constexpr const char* SPEC_SYNTAX =
     "  mct:D:L           mesh-connected trees: product of D complete binary trees of\n                    L levels (MCT_D(L)); properties up to 2^28 nodes\n"
     "  product:S1*S2...  Cartesian product of two or more of the above or of files\n"
     "  tiers:SEED        seeded random WAN/MAN/LAN platform (routers and LAN processors)\n"
-    "  FILE.dot|.gv|.graphml  a platform file (schema: docs/topology.md)\n"
+    "  FILE.dot|.gv|.graphml  a platform file (schema: docs/topology.md; extensions in any case)\n"
+    "  FILE.xml          a SimGrid platform (docs/simgrid.md)\n"
     "Platforms are limited to 65,536 nodes and 1,048,576 links.";
 
-/// Exit code 1 (DESIGN.md): a verification failed.
+/// Exit code 1: a verification failed (README, "Exit codes").
 int verification_failed(const std::string& what) {
   fmt::print(stderr, "starnet: verification failed: {}\n", what);
   return 1;

@@ -157,7 +157,9 @@ std::string styled_dot(const Platform& p, const topology::Spec& spec, bool pinne
       "width={}, height={}, margin=\"0.04,0.02\"];\n"
       "edge [penwidth={}, fontname=\"DejaVu Sans\", fontsize=9];\n",
       p.directed() ? "digraph" : "graph", dot_id(p.name()),
-      title_with_legend(fmt::format("{}: {} nodes, {} links", p.name(), p.num_nodes(), p.num_links()), spec.family,
+      title_with_legend(fmt::format("{}: {}, {}", p.name(), plural(p.num_nodes(), "node", "nodes"),
+                                    plural(p.num_links(), "link", "links")),
+                        spec.family,
                         dims),
       NODE_WIDTH_IN, NODE_HEIGHT_IN, LINK_PENWIDTH);
 
@@ -281,8 +283,9 @@ int draw(const DrawOptions& o) {
   const std::string svg = run_graphviz(engine, pinned, styled_dot(p, spec, pinned), o.spec);
   write_file_atomically(o.output, svg);
   if (o.output != "-") {
-    std::cout << fmt::format("{}: {} ({} nodes, {} links) drawn by Graphviz {}{}\n", o.output, o.spec, p.num_nodes(),
-                             p.num_links(), engine, pinned ? " at the sub-star layout's positions" : "");
+    std::cout << fmt::format("{}: {} ({}, {}) drawn by Graphviz {}{}\n", o.output, o.spec,
+                             plural(p.num_nodes(), "node", "nodes"),
+                             plural(p.num_links(), "link", "links"), engine, pinned ? " at the sub-star layout's positions" : "");
   }
   return 0;
 }

@@ -35,8 +35,9 @@ int run_page(const VizOptions& o, bool broadcast) {
     const auto page = api::schedule_page(api::load_schedule(o.schedule, o.topology));
     write_file_atomically(o.output, page.html);
     if (o.output != "-") {
-      std::cout << fmt::format("{}: schedule {} on star:{}, {} nodes, {} steps (the paper: {}), {}\n", o.output,
-                               o.schedule, n, topology::StarGraph::factorial(n), page.steps,
+      std::cout << fmt::format("{}: schedule {} on star:{}, {}, {} (the paper: {}), {}\n", o.output,
+                               o.schedule, n, plural(topology::StarGraph::factorial(n), "node", "nodes"),
+                               plural(page.steps, "step", "steps"),
                                algorithms::star::allreduce_steps(n), page.verified ? "verified" : "NOT VERIFIED");
     }
     return page.verified ? 0 : 1;
@@ -51,9 +52,10 @@ int run_page(const VizOptions& o, bool broadcast) {
   write_file_atomically(o.output, page.html);
   if (o.output != "-") {
     std::cout << fmt::format(
-        "{}: {} on star:{}, {} nodes, {} steps, {} messages, {}\n", o.output,
+        "{}: {} on star:{}, {}, {}, {}, {}\n", o.output,
         broadcast ? "all-to-all broadcast" : "all-reduce (" + algorithms::star::to_string(request.op) + ")", n,
-        topology::StarGraph::factorial(n), page.steps, out.run.counters.messages,
+        plural(topology::StarGraph::factorial(n), "node", "nodes"), plural(page.steps, "step", "steps"),
+        plural(out.run.counters.messages, "message", "messages"),
         page.verified ? "verified" : "NOT VERIFIED");
   }
   return page.verified ? 0 : 1;
@@ -84,6 +86,7 @@ void add_viz_command(CLI::App& app, Action& action) {
       "result and outgoing buffers. Exit 1 if the run or the page's reconstruction is not verified.");
   add_page_options(*allreduce, o);
   allreduce->add_option("--op", o.op, "Operator: sum (mod 2^64), min, max or xor; node values are rank + 1")
+      ->check(CLI::IsMember({"sum", "min", "max", "xor"}))
       ->capture_default_str();
   allreduce->callback([&action] { action = [] { return run_page(o, false); }; });
   auto* broadcast = viz->add_subcommand(

@@ -28,8 +28,8 @@
 namespace starnet::tools {
 namespace {
 
-using algorithms::generic::Algorithm;
-using algorithms::generic::WhatIfRow;
+using algorithms::collectives::Algorithm;
+using algorithms::collectives::WhatIfRow;
 
 
 struct WhatIfOptions {
@@ -39,6 +39,8 @@ struct WhatIfOptions {
   std::string duplex = "full";
   std::string costs = "unit";
   std::string message_size = "1";
+  std::string latency;
+  std::string bandwidth;
   std::uint64_t seed = 1;
   std::string fail_links;
   std::string fail_nodes;
@@ -67,16 +69,24 @@ std::string plot_format(const std::string& path) {
 std::string port_text(const emulator::PortModel& m) { return fmt::format("{} {}", m.ports, api::duplex_name(m)); }
 bool timed(const WhatIfRow& r) { return r.time == emulator::TimeMode::TIMED; }
 
-/// The measured value and the bound of a row as text: steps in unit time, the makespan otherwise.
-std::pair<std::string, std::string> measured_text(const WhatIfRow& r) {
-  if (timed(r)) return {"t=" + r.makespan.to_string(), "t=" + r.lower_bound_time.to_string()};
-  return {std::to_string(r.steps), std::to_string(r.lower_bound)};
+/// The cells of a row that ran: steps (unit time) or "-" (timed), volume, the time when the links
+/// have costs, the bound (steps, or time with costs), the ratio, messages, verdict.
+std::vector<std::string> measured_cells(const WhatIfRow& r, bool times) {
+  std::vector<std::string> cells{timed(r) ? "-" : std::to_string(r.steps), std::to_string(r.volume)};
+  if (times) cells.push_back(time_text(r.makespan));
+  cells.push_back(times ? time_text(r.lower_bound_time) : std::to_string(r.lower_bound));
+  cells.push_back(r.ratio ? fmt::format("{:.2f}", *r.ratio) : "-");
+  cells.push_back(std::to_string(r.messages));
+  cells.push_back(r.verified ? "yes" : "NO");
+  return cells;
 }
 
-std::string table_text(const std::vector<WhatIfRow>& rows, const WhatIfOptions& o) {
+std::string table_text(const std::vector<WhatIfRow>& rows, const WhatIfOptions& o, bool times) {
   using Cells = std::vector<std::string>;
-  std::vector<Cells> table{{"topology", "ports", "faults", "nodes", "links", "diam", "algorithm", "steps", "bound",
-                            "ratio", "messages", "verified"}};
+  Cells header{"topology", "ports", "faults", "nodes", "links", "diam", "algorithm", "steps", "volume"};
+  if (times) header.push_back("time");
+  header.insert(header.end(), {"bound", "ratio", "messages", "verified"});
+  std::vector<Cells> table{header};
   std::vector<std::string> notes;
   std::set<std::string> noted;
   std::size_t verified = 0;
@@ -93,12 +103,15 @@ std::string table_text(const std::vector<WhatIfRow>& rows, const WhatIfOptions& 
       ++na;
       row.push_back("not applicable: " + r.reason);
     } else {
-      const auto [steps, bound] = measured_text(r);
       verified += r.verified ? 1 : 0;
-      row.insert(row.end(), {steps, bound, r.ratio ? fmt::format("{:.2f}", *r.ratio) : "-", std::to_string(r.messages),
-                             r.verified ? "yes" : "NO"});
+      const auto cells = measured_cells(r, times);
+      row.insert(row.end(), cells.begin(), cells.end());
     }
     table.push_back(std::move(row));
+    if (r.applicable && !r.verified) {
+      notes.push_back(fmt::format("{} {} ({}, faults {}) NOT verified: {}", r.topology, to_string(r.algorithm),
+                                  port_text(r.ports), r.faults, r.reason.empty() ? "no reason recorded" : r.reason));
+    }
     const auto key = r.topology + "|" + r.faults;
     if (!r.connected && noted.insert(key).second) {
       notes.push_back(
@@ -117,10 +130,19 @@ std::string table_text(const std::vector<WhatIfRow>& rows, const WhatIfOptions& 
     const std::size_t sized = row.size() == widths.size() ? row.size() : row.size() - 1;
     for (std::size_t i = 0; i < sized; ++i) widths[i] = std::max(widths[i], width(row[i]));
   }
-  const std::set<std::size_t> right = {3, 4, 5, 7, 8, 9, 10};
-  std::string out = fmt::format("whatif: {} ({} of {} values), {} link costs{}; {} rows\n", o.collective, o.op,
-                                o.values == "random" ? fmt::format("random (seed {})", o.seed) : "rank + 1", o.costs,
-                                o.costs == "random" ? fmt::format(" (seed {})", o.seed) : "", rows.size());
+  std::set<std::size_t> right = {3, 4, 5};
+  for (std::size_t i = 7; i + 1 < header.size(); ++i) right.insert(i);
+  const std::string costs =
+      o.latency.empty() && o.bandwidth.empty()
+          ? o.costs
+          : fmt::format("α–β ({}{}{})", o.latency.empty() ? "" : "latency " + o.latency,
+                        o.latency.empty() || o.bandwidth.empty() ? "" : ", ",
+                        o.bandwidth.empty() ? "" : "bandwidth " + o.bandwidth);
+  std::string out = fmt::format("whatif: {} ({} of {} values), {} link costs{}{}; {}\n", o.collective, o.op,
+                                o.values == "random" ? fmt::format("random (seed {})", o.seed) : "rank + 1", costs,
+                                o.costs == "random" ? fmt::format(" (seed {})", o.seed) : "",
+                                o.message_size == "1" ? "" : fmt::format(", messages of {} units", o.message_size),
+                                plural(rows.size(), "row", "rows"));
   for (const auto& row : table) {
     std::string line;
     for (std::size_t i = 0; i < row.size(); ++i) {
@@ -133,10 +155,13 @@ std::string table_text(const std::vector<WhatIfRow>& rows, const WhatIfOptions& 
     }
     out += line + "\n";
   }
-  out += fmt::format(
-      "steps: measured on the emulator, unit time, strict port-model checks (t=…: timed makespan with heterogeneous "
-      "costs); bound = max(⌈log_(k+1) N⌉ (+1 for single-port half-duplex all-reduce), diameter for all-reduce or the "
-      "root's eccentricity) — docs/whatif.md\n");
+  out += times ? "steps: measured on the emulator (strict port-model checks; \"-\": a timed run with heterogeneous "
+                 "costs, arbitrated); volume: packets the busiest node sends; time: the makespan, step-synchronous "
+                 "Σ(α + largest message·m/β) with equal links, the timed run's otherwise; bound: a lower bound on the "
+                 "time, α·steps + m/β·max(steps, packets) — docs/whatif.md, docs/collectives.md\n"
+               : "steps: measured on the emulator, unit time, strict port-model checks; volume: packets the busiest node "
+                 "sends; bound = max(⌈log_(k+1) N⌉ (+1 for single-port half-duplex all-reduce and all-gather), diameter "
+                 "or the root's eccentricity) — docs/whatif.md\n";
   for (const auto& n : notes) out += "note: " + n + "\n";
   out += fmt::format("{} verified, {} not applicable, {} NOT verified\n", verified, na,
                      rows.size() - verified - na);
@@ -147,14 +172,13 @@ std::string table_text(const std::vector<WhatIfRow>& rows, const WhatIfOptions& 
 /// per (topology, port model, faults), one bar per algorithm that ran, coloured by algorithm, and
 /// the group's lower bound as a black line across it.
 void write_plot(const std::vector<WhatIfRow>& rows, const WhatIfOptions& o, const std::string& path) {
-  const std::vector<Algorithm> algorithms = {Algorithm::STAR, Algorithm::RECURSIVE_DOUBLING, Algorithm::RING,
-                                             Algorithm::BFS_TREE, Algorithm::SCHEDULE, Algorithm::OPTIMAL};
-  const std::map<Algorithm, std::string> colours = {{Algorithm::STAR, "#4C72B0"},
-                                                    {Algorithm::RECURSIVE_DOUBLING, "#55A868"},
-                                                    {Algorithm::RING, "#C44E52"},
-                                                    {Algorithm::BFS_TREE, "#8172B2"},
-                                                    {Algorithm::SCHEDULE, "#CCB974"},
-                                                    {Algorithm::OPTIMAL, "#64B5CD"}};
+  const std::map<Algorithm, std::string> colours = {
+      {Algorithm::STAR, "#4C72B0"},       {Algorithm::RECURSIVE_DOUBLING, "#55A868"},
+      {Algorithm::RECURSIVE_HALVING, "#2F7F45"}, {Algorithm::RING, "#C44E52"},
+      {Algorithm::BRUCK, "#DD8452"},      {Algorithm::UNIFORM, "#937860"},
+      {Algorithm::ONE_PACKET, "#DA8BC3"}, {Algorithm::COMBINING, "#8C8C8C"},
+      {Algorithm::BFS_TREE, "#8172B2"},   {Algorithm::SCHEDULE, "#CCB974"},
+      {Algorithm::OPTIMAL, "#64B5CD"}};
   std::map<Algorithm, std::string> bars;  // "x value" lines per algorithm
   std::string bounds;                     // "centre value half-width" lines
   std::string tics;
@@ -207,13 +231,12 @@ void write_plot(const std::vector<WhatIfRow>& rows, const WhatIfOptions& o, cons
       any_timed ? "steps / makespan" : "steps");
   std::string plot = "plot ";
   std::vector<GnuplotData> data;
-  for (const Algorithm a : algorithms) {
+  for (const auto& [a, colour] : colours) {
     if (!bars.contains(a)) continue;
     std::string block = to_string(a);  // a datablock name: recursive_doubling
     std::replace(block.begin(), block.end(), '-', '_');
     data.push_back({block, bars[a]});
-    plot += fmt::format("${} using 1:2 with boxes title '{}' lc rgb '{}', \\\n     ", block, to_string(a),
-                        colours.at(a));
+    plot += fmt::format("${} using 1:2 with boxes title '{}' lc rgb '{}', \\\n     ", block, to_string(a), colour);
   }
   data.push_back({"bounds", bounds});
   // A line without markers: error bars with `ps 0` put scale(0) into the SVG, which librsvg rejects.
@@ -233,6 +256,8 @@ int run(const WhatIfOptions& o) {
   request.port_models = api::port_models(o.ports, o.duplex);
   request.costs = algorithms::generic::parse_cost_kind(o.costs, "--costs");
   request.message_size = api::parse_number(o.message_size, "message_size", 0, /*strictly=*/true);
+  if (!o.latency.empty()) request.latency = api::parse_number(o.latency, "latency", 0);
+  if (!o.bandwidth.empty()) request.bandwidth = api::parse_number(o.bandwidth, "bandwidth", 0, /*strictly=*/true);
   request.fail_links = o.fail_links;
   request.fail_nodes = o.fail_nodes;
   request.fail_rates = api::fault_rates(o.fail_random);
@@ -259,7 +284,8 @@ int run(const WhatIfOptions& o) {
   if (o.json) {
     print_json(result.to_json());
   } else {
-    std::cout << table_text(result.rows, o);
+    const bool times = request.costs != algorithms::generic::CostKind::UNIT || request.latency || request.bandwidth;
+    std::cout << table_text(result.rows, o, times);
   }
   return result.verified ? 0 : 1;
 }
@@ -272,10 +298,12 @@ void add_whatif_command(CLI::App& app, Action& action) {
       "whatif",
       "What if the machine were another topology, had more ports, other link costs, failed links? Runs one collective "
       "on each topology under each port model and fault scenario with every algorithm that applies (star all-reduce "
-      "on star:N, recursive doubling on hypercube:D, ring on ring:N and torus:AxB, a greedy BFS tree everywhere), "
-      "verifies every node on the emulator and prints the steps beside a lower bound (docs/whatif.md). Exit 1 if a "
-      "run is not verified.");
-  cmd->add_option("--collective", o.collective, "allreduce, reduce or broadcast (reduce and broadcast: from --root)")
+      "on star:N, recursive doubling and halving, ring, Bruck, the uniform gossip, the total exchanges on Cayley "
+      "graphs, a greedy BFS tree everywhere: docs/collectives.md), verifies every node on the emulator and prints the "
+      "steps, volume and time beside a lower bound (docs/whatif.md). Exit 1 if a run is not verified.");
+  cmd->add_option("--collective", o.collective,
+                  "allreduce, reduce, broadcast, allgather, reducescatter, gather, scatter or alltoall (the rooted "
+                  "ones from --root)")
       ->capture_default_str();
   cmd->add_option("--topologies", o.topologies,
                   "Comma-separated topology specs: star:N, hypercube:D, debruijn:D, complete:N, ring:N, torus:AxB, "
@@ -286,11 +314,18 @@ void add_whatif_command(CLI::App& app, Action& action) {
   cmd->add_option("--costs", o.costs,
                   "Link costs: unit; topology (the platform's own, e.g. from a file or tiers); random (k/4, k in 2..8, "
                   "seeded by --seed). Heterogeneous costs run in timed mode with exact makespans")
+      ->check(CLI::IsMember({"unit", "topology", "random"}))
       ->capture_default_str();
   cmd->add_option("--message-size", o.message_size,
                   "Units per message with --costs topology: a message takes latency + size·cost on a link (α + m/β; "
                   "a file's latency and bandwidth, docs/topology.md). An exact number, e.g. 1024 or 1/2")
       ->capture_default_str();
+  cmd->add_option("--latency", o.latency,
+                  "Every link's latency α (≥ 0, an exact number such as 1e-6 or 1/1000000): the α–β model on every "
+                  "link (unit costs become topology costs)");
+  cmd->add_option("--bandwidth", o.bandwidth,
+                  "Every link's bandwidth β (> 0, units of --message-size per unit of time, e.g. 1e10): a message of "
+                  "k packets takes α + k·m/β");
   cmd->add_option("--seed", o.seed, "Seed of --fail-random, --costs random and --values random")
       ->capture_default_str()
       ->check(any_seed());
@@ -302,8 +337,11 @@ void add_whatif_command(CLI::App& app, Action& action) {
                   "with probability P (seeded; the failures at P are a subset of those at a larger P)");
   cmd->add_option("--root", o.root, "Root of reduce and broadcast and of the BFS trees: node name or index")
       ->capture_default_str();
-  cmd->add_option("--op", o.op, "Operator: sum (mod 2^64), min, max or xor")->capture_default_str();
+  cmd->add_option("--op", o.op, "Operator: sum (mod 2^64), min, max or xor")
+      ->check(CLI::IsMember({"sum", "min", "max", "xor"}))
+      ->capture_default_str();
   cmd->add_option("--values", o.values, "Node values: index (node i holds i + 1; rank is the same) or random (seeded by --seed)")
+      ->check(CLI::IsMember({"index", "rank", "random"}))
       ->capture_default_str();
   cmd->add_option("--schedule", o.schedule,
                   "A schedule file (docs/schedules.md) as one more row beside the built-in algorithms, on every "

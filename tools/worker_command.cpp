@@ -52,13 +52,17 @@ void add_worker_command(CLI::App& app, Action& action) {
       ->excludes(joining);
   cmd->callback([&action] {
     if (join.empty() && o.coordinator.empty()) throw UsageError("worker: expected --join HOST:PORT (or --connect ENDPOINT)");
-    if (!join.empty() && o.key_file.empty()) {
-      throw UsageError(fmt::format("--join {}: needs --key-file FILE, the run's key (from the coordinator's host)", join));
+    if (!join.empty()) {
+      action = [] {
+        api::JoinRequest r{join, o.key_file, std::nullopt, o.address, o.timeout_seconds, o.peer_timeout_seconds};
+        if (o.index != emulator::WorkerOptions::ANY_INDEX) r.index = o.index;
+        return api::join_run(r);
+      };
+      return;
     }
-    if (join.empty() && o.index == emulator::WorkerOptions::ANY_INDEX) {
+    if (o.index == emulator::WorkerOptions::ANY_INDEX) {
       throw UsageError(fmt::format("--connect {}: needs --index (given by the coordinator that starts it)", o.coordinator));
     }
-    if (!join.empty()) o.coordinator = api::HostPort::parse(join, "join", /*any_port=*/false).endpoint();
     action = [] { return emulator::run_zmq_worker(o, api::star_worker_setup); };
   });
 }
@@ -70,7 +74,7 @@ void add_keygen_command(CLI::App& app, Action& action) {
   cmd->add_option("-o,--output", path, "The key file to make (never replaced if it exists)")->required();
   cmd->callback([&action] {
     action = [] {
-      emulator::write_key_file(path);
+      api::write_key_file(path);
       std::cout << fmt::format("wrote {} (mode 0600): copy it to the coordinator's and every worker's host\n", path);
       return 0;
     };

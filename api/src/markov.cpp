@@ -4,6 +4,7 @@
 #include <starnet/algorithms/stochastic/tree_dyn_markov.hpp>
 #include <starnet/core/error.hpp>
 #include <starnet/core/interrupt.hpp>
+#include <starnet/core/rational_gmp.hpp>
 
 #include <fmt/format.h>
 
@@ -18,8 +19,7 @@ MarkovResult tree_dyn_markov(std::int64_t n, const std::string& rate_text) {
   const Rational rate = parse_number(rate_text, "rate", 0, /*strictly=*/true);
   MarkovResult out;
   out.n = n;
-  out.rate = mpq_class(rate.num(), rate.den());
-  out.rate.canonicalize();
+  out.rate = to_mpq(rate);
   algorithms::stochastic::TreeDynMarkovChain chain(n);
   chain.transfer_rate(out.rate).run();
   const auto closed = algorithms::stochastic::tree_dyn_closed_form(n, out.rate);

@@ -41,6 +41,23 @@ std::uint64_t runs_or(const std::optional<std::uint64_t>& runs, std::uint64_t fa
   return *runs;
 }
 
+/// The request's cost law, its name and CV checked and named as its keywords (dist, cv); the
+/// scenario's own checks name n, mu_d and mu_c.
+st::DistributionKind distribution_of(const MonteCarloRequest& r) {
+  st::DistributionKind kind{};
+  try {
+    kind = st::parse_distribution(r.dist);
+  } catch (const InputError& e) {
+    throw UsageError(Setting{"dist", r.dist}, e.what());
+  }
+  try {
+    (void)st::CostDistribution(kind, 1.0, r.cv);  // checks the CV against the law's range
+  } catch (const InputError& e) {
+    throw UsageError(Setting{"cv", fmt::format("{}", r.cv)}, e.what());
+  }
+  return kind;
+}
+
 /// Reports a Monte-Carlo loop's runs as the progress of the call.
 void report_runs(std::uint64_t done, std::uint64_t total) { progress_count(done, total, "runs"); }
 
@@ -75,7 +92,7 @@ json nullable(double x) { return std::isnan(x) ? json(nullptr) : json(x); }
 MonteCarloResult run_montecarlo(const MonteCarloRequest& request) {
   const StopScope scope;
   const auto algorithms = parse_algorithms(request.algorithms);
-  const nc::Scenario scenario{request.n, st::parse_distribution(request.dist), request.cv, request.mu_d, request.mu_c};
+  const nc::Scenario scenario{request.n, distribution_of(request), request.cv, request.mu_d, request.mu_c};
   MonteCarloResult out;
   out.request = request;
   out.runs = runs_or(request.runs, DEFAULT_MONTECARLO_RUNS);
@@ -91,7 +108,7 @@ MonteCarloResult run_montecarlo(const MonteCarloRequest& request) {
   }
   nc::MonteCarlo mc;
   mc.algorithms(algorithms).scenario(scenario).runs(out.runs).seed(request.seed).threads(request.threads);
-  mc.keep_samples(request.run.has_value()).progress(report_runs);
+  mc.keep_samples(request.keep_makespans || request.run.has_value()).progress(report_runs);
   mc.run();
   out.outcomes = mc.outcomes();
   out.wall_seconds = mc.wall_seconds();

@@ -1,3 +1,4 @@
+#include <starnet/algorithms/collectives/catalogue.hpp>
 #include <starnet/api/optimal.hpp>
 #include <starnet/api/json.hpp>
 #include <starnet/algorithms/generic/subnetwork.hpp>
@@ -19,6 +20,13 @@ namespace opt = algorithms::optimal;
 namespace sch = algorithms::schedule;
 
 void check_collective(const OptimalRequest& r) {
+  if (r.collective == Collective::ALLTOALL) {
+    if (r.method == OptimalMethod::UNIFORM || r.method == OptimalMethod::AUTO) return;
+    throw UsageError(Setting{"collective", "alltoall"},
+                     fmt::format("with «method» {}: the total exchange is searched with «method» uniform (its Pareto "
+                                 "front of steps and volume on Cayley graphs)",
+                                 to_string(r.method)));
+  }
   if (r.collective == Collective::REDUCE) {
     throw UsageError(Setting{"collective", "reduce"}, "search broadcast (a reduce is a broadcast reversed)");
   }
@@ -80,8 +88,10 @@ namespace {
 
 OptimalOutcome find_by_sat(const OptimalRequest& request, OptimalOutcome out) {
   if (request.anytime || request.beam_width || request.max_steps) {
-    const char* setting = request.anytime ? "anytime" : request.beam_width ? "beam_width" : "max_steps";
-    throw UsageError(Setting{setting, ""}, "applies only with «method» uniform or coset");
+    const Setting setting = request.anytime      ? Setting{"anytime", ""}
+                            : request.beam_width ? Setting{"beam_width", std::to_string(*request.beam_width)}
+                                                 : Setting{"max_steps", std::to_string(*request.max_steps)};
+    throw UsageError(setting, "applies only with «method» uniform or coset");
   }
   const auto t = request.topology.topology();
   topology::NodeId root = 0;
@@ -103,6 +113,7 @@ OptimalOutcome find_by_sat(const OptimalRequest& request, OptimalOutcome out) {
       .root(root)
       .ports(request.ports)
       .time_limit(request.time_limit.value_or(DEFAULT_OPTIMAL_SECONDS))
+      .builtins(algorithms::collectives::optimal_candidates)
       .on_solve(progress_of);
   if (!request.proof_dir.empty()) search.proof_dir(request.proof_dir);
   out.sat = search.run().result();
@@ -132,7 +143,8 @@ OptimalOutcome find_optimal(const OptimalRequest& request) {
   OptimalMethod method = request.method;
   if (method == OptimalMethod::AUTO) {
     // SAT (its upper bound from the uniform search) where it can prove; the uniform search beyond.
-    method = out.nodes > opt::MAX_EXACT_NODES ? OptimalMethod::UNIFORM : OptimalMethod::SAT;
+    method = out.nodes > opt::MAX_EXACT_NODES || request.collective == Collective::ALLTOALL ? OptimalMethod::UNIFORM
+                                                                                             : OptimalMethod::SAT;
     if (method == OptimalMethod::SAT && (request.anytime || request.beam_width)) {
       throw UsageError(Setting{request.anytime ? "anytime" : "beam_width", ""},
                        fmt::format("applies only with «method» uniform or coset (auto runs SAT on {}, {} nodes)",

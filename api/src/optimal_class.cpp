@@ -82,6 +82,8 @@ Searched search_coset(int n, const OptimalRequest& o, int limit, double seconds)
   return out;
 }
 
+}  // namespace
+
 void check_class_request(const OptimalRequest& o, bool coset, const opt::CayleyGroup& g) {
   if (o.ports.ports != 1 || o.ports.half_duplex) {
     throw UsageError(Setting{"method", coset ? "coset" : "uniform"}, "single-port full duplex only");
@@ -109,8 +111,6 @@ void check_class_request(const OptimalRequest& o, bool coset, const opt::CayleyG
   }
 }
 
-}  // namespace
-
 bool verify_uniform_gossip(const opt::CayleyGroup& g, const std::vector<int>& dimensions) {
   if (g.order() <= opt::MAX_UNIFORM_SCHEDULE_NODES) {
     const auto t = topology::make_topology(g.spec());
@@ -133,6 +133,7 @@ bool verify_uniform_gossip(const opt::CayleyGroup& g, const std::vector<int>& di
 }
 
 OptimalOutcome find_in_class(const OptimalRequest& o, bool coset, OptimalOutcome out) {
+  if (o.collective == Collective::ALLTOALL) return find_exchange_front(o, std::move(out));
   const auto g = opt::CayleyGroup::of(o.topology.spec());
   check_class_request(o, coset, g);
   const auto t = o.topology.topology();
@@ -187,7 +188,7 @@ OptimalOutcome find_in_class(const OptimalRequest& o, bool coset, OptimalOutcome
 nlohmann::json class_json(const ClassFound& f) {
   std::uint64_t total = 0;
   for (const auto x : f.largest_per_step) total += x;
-  return {{"class", f.klass},
+  nlohmann::json j = {{"class", f.klass},
           {"method", f.method},
           {"steps", f.steps.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.steps.size())},
           {"paper_steps", f.paper_steps > 0 ? nlohmann::json(f.paper_steps) : nlohmann::json(nullptr)},
@@ -203,6 +204,8 @@ nlohmann::json class_json(const ClassFound& f) {
           {"explored", f.explored},
           {"timed_out", f.timed_out},
           {"seconds", f.seconds}};
+  if (f.status > 0) j.update(exchange_json(f));
+  return j;
 }
 
 }  // namespace starnet::api

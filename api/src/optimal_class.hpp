@@ -20,4 +20,13 @@ namespace starnet::api {
 /// The fields of `optimal --method uniform|coset --json` for @p f.
 [[nodiscard]] nlohmann::json class_json(const ClassFound& f);
 
+/// check_class_request() of find_in_class(), for the total exchange's search too.
+void check_class_request(const OptimalRequest& o, bool coset, const algorithms::optimal::CayleyGroup& g);
+
+/// The Pareto front of the total exchange (`--collective alltoall --method uniform`), every point
+/// verified on the emulator (optimal_exchange.cpp).
+[[nodiscard]] OptimalOutcome find_exchange_front(const OptimalRequest& request, OptimalOutcome out);
+/// The front's fields of the JSON document: `pareto`, `status`, `pareto_complete`, `one_packet`.
+[[nodiscard]] nlohmann::json exchange_json(const ClassFound& f);
+
 }  // namespace starnet::api

@@ -1,5 +1,6 @@
 // The two studies of `starnet optimal --study`: exact optima across small networks, and uniform
 // gossips on S_3..S_10 beside the paper (docs/optimal.md, docs/beyond.md).
+#include <starnet/algorithms/collectives/catalogue.hpp>
 #include <starnet/api/optimal.hpp>
 #include <starnet/algorithms/optimal/coset_search.hpp>
 #include <starnet/algorithms/optimal/uniform_search.hpp>
@@ -44,7 +45,11 @@ OptimalStudy optimal_study_star(std::optional<double> seconds) {
       progress_detail(fmt::format("{} {} duplex", spec, half ? "half" : "full"));
       progress_count(study.rows.size(), total);
       opt::OptimalSearch s;
-      s.topology(*t, spec).goal(opt::Goal::GOSSIP).ports({1, half}).time_limit(seconds.value_or(DEFAULT_OPTIMAL_SECONDS));
+      s.topology(*t, spec)
+          .goal(opt::Goal::GOSSIP)
+          .ports({1, half})
+          .time_limit(seconds.value_or(DEFAULT_OPTIMAL_SECONDS))
+          .builtins(algorithms::collectives::optimal_candidates);
       study.rows.push_back({spec, t->num_nodes(), half, s.run().result()});
       const auto& r = study.rows.back().result;
       study.verified = study.verified && r.optimum && r.schedule_verified;
@@ -128,7 +133,7 @@ BeyondStudy::Row beyond_row(int n, double seconds) {
   if (n <= SAT_UP_TO) {
     const topology::StarGraph t(n);
     opt::OptimalSearch s;
-    s.topology(t, fmt::format("star:{}", n)).time_limit(seconds);
+    s.topology(t, fmt::format("star:{}", n)).time_limit(seconds).builtins(algorithms::collectives::optimal_candidates);
     const auto& res = s.run().result();
     row.sat = res.optimum ? std::to_string(*res.optimum) : fmt::format("[{},{}]", res.lower_bound, *res.upper_bound);
   }

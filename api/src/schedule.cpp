@@ -11,6 +11,7 @@
 #include <starnet/topology/spec.hpp>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <filesystem>
 #include <sstream>
@@ -20,6 +21,7 @@ namespace {
 
 namespace fs = std::filesystem;
 namespace sch = algorithms::schedule;
+namespace coll = algorithms::collectives;
 
 /// MSCCL XML by extension, or by a first non-blank character '<' (standard input).
 bool looks_like_xml(const std::string& path, std::string_view text) {
@@ -48,6 +50,78 @@ std::shared_ptr<const topology::Topology> topology_of(const std::string& spec, b
 }
 
 std::string where_of(const std::string& path) { return fmt::format("schedule file \"{}\"", path); }
+
+/// Every link's α and β given on the command line: a transfer of size s takes α + s/β; what is not
+/// given is the topology's own.
+class AlphaBetaLinks final : public emulator::CostModel<Rational> {
+ public:
+  AlphaBetaLinks(const topology::Topology& t, std::optional<Rational> alpha, std::optional<Rational> beta)
+      : t_(t), alpha_(std::move(alpha)), beta_(std::move(beta)) {}
+  [[nodiscard]] Rational transfer(topology::NodeId from, topology::Port port, topology::NodeId,
+                                  const Rational& size) const override {
+    const Rational alpha = alpha_ ? *alpha_ : t_.link_latency(from, port);
+    return alpha + (beta_ ? size / *beta_ : size * t_.link_cost(from, port));
+  }
+  [[nodiscard]] Rational compute(topology::NodeId node, const Rational& work) const override {
+    return work / t_.speed(node);
+  }
+
+ private:
+  const topology::Topology& t_;
+  std::optional<Rational> alpha_;
+  std::optional<Rational> beta_;
+};
+
+/// @p base with every link costing what a message of one chunk takes on it, latency included (the
+/// command line's α and β where given): the weights of the timed lower bound.
+class ChunkTimes final : public topology::Topology {
+ public:
+  ChunkTimes(const topology::Topology& base, Rational chunk_size, std::optional<Rational> alpha,
+             std::optional<Rational> beta)
+      : base_(base), chunk_size_(std::move(chunk_size)), alpha_(std::move(alpha)), beta_(std::move(beta)) {}
+  [[nodiscard]] std::string name() const override { return base_.name(); }
+  [[nodiscard]] topology::NodeId num_nodes() const override { return base_.num_nodes(); }
+  [[nodiscard]] topology::Port degree(topology::NodeId v) const override { return base_.degree(v); }
+  [[nodiscard]] topology::NodeId neighbor(topology::NodeId v, topology::Port p) const override {
+    return base_.neighbor(v, p);
+  }
+  [[nodiscard]] topology::Port find_port(topology::NodeId v, topology::NodeId u) const override {
+    return base_.find_port(v, u);
+  }
+  [[nodiscard]] std::string node_name(topology::NodeId v) const override { return base_.node_name(v); }
+  [[nodiscard]] std::string link_name(topology::NodeId v, topology::Port p) const override {
+    return base_.link_name(v, p);
+  }
+  [[nodiscard]] Rational link_cost(topology::NodeId v, topology::Port p) const override {
+    return (alpha_ ? *alpha_ : base_.link_latency(v, p)) + (beta_ ? chunk_size_ / *beta_ : chunk_size_ * base_.link_cost(v, p));
+  }
+  [[nodiscard]] Rational speed(topology::NodeId v) const override { return base_.speed(v); }
+
+ private:
+  const topology::Topology& base_;
+  Rational chunk_size_;
+  std::optional<Rational> alpha_;
+  std::optional<Rational> beta_;
+};
+
+/// The timed lower bound of @p s on @p t (ScheduleRunResult::time_bound).
+algorithms::generic::TimeBound timed_lower_bound(const sch::Schedule& s, const topology::Topology& t,
+                                                 const ScheduleRunRequest& request) {
+  const ChunkTimes times(t, request.chunk_size, request.latency, request.bandwidth);
+  const auto& ports = request.ports;
+  std::optional<Rational> cheapest;
+  for (topology::NodeId v = 0; v < t.num_nodes(); ++v) {
+    for (topology::Port p = 0; p < t.degree(v); ++p) {
+      const Rational c = times.link_cost(v, p);
+      if (!cheapest || c < *cheapest) cheapest = c;
+    }
+  }
+  const Rational distance = algorithms::is_rooted(s.rules().kind())
+                                ? algorithms::generic::eccentricity(times, s.rules().root(), true)
+                                : algorithms::generic::diameter(times, true, false).value;
+  if (!cheapest) return {Rational(0), distance};
+  return algorithms::generic::time_lower_bound(ports, t.num_nodes(), *cheapest, distance);
+}
 
 }  // namespace
 
@@ -98,6 +172,23 @@ LoadedSchedule parse_schedule(const std::string& text, const std::string& where,
   return parse_as(text, where, topology, folder, looks_like_xml({}, text));
 }
 
+ScheduleHeader read_schedule_header(const std::string& text, const std::string& where) {
+  ScheduleHeader h;
+  if (looks_like_xml({}, text)) {
+    const auto algo = sch::read_msccl(text, where);
+    h.collective = algo.schedule.rules().kind();
+    h.nodes = algo.gpus;
+    h.topology = fmt::format("complete:{}", algo.gpus);
+    return h;
+  }
+  std::istringstream in(text);
+  const auto file = sch::ScheduleFile::read(in, where);
+  h.collective = file.collective();
+  h.nodes = file.nodes();
+  h.topology = file.topology();
+  return h;
+}
+
 LoadedSchedule load_schedule(const std::string& path, const std::string& topology) {
   return load_schedule(path, topology.empty() ? std::nullopt : std::optional<TopologyRef>(topology));
 }
@@ -135,9 +226,9 @@ algorithms::generic::StepBound schedule_lower_bound(const sch::Schedule& s, cons
     as = inward ? Collective::REDUCE : Collective::BROADCAST;
     distance = static_cast<std::uint64_t>(algorithms::generic::eccentricity(t, s.rules().root(), false).num());
   } else {
-    // The +1 of half-duplex all-reduce holds for gossip too (every node must end full); the other
-    // all-to-all collectives get the counting bound alone.
-    if (kind != Collective::ALLREDUCE && kind != Collective::ALLGATHER) as = Collective::REDUCE;
+    // The +1 of half-duplex all-reduce holds for all-gather too (every node must end full); the
+    // other all-to-all collectives get the counting bound alone.
+    as = kind == Collective::ALLGATHER ? Collective::ALLGATHER : kind == Collective::ALLREDUCE ? kind : Collective::REDUCE;
     bool transitive = false;
     try {
       transitive = topology::is_vertex_transitive(spec);
@@ -160,6 +251,17 @@ ScheduleRunResult run_schedule(const ScheduleRunRequest& request) {
     throw UsageError(Setting{"chunk_size", request.chunk_size.to_string()},
                      "applies only to timed runs («costs» topology)");
   }
+  if (request.latency && !(*request.latency >= 0)) {
+    throw UsageError(Setting{"latency", request.latency->to_string()}, "not a latency (expected a number ≥ 0)");
+  }
+  if (request.bandwidth && !(*request.bandwidth > 0)) {
+    throw UsageError(Setting{"bandwidth", request.bandwidth->to_string()}, "not a bandwidth (expected a number > 0)");
+  }
+  if (!request.timed && (request.latency || request.bandwidth)) {
+    throw UsageError(request.latency ? Setting{"latency", request.latency->to_string()}
+                                     : Setting{"bandwidth", request.bandwidth->to_string()},
+                     "applies only to timed runs («costs» topology)");
+  }
   ScheduleRunResult out;
   out.request = request;
   sch::ScheduleRunSettings settings;
@@ -173,13 +275,17 @@ ScheduleRunResult run_schedule(const ScheduleRunRequest& request) {
   settings.values = make_values(request.values, request.seed);
   settings.zmq_workers = request.engine.kind == EngineKind::ZMQ ? request.engine.worker_count() : 0;
   const emulator::TopologyCosts<Rational> link_costs(topo);
-  if (request.timed) settings.costs = &link_costs;
+  const AlphaBetaLinks alpha_beta(topo, request.latency, request.bandwidth);
+  if (request.timed) settings.costs = request.latency || request.bandwidth
+                                          ? static_cast<const emulator::CostModel<Rational>*>(&alpha_beta)
+                                          : &link_costs;
   request.engine.check_memory(request.engine.memory_estimate(topo.num_nodes(), s.transfers(), request.trace,
                                                              sch::run_memory_bytes(s),
                                                              fmt::format("chunk slots ({} per node) and the schedule",
                                                                          s.slots())),
                               request.schedule.source);
   out.bound = schedule_lower_bound(s, topo, request.schedule.spec, request.ports);
+  if (request.timed) out.time_bound = timed_lower_bound(s, topo, request);
   try {
     out.run = sch::run_schedule(s, topo, settings);
     out.verified = out.run.verified;
@@ -216,6 +322,8 @@ nlohmann::json ScheduleRunResult::to_json() const {
                       {"duplex", duplex_name(request.ports)},
                       {"checking", emulator::to_string(checking)},
                       {"time", request.timed ? "timed" : "unit"},
+                      {"latency", nullptr},
+                      {"bandwidth", nullptr},
                       {"engine", to_string(request.engine.kind)},
                       {"workers", request.engine.worker_count()},
                       {"lower_bound", bound.value()},
@@ -235,30 +343,59 @@ nlohmann::json ScheduleRunResult::to_json() const {
   } else {
     j["steps"] = run.run.makespan.num();
   }
+  if (request.latency) put_exact(j, "latency", *request.latency);
+  if (request.bandwidth) put_exact(j, "bandwidth", *request.bandwidth);
+  if (time_bound) {
+    put_exact(j, "lower_bound_time", time_bound->value());
+    put_exact(j, "bound_counting_time", time_bound->counting);
+    put_exact(j, "bound_distance_time", time_bound->distance);
+  }
   if (!verified) j["problem"] = problem;
   return j;
 }
 
-sch::Builtin parse_builtin(std::string_view text) {
-  if (const auto b = sch::find_builtin(text)) return *b;
-  std::string names;
-  for (const auto b : sch::ALL_BUILTINS) names += (names.empty() ? "" : ", ") + sch::to_string(b);
-  throw UsageError(Setting{"algorithm", std::string(text)}, fmt::format("not a built-in algorithm (expected {})", names));
+coll::Algorithm parse_builtin(std::string_view text) {
+  if (const auto b = coll::find_builtin(text)) return *b;
+  throw UsageError(Setting{"algorithm", std::string(text)},
+                   fmt::format("not a built-in algorithm (expected {}; star-allreduce and star-broadcast name the star "
+                               "algorithm's allreduce and allgather)",
+                               coll::builtin_choices()));
 }
 
 LoadedSchedule export_schedule(const ExportRequest& request) {
+  const auto algorithm = parse_builtin(request.algorithm);
   if (request.topology.empty()) throw UsageError(Setting{"topology", ""}, "is required (e.g. star:5)");
   LoadedSchedule l;
   l.spec = request.topology;
   l.topology = topology::make_topology(request.topology);
-  const Collective collective = request.collective.value_or(
-      request.algorithm == sch::Builtin::STAR_BROADCAST ? Collective::ALLGATHER : Collective::ALLREDUCE);
+  const auto shape = coll::shape_of(*l.topology, request.topology);
+  std::optional<Collective> collective = request.collective;
+  if (!collective && request.algorithm == "star-broadcast") collective = Collective::ALLGATHER;
+  for (const Collective c : algorithms::ALL_COLLECTIVES) {
+    if (!collective && !coll::why_not(algorithm, c, shape)) collective = c;
+  }
+  if (!collective || coll::why_not(algorithm, *collective, shape)) {
+    std::vector<std::string> computes;
+    for (const Collective c : algorithms::ALL_COLLECTIVES) {
+      if (!coll::why_not(algorithm, c, shape)) computes.push_back(to_string(c));
+    }
+    std::string reason = collective ? *coll::why_not(algorithm, *collective, shape) : std::string();
+    for (const Collective c : algorithms::ALL_COLLECTIVES) {
+      // No collective given: say where the algorithm runs (the first reason that is not a collective's).
+      const auto why = coll::why_not(algorithm, c, shape);
+      if (reason.empty() && why && why->find(" computes ") == std::string::npos) reason = *why;
+    }
+    throw UsageError(collective ? Setting{"collective", to_string(*collective)} : Setting{"algorithm", request.algorithm},
+                     computes.empty() ? reason
+                                      : fmt::format("{} (on {} it computes {})", reason, request.topology,
+                                                    fmt::join(computes, ", ")));
+  }
   const auto root = algorithms::generic::find_node(*l.topology, request.root);
   if (!root) throw UsageError(Setting{"root", request.root}, fmt::format("not a node of {}", request.topology));
-  l.schedule = std::make_shared<const sch::Schedule>(sch::export_builtin(
-      request.algorithm, *l.topology, request.topology, collective, static_cast<std::uint32_t>(*root), request.ports));
+  auto built = coll::build(algorithm, *collective, *l.topology, request.topology, *root, request.ports);
+  l.schedule = std::make_shared<const sch::Schedule>(std::move(built.schedule));
   l.format = "starnet";
-  l.source = fmt::format("{} exported by starnet", sch::to_string(request.algorithm));
+  l.source = fmt::format("{} ({}) exported by starnet", coll::to_string(algorithm), built.variant);
   return l;
 }
 

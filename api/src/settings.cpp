@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
+
 #include <string>
 
 namespace starnet::api {
@@ -56,17 +58,44 @@ std::string to_string(ValuesKind kind) { return kind == ValuesKind::RANDOM ? "ra
 
 algorithms::star::Values make_values(ValuesKind kind, std::uint64_t seed) { return {kind == ValuesKind::RANDOM, seed}; }
 
+namespace {
+
+/// Most decimal exponent of a number (10^18 is the largest power of ten of 64 bits).
+constexpr long MAX_EXPONENT = 18;
+
+/// A decimal with an exponent, "1e-6" or "2.5E9", exactly: the mantissa as Rational::parse reads
+/// it, times 10^exponent.
+Rational parse_scientific(std::string_view text, std::string_view setting) {
+  const auto e = text.find_first_of("eE");
+  if (e == std::string_view::npos) return Rational::parse(text, setting);
+  const auto mantissa = Rational::parse(text.substr(0, e), setting);
+  const auto exponent_text = text.substr(e + 1);
+  long exponent = 0;
+  const auto* begin = exponent_text.data() + (exponent_text.starts_with('+') ? 1 : 0);
+  const auto [end, ec] = std::from_chars(begin, exponent_text.data() + exponent_text.size(), exponent);
+  if (ec != std::errc() || end != exponent_text.data() + exponent_text.size() || begin == end ||
+      exponent > MAX_EXPONENT || exponent < -MAX_EXPONENT) {
+    throw InputError(fmt::format("{}: \"{}\" has no exponent of at most {} digits' worth", setting, text, MAX_EXPONENT));
+  }
+  std::int64_t power = 1;
+  for (long i = 0; i < (exponent < 0 ? -exponent : exponent); ++i) power *= 10;
+  return exponent < 0 ? mantissa / Rational(power) : mantissa * Rational(power);
+}
+
+}  // namespace
+
 Rational parse_number(std::string_view text, std::string_view setting, Rational at_least, bool strictly) {
   Rational value;
   try {
-    value = Rational::parse(trimmed(text), setting);
+    value = parse_scientific(trimmed(text), setting);
   } catch (const OverflowError&) {
     throw;
   } catch (const InputError& e) {
     const bool zero = std::string_view(e.what()).find("zero denominator") != std::string_view::npos;
     throw UsageError(Setting{std::string(setting), std::string(text)},
                      zero ? "has a zero denominator (expected a fraction such as 2/3)"
-                          : "not a number (expected an integer, a fraction such as 2/3, or a decimal such as 0.25)");
+                          : "not a number (expected an integer, a fraction such as 2/3, or a decimal such as 0.25 "
+                            "or 1e-6)");
   }
   if (strictly ? !(value > at_least) : !(value >= at_least)) {
     throw UsageError(Setting{std::string(setting), std::string(text)},

@@ -313,4 +313,40 @@ emulator::WorkerSetup star_worker_setup(const std::string& text, unsigned index)
   return setup;
 }
 
+int join_run(const JoinRequest& request) {
+  if (request.join.empty()) throw UsageError(Setting{"join", ""}, "expected HOST:PORT of a coordinator that listens");
+  if (request.key_file.empty()) {
+    throw UsageError(Setting{"join", request.join},
+                     "needs «key_file», the run's key file (from the coordinator's host)");
+  }
+  if (request.index && *request.index >= MAX_WORKERS) {
+    throw UsageError(Setting{"index", std::to_string(*request.index)},
+                     fmt::format("expected a worker index in 0..{}", MAX_WORKERS - 1));
+  }
+  if (!(request.timeout_seconds > 0) || !std::isfinite(request.timeout_seconds)) {
+    throw UsageError(Setting{"timeout", fmt::format("{}", request.timeout_seconds)}, "expected a number of seconds > 0");
+  }
+  if (!(request.peer_timeout_seconds >= emulator::MIN_PEER_TIMEOUT_SECONDS) ||
+      !std::isfinite(request.peer_timeout_seconds)) {
+    throw UsageError(Setting{"peer_timeout", fmt::format("{}", request.peer_timeout_seconds)},
+                     fmt::format("expected a number of seconds ≥ {}", emulator::MIN_PEER_TIMEOUT_SECONDS));
+  }
+  emulator::WorkerOptions o;
+  o.coordinator = HostPort::parse(request.join, "join", /*any_port=*/false).endpoint();
+  o.key_file = request.key_file;
+  if (request.index) o.index = *request.index;
+  o.address = request.address;
+  o.timeout_seconds = request.timeout_seconds;
+  o.peer_timeout_seconds = request.peer_timeout_seconds;
+  return emulator::run_zmq_worker(o, star_worker_setup);
+}
+
+void write_key_file(const std::string& path) {
+  try {
+    emulator::write_key_file(path);
+  } catch (const UsageError& e) {
+    throw UsageError(Setting{"key_file", path}, e.what());
+  }
+}
+
 }  // namespace starnet::api

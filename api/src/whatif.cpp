@@ -17,15 +17,22 @@ namespace starnet::api {
 namespace {
 
 namespace generic = algorithms::generic;
+namespace coll = algorithms::collectives;
 namespace sch = algorithms::schedule;
 
 /// `optimal` as one more row: the proven optimum (SAT) of the study's collective, or the bracket
 /// the time limit leaves. All-reduce: gossip (messages of several values); broadcast: from the root;
 /// reduce: the broadcast reversed (every link has its reverse in the families what-if runs).
-generic::ExtraAlgorithm optimal_rows(Collective collective, const std::string& root, std::optional<double> seconds) {
+coll::ExtraAlgorithm optimal_rows(Collective collective, const std::string& root, std::optional<double> seconds) {
   return [collective, root, seconds](const topology::Topology& t, const std::string& spec,
                                      const emulator::PortModel& ports) {
-    generic::ExtraRun x;
+    coll::ExtraRun x;
+    if (collective != Collective::ALLREDUCE && collective != Collective::ALLGATHER &&
+        collective != Collective::REDUCE && collective != Collective::BROADCAST) {
+      x.applicable = false;
+      x.reason = "the exact search covers allreduce, allgather, reduce and broadcast";
+      return x;
+    }
     if (t.num_nodes() > MAX_WHATIF_OPTIMAL_NODES) {
       x.applicable = false;
       x.reason = fmt::format("exact search is run on topologies of at most {} nodes here", MAX_WHATIF_OPTIMAL_NODES);
@@ -35,7 +42,7 @@ generic::ExtraAlgorithm optimal_rows(Collective collective, const std::string& r
     request.topology = spec;
     // A reduce is searched as the broadcast it reverses (every link goes both ways here).
     request.collective = algorithms::optimal::goal_of(collective) == algorithms::optimal::Goal::GOSSIP
-                             ? Collective::ALLREDUCE
+                             ? collective
                              : Collective::BROADCAST;
     request.root = root;
     request.ports = ports;
@@ -51,6 +58,7 @@ generic::ExtraAlgorithm optimal_rows(Collective collective, const std::string& r
     x.variant = collective == Collective::ALLREDUCE ? "SAT, messages of several values" : "SAT";
     x.steps = x.planned_steps = *r.optimum;
     x.messages = o.schedule ? o.schedule->schedule->transfers() : 0;
+    x.volume = o.schedule ? sch::volume(*o.schedule->schedule).sent_max : 0;
     x.verified = o.verified;
     return x;
   };
@@ -58,27 +66,28 @@ generic::ExtraAlgorithm optimal_rows(Collective collective, const std::string& r
 
 /// A schedule file (starnet JSON or MSCCL XML) as one more row: read once, resolved against each
 /// topology.
-generic::ExtraAlgorithm schedule_rows(const std::string& path, Collective collective) {
+coll::ExtraAlgorithm schedule_rows(const std::string& path, Collective collective) {
   const std::string where = fmt::format("schedule file \"{}\"", path);
   const auto text = std::make_shared<const std::string>(
       read_input(path, where, "a starnet schedule (JSON) or MSCCL algorithm (XML) file"));
   const std::string folder = std::filesystem::path(path).parent_path().string();
   const std::string name = std::filesystem::path(path).filename().string();
-  // Parsed once on its own topology (or complete:NGPUS), so that a malformed file fails up front.
-  const auto first = parse_schedule(*text, where, std::nullopt, folder);
-  return [text, where, folder, name, collective, first](const topology::Topology& t, const std::string& spec,
-                                                       const emulator::PortModel& ports) {
-    generic::ExtraRun x;
+  // Read once up front, so that a malformed file fails before the study; on its own topology too
+  // where it names one, so that a node name it lacks does.
+  const ScheduleHeader header = read_schedule_header(*text, where);
+  if (!header.topology.empty()) (void)parse_schedule(*text, where, std::nullopt, folder);
+  return [text, where, folder, name, collective, header](const topology::Topology& t, const std::string& spec,
+                                                        const emulator::PortModel& ports) {
+    coll::ExtraRun x;
     x.variant = name;
-    const Collective computes = first.schedule->rules().kind();
-    if (computes != collective) {
+    if (header.collective != collective) {
       x.applicable = false;
-      x.reason = fmt::format("{} computes {}, the study {}", name, to_string(computes), to_string(collective));
+      x.reason = fmt::format("{} computes {}, the study {}", name, to_string(header.collective), to_string(collective));
       return x;
     }
-    if (first.schedule->nodes() != t.num_nodes()) {
+    if (header.nodes && *header.nodes != t.num_nodes()) {
       x.applicable = false;
-      x.reason = fmt::format("{} is for {} nodes", name, first.schedule->nodes());
+      x.reason = fmt::format("{} is for {} nodes", name, *header.nodes);
       return x;
     }
     try {
@@ -90,6 +99,7 @@ generic::ExtraAlgorithm schedule_rows(const std::string& path, Collective collec
       x.steps = static_cast<std::uint64_t>(r.run.makespan.num());
       x.planned_steps = l.schedule->steps();
       x.messages = r.run.counters.messages;
+      x.volume = sch::volume(*l.schedule).sent_max;
       x.verified = r.verified;
       if (!r.verified) x.reason = r.report.first_problem();
     } catch (const ScheduleError& e) {
@@ -147,12 +157,14 @@ WhatIfResult run_whatif(const WhatIfRequest& request) {
   if (request.topologies.empty()) {
     throw UsageError(Setting{"topologies", ""}, "no topology given (expected e.g. star:5,hypercube:7)");
   }
-  generic::WhatIfStudy study;
+  coll::WhatIfStudy study;
   study.collective(request.collective)
       .topologies(request.topologies)
       .port_models(request.port_models)
       .costs(request.costs)
       .message_size(request.message_size)
+      .latency(request.latency)
+      .bandwidth(request.bandwidth)
       .failed_links(request.fail_links)
       .failed_nodes(request.fail_nodes)
       .fault_rates(request.fail_rates)
@@ -161,10 +173,10 @@ WhatIfResult run_whatif(const WhatIfRequest& request) {
       .op(request.op)
       .values(make_values(request.values, request.seed));
   if (!request.schedule.empty()) {
-    study.extra(generic::Algorithm::SCHEDULE, schedule_rows(request.schedule, request.collective));
+    study.extra(coll::Algorithm::SCHEDULE, schedule_rows(request.schedule, request.collective));
   }
   if (request.optimal) {
-    study.extra(generic::Algorithm::OPTIMAL, optimal_rows(request.collective, request.root, request.optimal_seconds));
+    study.extra(coll::Algorithm::OPTIMAL, optimal_rows(request.collective, request.root, request.optimal_seconds));
   }
   if (request.observer) study.observe_runs(request.observer);
   study.run();
@@ -197,8 +209,9 @@ nlohmann::json WhatIfResult::row_json(const WhatIfRow& r) {
                       {"applicable", r.applicable}};
   if (!r.applicable) {
     j["reason"] = "not applicable: " + r.reason;
-    for (const char* key : {"time", "steps", "planned_steps", "makespan", "messages", "lower_bound", "lower_bound_time",
-                            "bound_counting", "bound_distance", "ratio", "verified"}) {
+    for (const char* key : {"time", "steps", "planned_steps", "makespan", "messages", "volume", "lower_bound",
+                            "lower_bound_time", "bound_counting", "bound_distance", "bound_volume", "bound_status",
+                            "bound_reached", "ratio", "verified"}) {
       j[key] = nullptr;
     }
     return j;
@@ -208,10 +221,14 @@ nlohmann::json WhatIfResult::row_json(const WhatIfRow& r) {
   j["planned_steps"] = r.planned_steps;
   put_exact(j, "makespan", r.makespan);
   j["messages"] = r.messages;
+  j["volume"] = r.volume;
   j["lower_bound"] = timed(r) ? nlohmann::json(nullptr) : nlohmann::json(r.lower_bound);
   put_exact(j, "lower_bound_time", r.lower_bound_time);
   put_exact(j, "bound_counting", r.bound_counting);
   put_exact(j, "bound_distance", r.bound_distance);
+  j["bound_volume"] = r.bound_volume;
+  j["bound_status"] = r.bound_status ? nlohmann::json(*r.bound_status) : nlohmann::json(nullptr);
+  j["bound_reached"] = r.bound_reached;
   // The ratio of two exact times is exact: makespan / lower_bound_time.
   if (r.ratio && r.lower_bound_time > 0) {
     put_exact(j, "ratio", r.makespan / r.lower_bound_time);
@@ -234,6 +251,10 @@ nlohmann::json WhatIfResult::to_json() const {
                         {"verified", verified},
                         {"wall_seconds", wall_seconds}};
   put_exact(doc, "message_size", request.message_size);
+  doc["latency"] = nullptr;
+  doc["bandwidth"] = nullptr;
+  if (request.latency) put_exact(doc, "latency", *request.latency);
+  if (request.bandwidth) put_exact(doc, "bandwidth", *request.bandwidth);
   return doc;
 }
 
@@ -254,7 +275,8 @@ constexpr const char* CSV_COLUMNS[] = {"topology",       "algorithm",        "va
                                        "alive_nodes",    "connected",        "root",           "diameter",
                                        "exact_diameter", "applicable",       "reason",         "time",
                                        "steps",          "planned_steps",    "makespan",       "messages",
-                                       "lower_bound",    "lower_bound_time", "bound_counting", "bound_distance",
+                                       "volume",         "lower_bound",      "lower_bound_time", "bound_counting",
+                                       "bound_distance", "bound_volume",     "bound_status",   "bound_reached",
                                        "ratio",          "verified",         "wall_seconds"};
 
 }  // namespace

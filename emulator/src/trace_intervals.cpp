@@ -4,10 +4,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <deque>
-#include <map>
 #include <tuple>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 namespace starnet::emulator {
 namespace {
@@ -30,54 +30,113 @@ std::string describe_event(std::size_t index, const TraceEvent<Time>& e) {
                      time_text(e.time), to_string(e.kind), e.node, e.peer, e.tag);
 }
 
+namespace {
+
+inline constexpr std::size_t UNMATCHED = static_cast<std::size_t>(-1);
+
+/// First in, first out per key: the k-th closing event of a key ends the k-th opening event of that
+/// key, provided that one came earlier in the trace. Sorting the events by key (stably, so that
+/// each key keeps trace order) pairs them in O(E log E) without a queue per key.
+/// @return for each closing event, the ordinal of its opening event, or UNMATCHED.
+template <class Key>
+std::vector<std::size_t> pair_in_order(const std::vector<Key>& open_keys, const std::vector<std::size_t>& open_at,
+                                       const std::vector<Key>& close_keys, const std::vector<std::size_t>& close_at) {
+  const auto by_key = [](const std::vector<Key>& keys) {
+    std::vector<std::size_t> order(keys.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
+    return order;
+  };
+  const auto opens = by_key(open_keys);
+  const auto closes = by_key(close_keys);
+  std::vector<std::size_t> match(close_keys.size(), UNMATCHED);
+  std::size_t o = 0;
+  for (std::size_t c = 0; c < closes.size();) {
+    const Key& key = close_keys[closes[c]];
+    while (o < opens.size() && open_keys[opens[o]] < key) ++o;
+    for (; c < closes.size() && close_keys[closes[c]] == key; ++c) {
+      if (o < opens.size() && open_keys[opens[o]] == key && open_at[opens[o]] < close_at[closes[c]]) {
+        match[closes[c]] = opens[o++];
+      } else if (o < opens.size() && open_keys[opens[o]] == key) {
+        ++o;  // this close came before its opening: unmatched, and so are the later ones of the key
+      }
+    }
+  }
+  return match;
+}
+
+/// The first closing event, in trace order, left without an opening one (UNMATCHED: none).
+std::size_t first_unmatched(const std::vector<std::size_t>& match, const std::vector<std::size_t>& close_at) {
+  std::size_t first = UNMATCHED;
+  for (std::size_t c = 0; c < match.size(); ++c) {
+    if (match[c] == UNMATCHED) first = std::min(first, close_at[c]);
+  }
+  return first;
+}
+
+}  // namespace
+
 template <class Time>
 TraceIntervals<Time> trace_intervals(const std::vector<TraceEvent<Time>>& trace) {
+  using LinkKey = std::tuple<NodeId, NodeId, std::uint64_t>;
+  using NodeKey = std::pair<NodeId, std::uint64_t>;
   TraceIntervals<Time> out;
   for (const auto& e : trace) out.makespan = std::max(out.makespan, e.time);
-  std::map<std::tuple<NodeId, NodeId, std::uint64_t>, std::deque<std::size_t>> in_flight;
-  std::map<std::pair<NodeId, std::uint64_t>, std::deque<std::size_t>> computing;
+  std::vector<LinkKey> send_keys, receive_keys;
+  std::vector<NodeKey> compute_keys, end_keys;
+  std::vector<std::size_t> send_at, receive_at, compute_at, end_at;
   for (std::size_t i = 0; i < trace.size(); ++i) {
     const auto& e = trace[i];
     switch (e.kind) {
       case EventKind::SEND:
-        in_flight[{e.node, e.peer, e.tag}].push_back(out.transfers.size());
+        send_keys.emplace_back(e.node, e.peer, e.tag);
+        send_at.push_back(i);
         out.transfers.push_back(
             {e.node, e.peer, e.port, e.tag, e.time, out.makespan, e.step, e.step, false, e.payload});
         break;
-      case EventKind::RECEIVE: {
-        auto& queue = in_flight[{e.peer, e.node, e.tag}];
-        if (queue.empty()) {
-          throw InputError(fmt::format("{}: a receive without an earlier unmatched send from node {} to node {}",
-                                       describe_event(i, e), e.peer, e.node));
-        }
-        auto& t = out.transfers[queue.front()];
-        queue.pop_front();
-        t.end = e.time;
-        t.end_step = e.step;
-        t.finished = true;
+      case EventKind::RECEIVE:
+        receive_keys.emplace_back(e.peer, e.node, e.tag);
+        receive_at.push_back(i);
         break;
-      }
       case EventKind::COMPUTE:
-        computing[{e.node, e.tag}].push_back(out.computations.size());
+        compute_keys.emplace_back(e.node, e.tag);
+        compute_at.push_back(i);
         out.computations.push_back({e.node, e.tag, e.time, out.makespan, false, e.size});
         break;
-      case EventKind::COMPUTE_END: {
-        auto& queue = computing[{e.node, e.tag}];
-        if (queue.empty()) {
-          throw InputError(fmt::format("{}: a compute_end without an earlier unmatched compute at node {}",
-                                       describe_event(i, e), e.node));
-        }
-        auto& c = out.computations[queue.front()];
-        queue.pop_front();
-        c.end = e.time;
-        c.finished = true;
+      case EventKind::COMPUTE_END:
+        end_keys.emplace_back(e.node, e.tag);
+        end_at.push_back(i);
         break;
-      }
       case EventKind::REQUEST:
       case EventKind::SEND_END:
       case EventKind::TIMER:
         break;  // waiting, the sender's notice and timers occupy no resource
     }
+  }
+  const auto received = pair_in_order(send_keys, send_at, receive_keys, receive_at);
+  const auto ended = pair_in_order(compute_keys, compute_at, end_keys, end_at);
+  const auto bad_receive = first_unmatched(received, receive_at);
+  const auto bad_end = first_unmatched(ended, end_at);
+  if (bad_receive < bad_end) {
+    const auto& e = trace[bad_receive];
+    throw InputError(fmt::format("{}: a receive without an earlier unmatched send from node {} to node {}",
+                                 describe_event(bad_receive, e), e.peer, e.node));
+  }
+  if (bad_end != UNMATCHED) {
+    const auto& e = trace[bad_end];
+    throw InputError(fmt::format("{}: a compute_end without an earlier unmatched compute at node {}",
+                                 describe_event(bad_end, e), e.node));
+  }
+  for (std::size_t r = 0; r < received.size(); ++r) {
+    auto& t = out.transfers[received[r]];
+    t.end = trace[receive_at[r]].time;
+    t.end_step = trace[receive_at[r]].step;
+    t.finished = true;
+  }
+  for (std::size_t c = 0; c < ended.size(); ++c) {
+    auto& interval = out.computations[ended[c]];
+    interval.end = trace[end_at[c]].time;
+    interval.finished = true;
   }
   return out;
 }

@@ -31,9 +31,16 @@ class Appender {
     put(static_cast<std::uint64_t>(s.size()));
     out_.append(s);
   }
+  /// num and den; a value beyond 64 bits as den 0 (no small value has it) and its text.
   void put(const Rational& r) {
-    put(r.num());
-    put(r.den());
+    if (r.is_small()) {
+      put(r.num());
+      put(r.den());
+    } else {
+      put(std::int64_t{0});
+      put(std::int64_t{0});
+      put(r.to_string());
+    }
   }
 
  private:
@@ -76,8 +83,16 @@ class Reader {
   Rational get_rational() {
     const auto num = get<std::int64_t>();
     const auto den = get<std::int64_t>();
-    if (den <= 0) malformed("bad rational");
-    return {num, den};
+    if (den < 0 || (den == 0 && num != 0)) malformed("bad rational");
+    if (den > 0) return {num, den};
+    const std::string text = get_string();
+    try {
+      // Only what put() writes: a canonical text of a value beyond 64 bits.
+      Rational r = Rational::parse(text, "rational");
+      if (!r.is_small() && r.to_string() == text) return r;
+    } catch (const InputError&) {
+    }
+    malformed("bad rational");
   }
   /// A bool written as one byte.
   bool get_flag() {

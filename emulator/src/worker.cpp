@@ -74,7 +74,7 @@ class Worker<Time>::NodeContext final : public Context {
 
  private:
   // Field by field from the values as passed (the note at the top of this file).
-  std::uint32_t request(NodeId to, Port port, std::string&& payload, Rational size, std::uint64_t tag) {
+  std::uint32_t request(NodeId to, Port port, std::string&& payload, const Rational& size, std::uint64_t tag) {
     const auto message = w_.messages_.add();
     auto& r = w_.messages_[message];
     r.from = node_;
@@ -85,7 +85,7 @@ class Worker<Time>::NodeContext final : public Context {
     r.payload = std::move(payload);
     return message;
   }
-  std::uint32_t task(Rational work, std::uint64_t tag) {
+  std::uint32_t task(const Rational& work, std::uint64_t tag) {
     const auto added = w_.tasks_.add();
     auto& t = w_.tasks_[added];
     t.node = node_;
@@ -213,14 +213,14 @@ void Worker<Time>::violation(NodeId node, NodeId peer, std::string message) {
 }
 
 template <class Time>
-void Worker<Time>::negative(NodeId v, fmt::format_string<std::string, std::string> pattern, Rational value) {
+void Worker<Time>::negative(NodeId v, fmt::format_string<std::string, std::string> pattern, const Rational& value) {
   violation(v, v, fmt::format(pattern, topology_->node_name(v), value.to_string()));
 }
 
 template <class Time>
 void Worker<Time>::start_send(std::uint32_t message) {
   auto& r = messages_[message];
-  if (!(r.size >= 0)) {
+  if (r.size.sign() < 0) {
     violation(r.from, r.from, violations::negative_size(*topology_, r.from, r.size));
     messages_.release(message);
     return;
@@ -268,7 +268,7 @@ void Worker<Time>::issue(std::uint32_t message) {
 template <class Time>
 void Worker<Time>::start_compute(std::uint32_t task) {
   const Task& t = tasks_[task];
-  if (!(t.work >= 0)) {
+  if (t.work.sign() < 0) {
     negative(t.node, "node {} computes {} tasks (must be >= 0)", t.work);
     tasks_.release(task);
     return;
@@ -287,7 +287,7 @@ void Worker<Time>::start_compute(std::uint32_t task) {
 template <class Time>
 void Worker<Time>::start_timer(std::uint32_t task) {
   const Task& t = tasks_[task];
-  if (!(t.work >= 0)) {
+  if (t.work.sign() < 0) {
     negative(t.node, "node {} sleeps for {} (must be >= 0)", t.work);
     tasks_.release(task);
     return;

@@ -109,7 +109,7 @@ class Worker {
   void start_compute(std::uint32_t task);
   void start_timer(std::uint32_t task);
   /// A negative size, work or delay: a violation whose @p pattern names the node, then the value.
-  void negative(NodeId v, fmt::format_string<std::string, std::string> pattern, Rational value);
+  void negative(NodeId v, fmt::format_string<std::string, std::string> pattern, const Rational& value);
 
   // The phases of a round.
   void deliver_due();

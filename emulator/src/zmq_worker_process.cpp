@@ -4,6 +4,7 @@
 
 #include <starnet/emulator/memory.hpp>
 #include <starnet/emulator/zmq_engine.hpp>
+#include <starnet/core/interrupt.hpp>
 
 #include <fmt/format.h>
 
@@ -115,6 +116,7 @@ std::optional<WorkerConfig> await_config(zmq::context_t& ctx, zmq::socket_t& con
   const auto start = Clock::now();
   std::optional<Clock::time_point> heard;
   for (;;) {
+    throw_if_stopped("the worker");  // a worker joined from Python stops on Ctrl-C while it waits
     std::vector<zmq::pollitem_t> items = {{control.handle(), 0, ZMQ_POLLIN, 0}, handshakes.item()};
     zmq::poll(items, POLL);
     if ((items[1].revents & ZMQ_POLLIN) != 0) handshakes.take();

@@ -160,6 +160,15 @@ void bind_topology_and_star(py::module_& m) {
     }
     return py::make_tuple(nodes, links, std::vector<std::string>(api::LINK_PALETTE.begin(), api::LINK_PALETTE.end()));
   });
+  m.def("keygen", [](const std::string& path) { api::write_key_file(path); }, arg("path"));
+  m.def(
+      "worker",
+      [](const std::string& join, const std::string& key_file, std::optional<unsigned> index, const std::string& address,
+         double timeout, double peer_timeout, const py::object& progress) {
+        const api::JoinRequest request{join, key_file, index, address, timeout, peer_timeout};
+        return run_interruptibly<int>([request] { return api::join_run(request); }, progress);
+      },
+      arg("join"), arg("key_file"), arg("index"), arg("address"), arg("timeout"), arg("peer_timeout"), arg("progress"));
   m.def("schedule_page", [](const api::LoadedSchedule& l) {
     const auto page = api::schedule_page(l);
     return py::make_tuple(page.html, page.verified, page.steps);
@@ -235,7 +244,7 @@ void bind_schedules(py::module_& m) {
                   [](const std::string& algorithm, const std::string& topology, const std::optional<std::string>& collective,
                      const std::string& root, long ports, const std::string& duplex) {
                     api::ExportRequest request;
-                    request.algorithm = api::parse_builtin(algorithm);
+                    request.algorithm = algorithm;
                     request.topology = topology;
                     if (collective) request.collective = api::parse_collective(*collective);
                     request.root = root;

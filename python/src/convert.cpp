@@ -27,12 +27,12 @@ py::object convert(const Json& j) {
     case nlohmann::json::value_t::array: {
       py::list list;
       for (const auto& item : j) list.append(convert(item));
-      return std::move(list);
+      return list;
     }
     case nlohmann::json::value_t::object: {
       py::dict dict;
       for (const auto& [key, value] : j.items()) dict[py::str(key)] = convert(value);
-      return std::move(dict);
+      return dict;
     }
   }
   return py::none();
@@ -56,32 +56,66 @@ py::array unsigned_column(std::size_t n, Get get) {
   return fill(std::uint64_t{0});
 }
 
-/// An exact column: the narrowest unsigned integers when every value is a whole number ≥ 0,
-/// otherwise float64 beside its exact numerators and denominators (NAME_num, NAME_den, int64).
+/// An exact column: the narrowest unsigned integers when every value is a whole number ≥ 0 of 64
+/// bits, otherwise float64 beside its exact numerators and denominators (NAME_num, NAME_den,
+/// int64) — or, when a value is beyond 64 bits (rational.hpp), beside NAME_exact, a column of
+/// Fractions: the one case of a Python object per event, on platforms whose times need it.
 template <class Get>
-void rational_column(py::dict& columns, const char* name, std::size_t n, Get get) {
+void time_column(py::dict& columns, const char* name, std::size_t n, Get get) {
   bool whole = true;
-  for (std::size_t i = 0; i < n && whole; ++i) whole = get(i).is_integer() && get(i) >= 0;
+  bool small = true;
+  for (std::size_t i = 0; i < n && small; ++i) {
+    const Rational& x = get(i);
+    small = x.is_small();
+    whole = whole && small && x.is_integer() && x >= 0;
+  }
   if (whole) {
     columns[name] = unsigned_column(n, [&](std::size_t i) { return static_cast<std::uint64_t>(get(i).num()); });
     return;
   }
   py::array_t<double> value(static_cast<py::ssize_t>(n));
+  auto v = value.mutable_unchecked<1>();
+  for (std::size_t i = 0; i < n; ++i) v(static_cast<py::ssize_t>(i)) = get(i).to_double();
+  columns[name] = value;
+  if (!small) {
+    const py::object fraction = py::module_::import("fractions").attr("Fraction");
+    py::list exact(static_cast<py::ssize_t>(n));
+    for (std::size_t i = 0; i < n; ++i) exact[static_cast<py::ssize_t>(i)] = fraction(get(i).to_string());
+    columns[(std::string(name) + "_exact").c_str()] = py::module_::import("numpy").attr("array")(exact, "object");
+    return;
+  }
   py::array_t<std::int64_t> num(static_cast<py::ssize_t>(n));
   py::array_t<std::int64_t> den(static_cast<py::ssize_t>(n));
-  auto v = value.mutable_unchecked<1>();
   auto a = num.mutable_unchecked<1>();
   auto b = den.mutable_unchecked<1>();
   for (std::size_t i = 0; i < n; ++i) {
-    const auto k = static_cast<py::ssize_t>(i);
-    v(k) = get(i).to_double();
-    a(k) = get(i).num();
-    b(k) = get(i).den();
+    a(static_cast<py::ssize_t>(i)) = get(i).num();
+    b(static_cast<py::ssize_t>(i)) = get(i).den();
   }
-  columns[name] = value;
   columns[(std::string(name) + "_num").c_str()] = num;
   columns[(std::string(name) + "_den").c_str()] = den;
 }
+
+/// The same for a trace in floating-point time (the Monte-Carlo's): float64.
+template <class Get>
+void float_column(py::dict& columns, const char* name, std::size_t n, Get get) {
+  py::array_t<double> value(static_cast<py::ssize_t>(n));
+  auto v = value.mutable_unchecked<1>();
+  for (std::size_t i = 0; i < n; ++i) v(static_cast<py::ssize_t>(i)) = get(i);
+  columns[name] = value;
+}
+
+template <class Time, class Get>
+void column_of(py::dict& columns, const char* name, std::size_t n, Get get) {
+  if constexpr (std::is_same_v<Time, Rational>) {
+    time_column(columns, name, n, get);
+  } else {
+    float_column(columns, name, n, get);
+  }
+}
+
+double to_double(const Rational& x) { return x.to_double(); }
+double to_double(double x) { return x; }
 
 constexpr emulator::EventKind ALL_EVENTS[] = {emulator::EventKind::REQUEST,  emulator::EventKind::SEND,
                                                emulator::EventKind::RECEIVE,  emulator::EventKind::SEND_END,
@@ -118,12 +152,13 @@ std::vector<std::string> event_names() {
   return names;
 }
 
-py::dict trace_columns(const std::vector<emulator::TraceEvent<Rational>>& trace) {
+template <class Time>
+py::dict trace_columns(const std::vector<emulator::TraceEvent<Time>>& trace) {
   const std::size_t n = trace.size();
   py::dict c;
   c["step"] = unsigned_column(n, [&](std::size_t i) { return trace[i].step; });
   c["round"] = unsigned_column(n, [&](std::size_t i) { return trace[i].round; });
-  rational_column(c, "time", n, [&](std::size_t i) -> const Rational& { return trace[i].time; });
+  column_of<Time>(c, "time", n, [&](std::size_t i) -> const Time& { return trace[i].time; });
   py::array_t<std::int8_t> event(static_cast<py::ssize_t>(n));
   auto e = event.mutable_unchecked<1>();
   for (std::size_t i = 0; i < n; ++i) {
@@ -135,12 +170,13 @@ py::dict trace_columns(const std::vector<emulator::TraceEvent<Rational>>& trace)
   c["peer"] = unsigned_column(n, [&](std::size_t i) { return trace[i].peer; });
   c["port"] = unsigned_column(n, [&](std::size_t i) { return trace[i].port; });
   c["tag"] = unsigned_column(n, [&](std::size_t i) { return trace[i].tag; });
-  rational_column(c, "size", n, [&](std::size_t i) -> const Rational& { return trace[i].size; });
+  time_column(c, "size", n, [&](std::size_t i) -> const Rational& { return trace[i].size; });
   c["bytes"] = unsigned_column(n, [&](std::size_t i) { return trace[i].bytes; });
   return c;
 }
 
-py::dict interval_columns(const std::vector<emulator::TraceEvent<Rational>>& trace) {
+template <class Time>
+py::dict interval_columns(const std::vector<emulator::TraceEvent<Time>>& trace) {
   const auto intervals = emulator::trace_intervals(trace);
   const auto& t = intervals.transfers;
   py::dict transfers;
@@ -148,8 +184,8 @@ py::dict interval_columns(const std::vector<emulator::TraceEvent<Rational>>& tra
   transfers["to"] = unsigned_column(t.size(), [&](std::size_t i) { return t[i].to; });
   transfers["port"] = unsigned_column(t.size(), [&](std::size_t i) { return t[i].port; });
   transfers["tag"] = unsigned_column(t.size(), [&](std::size_t i) { return t[i].tag; });
-  rational_column(transfers, "start", t.size(), [&](std::size_t i) -> const Rational& { return t[i].start; });
-  rational_column(transfers, "end", t.size(), [&](std::size_t i) -> const Rational& { return t[i].end; });
+  column_of<Time>(transfers, "start", t.size(), [&](std::size_t i) -> const Time& { return t[i].start; });
+  column_of<Time>(transfers, "end", t.size(), [&](std::size_t i) -> const Time& { return t[i].end; });
   py::array_t<bool> finished(static_cast<py::ssize_t>(t.size()));
   for (std::size_t i = 0; i < t.size(); ++i) finished.mutable_at(static_cast<py::ssize_t>(i)) = t[i].finished;
   transfers["finished"] = finished;
@@ -157,17 +193,22 @@ py::dict interval_columns(const std::vector<emulator::TraceEvent<Rational>>& tra
   py::dict computations;
   computations["node"] = unsigned_column(c.size(), [&](std::size_t i) { return c[i].node; });
   computations["tag"] = unsigned_column(c.size(), [&](std::size_t i) { return c[i].tag; });
-  rational_column(computations, "start", c.size(), [&](std::size_t i) -> const Rational& { return c[i].start; });
-  rational_column(computations, "end", c.size(), [&](std::size_t i) -> const Rational& { return c[i].end; });
+  column_of<Time>(computations, "start", c.size(), [&](std::size_t i) -> const Time& { return c[i].start; });
+  column_of<Time>(computations, "end", c.size(), [&](std::size_t i) -> const Time& { return c[i].end; });
   py::array_t<bool> done(static_cast<py::ssize_t>(c.size()));
   for (std::size_t i = 0; i < c.size(); ++i) done.mutable_at(static_cast<py::ssize_t>(i)) = c[i].finished;
   computations["finished"] = done;
   py::dict out;
   out["transfers"] = transfers;
   out["computations"] = computations;
-  out["makespan"] = intervals.makespan.to_double();
+  out["makespan"] = to_double(intervals.makespan);
   return out;
 }
+
+template py::dict trace_columns(const std::vector<emulator::TraceEvent<Rational>>&);
+template py::dict trace_columns(const std::vector<emulator::TraceEvent<double>>&);
+template py::dict interval_columns(const std::vector<emulator::TraceEvent<Rational>>&);
+template py::dict interval_columns(const std::vector<emulator::TraceEvent<double>>&);
 
 std::string python_message(const Error& e) {
   const Setting* setting = e.setting();

@@ -29,12 +29,15 @@ py::object document(F&& to_json);
 
 /// A trace as numpy columns, each of the narrowest dtype that holds it (docs/python.md, "Traces"):
 /// step, round, time (integers when every time is; otherwise float64 with time_num and time_den,
-/// int64, exact), event (int8 codes of EVENT_NAMES), node, peer, port, tag, size (as time), bytes.
-[[nodiscard]] py::dict trace_columns(const std::vector<emulator::TraceEvent<Rational>>& trace);
+/// int64, exact; NAME_exact Fractions beyond 64 bits; float64 for a trace in floating-point time),
+/// event (int8 codes of EVENT_NAMES), node, peer, port, tag, size (as time), bytes.
+template <class Time>
+[[nodiscard]] py::dict trace_columns(const std::vector<emulator::TraceEvent<Time>>& trace);
 /// The transfers and computations of a trace (emulator/trace_intervals.hpp) as columns:
 /// {"transfers": {from, to, port, tag, start, end, finished}, "computations": {node, tag, start,
 /// end, finished}}, times as in trace_columns().
-[[nodiscard]] py::dict interval_columns(const std::vector<emulator::TraceEvent<Rational>>& trace);
+template <class Time>
+[[nodiscard]] py::dict interval_columns(const std::vector<emulator::TraceEvent<Time>>& trace);
 /// The event names, in the order of their codes.
 [[nodiscard]] std::vector<std::string> event_names();
 

@@ -55,6 +55,7 @@ py::object optimal_study(const std::string& study, std::optional<double> seconds
 
 py::object whatif(const std::string& collective, const std::vector<std::string>& topologies, const std::string& ports,
                   const std::string& duplex, const std::string& costs, const std::string& message_size,
+                  const std::optional<std::string>& latency, const std::optional<std::string>& bandwidth,
                   std::uint64_t seed, const std::string& fail_links, const std::string& fail_nodes,
                   const std::string& fail_random, const std::string& root, const std::string& op,
                   const std::string& values, const std::string& schedule, bool optimal,
@@ -65,6 +66,8 @@ py::object whatif(const std::string& collective, const std::vector<std::string>&
   r.port_models = api::port_models(ports, duplex);
   r.costs = algorithms::generic::parse_cost_kind(costs, "costs");
   r.message_size = api::parse_number(message_size, "message_size", 0, /*strictly=*/true);
+  if (latency) r.latency = api::parse_number(*latency, "latency", 0);
+  if (bandwidth) r.bandwidth = api::parse_number(*bandwidth, "bandwidth", 0, /*strictly=*/true);
   r.seed = seed;
   r.fail_links = fail_links;
   r.fail_nodes = fail_nodes;
@@ -82,7 +85,7 @@ py::object whatif(const std::string& collective, const std::vector<std::string>&
 py::tuple montecarlo(const std::string& algorithms, int n, const std::string& dist, double cv, double mu_d, double mu_c,
                      std::optional<std::uint64_t> runs, std::uint64_t seed, unsigned threads,
                      std::optional<std::uint64_t> run, const py::object& progress) {
-  api::MonteCarloRequest r{algorithms, n, dist, cv, mu_d, mu_c, runs, seed, threads, run};
+  api::MonteCarloRequest r{algorithms, n, dist, cv, mu_d, mu_c, runs, seed, threads, run, /*keep_makespans=*/true};
   const auto result = run_interruptibly<api::MonteCarloResult>([r] { return api::run_montecarlo(r); }, progress);
   py::object samples = py::dict();
   for (const auto& outcome : result.outcomes) {
@@ -91,7 +94,13 @@ py::tuple montecarlo(const std::string& algorithms, int n, const std::string& di
           py::array_t<double>(static_cast<py::ssize_t>(outcome.makespans.size()), outcome.makespans.data());
     }
   }
-  return py::make_tuple(document([&] { return result.to_json(); }), samples);
+  py::object columns = py::none();
+  py::object intervals = py::none();
+  if (run) {
+    columns = trace_columns(result.run_trace);
+    intervals = interval_columns(result.run_trace);
+  }
+  return py::make_tuple(document([&] { return result.to_json(); }), samples, columns, intervals);
 }
 
 py::object montecarlo_study(const std::string& study, int n, std::optional<std::uint64_t> runs, std::uint64_t seed,
@@ -187,7 +196,7 @@ void bind_studies(py::module_& m) {
         arg("progress"));
   m.def("optimal_study", &optimal_study, arg("study"), arg("time_limit"), arg("progress"));
   m.def("whatif", &whatif, arg("collective"), arg("topologies"), arg("ports"), arg("duplex"), arg("costs"),
-        arg("message_size"), arg("seed"), arg("fail_links"), arg("fail_nodes"), arg("fail_random"), arg("root"),
+        arg("message_size"), arg("latency"), arg("bandwidth"), arg("seed"), arg("fail_links"), arg("fail_nodes"), arg("fail_random"), arg("root"),
         arg("op"), arg("values"), arg("schedule"), arg("optimal"), arg("optimal_time_limit"), arg("progress"));
   m.def("montecarlo", &montecarlo, arg("algorithms"), arg("n"), arg("dist"), arg("cv"), arg("mu_d"), arg("mu_c"),
         arg("runs"), arg("seed"), arg("threads"), arg("run"), arg("progress"));

@@ -18,6 +18,7 @@ long call within a second (KeyboardInterrupt). See docs/python.md.
 from . import _core
 from ._core import InputError, RuntimeFailure, VerificationFailure
 from ._engine import engine_choice
+from ._page import Page
 from ._progress import progress_bar
 from ._results import Result, RunResult
 from ._schedule import Schedule, ScheduleResult
@@ -30,7 +31,7 @@ __version__ = _core.__version__
 __all__ = [
     "InputError", "RuntimeFailure", "VerificationFailure", "Result", "RunResult", "StarResult", "ScheduleResult",
     "Topology", "Schedule", "OptimalResult", "allreduce", "broadcast", "table1", "table2", "optimal",
-    "optimal_study", "whatif", "montecarlo", "reduce", "markov", "steady",
+    "optimal_study", "whatif", "montecarlo", "reduce", "markov", "steady", "keygen", "worker", "Page",
 ]
 
 
@@ -42,21 +43,16 @@ class StarResult(RunResult):
 
     def __init__(self, doc, columns, intervals, topology, page):
         super().__init__(doc, columns, intervals, topology)
-        self._page = page
+        self._page = None if page is None else Page(page, self.verified, self.steps, repr(self))
 
     @property
     def page(self):
-        """The self-contained HTML page that steps through the run (S_2..S_5 with ``trace=True``;
-        None otherwise): what ``starnet viz`` writes."""
+        """The :class:`Page` that steps through the run (S_2..S_5 with ``trace=True``; None
+        otherwise): what ``starnet viz`` writes (``page.html``, ``page.save(path)``)."""
         return self._page
 
     def _repr_html_(self):
-        if self._page is None:
-            return None
-        import html
-
-        return (f'<iframe srcdoc="{html.escape(self._page, quote=True)}" style="width: 100%; height: 760px; '
-                f'border: 0" title="{html.escape(repr(self))}"></iframe>')
+        return None if self._page is None else self._page._repr_html_()
 
 
 def _star(topology, collective, op, values, seed, engine, workers, processes, address, port, listen, key_file,
@@ -114,3 +110,28 @@ def table1():
     """Table 1 of Oh, Choi and Primeaux (2005): the paper's networks beside their measured size,
     degree and diameter, with a note where they differ (``starnet topo compare --paper table1``)."""
     return Result(_core.table1())
+
+
+def keygen(path):
+    """Writes a run's key file (ZeroMQ CURVE, mode 0600; never replaces an existing file) for the
+    workers that join a run started with ``listen=`` (``starnet keygen -o PATH``). Copy it to the
+    coordinator's and every worker's host. Returns ``path``."""
+    _core.keygen(str(path))
+    return path
+
+
+def worker(join, key_file, index=None, address=None, timeout=60, peer_timeout=5, progress=False):
+    """Joins a run whose coordinator listens at ``join`` (``"HOST:PORT"``, the ``listen=`` of
+    :func:`allreduce` or ``--listen`` of the command line) and works its partition until the
+    coordinator has the result (``starnet worker --join``); blocks meanwhile (Ctrl-C stops it).
+
+    key_file: the run's key file (:func:`keygen`). index: this worker's index (None: any free one).
+    address: where this worker listens for its peers (None: this host's address that reaches the
+    coordinator). timeout: seconds to wait for the coordinator's first answer; peer_timeout: seconds
+    without its heartbeat before giving up.
+
+    Returns 0 when the coordinator got the result. Raises InputError for bad input, RuntimeFailure
+    when the coordinator cannot be reached or ends the run."""
+    with progress_bar(progress, "worker") as bar:
+        return _core.worker(join, str(key_file), index, address or "", float(timeout), float(peer_timeout), bar)
+

@@ -4,6 +4,7 @@ import json
 
 from . import _core
 from ._engine import engine_choice
+from ._page import Page
 from ._progress import progress_bar
 from ._results import RunResult
 from ._topology import Topology, topology_ref
@@ -152,6 +153,14 @@ class Schedule:
             doc, columns, intervals = self._built().run(
                 ports, duplex, checking, costs, str(chunk_size), op, values, seed, choice, trace, bar)
         return ScheduleResult(doc, columns, intervals, self._topology)
+
+    def page(self):
+        """The :class:`Page` that steps through this schedule's run on S_n, n = 2..5, the paper's
+        step count beside it (``starnet viz --schedule``): for a stepped all-gather, such as a
+        uniform gossip from :func:`starnet.optimal` with ``method="uniform"``. Raises InputError for
+        another schedule."""
+        html, verified, steps = _core.schedule_page(self._built())
+        return Page(html, verified, steps, repr(self))
 
     def __repr__(self):
         built = self._built().summary()

@@ -79,7 +79,10 @@ def optimal(topology, collective="gossip", method="sat", root=0, ports=1, duplex
         the shortest uniform schedule on a Cayley graph (star, hypercube, ring, torus, complete);
         ``"coset"`` — on S_3..S_6; ``"auto"`` — SAT up to 256 nodes, uniform beyond.
     collective: ``"gossip"`` (= ``"allgather"``), ``"allreduce"`` (messages of several values: the
-        same search, the schedule given as an all-reduce) or ``"broadcast"`` (from ``root``).
+        same search, the schedule given as an all-reduce), ``"broadcast"`` (from ``root``), or
+        ``"alltoall"`` with ``method="uniform"``: the total exchange's Pareto front of steps and
+        volume, as ``pareto`` (a list of points: ``steps``, ``volume``, ``dimensions``, ``moves``,
+        ``packets``, ``exhaustive``, ``verified``, ``crossover``), beside ``status``.
     time_limit: seconds (default 60; 0: none); a time limit leaves the proven bracket and the best
         schedule known.
     beam_width, max_steps, anytime: the class searches' beam, longest schedule, widening beams.
@@ -103,9 +106,9 @@ def optimal_study(study="star", time_limit=None, progress=False):
     return _frame(doc["rows"], doc)
 
 
-def whatif(collective="allreduce", topologies=(), ports=1, duplex="full", costs="unit", message_size=1, seed=1,
-           fail_links=None, fail_nodes=None, fail_random=None, root=0, op="sum", values="index", schedule=None,
-           optimal=False, optimal_time_limit=None, progress=False):
+def whatif(collective="allreduce", topologies=(), ports=1, duplex="full", costs="unit", message_size=1, latency=None,
+           bandwidth=None, seed=1, fail_links=None, fail_nodes=None, fail_random=None, root=0, op="sum", values="index",
+           schedule=None, optimal=False, optimal_time_limit=None, progress=False):
     """What if the machine were another topology, had more ports, other link costs, failed links?
     (``starnet whatif``). Runs ``collective`` on each topology under each port model and fault
     scenario with every algorithm that applies, every node verified on the emulator, beside a lower
@@ -114,6 +117,9 @@ def whatif(collective="allreduce", topologies=(), ports=1, duplex="full", costs=
     topologies: specs or Topology objects (or one comma-separated string); ports: a number or a
     list (``[1, 2]``); duplex: ``"full"``, ``"half"`` or both; costs: ``"unit"``, ``"topology"``
     (the platform's α–β, timed) or ``"random"``; message_size: units per message (exact);
+    latency, bandwidth: every link's α and β (exact: an int, a Fraction or a decimal string such as
+    ``"1e-6"``), the α–β model on every link;
+    collective: allreduce, reduce, broadcast, allgather, reducescatter, gather, scatter or alltoall;
     fail_links, fail_nodes, fail_random: fault scenarios; schedule: a schedule file as one more row;
     optimal: the proven optimum as one more row.
 
@@ -130,7 +136,10 @@ def whatif(collective="allreduce", topologies=(), ports=1, duplex="full", costs=
             specs.append(spec_of(t, "topologies"))
     with progress_bar(progress, "whatif") as bar:
         doc = _core.whatif(collective, specs, _list(ports, "ports"), _list(duplex, "duplex"), costs,
-                           _exact(message_size, "message_size"), seed, _list(fail_links, "fail_links"),
+                           _exact(message_size, "message_size"),
+                           None if latency is None else _exact(latency, "latency"),
+                           None if bandwidth is None else _exact(bandwidth, "bandwidth"), seed,
+                           _list(fail_links, "fail_links"),
                            _list(fail_nodes, "fail_nodes"), _list(fail_random, "fail_random"), str(root), op, values,
                            "" if schedule is None else str(schedule), optimal, optimal_time_limit, bar)
     return _frame(doc["rows"], doc)
@@ -138,7 +147,7 @@ def whatif(collective="allreduce", topologies=(), ports=1, duplex="full", costs=
 
 def montecarlo(algorithms=("binomial-stat", "fibonacci-stat", "tree-dyn", "noncommut-tree-dyn"), n=64, dist="gamma",
                cv=1.0, mu_d=1.0, mu_c=0.0, runs=None, seed=1, threads=0, study=None, points=None, ratio_points=None,
-               worst_case=False, progress=False):
+               worst_case=False, run=None, progress=False):
     """Non-clairvoyant reductions (Benoit, Canon, Marchal, CCPE 2014) under random costs
     (``starnet montecarlo``), every run verified; the same seed gives the same numbers whatever the
     thread count.
@@ -146,7 +155,10 @@ def montecarlo(algorithms=("binomial-stat", "fibonacci-stat", "tree-dyn", "nonco
     One scenario: ``algorithms``, ``n`` processors, cost law ``dist`` (bernoulli, beta0.01, beta1,
     beta100, binomial, exponential, gamma, poisson, triangle, uniform) with coefficient of variation
     ``cv``, means ``mu_d`` (transfers) and ``mu_c`` (computations), ``runs`` runs — a DataFrame, one
-    row per algorithm (mean, stddev, sem, min, q10, q50, q90, max, verified_runs).
+    row per algorithm (mean, stddev, sem, min, q10, q50, q90, max, verified_runs); every run's
+    makespan is in ``attrs["makespans"]`` (a numpy array per algorithm). ``run=I`` (one algorithm):
+    run I re-emulated with its events kept — a :class:`RunResult` with ``run`` (its index and makespan), ``trace``,
+    ``transfers``, ``computations`` and ``gantt()`` (``starnet montecarlo --run I --gantt``).
     ``study="figure4"|"figure5"|"figure6"``: the paper's figure (one row per point or cell; the
     paper's statements checked in ``attrs["document"]["notes"]``). ``worst_case=True``: the
     instances of Section 4 (one row per instance and algorithm, exact ratios as Fractions).
@@ -160,9 +172,13 @@ def montecarlo(algorithms=("binomial-stat", "fibonacci-stat", "tree-dyn", "nonco
             rows = doc.get("cells") or [dict(point_algo, cv=point["cv"]) for point in doc["points"]
                                         for point_algo in point["algorithms"]]
             return _frame(rows, doc)
-        doc, _ = _core.montecarlo(_list(algorithms, "algorithms"), n, dist, cv, mu_d, mu_c, runs, seed, threads, None,
-                                  bar)
-    return _frame(doc["algorithms"], doc)
+        doc, makespans, columns, intervals = _core.montecarlo(_list(algorithms, "algorithms"), n, dist, cv, mu_d,
+                                                              mu_c, runs, seed, threads, run, bar)
+    if run is not None:
+        return RunResult(doc, columns, intervals, None)
+    frame = _frame(doc["algorithms"], doc)
+    frame.attrs["makespans"] = makespans
+    return frame
 
 
 def reduce(algorithm="greedy", n=10, d=1, c=1, k=None, op="sum", trace=False, study=None, max_n=10_000,

@@ -57,7 +57,7 @@ TEST(RunSchedule, ASendAlongAMissingLinkIsAResultNamingIt) {
 
 TEST(LoadSchedule, ATopologyFileNamedByTheScheduleIsFoundBesideIt) {
   const TempDir dir;
-  dir.write("pair.dot", "graph { a -- b; }\n");
+  (void)dir.write("pair.dot", "graph { a -- b; }\n");
   fs::create_directories(dir.path / "sub");
   std::ofstream(dir.path / "sub" / "s.json")
       << R"({"format": "starnet-schedule", "version": 1, "collective": "allgather", "chunks": 2,
@@ -78,7 +78,7 @@ TEST(ExportSchedule, WritesATopologyFileRelativeToTheOutput) {
   const TempDir dir;
   const auto dot = dir.write("sq.dot", "graph { a -- b; b -- c; c -- d; d -- a; }\n");
   ExportRequest request;
-  request.algorithm = algorithms::schedule::Builtin::BFS_TREE;
+  request.algorithm = "bfs-tree";
   request.topology = dot;
   const auto l = export_schedule(request);
   fs::create_directories(dir.path / "out");
@@ -111,8 +111,23 @@ TEST(RunSchedule, RefusesWorkerProcessesAndChunkSizesOfUnitRuns) {
 }
 
 TEST(ParseBuiltin, NamesTheChoices) {
-  EXPECT_EQ(parse_builtin("ring"), algorithms::schedule::Builtin::RING);
-  EXPECT_ERROR(UsageError, parse_builtin("bruck"), "algorithm bruck", "star-allreduce", "bfs-tree");
+  EXPECT_EQ(parse_builtin("ring"), algorithms::collectives::Algorithm::RING);
+  EXPECT_EQ(parse_builtin("bruck"), algorithms::collectives::Algorithm::BRUCK);
+  EXPECT_ERROR(UsageError, parse_builtin("bogus"), "algorithm bogus", "one-packet", "bfs-tree", "star-allreduce");
+}
+
+TEST(ExportSchedule, TakesTheFirstCollectiveTheAlgorithmComputesAndNamesTheOthers) {
+  ExportRequest request;
+  request.algorithm = "one-packet";
+  request.topology = "star:3";
+  EXPECT_EQ(export_schedule(request).schedule->rules().kind(), Collective::ALLTOALL);
+  request.algorithm = "star-broadcast";
+  EXPECT_EQ(export_schedule(request).schedule->rules().kind(), Collective::ALLGATHER);
+  request.algorithm = "ring";
+  request.topology = "ring:4";
+  request.collective = Collective::ALLTOALL;
+  EXPECT_ERROR(UsageError, export_schedule(request), "collective alltoall", "ring computes",
+               "on ring:4 it computes allreduce, allgather, reducescatter");
 }
 
 }  // namespace

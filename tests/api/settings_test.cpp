@@ -9,16 +9,7 @@
 namespace starnet::api {
 namespace {
 
-/// The setting an error is about, or "" when it names none.
-template <class F>
-std::string setting_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.setting() != nullptr ? e.setting()->name + "=" + e.setting()->value : "";
-  }
-  return "no error";
-}
+using starnet::testing::setting_of;
 
 TEST(PortModel, OneLimitForEveryCall) {
   EXPECT_EQ(port_model(1, "full").ports, 1U);

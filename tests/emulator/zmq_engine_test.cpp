@@ -97,6 +97,36 @@ TEST(ZmqEngine, SameTraceAsLocalForAnyWorkerCount) {
   }
 }
 
+// Sizes, durations and event times beyond 64 bits (#34) travel between workers exactly: in the
+// requests' records and in the round headers' next event times.
+TEST(ZmqEngine, TimesBeyond64BitsCrossWorkersExactly) {
+  const StarGraph g(/*n=*/4);
+  const TopologyCosts<Rational> costs(g);
+  const Rational tiny = Rational(1, 1250000000) * Rational(1, 41279125) * Rational(1, 34285625);
+  ASSERT_FALSE(tiny.is_small());
+  RunConfig config;
+  config.trace = true;
+  config.checking = Checking::ARBITRATED;
+  config.time = TimeMode::TIMED;
+  const ProgramFactory factory = [&](NodeRange) {
+    return std::make_unique<Lambda>([&](Context& ctx) {
+      const auto v = ctx.node();
+      for (const auto& m : ctx.received()) ctx.compute(/*work=*/m.size, m.from);
+      if (ctx.starting() || (ctx.step() < 4 && !ctx.received().empty())) {
+        const auto port = static_cast<Port>((v + ctx.step()) % ctx.topology().degree(v));
+        ctx.send(port, std::to_string(v), /*size=*/Rational(1, 3) + tiny * static_cast<std::int64_t>(v + 1), v);
+      }
+    });
+  };
+  const auto local = LocalEngine<Rational>().run(g, costs, factory, config);
+  ASSERT_FALSE(local.makespan.is_small()) << local.makespan;
+  for (const unsigned k : {2U, 3U}) {
+    const auto zmq = ZmqThreadsEngine<Rational>(k).run(g, costs, factory, config);
+    EXPECT_EQ(lines(zmq, g), lines(local, g)) << " workers=" << k;
+    EXPECT_EQ(zmq.makespan, local.makespan) << " workers=" << k;
+  }
+}
+
 bool odd_permutation(const std::string& label) {
   bool odd = false;
   for (std::size_t i = 0; i < label.size(); ++i) {

@@ -8,6 +8,8 @@ import textwrap
 import threading
 import time
 
+import pytest
+
 import starnet
 
 PYTHON = sys.executable
@@ -81,7 +83,14 @@ def test_ctrl_c_stops_a_long_run_within_a_second():
     assert "after True" in out
 
 
-def test_progress_shows_a_bar_on_long_calls(capsys):
-    starnet.table2(max_n=9, progress=True)
-    err = capsys.readouterr().err
-    assert "table 2" in err
+def test_progress_shows_a_bar_on_long_calls(tmp_path, capsys):
+    # a worker waiting for a coordinator that never answers runs for its whole timeout on any build
+    key = starnet.keygen(tmp_path / "run.key")
+    with pytest.raises(starnet.RuntimeFailure):
+        starnet.worker("127.0.0.1:9", key, timeout=2.5, progress=True)
+    assert "worker" in capsys.readouterr().err
+
+
+def test_progress_stays_silent_on_short_calls(capsys):
+    starnet.table2(max_n=4, progress=True)
+    assert "table 2" not in capsys.readouterr().err

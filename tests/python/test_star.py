@@ -84,3 +84,60 @@ def test_results_have_docstrings():
     for f in (starnet.allreduce, starnet.broadcast, starnet.table2, starnet.Topology, starnet.Schedule,
               starnet.Schedule.run, starnet.Topology.from_networkx):
         assert f.__doc__ and len(f.__doc__) > 40, f
+
+
+def _free_port():
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_workers_joined_from_python_give_the_local_result(tmp_path):
+    import json
+    import subprocess
+    import threading
+
+    from conftest import starnet_exe
+
+    key = starnet.keygen(tmp_path / "run.key")
+    assert (key.stat().st_mode & 0o777) == 0o600
+    with pytest.raises(starnet.InputError, match="run.key"):
+        starnet.keygen(tmp_path / "run.key")  # never replaced
+    where = f"127.0.0.1:{_free_port()}"
+    coordinator = subprocess.Popen(
+        [starnet_exe(), "allreduce", "--topology", "star:4", "--values", "random", "--seed", "3", "--engine", "zmq",
+         "--workers", "2", "--listen", where, "--key-file", str(key), "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    codes = []
+    workers = [threading.Thread(target=lambda: codes.append(starnet.worker(where, key, timeout=30))) for _ in range(2)]
+    for w in workers:
+        w.start()
+    out, err = coordinator.communicate(timeout=120)
+    for w in workers:
+        w.join(timeout=60)
+    assert coordinator.returncode == 0, err
+    assert codes == [0, 0]
+    doc = json.loads(out)
+    assert doc["verified"] and doc["curve"] and len(doc["worker_hosts"]) == 2
+    assert doc["nodes_verified"] == 24
+
+
+def test_worker_bad_input_names_the_keyword(tmp_path):
+    with pytest.raises(starnet.InputError, match="join=nowhere"):
+        starnet.worker("nowhere", tmp_path / "k")
+    with pytest.raises(starnet.InputError, match="peer_timeout=0"):
+        starnet.worker("127.0.0.1:9", tmp_path / "k", peer_timeout=0)
+
+
+def test_a_star_run_and_a_gossip_schedule_have_pages():
+    r = starnet.allreduce("star:4", trace=True)
+    assert isinstance(r.page, starnet.Page) and r.page.verified and r.page.steps == 6
+    assert r.page.html.startswith("<!DOCTYPE html>") and "<iframe" in r._repr_html_()
+    assert starnet.allreduce("star:4").page is None
+    gossip = starnet.optimal("star:4", method="uniform").schedule
+    page = gossip.page()
+    assert page.verified and page.steps == gossip.steps
+    with pytest.raises(starnet.InputError):
+        starnet.Schedule.export("ring", "ring:4").page()

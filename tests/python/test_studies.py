@@ -57,12 +57,74 @@ def test_whatif_timed_makespans_are_fractions():
     assert any(isinstance(m, Fraction) for m in ran["makespan"])
 
 
+def test_whatif_prices_every_collective_in_alpha_beta_as_the_command_line():
+    frame = starnet.whatif(collective="alltoall", topologies=["star:4", "complete:8"], latency="1e-6",
+                           bandwidth=Fraction(10**10), message_size=1024)
+    expected = cli_json("whatif", "--collective", "alltoall", "--topologies", "star:4,complete:8", "--latency", "1e-6",
+                        "--bandwidth", "10000000000", "--message-size", "1024")
+    assert stable(frame.attrs["document"]) == stable(expected)
+    assert frame.attrs["document"]["latency_exact"] == "1/1000000"
+    one_packet = frame[frame["algorithm"] == "one-packet"]
+    assert list(one_packet["steps"]) == [62, 7] and list(one_packet["bound_reached"]) == [True, True]
+    # Every step of the one-packet exchange costs α + m/β.
+    assert one_packet.iloc[0]["makespan"] == 62 * (Fraction(1, 10**6) + Fraction(1024, 10**10))
+    assert set(frame["algorithm"]) == {"bruck", "one-packet", "combining", "bfs-tree"}
+
+
+def test_whatif_bad_alpha_beta_names_the_keyword():
+    with pytest.raises(starnet.InputError, match="latency=-1"):
+        starnet.whatif(collective="alltoall", topologies=["ring:4"], latency=-1)
+    with pytest.raises(starnet.InputError, match="bandwidth=0"):
+        starnet.whatif(collective="alltoall", topologies=["ring:4"], bandwidth=0)
+    with pytest.raises(starnet.InputError, match="collective=scan"):
+        starnet.whatif(collective="scan", topologies=["ring:4"])
+
+
+def test_optimal_alltoall_gives_the_pareto_front_of_the_command_line():
+    r = starnet.optimal("star:4", collective="alltoall", method="uniform")
+    assert r.verified and r.status == 62 and r.pareto_complete
+    assert [p["steps"] for p in r.pareto] == sorted(p["steps"] for p in r.pareto)
+    assert r.pareto[-1]["volume"] == 62
+    assert r.pareto[0]["crossover"] is None or isinstance(r.pareto[0]["crossover"], Fraction)
+    assert r.schedule.collective == "alltoall" and r.schedule.run().verified
+    expected = cli_json("optimal", "--collective", "alltoall", "--method", "uniform", "--topology", "star:4")
+    assert stable(r.to_dict()) == stable(expected)
+    with pytest.raises(starnet.InputError, match="mesh:3x3"):
+        starnet.optimal("mesh:3x3", collective="alltoall", method="uniform")
+
+
 def test_montecarlo_is_a_dataframe_per_algorithm_as_the_command_line():
     frame = starnet.montecarlo(n=8, runs=50, seed=3, threads=1)
     expected = cli_json("montecarlo", "--n", "8", "--runs", "50", "--seed", "3", "--threads", "1")
     assert list(frame["algorithm"]) == [a["algorithm"] for a in expected["algorithms"]]
     assert list(frame["mean"]) == [a["mean"] for a in expected["algorithms"]]
     assert frame.attrs["verified"] is True
+
+
+def test_montecarlo_keeps_every_runs_makespan():
+    frame = starnet.montecarlo(algorithms=["tree-dyn", "binomial-stat"], n=8, runs=50, seed=3, threads=1)
+    makespans = frame.attrs["makespans"]
+    assert set(makespans) == {"tree-dyn", "binomial-stat"}
+    for row in frame.itertuples():
+        runs = makespans[row.algorithm]
+        assert len(runs) == 50
+        assert runs.min() == row.min and runs.max() == row.max
+        assert abs(runs.mean() - row.mean) < 1e-9 * row.mean
+
+
+def test_montecarlo_run_is_the_command_lines_trace(tmp_path):
+    r = starnet.montecarlo(algorithms=["tree-dyn"], n=8, runs=50, run=3)
+    trace_file = tmp_path / "run3.jsonl"
+    expected = cli_json("montecarlo", "--algos", "tree-dyn", "--n", "8", "--runs", "50", "--run", "3",
+                        "--trace", str(trace_file))
+    assert r.run == expected["run"]
+    events = [json.loads(line) for line in trace_file.read_text().splitlines()]
+    assert len(r.trace) == len(events)
+    assert list(r.trace["time"]) == [e["time"] for e in events]
+    assert list(r.trace["event"]) == [e["event"] for e in events]
+    assert r.transfers["end"].max() == pytest.approx(r.run["makespan"])
+    with pytest.raises(starnet.InputError, match="run="):
+        starnet.montecarlo(n=8, runs=10, run=3)  # one algorithm only
 
 
 def test_montecarlo_worst_cases_keep_exact_ratios():

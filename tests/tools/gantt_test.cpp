@@ -135,33 +135,6 @@ TEST(GanttChart, ComputationsAndUnfinishedTransfersOnDoubleTime) {
   EXPECT_NEAR(compute.front().number("width"), 0.75 * (sends.front().number("x") - compute.front().number("x")), 0.02);
 }
 
-TEST(TraceIntervals, PairsEqualTransfersFirstInFirstOut) {
-  std::vector<TraceEvent<Rational>> trace(4);
-  for (int i = 0; i < 4; ++i) {
-    trace[i].time = Rational(i);
-    trace[i].kind = i < 2 ? EventKind::SEND : EventKind::RECEIVE;
-    trace[i].node = i < 2 ? 0 : 1;
-    trace[i].peer = i < 2 ? 1 : 0;
-  }
-  const auto intervals = trace_intervals(trace);
-  ASSERT_EQ(intervals.transfers.size(), 2U);
-  EXPECT_EQ(intervals.transfers[0].end, Rational(2));
-  EXPECT_EQ(intervals.transfers[1].end, Rational(3));
-  EXPECT_TRUE(intervals.transfers[1].finished);
-  EXPECT_EQ(intervals.makespan, Rational(3));
-}
-
-TEST(TraceIntervals, RejectsAReceiveOrComputeEndThatNeverStarted) {
-  std::vector<TraceEvent<Rational>> trace(1);
-  trace[0].kind = EventKind::RECEIVE;
-  trace[0].node = 1;
-  trace[0].step = 4;
-  EXPECT_ERROR(InputError, trace_intervals(trace), "trace event 0", "step 4", "without an earlier unmatched send",
-               "from node 0 to node 1");
-  trace[0].kind = EventKind::COMPUTE_END;
-  EXPECT_ERROR(InputError, trace_intervals(trace), "trace event 0", "compute_end", "at node 1");
-}
-
 TEST(GanttChart, RejectsMoreRowsThanItCanShowAndNodesOutsideTheTopology) {
   EXPECT_ERROR(UsageError, gantt_svg(std::vector<TraceEvent<Rational>>{}, StarGraph(7)), "star:7", "5040 nodes",
                "at most 1000", "--trace-format chrome");

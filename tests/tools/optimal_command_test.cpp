@@ -28,7 +28,7 @@ TEST(OptimalCommand, ProvesTheS4GossipOptimumBothWaysAndWritesItsSchedule) {
   EXPECT_EQ(j["schedule_verified"], true);
   EXPECT_EQ(j["optimum"], j["lower_bound"]);
   EXPECT_EQ(j["optimum"], j["upper_bound"]);
-  EXPECT_EQ(j["builtin"], "star-allreduce");
+  EXPECT_EQ(j["builtin"], "star");  // the catalogue's star all-reduce
   EXPECT_GE(j["builtin_steps"].get<int>(), j["optimum"].get<int>());
   for (const auto& [name, steps] : j["bounds"].items()) EXPECT_LE(steps.get<int>(), j["optimum"].get<int>()) << name;
   // Every shorter T refuted: UNSAT at 5; the star all-reduce's 6 verified steps meet it, no more call.
@@ -104,6 +104,13 @@ TEST(OptimalCommand, ATimeLimitStillWritesTheBestScheduleKnownMarkedUnproved) {
   const auto run = run_starnet("schedule run " + file + " --json");
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(run.json()["steps"], 9);
+}
+
+TEST(OptimalCommand, ProgressNamesTheStepCountBeingTried) {
+  // #34: a search that runs past a second says which T its solver is on, before the call ends.
+  const auto r = run_starnet("optimal --topology star:5 --time-limit 2 --progress always");
+  ASSERT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_THAT(r.err, ::testing::ContainsRegex("T = [0-9]+: solving \\([0-9]+ variables, [0-9]+ clauses\\)"));
 }
 
 TEST(OptimalCommand, AStudyIsVerifiedExactlyWhenItExitsZero) {
@@ -225,6 +232,54 @@ TEST(OptimalCommand, WhatIfPrintsTheProvenOptimumBesideTheBuiltIns) {
   EXPECT_EQ(optimal_rows, 2);
 }
 
+TEST(OptimalCommand, TheTotalExchangesParetoFrontIsWrittenPointByPointAndEachRunsVerified) {
+  const auto dir = optimal_scratch() / "pareto";
+  std::filesystem::create_directories(dir);
+  // Up to 1,024 nodes (hypercube:10), where -o still writes schedules.
+  for (const auto& [spec, status] : std::vector<std::pair<std::string, std::uint64_t>>{
+           {"star:4", 62}, {"hypercube:4", 32}, {"ring:7", 12}, {"complete:6", 5}, {"hypercube:10", 5120}}) {
+    const auto base = dir / ("a2a_" + spec.substr(0, spec.find(':')) + "_" + spec.substr(spec.find(':') + 1) + ".json");
+    const auto r = run_starnet("optimal --collective alltoall --method uniform --topology " + spec + " -o " +
+                               base.string() + " --json");
+    ASSERT_EQ(r.exit_code, 0) << spec << "\n" << r.err;
+    const auto j = r.json();
+    EXPECT_EQ(j["status"], status) << spec;
+    EXPECT_EQ(j["one_packet"]["steps"], status) << spec;
+    EXPECT_EQ(j["verified"], true) << spec;
+    const auto& front = j["pareto"];
+    ASSERT_FALSE(front.empty()) << spec;
+    EXPECT_EQ(j["steps"], front[0]["steps"]) << spec;  // the class fields describe the fewest steps
+    std::uint64_t previous_steps = 0;
+    std::uint64_t previous_volume = ~std::uint64_t{0};
+    for (const auto& p : front) {
+      const auto steps = p["steps"].get<std::uint64_t>();
+      const auto volume = p["volume"].get<std::uint64_t>();
+      EXPECT_GT(steps, previous_steps) << spec;
+      EXPECT_LT(volume, previous_volume) << spec;
+      EXPECT_GE(volume, status) << spec;
+      EXPECT_EQ(p["dimensions"].size(), steps) << spec;
+      EXPECT_EQ(p["verified"], true) << spec;
+      EXPECT_EQ(p["crossover"].is_null(), volume == status) << spec;
+      previous_steps = steps, previous_volume = volume;
+      // Every point was written; schedule run verifies it in its steps.
+      const auto file = dir / fmt::format("{}.T{}.json", base.stem().string(), steps);
+      const auto run = run_starnet("schedule run " + file.string() + " --json");
+      ASSERT_EQ(run.exit_code, 0) << file << "\n" << run.err;
+      EXPECT_EQ(run.json()["collective"], "alltoall") << file;
+      EXPECT_EQ(run.json()["steps"], steps) << file;
+      EXPECT_EQ(run.json()["verified"], true) << file;
+    }
+    EXPECT_EQ(previous_volume, status) << spec << ": the front ends at the status";
+    EXPECT_EQ(j["pareto_complete"], true) << spec;
+  }
+  // On S_4 the front has more than one point: the fewest steps (6, the uniform gossip's) send more.
+  const auto s4 = run_starnet("optimal --collective alltoall --method uniform --topology star:4");
+  ASSERT_EQ(s4.exit_code, 0) << s4.err;
+  EXPECT_THAT(s4.out, HasSubstr("one packet per message: 62 steps, volume 62"));
+  EXPECT_THAT(s4.out, HasSubstr("complete"));
+  std::filesystem::remove_all(dir);
+}
+
 TEST(OptimalCommand, BadInputsAreExitTwoNamingTheInput) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"optimal --collective scatter --topology ring:4", "--collective scatter"},
@@ -245,10 +300,17 @@ TEST(OptimalCommand, BadInputsAreExitTwoNamingTheInput) {
       {"optimal --topology star:7 --method uniform --collective broadcast --root 0", "up to 1024 nodes"},
       {"optimal --topology star:7 --method uniform -o x.json", "-o: a schedule is written up to 1024 nodes"},
       {"optimal --topology star:4 --method uniform --proof d", "--proof"},
-      {"optimal --topology ring:4 --beam-width 3", "--beam-width: applies only with --method uniform or coset"},
+      {"optimal --topology ring:4 --beam-width 3", "--beam-width 3: applies only with --method uniform or coset"},
       {"optimal --topology star:5 --method uniform --beam-width 0", "--beam-width 0"},
       {"optimal --topology star:5 --method uniform --max-steps 0", "--max-steps 0"},
       {"optimal --topology star:11 --method uniform", "star:11"},
+      {"optimal --collective alltoall --method uniform --topology mesh:3x3", "mesh:3x3: not given as a Cayley graph"},
+      {"optimal --collective alltoall --method uniform --topology tiers:3", "tiers:3"},
+      {"optimal --collective alltoall --topology ring:5", "--collective alltoall: with --method sat"},
+      {"optimal --collective alltoall --method coset --topology star:4", "--collective alltoall"},
+      {"optimal --collective alltoall --method uniform --topology star:4 --anytime --time-limit 1", "--anytime"},
+      {"optimal --collective alltoall --method uniform --topology star:4 --duplex half", "single-port full duplex"},
+      {"optimal --collective alltoall --method uniform --topology star:7 -o x.json", "up to 1024 nodes"},
   };
   for (const auto& [args, fragment] : cases) {
     const auto r = run_starnet(args);

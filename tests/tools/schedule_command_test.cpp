@@ -61,6 +61,50 @@ TEST(ScheduleCommand, TimedRunsUseTheAlphaBetaTimeOfEveryLink) {
   EXPECT_EQ(j.at("verified"), true);
 }
 
+TEST(ScheduleCommand, LatencyAndBandwidthGiveEveryLinkTheSameAlphaBetaTime) {
+  // complete:4, two steps, one chunk of size 2 per message: each takes 5 + 2/4 = 11/2, the run 11.
+  const auto r = run_starnet("schedule run " + example("allreduce") +
+                             " --costs topology --latency 5 --bandwidth 4 --chunk-size 2 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json();
+  EXPECT_EQ(exact(j, "makespan"), "11");
+  EXPECT_EQ(exact(j, "latency"), "5");
+  EXPECT_EQ(exact(j, "bandwidth"), "4");
+  EXPECT_EQ(j.at("verified"), true);
+  // Exponents are exact too: α = 1 µs, β = 2·10^9.
+  const auto e = run_starnet("schedule run " + example("allreduce") + " --costs topology --latency 1e-6 --bandwidth 2e9 --json");
+  ASSERT_EQ(e.exit_code, 0) << e.err;
+  EXPECT_EQ(exact(e.json(), "makespan"), "2001/1000000000");  // 2·(10^-6 + 1/(2·10^9))
+}
+
+TEST(ScheduleCommand, ExportsEveryAlgorithmOfTheCatalogueThatRunsVerified) {
+  const std::vector<std::tuple<std::string, std::string, std::string, int>> cases = {
+      {"recursive-halving", "hypercube:3", "reducescatter", 3},
+      {"bruck", "complete:6", "alltoall", 3},
+      {"bruck", "complete:6", "allgather", 3},
+      {"ring", "torus:3x3", "allgather", 4},
+      {"one-packet", "ring:5", "alltoall", 6},
+      {"combining", "hypercube:3", "alltoall", 3},
+      {"uniform", "star:4", "allgather", 6},
+      {"star", "star:4", "reducescatter", 6},
+      {"bfs-tree", "mesh:2x3", "gather", -1},
+      {"bfs-tree", "mesh:2x3", "alltoall", -1},
+      {"recursive-doubling", "complete:6", "allreduce", 4},  // folded: 1 + 2 + 1
+  };
+  for (const auto& [algorithm, spec, collective, steps] : cases) {
+    const auto file = (scratch_dir() / (algorithm + "_" + collective + ".json")).string();
+    const auto e = run_starnet("schedule export --algorithm " + algorithm + " --topology " + spec + " --collective " +
+                               collective + " -o " + file);
+    ASSERT_EQ(e.exit_code, 0) << algorithm << " " << spec << "\n" << e.err;
+    const auto r = run_starnet("schedule run " + file + " --json");
+    ASSERT_EQ(r.exit_code, 0) << algorithm << " " << spec << "\n" << r.err;
+    const auto j = r.json();
+    EXPECT_EQ(j["collective"], collective) << algorithm;
+    EXPECT_EQ(j["verified"], true) << algorithm;
+    if (steps >= 0) EXPECT_EQ(j["steps"], steps) << algorithm << " " << spec;
+  }
+}
+
 TEST(ScheduleCommand, TheAllReduceExampleAsAUserSeesIt) {
   const auto r = run_starnet("schedule run " + example("allreduce") + " --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -232,6 +276,11 @@ TEST(ScheduleCommand, BadInputsAreExitTwoNamingTheInput) {
       {"schedule export --algorithm star-allreduce --topology star:4", "-o FILE"},
       {"schedule export --algorithm bfs-tree --topology ring:4 --root 9 -o -", "--root 9"},
       {"schedule export --algorithm bfs-tree --topology ring:4 --collective gatherall -o -", "gatherall"},
+      {"schedule export --algorithm bruck --topology ring:4 -o -", "--algorithm bruck: bruck runs on complete graphs"},
+      {"schedule export --algorithm ring --topology ring:4 --collective alltoall -o -", "--collective alltoall"},
+      {"schedule run " + good + " --costs topology --latency -1", "--latency -1"},
+      {"schedule run " + good + " --costs topology --bandwidth 0", "--bandwidth 0"},
+      {"schedule run " + good + " --latency 1", "--latency"},
   };
   for (const auto& [args, fragment] : cases) {
     const auto r = run_starnet(args);

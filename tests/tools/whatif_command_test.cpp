@@ -1,11 +1,15 @@
 // `starnet whatif`, run as a user runs it.
 #include "cli_runner.hpp"
 
+#include <starnet/core/rational.hpp>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
 #include <sstream>
 
 namespace starnet::tools::testing {
@@ -156,6 +160,145 @@ TEST(WhatIfCommand, TableMatchesTheStoredTranscript) {
   EXPECT_EQ(r.out, golden("whatif_table.txt", r.out));
 }
 
+/// What the catalogue gives each family (docs/collectives.md), the rows' algorithms in order.
+const std::map<std::string, std::map<std::string, std::vector<std::string>>> CATALOGUE = {
+    {"allreduce",
+     {{"star:4", {"star", "bfs-tree"}},
+      {"hypercube:3", {"recursive-doubling", "bfs-tree"}},
+      {"ring:6", {"ring", "bfs-tree"}},
+      {"complete:8", {"recursive-doubling", "bfs-tree"}},
+      {"mesh:2x3", {"bfs-tree"}}}},
+    {"allgather",
+     {{"star:4", {"star", "uniform", "bfs-tree"}},
+      {"hypercube:3", {"recursive-doubling", "uniform", "bfs-tree"}},
+      {"ring:6", {"ring", "uniform", "bfs-tree"}},
+      {"complete:8", {"recursive-doubling", "bruck", "uniform", "bfs-tree"}},
+      {"mesh:2x3", {"bfs-tree"}}}},
+    {"reducescatter",
+     {{"star:4", {"star", "uniform", "bfs-tree"}},
+      {"hypercube:3", {"recursive-halving", "uniform", "bfs-tree"}},
+      {"ring:6", {"ring", "uniform", "bfs-tree"}},
+      {"complete:8", {"recursive-halving", "bruck", "uniform", "bfs-tree"}},
+      {"mesh:2x3", {"bfs-tree"}}}},
+    {"alltoall",
+     {{"star:4", {"one-packet", "combining", "bfs-tree"}},
+      {"hypercube:3", {"one-packet", "combining", "bfs-tree"}},
+      {"ring:6", {"one-packet", "combining", "bfs-tree"}},
+      {"complete:8", {"bruck", "one-packet", "combining", "bfs-tree"}},
+      {"mesh:2x3", {"bfs-tree"}}}},
+    {"gather", {{"star:4", {"bfs-tree"}}, {"complete:8", {"bfs-tree"}}, {"mesh:2x3", {"bfs-tree"}}}},
+    {"scatter", {{"star:4", {"bfs-tree"}}, {"complete:8", {"bfs-tree"}}, {"mesh:2x3", {"bfs-tree"}}}},
+    {"reduce", {{"star:4", {"bfs-tree"}}, {"hypercube:3", {"bfs-tree"}}}},
+    {"broadcast", {{"star:4", {"bfs-tree"}}, {"hypercube:3", {"bfs-tree"}}}}};
+
+TEST(WhatIfCommand, EveryCollectiveRunsTheCataloguesAlgorithmsVerifiedWithVolumeAndBounds) {
+  for (const auto& [collective, families] : CATALOGUE) {
+    std::string specs;
+    for (const auto& [spec, algorithms] : families) specs += (specs.empty() ? "" : ",") + spec;
+    const auto r = run_starnet("whatif --collective " + collective + " --topologies " + specs + " --root 1 --json");
+    ASSERT_EQ(r.exit_code, 0) << collective << "\n" << r.err;
+    const auto j = r.json();
+    EXPECT_EQ(j["collective"], collective);
+    std::map<std::string, std::vector<std::string>> seen;
+    for (const auto& row : j["rows"]) {
+      const auto where = collective + " " + row["topology"].get<std::string>() + " " + row["algorithm"].get<std::string>();
+      seen[row["topology"]].push_back(row["algorithm"]);
+      ASSERT_EQ(row["applicable"], true) << where << ": " << row["reason"];
+      EXPECT_EQ(row["verified"], true) << where;
+      EXPECT_LE(row["lower_bound"].get<std::uint64_t>(), row["steps"].get<std::uint64_t>()) << where;
+      // The busiest sender sends W packets at least (a gather's W is what its root receives).
+      if (collective != "gather") {
+        EXPECT_GE(row["volume"].get<std::uint64_t>(), row["bound_volume"].get<std::uint64_t>()) << where;
+      }
+      EXPECT_EQ(row["bound_status"].is_null(), collective != "alltoall") << where;
+      // Unit costs: the bound is reached when the steps meet it; the one-packet exchange's own bound is s.
+      const auto& bound = row["algorithm"] == "one-packet" ? row["bound_status"] : row["lower_bound"];
+      EXPECT_EQ(row["bound_reached"], row["steps"] == bound) << where;
+    }
+    for (const auto& [spec, algorithms] : families) EXPECT_EQ(seen[spec], algorithms) << collective << " " << spec;
+  }
+}
+
+TEST(WhatIfCommand, TheOnePacketExchangeMeetsTheStatusAndCombiningTakesFewerSteps) {
+  const auto r = run_starnet("whatif --collective alltoall --topologies star:5,hypercube:6,torus:4x4 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::map<std::string, std::uint64_t> status = {{"star:5", 442}, {"hypercube:6", 192}, {"torus:4x4", 32}};
+  int one_packet = 0;
+  const auto j = r.json();
+  for (const auto& row : j["rows"]) {
+    const auto spec = row["topology"].get<std::string>();
+    EXPECT_EQ(row["bound_status"], status.at(spec)) << spec;
+    if (row["algorithm"] == "one-packet") {
+      EXPECT_EQ(row["steps"], status.at(spec)) << spec;
+      EXPECT_EQ(row["volume"], status.at(spec)) << spec;
+      EXPECT_EQ(row["bound_reached"], true) << spec;
+      ++one_packet;
+    }
+    if (row["algorithm"] == "combining") {
+      EXPECT_LT(row["steps"].get<std::uint64_t>(), status.at(spec)) << spec;
+      EXPECT_GE(row["volume"].get<std::uint64_t>(), status.at(spec)) << spec;
+    }
+  }
+  EXPECT_EQ(one_packet, 3);
+}
+
+TEST(WhatIfCommand, LatencyAndBandwidthPriceEveryRowExactly) {
+  // α = 1 µs, β = 10^10 units/s, m = 1024: every step costs α + m·(its largest message)/β.
+  const auto r = run_starnet(
+      "whatif --collective alltoall --topologies hypercube:4 --latency 1e-6 --bandwidth 10000000000 --message-size "
+      "1024 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json();
+  const Rational alpha(1, 1000000);
+  const Rational per_packet = Rational(1024) / Rational(10000000000);
+  EXPECT_EQ(exact(j, "latency"), alpha.to_string());
+  EXPECT_EQ(exact(j, "bandwidth"), "10000000000");
+  std::set<std::string> algorithms;
+  for (const auto& row : j["rows"]) {
+    algorithms.insert(row["algorithm"].get<std::string>());
+    const auto steps = row["steps"].get<std::int64_t>();
+    const auto volume = row["volume"].get<std::int64_t>();
+    if (row["algorithm"] != "bfs-tree") {
+      // Uniform: every message of a step has the same size, so the steps' largest add up to the volume.
+      EXPECT_EQ(exact(row, "makespan"), (alpha * steps + per_packet * volume).to_string()) << row["algorithm"];
+    }
+    // α·L + m/β·max(L, s): L = 4 = ⌈log₂ 16⌉ = the diameter, s = 32.
+    EXPECT_EQ(exact(row, "lower_bound_time"), (alpha * 4 + per_packet * 32).to_string()) << row["algorithm"];
+  }
+  EXPECT_EQ(algorithms, (std::set<std::string>{"one-packet", "combining", "bfs-tree"}));
+  // The table shows the times beside the steps.
+  const auto text = run_starnet(
+      "whatif --collective alltoall --topologies hypercube:4 --latency 1e-6 --bandwidth 1e10 --message-size 1024");
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_THAT(text.out, HasSubstr("α–β (latency 1e-6, bandwidth 1e10)"));
+  EXPECT_THAT(text.out, HasSubstr("time"));
+  // Combining meets the bound exactly, 1137/156250000.
+  EXPECT_THAT(text.out, HasSubstr("combining       4      32  1137/156250000 ≈ 7.2768e-06  1137/156250000 ≈ 7.2768e-06   1.00"));
+}
+
+TEST(WhatIfCommand, CompleteGraphsAndSimGridClustersGetRecursiveDoubling) {
+  // Issue 34, defect 10: complete:8 had only a BFS tree (14 steps) against a bound of 3.
+  auto r = run_starnet("whatif --topologies complete:8 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto rows = r.json()["rows"];
+  ASSERT_EQ(rows.size(), 2U);
+  EXPECT_EQ(rows[0]["algorithm"], "recursive-doubling");
+  EXPECT_EQ(rows[0]["steps"], 3);
+  EXPECT_EQ(rows[0]["bound_reached"], true);
+  const std::filesystem::path cluster =
+      std::filesystem::path(STARNET_SOURCE_DIR) / "../shared/data/simgrid/cluster_backbone.xml";
+  if (!std::filesystem::exists(cluster)) GTEST_SKIP() << cluster << " is absent (SimGrid's examples are not ours)";
+  r = run_starnet("whatif --topologies " + cluster.string() + " --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  rows = r.json()["rows"];
+  ASSERT_EQ(rows.size(), 2U);
+  EXPECT_EQ(rows[0]["algorithm"], "recursive-doubling");
+  EXPECT_EQ(rows[0]["variant"], "folded, exchanges");
+  EXPECT_EQ(rows[0]["steps"], 8);  // 100 folded onto 64: 1 + 6 + 1, against ⌈log₂ 100⌉ = 7 (the tree: 198)
+  EXPECT_EQ(rows[0]["lower_bound"], 7);
+  EXPECT_EQ(rows[1]["steps"], 198);
+}
+
 TEST(WhatIfCommand, ReduceAndBroadcastRunTheTreeFromTheRoot) {
   for (const char* c : {"reduce", "broadcast"}) {
     const auto r =
@@ -171,9 +314,27 @@ TEST(WhatIfCommand, ReduceAndBroadcastRunTheTreeFromTheRoot) {
   }
 }
 
+TEST(WhatIfCommand, ARowThatIsNotVerifiedSaysWhy) {
+  // #34: the table marks the row NO, a note says why.
+  const auto file = whatif_scratch("broken.json");
+  // An all-reduce on two nodes whose result never reaches node 1; the file names no topology.
+  std::ofstream(file) << R"({"format":"starnet-schedule","version":1,"collective":"allreduce","chunks":1,"nodes":2,)"
+                         R"("steps":[[{"f":1,"t":0,"c":[0],"op":"reduce"}]]})";
+  const auto r = run_starnet("whatif --topologies complete:2,ring:3 --schedule " + file.string());
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("complete:2 schedule (1 full, faults none) NOT verified: node 1 ends with"));
+  EXPECT_THAT(r.out, HasSubstr("not applicable: broken.json is for 2 nodes"));
+  EXPECT_THAT(r.out, HasSubstr("1 NOT verified"));
+}
+
 TEST(WhatIfCommand, BadInputIsExitTwoNamingTheInput) {
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"whatif --collective gather --topologies star:4", "--collective gather"},
+      {"whatif --collective scan --topologies star:4", "--collective scan"},
+      {"whatif --collective alltoall --topologies star:4 --latency -1", "--latency -1"},
+      {"whatif --collective alltoall --topologies star:4 --bandwidth 0", "--bandwidth 0"},
+      {"whatif --collective alltoall --topologies star:4 --bandwidth 1/0", "--bandwidth 1/0"},
+      {"whatif --collective alltoall --topologies star:4 --latency 1e-99", "--latency 1e-99"},
+      {"whatif --topologies star:4 --costs random --latency 1", "--latency 1"},
       {"whatif --topologies star:4,cube:7", "cube:7"},
       {"whatif --topologies hypercube:7 --fail-links 3-17", "--fail-links 3-17"},
       {"whatif --topologies hypercube:7 --fail-nodes 9999", "--fail-nodes 9999"},
@@ -182,7 +343,7 @@ TEST(WhatIfCommand, BadInputIsExitTwoNamingTheInput) {
       {"whatif --topologies star:4 --duplex quarter", "--duplex quarter"},
       {"whatif --topologies star:4 --fail-random 2", "--fail-random 2"},
       {"whatif --topologies star:4 --fail-random often", "\"often\""},
-      {"whatif --topologies star:4 --costs free", "\"free\""},
+      {"whatif --topologies star:4 --costs free", "--costs free: expected unit, topology or random"},
       {"whatif --topologies star:4 --plot study.pdf", "--plot: output file \"study.pdf\""},
       {"whatif --topologies star:4 --root 99", "--root 99"},
       {"whatif --topologies star:4 --op avg", "--op avg"},

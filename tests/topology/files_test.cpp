@@ -253,6 +253,10 @@ TEST(Files, RejectsNonPositiveOrNonFiniteWeights) {
   }
   EXPECT_ERROR(TopologyError, parse_platform("digraph { a -> b [weight=\"1e-40\"]; }", FileFormat::DOT, "tiny.dot"),
                "link a->b weight", "\"1e-40\" cannot be held exactly");
+  // A fraction too (Rational::parse alone would hold it beyond 64 bits).
+  EXPECT_ERROR(TopologyError,
+               parse_platform("digraph { a -> b [weight=\"1/100000000000000000000000\"]; }", FileFormat::DOT, "big.dot"),
+               "link a->b weight", "\"1/100000000000000000000000\" cannot be held exactly", "64-bit");
 }
 
 TEST(Files, ReadsNetworkxGraphmlWithDoubleWeightsAndWarnsOfItsOtherAttributes) {
@@ -596,6 +600,13 @@ TEST(Files, FormatNames) {
   EXPECT_EQ(format_of_path("b.graphml"), FileFormat::GRAPHML);
   EXPECT_EQ(format_of_path("platform.xml"), FileFormat::SIMGRID);
   EXPECT_EQ(format_of_path("b.json"), std::nullopt);
+  // #34: extensions in any case, as Windows and macOS users write them.
+  EXPECT_EQ(format_of_path("NET.DOT"), FileFormat::DOT);
+  EXPECT_EQ(format_of_path("a/b.Gv"), FileFormat::DOT);
+  EXPECT_EQ(format_of_path("b.GraphML"), FileFormat::GRAPHML);
+  EXPECT_EQ(format_of_path("Platform.XML"), FileFormat::SIMGRID);
+  EXPECT_EQ(format_of_path("x.dotx"), std::nullopt);
+  EXPECT_EQ(format_of_path(""), std::nullopt);
 }
 
 }  // namespace

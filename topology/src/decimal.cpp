@@ -106,7 +106,7 @@ Rational decimal(std::string_view text, const std::string& what) {
     throw bad("is not a number (expected an integer, a fraction such as 2/3, or a decimal such as 0.25 or 1e-3)");
   }
   const auto value = exact_value(*d);
-  if (!value) throw bad("cannot be held exactly (a speed or cost is a fraction of two 64-bit integers)");
+  if (!value) throw bad("cannot be held exactly (a value read from a file is a fraction of two 64-bit integers)");
   return *value;
 }
 
@@ -115,11 +115,19 @@ Rational decimal(std::string_view text, const std::string& what) {
 Rational exact_number(std::string_view text, const std::string& what) {
   text = trimmed(text);
   if (text.find('/') == std::string_view::npos) return decimal(text, what);
+  Rational value;
   try {
-    return Rational::parse(text, what);
+    value = Rational::parse(text, what);
   } catch (const InputError& e) {
     throw TopologyError(e.what());
   }
+  // As for decimals: what a file gives is read in 64 bits; what starnet computes is not limited.
+  if (!value.is_small()) {
+    throw TopologyError(fmt::format("{}: \"{}\" cannot be held exactly (a value read from a file is a fraction of two "
+                                    "64-bit integers)",
+                                    what, text));
+  }
+  return value;
 }
 
 }  // namespace starnet::topology::detail

@@ -703,9 +703,13 @@ FileFormat parse_file_format(std::string_view text, std::string_view what) {
 }
 
 std::optional<FileFormat> format_of_path(std::string_view path) {
-  if (path.ends_with(".dot") || path.ends_with(".gv")) return FileFormat::DOT;
-  if (path.ends_with(".graphml")) return FileFormat::GRAPHML;
-  if (path.ends_with(".xml")) return FileFormat::SIMGRID;
+  // Extensions in any case: Windows and macOS users write .DOT and .GraphML.
+  std::string lower(path.substr(path.size() - std::min<std::size_t>(path.size(), 8)));
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string_view end(lower);
+  if (end.ends_with(".dot") || end.ends_with(".gv")) return FileFormat::DOT;
+  if (end.ends_with(".graphml")) return FileFormat::GRAPHML;
+  if (end.ends_with(".xml")) return FileFormat::SIMGRID;
   return std::nullopt;
 }
 

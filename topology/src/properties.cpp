@@ -146,19 +146,7 @@ Rational TopologyProperties::average_distance() const {
     den += distance_histogram[d];
   }
   if (den == 0) return 0;
-  Wide a = num;
-  Wide b = den;
-  while (b != 0) {
-    const Wide t = a % b;
-    a = b;
-    b = t;
-  }
-  num /= a;
-  den /= a;
-  if (num > std::numeric_limits<std::int64_t>::max() || den > std::numeric_limits<std::int64_t>::max()) {
-    throw Error(fmt::format("{}: the exact average distance does not fit 64-bit rationals", name));
-  }
-  return {static_cast<std::int64_t>(num), static_cast<std::int64_t>(den)};
+  return Rational::from_wide(num, den);
 }
 
 TopologyProperties star_graph_properties(const StarGraph& g) {

@@ -6,6 +6,7 @@
 // value with a unit is read exactly: the decimal's digits · 10^e · the unit's 10^a · 2^b · k, in
 // 128-bit integers reduced once, so "41.279125MBps" is 41279125 and "1Kibps" is 128.
 #include <starnet/core/error.hpp>
+#include <starnet/core/rational_gmp.hpp>
 #include <starnet/topology/families.hpp>
 #include <starnet/topology/simgrid.hpp>
 
@@ -134,9 +135,34 @@ std::optional<std::int64_t> whole_number(std::string_view text) {
 
 // ---- writing decimals -------------------------------------------------------------------------
 
+/// decimal_text() of a value beyond 64 bits.
+std::optional<std::string> big_decimal_text(const mpq_class& q) {
+  mpz_class rest = q.get_den();
+  const mpz_class two = 2;
+  const mpz_class five = 5;
+  const mp_bitcnt_t twos = mpz_remove(rest.get_mpz_t(), rest.get_mpz_t(), two.get_mpz_t());
+  const mp_bitcnt_t fives = mpz_remove(rest.get_mpz_t(), rest.get_mpz_t(), five.get_mpz_t());
+  if (rest != 1) return std::nullopt;
+  const mpz_class num = abs(q.get_num());
+  const mpz_class whole = num / q.get_den();
+  const mpz_class remainder = num - whole * q.get_den();
+  std::string text = (q < 0 ? "-" : "") + whole.get_str();
+  if (remainder != 0) {
+    // den divides 10^digits, so remainder·10^digits/den is exact: the digits after the point,
+    // the last one non-zero (den is in lowest terms).
+    const unsigned long digits = std::max(twos, fives);
+    mpz_class scale;
+    mpz_ui_pow_ui(scale.get_mpz_t(), 10, digits);
+    const std::string fraction = mpz_class(remainder * scale / q.get_den()).get_str();
+    text += '.' + std::string(digits - fraction.size(), '0') + fraction;
+  }
+  return text;
+}
+
 /// The finite decimal text of @p r ("0.0001", "3", "-2.5"), or nullopt when its denominator has a
 /// prime factor other than 2 and 5.
 std::optional<std::string> decimal_text(const Rational& r) {
+  if (!r.is_small()) return big_decimal_text(to_mpq(r));
   std::int64_t rest = r.den();
   int twos = 0;
   int fives = 0;
@@ -353,7 +379,7 @@ Rational SimgridReader::quantity(const pugi::xml_node& at, const char* attribute
     fail(at, fmt::format("{} has the unknown unit \"{}\" (expected one of {})", what, unit, unit_list(kind)));
   }
   const auto value = exact_value(*number, u->pow10, u->pow2, u->factor);
-  if (!value) fail(at, what + " cannot be held exactly (starnet holds values as fractions of two 64-bit integers)");
+  if (!value) fail(at, what + " cannot be held exactly (starnet reads a value as a fraction of two 64-bit integers)");
   return *value;
 }
 
@@ -689,13 +715,7 @@ void SimgridReader::read_cluster(const pugi::xml_node& element) {
     fail(element, fmt::format("{} has bb_lat but no bb_bw (expected both for a backbone, or neither)",
                               describe(element)));
   }
-  try {
-    cluster_link_ = LinkProperties{Rational(1) / bandwidth, 0, 2 * lat + bb_lat};
-  } catch (const Error&) {
-    fail(element, fmt::format("{}: its route latency 2·lat + bb_lat cannot be held exactly (starnet holds values as "
-                              "fractions of two 64-bit integers)",
-                              describe(element)));
-  }
+  cluster_link_ = LinkProperties{Rational(1) / bandwidth, 0, 2 * lat + bb_lat};
   const std::string prefix = element.attribute("prefix").value();
   const std::string suffix = element.attribute("suffix").value();
   for (const std::int64_t i : radical(element)) {
@@ -721,13 +741,7 @@ LinkProperties SimgridReader::route_link(const RawRoute& route) const {
       throw TopologyError(fmt::format("{} names the link \"{}\", which is not declared (expected a <link id=\"{}\">)",
                                       name, id, id));
     }
-    try {
-      latency += it->second.latency;
-    } catch (const Error&) {
-      throw TopologyError(fmt::format("{}: the sum of its latencies cannot be held exactly (starnet holds values as "
-                                      "fractions of two 64-bit integers)",
-                                      name));
-    }
+    latency += it->second.latency;
     bandwidth = bandwidth ? std::min(*bandwidth, it->second.bandwidth) : it->second.bandwidth;
     // A route's dimension is its links' when they all carry the same one.
     dimension = !dimension || *dimension == it->second.dimension ? it->second.dimension : 0;

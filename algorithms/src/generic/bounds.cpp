@@ -23,7 +23,8 @@ StepBound step_lower_bound(Collective collective, const emulator::PortModel& por
   STARNET_ASSERT(nodes >= 1 && ports.ports >= 1);
   StepBound b;
   b.counting = ceil_log(std::uint64_t{ports.ports} + 1, nodes);
-  if (collective == Collective::ALLREDUCE && ports.half_duplex && ports.ports == 1 && nodes >= 2) ++b.counting;
+  const bool everyone_full = collective == Collective::ALLREDUCE || collective == Collective::ALLGATHER;
+  if (everyone_full && ports.half_duplex && ports.ports == 1 && nodes >= 2) ++b.counting;
   b.distance = distance;
   return b;
 }
@@ -78,6 +79,35 @@ std::pair<Rational, NodeId> farthest(const topology::Topology& t, NodeId v, bool
 
 Rational eccentricity(const topology::Topology& topology, NodeId v, bool weighted) {
   return farthest(topology, v, weighted).first;
+}
+
+std::optional<std::uint64_t> mean_status(const topology::Topology& topology, bool vertex_transitive) {
+  const NodeId n = topology.num_nodes();
+  if (n == 0) return 0;
+  const auto sum_from = [&topology, n](NodeId v) {
+    constexpr auto UNSEEN = std::numeric_limits<std::uint32_t>::max();
+    std::vector<std::uint32_t> dist(n, UNSEEN);
+    std::vector<NodeId> queue{v};
+    queue.reserve(n);
+    dist[v] = 0;
+    std::uint64_t sum = 0;
+    for (std::size_t head = 0; head < queue.size(); ++head) {
+      const NodeId u = queue[head];
+      sum += dist[u];
+      for (topology::Port p = 0; p < topology.degree(u); ++p) {
+        const NodeId w = topology.neighbor(u, p);
+        if (dist[w] == UNSEEN) dist[w] = dist[u] + 1, queue.push_back(w);
+      }
+    }
+    return sum;
+  };
+  if (vertex_transitive) return sum_from(0);
+  std::uint64_t arcs = 0;
+  for (NodeId v = 0; v < n; ++v) arcs += topology.degree(v);
+  if (n * (n + arcs) > MAX_DIAMETER_WORK) return std::nullopt;
+  std::uint64_t total = 0;
+  for (NodeId v = 0; v < n; ++v) total += sum_from(v);
+  return (total + n - 1) / n;
 }
 
 Diameter diameter(const topology::Topology& topology, bool weighted, bool vertex_transitive) {

@@ -85,13 +85,26 @@ std::optional<NodeId> star_rank(const topology::StarGraph& g, std::string_view t
 }  // namespace
 
 Rational LinkCosts::of(const Topology& base, NodeId v, Port port) const {
+  return alpha(base, v, port) + per_unit(base, v, port);
+}
+
+Rational LinkCosts::alpha(const Topology& base, NodeId v, Port port) const {
   switch (kind) {
     case CostKind::UNIT: return 1;
-    case CostKind::TOPOLOGY: return base.link_latency(v, port) + message_size * base.link_cost(v, port);
+    case CostKind::TOPOLOGY: return latency ? *latency : base.link_latency(v, port);
+    case CostKind::RANDOM: return 0;
+  }
+  return 1;
+}
+
+Rational LinkCosts::per_unit(const Topology& base, NodeId v, Port port) const {
+  switch (kind) {
+    case CostKind::UNIT: return 0;
+    case CostKind::TOPOLOGY: return message_size * (bandwidth ? Rational(1) / *bandwidth : base.link_cost(v, port));
     case CostKind::RANDOM:
       return {static_cast<std::int64_t>(2 + link_hash(seed, COST_SALT, v, base.neighbor(v, port)) % 7), 4};
   }
-  return 1;
+  return 0;
 }
 
 std::vector<std::string> split_list(std::string_view text) {

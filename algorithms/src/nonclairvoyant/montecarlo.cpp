@@ -113,11 +113,15 @@ Emulation<double> one(const Shared& shared, PerThread& local, Algorithm a, std::
 
 void validate(const Scenario& s) {
   if (s.n < 1 || s.n > 65535) {
-    throw InputError(Setting{"processors", std::to_string(s.n)},
+    throw InputError(Setting{"n", std::to_string(s.n)},
                      "expected 1..65535 processors (the order check packs indices in 16 bits)");
   }
-  if (!(s.mu_d >= 0)) throw InputError(Setting{"mean transfer cost", fmt::format("{}", s.mu_d)}, "must be ≥ 0");
-  if (!(s.mu_c >= 0)) throw InputError(Setting{"mean computation cost", fmt::format("{}", s.mu_c)}, "must be ≥ 0");
+  // Settings named as the Scenario's fields (and the api's keywords): mu_d, mu_c.
+  for (const auto& [name, mean] : {std::pair{"mu_d", s.mu_d}, std::pair{"mu_c", s.mu_c}}) {
+    if (!(std::isfinite(mean) && mean >= 0)) {
+      throw InputError(Setting{name, fmt::format("{}", mean)}, "expected a finite mean ≥ 0");
+    }
+  }
   // The distributions check the CV against their ranges (InputError naming both).
   (void)CostDistribution(s.distribution, s.mu_d, s.cv);
 }

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <map>
 #include <optional>
+#include <string_view>
 
 namespace starnet::algorithms::nonclairvoyant {
 
@@ -16,6 +17,20 @@ using stochastic::DistributionKind;
 using stochastic::Summary;
 
 namespace {
+
+// The values the paper's statements name (its words; our readings of them are in the header).
+constexpr double SIMILAR_BELOW_CV = 0.1;          // Figure 4: Binomial-stat ~ Tree-dyn "for CVs lower than 0.1"
+constexpr double STATIC_EQUAL_ABOVE_CV = 1;       // Figure 4: static methods equal "for CVs greater than 1"
+constexpr double SECOND_ABOVE_CV = 0.3;           // Figure 4: Non-Commut-Tree-dyn second "when the CV is > 0.3"
+constexpr double NOTICEABLE_CV = 1;               // Figure 4: "noticeable (CV greater than 1)" heterogeneity
+constexpr double EXPONENTIAL_CV = 1;              // gamma with CV 1 is Exp(1): HeteroPar 2013's Markov chain
+constexpr double LOW_COMPUTATION_RATIO = 0.1;     // Figure 5: the "mu_c/mu_d = 0.1" row
+constexpr double PAPER_MEDIAN_DISPERSION = 0.27;  // Figure 6(a): "the median dispersion is 0.27"
+constexpr double HIGH_CV_AREA = 5;                // Figure 6(a)'s last area of divergence: "CV greater than 5"
+/// Grid values come from pow(): a value the paper names is recognised within this tolerance.
+constexpr double GRID_TOLERANCE = 1e-9;
+/// A spread over the laws needs two of them.
+constexpr int MIN_LAWS = 2;
 
 constexpr std::size_t B = algorithm_index(Algorithm::BINOMIAL_STAT);
 constexpr std::size_t F = algorithm_index(Algorithm::FIBONACCI_STAT);
@@ -26,6 +41,8 @@ constexpr std::array<std::size_t, 3> NONCOMMUTATIVE = {B, F, N};
 std::string name(std::size_t a) { return std::string(to_string(ALL_ALGORITHMS[a])); }
 std::string num(double x) { return fmt::format("{:.3g}", x); }
 std::string percent(double x) { return fmt::format("{:.1f} %", 100 * x); }
+/// A criterion's share as the findings print it: 0.9 → "90 %".
+std::string whole_percent(double x) { return fmt::format("{:g} %", 100 * x); }
 
 /// Standard error of the difference of two independent means.
 double se_diff(const Summary& a, const Summary& b) { return std::sqrt(a.sem * a.sem + b.sem * b.sem); }
@@ -52,8 +69,8 @@ double crossing(double x0, double f0, double x1, double f1) {
   return std::exp(std::log(x0) + (std::log(x1) - std::log(x0)) * f0 / (f0 - f1));
 }
 
-/// "around half": within a factor √2 of 1/2.
-bool around_half(double x) { return x >= 0.5 / std::sqrt(2.0) && x <= 0.5 * std::sqrt(2.0); }
+/// "around half": within AROUND_FACTOR of 1/2.
+bool around_half(double x) { return x >= 0.5 / AROUND_FACTOR && x <= 0.5 * AROUND_FACTOR; }
 
 std::array<Summary, 4> summaries(const Figure4Point& p) {
   std::array<Summary, 4> s{};
@@ -99,193 +116,231 @@ Figure4Result figure4_study(std::span<const double> cvs, const StudyOptions& opt
   return r;
 }
 
+namespace {
+
+// Figure 4: one function per statement of Section 5, in the order figure4_notes() lists them.
+
+/// "For all CVs, Tree-dyn has the best expected performance" (@p best) / "… Fibonacci-stat has the
+/// worst": refuted only by a contrary difference beyond SIGNIFICANT_SE.
+StudyNote tree_dyn_best_or_fibonacci_worst(const std::vector<Figure4Point>& pts, bool best) {
+  const std::size_t who = best ? T : F;
+  std::vector<std::string> contrary;
+  bool significant = false;
+  std::size_t held = 0;
+  for (const auto& p : pts) {
+    const auto s = summaries(p);
+    bool ok = true;
+    for (std::size_t a = 0; a < ALL_ALGORITHMS.size(); ++a) {
+      if (a == who || (best ? s[a].mean >= s[who].mean : s[a].mean <= s[who].mean)) continue;
+      ok = false;
+      const double z = std::abs(s[a].mean - s[who].mean) / se_diff(s[a], s[who]);
+      significant = significant || z > SIGNIFICANT_SE;
+      contrary.push_back(fmt::format("CV {}: {} {} by {} ({:.1f} SE)", num(p.cv), name(a), best ? "lower" : "higher",
+                                     num(std::abs(s[a].mean - s[who].mean)), z));
+    }
+    held += ok ? 1 : 0;
+  }
+  return {"4",
+          best ? "For all CVs, Tree-dyn has the best expected performance"
+               : "For all CVs, ... Fibonacci-stat has the worst",
+          !significant,
+          fmt::format("{} has the {} mean at {} of {} CVs{}{} (criterion: no contrary difference beyond {} "
+                      "standard errors)",
+                      name(who), best ? "lowest" : "highest", held, pts.size(), contrary.empty() ? "" : "; ",
+                      join(contrary), SIGNIFICANT_SE)};
+}
+
+/// "Binomial-stat is similar to Tree-dyn for CVs lower than 0.1": means within SIMILAR_MEANS.
+std::optional<StudyNote> binomial_similar_to_tree_dyn(const std::vector<Figure4Point>& pts) {
+  double worst = 0;
+  double at = 0;
+  std::size_t count = 0;
+  for (const auto& p : pts) {
+    if (p.cv >= SIMILAR_BELOW_CV * (1 - GRID_TOLERANCE)) continue;
+    const auto s = summaries(p);
+    const double gap = relative_gap(s[B].mean, s[T].mean);
+    ++count;
+    if (gap >= worst) worst = gap, at = p.cv;
+  }
+  if (count == 0) return std::nullopt;
+  const auto& last = summaries(pts.back());
+  return StudyNote{"4", "Binomial-stat is similar to Tree-dyn for CVs lower than 0.1", worst <= SIMILAR_MEANS,
+                   fmt::format("below CV {} the means differ by at most {} (CV {}); at CV {} by {} (criterion: "
+                               "within {})",
+                               num(SIMILAR_BELOW_CV), percent(worst), num(at), num(pts.back().cv),
+                               percent(relative_gap(last[B].mean, last[T].mean)), percent(SIMILAR_MEANS))};
+}
+
+/// "For CVs greater than 1, both static approaches perform equally with a similar dispersion":
+/// means within SIMILAR_MEANS, 10–90 % widths within SIMILAR_SPREADS.
+std::optional<StudyNote> static_methods_equal(const std::vector<Figure4Point>& pts) {
+  double mean_gap = 0;
+  double width_gap = 0;
+  std::size_t count = 0;
+  for (const auto& p : pts) {
+    if (p.cv <= STATIC_EQUAL_ABOVE_CV * (1 + GRID_TOLERANCE)) continue;
+    const auto s = summaries(p);
+    ++count;
+    mean_gap = std::max(mean_gap, relative_gap(s[B].mean, s[F].mean));
+    width_gap = std::max(width_gap, relative_gap(s[B].q90 - s[B].q10, s[F].q90 - s[F].q10));
+  }
+  if (count == 0) return std::nullopt;
+  return StudyNote{"4", "For CVs greater than 1, both static approaches perform equally with a similar dispersion",
+                   mean_gap <= SIMILAR_MEANS && width_gap <= SIMILAR_SPREADS,
+                   fmt::format("above CV {} the means of Binomial-stat and Fibonacci-stat differ by at most {}, their "
+                               "10-90 % widths by at most {} (criteria: {} and {})",
+                               num(STATIC_EQUAL_ABOVE_CV), percent(mean_gap), percent(width_gap),
+                               percent(SIMILAR_MEANS), percent(SIMILAR_SPREADS))};
+}
+
+/// "Non-Commut-Tree-dyn has the second best expected performance when the CV is greater than
+/// 0.3": no static method lower beyond SIGNIFICANT_SE there.
+std::optional<StudyNote> noncommut_tree_dyn_second(const std::vector<Figure4Point>& pts) {
+  std::vector<std::string> contrary;
+  bool significant = false;
+  std::size_t count = 0;
+  std::optional<double> from;  // smallest CV from which it is second at every larger CV
+  for (const auto& p : pts) {
+    const auto s = summaries(p);
+    const bool second = s[N].mean < s[B].mean && s[N].mean < s[F].mean;
+    if (!second) from.reset();
+    else if (!from) from = p.cv;
+    if (p.cv <= SECOND_ABOVE_CV) continue;
+    ++count;
+    for (const std::size_t a : {B, F}) {
+      if (s[a].mean >= s[N].mean) continue;
+      const double z = (s[N].mean - s[a].mean) / se_diff(s[a], s[N]);
+      significant = significant || z > SIGNIFICANT_SE;
+      contrary.push_back(fmt::format("CV {}: {} lower by {:.1f} SE", num(p.cv), name(a), z));
+    }
+  }
+  if (count == 0) return std::nullopt;
+  return StudyNote{
+      "4", "Non-Commut-Tree-dyn has the second best expected performance when the CV is greater than 0.3",
+      !significant,
+      fmt::format("{}; it ranks second at every CV from {} on (criterion: no static method lower beyond {} SE "
+                  "above CV {})",
+                  contrary.empty() ? fmt::format("no static method is lower above CV {}", num(SECOND_ABOVE_CV))
+                                   : join(contrary),
+                  from ? num(*from) : "(never)", SIGNIFICANT_SE, num(SECOND_ABOVE_CV))};
+}
+
+/// "When the CV is close to 10, all methods are equivalent": at the largest CV, if at least
+/// CLOSE_TO_10_CV, the means within SIMILAR_MEANS.
+std::optional<StudyNote> all_equivalent_near_cv_10(const std::vector<Figure4Point>& pts) {
+  if (pts.back().cv < CLOSE_TO_10_CV) return std::nullopt;
+  const auto s = summaries(pts.back());
+  double lo = s[0].mean;
+  double hi = s[0].mean;
+  for (const auto& x : s) lo = std::min(lo, x.mean), hi = std::max(hi, x.mean);
+  return StudyNote{"4", "When the CV is close to 10, all methods are equivalent", (hi - lo) / lo <= SIMILAR_MEANS,
+                   fmt::format("at CV {} the means span {} to {} ({} apart; criterion: within {})", num(pts.back().cv),
+                               num(lo), num(hi), percent((hi - lo) / lo), percent(SIMILAR_MEANS))};
+}
+
+/// "Fibonacci-stat and Non-Commut-Tree-dyn … expected durations remain stable longer": the CV at
+/// which each mean first exceeds its smallest-CV value by STABLE_GROWTH comes later for those two.
+StudyNote stable_longer(const std::vector<Figure4Point>& pts) {
+  std::array<double, ALL_ALGORITHMS.size()> stable_until{};
+  for (std::size_t a = 0; a < ALL_ALGORITHMS.size(); ++a) {
+    stable_until[a] = std::numeric_limits<double>::infinity();
+    const double base = pts.front().outcomes[a].summary.mean;
+    for (const auto& p : pts) {
+      if (p.outcomes[a].summary.mean > base * (1 + STABLE_GROWTH)) {
+        stable_until[a] = p.cv;
+        break;
+      }
+    }
+  }
+  const bool agrees = std::min(stable_until[F], stable_until[N]) > std::max(stable_until[B], stable_until[T]);
+  std::vector<std::string> items;
+  for (std::size_t a = 0; a < ALL_ALGORITHMS.size(); ++a) {
+    items.push_back(fmt::format("{} {}", name(a),
+                                std::isinf(stable_until[a]) ? std::string("never") : "at CV " + num(stable_until[a])));
+  }
+  return {"4",
+          "Fibonacci-stat and Non-Commut-Tree-dyn ... expected durations remain stable longer (until the CV "
+          "reaches 0.3)",
+          agrees,
+          fmt::format("the mean first exceeds its CV-{} value by more than {}: {} (criterion: later for "
+                      "Fibonacci-stat and Non-Commut-Tree-dyn than for the two others)",
+                      num(pts.front().cv), percent(STABLE_GROWTH), join(items))};
+}
+
+/// The study's point at @p cv, if it has one.
+const Figure4Point* point_at(const std::vector<Figure4Point>& pts, double cv) {
+  const auto it = std::find_if(pts.begin(), pts.end(),
+                               [&](const Figure4Point& p) { return std::abs(p.cv - cv) < GRID_TOLERANCE; });
+  return it == pts.end() ? nullptr : &*it;
+}
+
+/// "When the heterogeneity is noticeable (CV greater than 1), the performance decreases
+/// significantly": from CV 1 to the largest CV, every mean grows by SIGNIFICANT_GROWTH at least.
+std::optional<StudyNote> decrease_beyond_cv_1(const std::vector<Figure4Point>& pts) {
+  const Figure4Point* const one = point_at(pts, NOTICEABLE_CV);
+  if (one == nullptr || pts.back().cv <= NOTICEABLE_CV) return std::nullopt;
+  double least = std::numeric_limits<double>::infinity();
+  for (std::size_t a = 0; a < ALL_ALGORITHMS.size(); ++a) {
+    least = std::min(least, pts.back().outcomes[a].summary.mean / one->outcomes[a].summary.mean);
+  }
+  return StudyNote{"4",
+                   "When the heterogeneity is noticeable (CV greater than 1), the performance decreases significantly",
+                   least >= SIGNIFICANT_GROWTH,
+                   fmt::format("from CV {} to CV {} every mean grows by a factor of at least {} (criterion: {})",
+                               num(NOTICEABLE_CV), num(pts.back().cv), num(least), SIGNIFICANT_GROWTH)};
+}
+
+/// HeteroPar 2013, Section 3: Tree-dyn at CV 1 (gamma = Exp(1)) against the chain's exact
+/// expectation @p exact, within EQUAL_WITHIN_SE.
+StudyNote tree_dyn_is_the_markov_chain(const Summary& t, double exact) {
+  const double z = (t.mean - exact) / t.sem;
+  return {"4",
+          "HeteroPar 2013, Section 3: Tree-dyn with Exp(lambda) transfers and no computation is the Markov "
+          "chain of states (transfers in progress, slot full)",
+          std::abs(z) <= EQUAL_WITHIN_SE,
+          fmt::format("at CV 1 gamma costs are Exp(1): Tree-dyn's mean {:.6f} +- {:.6f} (SE) against the "
+                      "chain's exact E[T] = {:.6f}: {:.1f} SE (criterion: within {} SE)",
+                      t.mean, t.sem, exact, z, EQUAL_WITHIN_SE)};
+}
+
+/// HeteroPar 2013's printed E[T] = (2H(n/2) + 2/n)/lambda for even @p n, against Tree-dyn's
+/// mean at CV 1 (the chain gives − 2/n: a sign typo).
+StudyNote printed_expectation(const Summary& t, int n, double exact) {
+  double harmonic = 0;
+  for (int i = 1; i <= n / 2; ++i) harmonic += 1.0 / i;
+  const double printed = 2 * harmonic + 2.0 / n;
+  const double zp = (t.mean - printed) / t.sem;
+  return {"4", "HeteroPar 2013, Section 3: E[T] = (2H(n/2) + 2/n)/lambda for even n", std::abs(zp) <= EQUAL_WITHIN_SE,
+          fmt::format("the printed form gives {:.6f}, {:.1f} SE from Tree-dyn's mean at CV 1; the chain's "
+                      "(2H(n/2) - 2/n)/lambda = {:.6f} is what the emulator measures (a sign typo in the "
+                      "paper; criterion: within {} SE)",
+                      printed, zp, exact, EQUAL_WITHIN_SE)};
+}
+
+}  // namespace
+
 std::vector<StudyNote> figure4_notes(const Figure4Result& r) {
   std::vector<StudyNote> notes;
   const auto& pts = r.points;
   if (pts.empty()) return notes;
-
-  // Extremes: Tree-dyn best, Fibonacci-stat worst, at every CV.
-  for (const bool best : {true, false}) {
-    const std::size_t who = best ? T : F;
-    std::vector<std::string> contrary;
-    bool significant = false;
-    std::size_t held = 0;
-    for (const auto& p : pts) {
-      const auto s = summaries(p);
-      bool ok = true;
-      for (std::size_t a = 0; a < 4; ++a) {
-        if (a == who || (best ? s[a].mean >= s[who].mean : s[a].mean <= s[who].mean)) continue;
-        ok = false;
-        const double z = std::abs(s[a].mean - s[who].mean) / se_diff(s[a], s[who]);
-        significant = significant || z > SIGNIFICANT_SE;
-        contrary.push_back(fmt::format("CV {}: {} {} by {} ({:.1f} SE)", num(p.cv), name(a), best ? "lower" : "higher",
-                                       num(std::abs(s[a].mean - s[who].mean)), z));
-      }
-      held += ok ? 1 : 0;
-    }
-    notes.push_back({"4",
-                     best ? "For all CVs, Tree-dyn has the best expected performance"
-                          : "For all CVs, ... Fibonacci-stat has the worst",
-                     !significant,
-                     fmt::format("{} has the {} mean at {} of {} CVs{}{} (criterion: no contrary difference beyond {} "
-                                 "standard errors)",
-                                 name(who), best ? "lowest" : "highest", held, pts.size(), contrary.empty() ? "" : "; ",
-                                 join(contrary), SIGNIFICANT_SE)});
-  }
-
-  // Binomial-stat ~ Tree-dyn below CV 0.1.
-  {
-    double worst = 0;
-    double at = 0;
-    std::size_t count = 0;
-    for (const auto& p : pts) {
-      if (p.cv >= 0.1 * (1 - 1e-9)) continue;
-      const auto s = summaries(p);
-      const double gap = relative_gap(s[B].mean, s[T].mean);
-      ++count;
-      if (gap >= worst) worst = gap, at = p.cv;
-    }
-    if (count > 0) {
-      const auto& last = summaries(pts.back());
-      notes.push_back({"4", "Binomial-stat is similar to Tree-dyn for CVs lower than 0.1", worst <= SIMILAR_MEANS,
-                       fmt::format("below CV 0.1 the means differ by at most {} (CV {}); at CV {} by {} (criterion: "
-                                   "within {})",
-                                   percent(worst), num(at), num(pts.back().cv),
-                                   percent(relative_gap(last[B].mean, last[T].mean)), percent(SIMILAR_MEANS))});
-    }
-  }
-
-  // The static methods above CV 1.
-  {
-    double mean_gap = 0;
-    double width_gap = 0;
-    std::size_t count = 0;
-    for (const auto& p : pts) {
-      if (p.cv <= 1 * (1 + 1e-9)) continue;
-      const auto s = summaries(p);
-      ++count;
-      mean_gap = std::max(mean_gap, relative_gap(s[B].mean, s[F].mean));
-      width_gap = std::max(width_gap, relative_gap(s[B].q90 - s[B].q10, s[F].q90 - s[F].q10));
-    }
-    if (count > 0) {
-      notes.push_back({"4", "For CVs greater than 1, both static approaches perform equally with a similar dispersion",
-                       mean_gap <= SIMILAR_MEANS && width_gap <= SIMILAR_SPREADS,
-                       fmt::format("above CV 1 the means of Binomial-stat and Fibonacci-stat differ by at most {}, their "
-                                   "10-90 % widths by at most {} (criteria: {} and {})",
-                                   percent(mean_gap), percent(width_gap), percent(SIMILAR_MEANS),
-                                   percent(SIMILAR_SPREADS))});
-    }
-  }
-
-  // Non-Commut-Tree-dyn second above CV 0.3.
-  {
-    std::vector<std::string> contrary;
-    bool significant = false;
-    std::size_t count = 0;
-    std::optional<double> from;  // smallest CV from which it is second at every larger CV
-    for (const auto& p : pts) {
-      const auto s = summaries(p);
-      const bool second = s[N].mean < s[B].mean && s[N].mean < s[F].mean;
-      if (!second) from.reset();
-      else if (!from) from = p.cv;
-      if (p.cv <= 0.3) continue;
-      ++count;
-      for (const std::size_t a : {B, F}) {
-        if (s[a].mean >= s[N].mean) continue;
-        const double z = (s[N].mean - s[a].mean) / se_diff(s[a], s[N]);
-        significant = significant || z > SIGNIFICANT_SE;
-        contrary.push_back(fmt::format("CV {}: {} lower by {:.1f} SE", num(p.cv), name(a), z));
-      }
-    }
-    if (count > 0) {
-      notes.push_back(
-          {"4", "Non-Commut-Tree-dyn has the second best expected performance when the CV is greater than 0.3",
-           !significant,
-           fmt::format("{}; it ranks second at every CV from {} on (criterion: no static method lower beyond {} SE "
-                       "above CV 0.3)",
-                       contrary.empty() ? "no static method is lower above CV 0.3" : join(contrary),
-                       from ? num(*from) : "(never)", SIGNIFICANT_SE)});
-    }
-  }
-
-  // All methods equivalent at the largest CV.
-  {
-    const auto s = summaries(pts.back());
-    double lo = s[0].mean;
-    double hi = s[0].mean;
-    for (const auto& x : s) lo = std::min(lo, x.mean), hi = std::max(hi, x.mean);
-    if (pts.back().cv >= 5) {
-      notes.push_back({"4", "When the CV is close to 10, all methods are equivalent", (hi - lo) / lo <= SIMILAR_MEANS,
-                       fmt::format("at CV {} the means span {} to {} ({} apart; criterion: within {})",
-                                   num(pts.back().cv), num(lo), num(hi), percent((hi - lo) / lo),
-                                   percent(SIMILAR_MEANS))});
-    }
-  }
-
-  // Stability: the CV up to which each mean stays within STABLE_GROWTH of its smallest-CV value.
-  {
-    std::array<double, 4> stable_until{};
-    for (std::size_t a = 0; a < 4; ++a) {
-      stable_until[a] = std::numeric_limits<double>::infinity();
-      const double base = pts.front().outcomes[a].summary.mean;
-      for (const auto& p : pts) {
-        if (p.outcomes[a].summary.mean > base * (1 + STABLE_GROWTH)) {
-          stable_until[a] = p.cv;
-          break;
-        }
-      }
-    }
-    const bool agrees = std::min(stable_until[F], stable_until[N]) > std::max(stable_until[B], stable_until[T]);
-    std::vector<std::string> items;
-    for (std::size_t a = 0; a < 4; ++a) {
-      items.push_back(fmt::format("{} {}", name(a),
-                                  std::isinf(stable_until[a]) ? std::string("never") : "at CV " + num(stable_until[a])));
-    }
-    notes.push_back({"4",
-                     "Fibonacci-stat and Non-Commut-Tree-dyn ... expected durations remain stable longer (until the CV "
-                     "reaches 0.3)",
-                     agrees,
-                     fmt::format("the mean first exceeds its CV-{} value by more than {}: {} (criterion: later for "
-                                 "Fibonacci-stat and Non-Commut-Tree-dyn than for the two others)",
-                                 num(pts.front().cv), percent(STABLE_GROWTH), join(items))});
-  }
-
-  // Growth beyond CV 1, and the Markov chain at CV 1 (gamma with CV 1 is Exp(1)).
-  const auto one = std::find_if(pts.begin(), pts.end(), [](const Figure4Point& p) { return std::abs(p.cv - 1) < 1e-9; });
-  if (one != pts.end() && pts.back().cv > 1) {
-    double least = std::numeric_limits<double>::infinity();
-    for (std::size_t a = 0; a < 4; ++a) {
-      least = std::min(least, pts.back().outcomes[a].summary.mean / one->outcomes[a].summary.mean);
-    }
-    notes.push_back({"4", "When the heterogeneity is noticeable (CV greater than 1), the performance decreases significantly",
-                     least >= 1.25,
-                     fmt::format("from CV 1 to CV {} every mean grows by a factor of at least {} (criterion: 1.25)",
-                                 num(pts.back().cv), num(least))});
-  }
-  if (one != pts.end()) {
-    const Summary& t = one->outcomes[T].summary;
+  const auto add = [&](std::optional<StudyNote> note) {
+    if (note) notes.push_back(std::move(*note));
+  };
+  notes.push_back(tree_dyn_best_or_fibonacci_worst(pts, /*best=*/true));
+  notes.push_back(tree_dyn_best_or_fibonacci_worst(pts, /*best=*/false));
+  add(binomial_similar_to_tree_dyn(pts));
+  add(static_methods_equal(pts));
+  add(noncommut_tree_dyn_second(pts));
+  add(all_equivalent_near_cv_10(pts));
+  notes.push_back(stable_longer(pts));
+  add(decrease_beyond_cv_1(pts));
+  if (const Figure4Point* const exponential = point_at(pts, EXPONENTIAL_CV)) {
+    const Summary& t = exponential->outcomes[T].summary;
     stochastic::TreeDynMarkovChain chain(r.n);
     chain.transfer_rate(1).run();
     const double exact = chain.expected().get_d();
-    const double z = (t.mean - exact) / t.sem;
-    notes.push_back({"4",
-                     "HeteroPar 2013, Section 3: Tree-dyn with Exp(lambda) transfers and no computation is the Markov "
-                     "chain of states (transfers in progress, slot full)",
-                     std::abs(z) <= 4,
-                     fmt::format("at CV 1 gamma costs are Exp(1): Tree-dyn's mean {:.6f} +- {:.6f} (SE) against the "
-                                 "chain's exact E[T] = {:.6f}: {:.1f} SE (criterion: within 4 SE)",
-                                 t.mean, t.sem, exact, z)});
-    if (r.n % 2 == 0) {
-      double harmonic = 0;
-      for (int i = 1; i <= r.n / 2; ++i) harmonic += 1.0 / i;
-      const double printed = 2 * harmonic + 2.0 / r.n;
-      const double zp = (t.mean - printed) / t.sem;
-      notes.push_back({"4", "HeteroPar 2013, Section 3: E[T] = (2H(n/2) + 2/n)/lambda for even n", std::abs(zp) <= 4,
-                       fmt::format("the printed form gives {:.6f}, {:.1f} SE from Tree-dyn's mean at CV 1; the chain's "
-                                   "(2H(n/2) - 2/n)/lambda = {:.6f} is what the emulator measures (a sign typo in the "
-                                   "paper; criterion: within 4 SE)",
-                                   printed, zp, exact)});
-    }
+    notes.push_back(tree_dyn_is_the_markov_chain(t, exact));
+    if (r.n % 2 == 0) notes.push_back(printed_expectation(t, r.n, exact));
   }
   return notes;
 }
@@ -385,307 +440,410 @@ CellSpread spread(const GridResult& r, std::size_t cv, std::size_t ratio) {
   return s;
 }
 
+namespace {
+
+// Figure 5: one function per statement of Section 5, in the order figure5_notes() lists them.
+
+/// One law's cells of the grid, and the first CV that law accepts (where 5(a)'s and 5(b)'s
+/// contours are read, as "the smallest CV").
+struct LawGrid {
+  const GridResult& r;
+  std::size_t law;
+  std::size_t first;
+  std::string which;  // the law's name, which opens every finding
+
+  [[nodiscard]] const GridCell& cell(std::size_t i, std::size_t j) const { return r.at(law, i, j); }
+  [[nodiscard]] std::size_t rows() const { return r.cost_ratios.size(); }
+  [[nodiscard]] double ratio(std::size_t i, std::size_t j) const { return cell(i, j).fibonacci_over_tree_dyn(); }
+  /// Whether the grid's lowest μ_c/μ_d is the paper's LOW_COMPUTATION_RATIO row.
+  [[nodiscard]] bool has_low_computation_row() const {
+    return std::abs(r.cost_ratios.front() - LOW_COMPUTATION_RATIO) < GRID_TOLERANCE;
+  }
+};
+
+/// 5(a): "[Fibonacci-stat is better than Tree-dyn on average] when the computation cost is greater
+/// than around half the communication cost and when the variability is limited": at the first CV,
+/// the ratio crosses 1 (interpolated in log(μ_c/μ_d); the grid point at the edge) within
+/// AROUND_FACTOR of 1/2, and Fibonacci-stat wins nowhere above LIMITED_VARIABILITY_CV.
+StudyNote fibonacci_wins_from_half(const LawGrid& g) {
+  const GridResult& r = g.r;
+  std::optional<std::size_t> lo;
+  std::optional<std::size_t> hi;
+  for (std::size_t j = 0; j < g.rows(); ++j) {
+    if (g.ratio(g.first, j) < 1) {
+      if (!lo) lo = j;
+      hi = j;
+    }
+  }
+  double last_cv = 0;
+  for (std::size_t i = 0; i < r.cvs.size(); ++i) {
+    for (std::size_t j = 0; j < g.rows(); ++j) {
+      if (!g.cell(i, j).skipped && g.ratio(i, j) < 1) last_cv = std::max(last_cv, r.cvs[i]);
+    }
+  }
+  double onset = 0;
+  if (lo) {
+    const auto& x = r.cost_ratios;
+    onset = *lo == 0 ? x[0] : crossing(x[*lo - 1], g.ratio(g.first, *lo - 1) - 1, x[*lo], g.ratio(g.first, *lo) - 1);
+  }
+  const bool agrees = lo && around_half(onset) && last_cv <= LIMITED_VARIABILITY_CV;
+  return {"5(a)",
+          "[Fibonacci-stat is better than Tree-dyn on average] when the computation cost is greater than "
+          "around half the communication cost and when the variability is limited",
+          agrees,
+          lo ? fmt::format("{}: at CV {} Fibonacci-stat is faster for mu_c/mu_d from {} to {} (grid points; the "
+                           "ratio crosses 1 at about {}); the largest CV where it is faster anywhere is {} "
+                           "(criteria: the crossing within a factor sqrt(2) of 1/2, and no win above CV {})",
+                           g.which, num(r.cvs[g.first]), num(r.cost_ratios[*lo]), num(r.cost_ratios[*hi]), num(onset),
+                           num(last_cv), num(LIMITED_VARIABILITY_CV))
+             : fmt::format("{}: Fibonacci-stat is never faster than Tree-dyn at CV {}", g.which, num(r.cvs[g.first]))};
+}
+
+/// 5(a): "Figure 5(a) is horizontally symmetrical": r(x) and r(1/x) within EQUAL_WITHIN_SE at
+/// every CV. Only on a grid symmetric in log(μ_c/μ_d) around 1.
+std::optional<StudyNote> horizontal_symmetry(const LawGrid& g) {
+  const GridResult& r = g.r;
+  const std::size_t rows = g.rows();
+  bool symmetric_axis = true;
+  for (std::size_t j = 0; j < rows; ++j) {
+    symmetric_axis = symmetric_axis && std::abs(r.cost_ratios[j] * r.cost_ratios[rows - 1 - j] - 1) < GRID_TOLERANCE;
+  }
+  if (!symmetric_axis || rows < 2) return std::nullopt;
+  double worst_z = 0;
+  double worst_gap = 0;
+  std::string where;
+  for (std::size_t i = 0; i < r.cvs.size(); ++i) {
+    for (std::size_t j = 0; j < rows / 2; ++j) {
+      const GridCell& a = g.cell(i, j);
+      const GridCell& b = g.cell(i, rows - 1 - j);
+      if (a.skipped) continue;
+      const double x = a.fibonacci_over_tree_dyn();
+      const double y = b.fibonacci_over_tree_dyn();
+      const double se = std::hypot(ratio_se(a.summary[F], a.summary[T]), ratio_se(b.summary[F], b.summary[T]));
+      const double z = std::abs(x - y) / se;
+      worst_gap = std::max(worst_gap, relative_gap(x, y));
+      if (z > worst_z) {
+        worst_z = z;
+        where = fmt::format("CV {}, mu_c/mu_d {} vs {}: {:.4f} vs {:.4f}", num(r.cvs[i]), num(r.cost_ratios[j]),
+                            num(r.cost_ratios[rows - 1 - j]), x, y);
+      }
+    }
+  }
+  return StudyNote{"5(a)",
+                   "Figure 5(a) is horizontally symmetrical as any case such that mu_c/mu_d > 1 is equivalent to the "
+                   "situation where the communication and the computation costs are swapped",
+                   worst_z <= EQUAL_WITHIN_SE,
+                   fmt::format("{}: ratios at x and 1/x differ by at most {}; the largest difference, {:.1f} SE, at {} "
+                               "(criterion: within {} SE everywhere)",
+                               g.which, percent(worst_gap), worst_z, where, EQUAL_WITHIN_SE)};
+}
+
+/// 5(a): on the low-computation row, Tree-dyn faster than Fibonacci-stat at every CV, as in
+/// Figure 4.
+std::optional<StudyNote> low_computation_row_ratio(const LawGrid& g) {
+  if (!g.has_low_computation_row()) return std::nullopt;
+  double least = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < g.r.cvs.size(); ++i) {
+    if (!g.cell(i, 0).skipped) least = std::min(least, g.ratio(i, 0));
+  }
+  return StudyNote{"5(a)",
+                   "When the computation costs are low (mu_c/mu_d = 0.1), the ratio evolution is consistent "
+                   "with the previous observations [Figure 4: Tree-dyn faster than Fibonacci-stat]",
+                   least > 1,
+                   fmt::format("{}: on the mu_c/mu_d = {} row the ratio is at least {:.4f} (criterion: > 1 at every "
+                               "CV)",
+                               g.which, num(LOW_COMPUTATION_RATIO), least)};
+}
+
+/// 5(b): "Non-Commut-Tree-dyn has the best performance when the cost dispersion is large": best
+/// in MOSTLY_BEST of the cells with CV ≥ LARGE_DISPERSION_CV.
+std::optional<StudyNote> noncommut_best_at_large_dispersion(const LawGrid& g) {
+  std::size_t cells = 0;
+  std::size_t won = 0;
+  for (std::size_t i = 0; i < g.r.cvs.size(); ++i) {
+    if (g.r.cvs[i] < LARGE_DISPERSION_CV - GRID_TOLERANCE) continue;
+    for (std::size_t j = 0; j < g.rows(); ++j) {
+      if (g.cell(i, j).skipped) continue;
+      ++cells;
+      won += g.cell(i, j).best_noncommutative() == Algorithm::NONCOMMUT_TREE_DYN ? 1 : 0;
+    }
+  }
+  if (cells == 0) return std::nullopt;
+  const double share = static_cast<double>(won) / static_cast<double>(cells);
+  return StudyNote{"5(b)", "Non-Commut-Tree-dyn has the best performance when the cost dispersion is large",
+                   share >= MOSTLY_BEST,
+                   fmt::format("{}: best in {} of the {} cells with CV >= {} ({}; criterion: >= {})", g.which, won,
+                               cells, num(LARGE_DISPERSION_CV), percent(share), whole_percent(MOSTLY_BEST))};
+}
+
+/// 5(b): "The transition from Binomial-stat to Fibonacci-stat is when the computation cost
+/// reaches half the communication cost": at the first CV, where mean(Fibonacci-stat) −
+/// mean(Binomial-stat) changes sign (interpolated), within AROUND_FACTOR of 1/2.
+StudyNote binomial_to_fibonacci_at_half(const LawGrid& g) {
+  const GridResult& r = g.r;
+  const auto best = [&](std::size_t j) { return g.cell(g.first, j).best_noncommutative(); };
+  std::optional<std::size_t> switch_at;
+  for (std::size_t j = 1; j < g.rows() && !switch_at; ++j) {
+    if (best(j) == Algorithm::FIBONACCI_STAT && best(j - 1) == Algorithm::BINOMIAL_STAT) switch_at = j;
+  }
+  double at = 0;
+  if (switch_at) {
+    const auto gap = [&](std::size_t j) {
+      const GridCell& c = g.cell(g.first, j);
+      return c.summary[F].mean - c.summary[B].mean;
+    };
+    at = crossing(r.cost_ratios[*switch_at - 1], gap(*switch_at - 1), r.cost_ratios[*switch_at], gap(*switch_at));
+  }
+  const bool agrees = switch_at && around_half(at);
+  return {"5(b)",
+          "The transition from Binomial-stat to Fibonacci-stat is when the computation cost reaches half the "
+          "communication cost",
+          agrees,
+          switch_at ? fmt::format("{}: at CV {} the best method turns from Binomial-stat to Fibonacci-stat between "
+                                  "mu_c/mu_d = {} and {} (interpolated: {}) (criterion: within a factor sqrt(2) of "
+                                  "1/2)",
+                                  g.which, num(r.cvs[g.first]), num(r.cost_ratios[*switch_at - 1]),
+                                  num(r.cost_ratios[*switch_at]), num(at))
+                    : fmt::format("{}: at CV {} the best method never turns from Binomial-stat to Fibonacci-stat",
+                                  g.which, num(r.cvs[g.first]))};
+}
+
+/// 5(b): on the low-computation row, as in Figure 4: Fibonacci-stat never best, Non-Commut-Tree-dyn
+/// best at the largest CV.
+std::optional<StudyNote> low_computation_row_bests(const LawGrid& g) {
+  if (!g.has_low_computation_row()) return std::nullopt;
+  std::vector<std::string> run_of_bests;  // "binomial-stat from CV x", …
+  bool fibonacci = false;
+  std::optional<Algorithm> current;
+  std::optional<Algorithm> last;
+  for (std::size_t i = 0; i < g.r.cvs.size(); ++i) {
+    if (g.cell(i, 0).skipped) continue;
+    const Algorithm b = g.cell(i, 0).best_noncommutative();
+    fibonacci = fibonacci || b == Algorithm::FIBONACCI_STAT;
+    if (b != current) run_of_bests.push_back(fmt::format("{} from CV {}", to_string(b), num(g.r.cvs[i])));
+    current = last = b;
+  }
+  return StudyNote{"5(b)",
+                   "With low computation costs (mu_c/mu_d = 0.1), the results are also consistent with Figure 4",
+                   !fibonacci && last == Algorithm::NONCOMMUT_TREE_DYN,
+                   fmt::format("{}: on the {} row the best is {} (criterion: Fibonacci-stat never best, "
+                               "Non-Commut-Tree-dyn best at the largest CV, as in Figure 4)",
+                               g.which, num(LOW_COMPUTATION_RATIO), join(run_of_bests, /*limit=*/6))};
+}
+
+}  // namespace
+
 std::vector<StudyNote> figure5_notes(const GridResult& r, std::size_t law) {
   std::vector<StudyNote> notes;
-  const std::size_t rows = r.cost_ratios.size();
   const std::string which = std::string(stochastic::to_string(r.distributions.at(law)));
-  // The first CV the law accepts.
   std::optional<std::size_t> first;
   for (std::size_t i = 0; i < r.cvs.size() && !first; ++i) {
     if (!r.at(law, i, 0).skipped) first = i;
   }
   if (!first) return notes;
-  const auto cell = [&](std::size_t i, std::size_t j) -> const GridCell& { return r.at(law, i, j); };
-
-  // (a) Where Fibonacci-stat beats Tree-dyn.
-  {
-    std::optional<std::size_t> lo;
-    std::optional<std::size_t> hi;
-    for (std::size_t j = 0; j < rows; ++j) {
-      if (cell(*first, j).fibonacci_over_tree_dyn() < 1) {
-        if (!lo) lo = j;
-        hi = j;
-      }
-    }
-    double last_cv = 0;
-    for (std::size_t i = 0; i < r.cvs.size(); ++i) {
-      for (std::size_t j = 0; j < rows; ++j) {
-        if (!cell(i, j).skipped && cell(i, j).fibonacci_over_tree_dyn() < 1) last_cv = std::max(last_cv, r.cvs[i]);
-      }
-    }
-    // The contour's lower end: the ratio interpolated to 1 in log(mu_c/mu_d) (the grid point if at the edge).
-    double onset = 0;
-    if (lo) {
-      const auto& x = r.cost_ratios;
-      onset = *lo == 0 ? x[0]
-                       : crossing(x[*lo - 1], cell(*first, *lo - 1).fibonacci_over_tree_dyn() - 1, x[*lo],
-                                  cell(*first, *lo).fibonacci_over_tree_dyn() - 1);
-    }
-    const bool agrees = lo && around_half(onset) && last_cv <= 1;
-    notes.push_back({"5(a)",
-                     "[Fibonacci-stat is better than Tree-dyn on average] when the computation cost is greater than "
-                     "around half the communication cost and when the variability is limited",
-                     agrees,
-                     lo ? fmt::format("{}: at CV {} Fibonacci-stat is faster for mu_c/mu_d from {} to {} (grid points; the "
-                                      "ratio crosses 1 at about {}); the largest CV where it is faster anywhere is {} "
-                                      "(criteria: the crossing within a factor sqrt(2) of 1/2, and no win above CV 1)",
-                                      which, num(r.cvs[*first]), num(r.cost_ratios[*lo]), num(r.cost_ratios[*hi]),
-                                      num(onset), num(last_cv))
-                        : fmt::format("{}: Fibonacci-stat is never faster than Tree-dyn at CV {}", which,
-                                      num(r.cvs[*first]))});
-  }
-
-  // (a) Horizontal symmetry r(x) = r(1/x).
-  {
-    double worst_z = 0;
-    double worst_gap = 0;
-    std::string where;
-    bool symmetric_axis = true;
-    for (std::size_t j = 0; j < rows; ++j) {
-      symmetric_axis = symmetric_axis && std::abs(r.cost_ratios[j] * r.cost_ratios[rows - 1 - j] - 1) < 1e-9;
-    }
-    if (symmetric_axis && rows >= 2) {
-      for (std::size_t i = 0; i < r.cvs.size(); ++i) {
-        for (std::size_t j = 0; j < rows / 2; ++j) {
-          const GridCell& a = cell(i, j);
-          const GridCell& b = cell(i, rows - 1 - j);
-          if (a.skipped) continue;
-          const double x = a.fibonacci_over_tree_dyn();
-          const double y = b.fibonacci_over_tree_dyn();
-          const double se = std::hypot(ratio_se(a.summary[F], a.summary[T]), ratio_se(b.summary[F], b.summary[T]));
-          const double z = std::abs(x - y) / se;
-          worst_gap = std::max(worst_gap, relative_gap(x, y));
-          if (z > worst_z) {
-            worst_z = z;
-            where = fmt::format("CV {}, mu_c/mu_d {} vs {}: {:.4f} vs {:.4f}", num(r.cvs[i]), num(r.cost_ratios[j]),
-                                num(r.cost_ratios[rows - 1 - j]), x, y);
-          }
-        }
-      }
-      notes.push_back({"5(a)",
-                       "Figure 5(a) is horizontally symmetrical as any case such that mu_c/mu_d > 1 is equivalent to the "
-                       "situation where the communication and the computation costs are swapped",
-                       worst_z <= 4,
-                       fmt::format("{}: ratios at x and 1/x differ by at most {}; the largest difference, {:.1f} SE, at {} "
-                                   "(criterion: within 4 SE everywhere)",
-                                   which, percent(worst_gap), worst_z, where)});
-    }
-  }
-
-  // (a) The 10 % row.
-  if (std::abs(r.cost_ratios.front() - 0.1) < 1e-9) {
-    double least = std::numeric_limits<double>::infinity();
-    for (std::size_t i = 0; i < r.cvs.size(); ++i) {
-      if (!cell(i, 0).skipped) least = std::min(least, cell(i, 0).fibonacci_over_tree_dyn());
-    }
-    notes.push_back({"5(a)", "When the computation costs are low (mu_c/mu_d = 0.1), the ratio evolution is consistent "
-                             "with the previous observations [Figure 4: Tree-dyn faster than Fibonacci-stat]",
-                     least > 1,
-                     fmt::format("{}: on the mu_c/mu_d = 0.1 row the ratio is at least {:.4f} (criterion: > 1 at every CV)",
-                                 which, least)});
-  }
-
-  // (b) Non-Commut-Tree-dyn with large dispersion.
-  {
-    std::size_t cells = 0;
-    std::size_t won = 0;
-    for (std::size_t i = 0; i < r.cvs.size(); ++i) {
-      if (r.cvs[i] < 1 - 1e-9) continue;
-      for (std::size_t j = 0; j < rows; ++j) {
-        if (cell(i, j).skipped) continue;
-        ++cells;
-        won += cell(i, j).best_noncommutative() == Algorithm::NONCOMMUT_TREE_DYN ? 1 : 0;
-      }
-    }
-    if (cells > 0) {
-      const double share = static_cast<double>(won) / static_cast<double>(cells);
-      notes.push_back({"5(b)", "Non-Commut-Tree-dyn has the best performance when the cost dispersion is large",
-                       share >= 0.9,
-                       fmt::format("{}: best in {} of the {} cells with CV >= 1 ({}; criterion: >= 90 %)", which, won,
-                                   cells, percent(share))});
-    }
-  }
-
-  // (b) Binomial-stat to Fibonacci-stat at about half, at the smallest CV.
-  {
-    std::optional<std::size_t> switch_at;
-    for (std::size_t j = 1; j < rows && !switch_at; ++j) {
-      if (cell(*first, j).best_noncommutative() == Algorithm::FIBONACCI_STAT &&
-          cell(*first, j - 1).best_noncommutative() == Algorithm::BINOMIAL_STAT) {
-        switch_at = j;
-      }
-    }
-    // The transition interpolated where mean(Binomial-stat) − mean(Fibonacci-stat) changes sign.
-    double at = 0;
-    if (switch_at) {
-      const auto gap = [&](std::size_t j) { return cell(*first, j).summary[F].mean - cell(*first, j).summary[B].mean; };
-      at = crossing(r.cost_ratios[*switch_at - 1], gap(*switch_at - 1), r.cost_ratios[*switch_at], gap(*switch_at));
-    }
-    const bool agrees = switch_at && around_half(at);
-    notes.push_back(
-        {"5(b)",
-         "The transition from Binomial-stat to Fibonacci-stat is when the computation cost reaches half the "
-         "communication cost",
-         agrees,
-         switch_at ? fmt::format("{}: at CV {} the best method turns from Binomial-stat to Fibonacci-stat between "
-                                 "mu_c/mu_d = {} and {} (interpolated: {}) (criterion: within a factor sqrt(2) of 1/2)",
-                                 which, num(r.cvs[*first]), num(r.cost_ratios[*switch_at - 1]),
-                                 num(r.cost_ratios[*switch_at]), num(at))
-                   : fmt::format("{}: at CV {} the best method never turns from Binomial-stat to Fibonacci-stat", which,
-                                 num(r.cvs[*first]))});
-  }
-
-  // (b) The 10 % row against Figure 4.
-  if (std::abs(r.cost_ratios.front() - 0.1) < 1e-9) {
-    std::vector<std::string> run_of_bests;  // "binomial-stat up to CV x", …
-    bool fibonacci = false;
-    std::optional<Algorithm> current;
-    std::optional<Algorithm> last;
-    for (std::size_t i = 0; i < r.cvs.size(); ++i) {
-      if (cell(i, 0).skipped) continue;
-      const Algorithm b = cell(i, 0).best_noncommutative();
-      fibonacci = fibonacci || b == Algorithm::FIBONACCI_STAT;
-      if (b != current) run_of_bests.push_back(fmt::format("{} from CV {}", to_string(b), num(r.cvs[i])));
-      current = last = b;
-    }
-    notes.push_back({"5(b)", "With low computation costs (mu_c/mu_d = 0.1), the results are also consistent with Figure 4",
-                     !fibonacci && last == Algorithm::NONCOMMUT_TREE_DYN,
-                     fmt::format("{}: on the 0.1 row the best is {} (criterion: Fibonacci-stat never best, "
-                                 "Non-Commut-Tree-dyn best at the largest CV, as in Figure 4)",
-                                 which, join(run_of_bests, 6))});
-  }
+  const LawGrid g{r, law, *first, which};
+  const auto add = [&](std::optional<StudyNote> note) {
+    if (note) notes.push_back(std::move(*note));
+  };
+  notes.push_back(fibonacci_wins_from_half(g));
+  add(horizontal_symmetry(g));
+  add(low_computation_row_ratio(g));
+  add(noncommut_best_at_large_dispersion(g));
+  notes.push_back(binomial_to_fibonacci_at_half(g));
+  add(low_computation_row_bests(g));
   return notes;
 }
 
-std::vector<StudyNote> figure6_notes(const GridResult& r) {
-  std::vector<StudyNote> notes;
-  const std::size_t rows = r.cost_ratios.size();
-  const std::size_t cols = r.cvs.size();
-  std::vector<CellSpread> all;
-  for (std::size_t i = 0; i < cols; ++i) {
-    for (std::size_t j = 0; j < rows; ++j) all.push_back(spread(r, i, j));
-  }
-  const auto at = [&](std::size_t i, std::size_t j) -> const CellSpread& { return all[i * rows + j]; };
+namespace {
 
-  std::vector<double> dispersions;
-  for (const auto& s : all) {
-    if (s.laws >= 2 && !std::isnan(s.dispersion)) dispersions.push_back(s.dispersion);
+// Figure 6: one function per statement of Section 5, in the order figure6_notes() lists them.
+
+/// The spread of every cell of the grid.
+struct SpreadMap {
+  std::size_t cols;  // CVs
+  std::size_t rows;  // μ_c/μ_d
+  std::vector<CellSpread> all;
+
+  explicit SpreadMap(const GridResult& r) : cols(r.cvs.size()), rows(r.cost_ratios.size()) {
+    for (std::size_t i = 0; i < cols; ++i) {
+      for (std::size_t j = 0; j < rows; ++j) all.push_back(spread(r, i, j));
+    }
   }
-  if (dispersions.empty()) return notes;
+  [[nodiscard]] const CellSpread& at(std::size_t i, std::size_t j) const { return all[i * rows + j]; }
+};
+
+/// Whether a cell's dispersion says anything: at least MIN_LAWS laws ran and they do not all give
+/// a ratio of exactly 1.
+bool has_dispersion(const CellSpread& s) { return s.laws >= MIN_LAWS && !std::isnan(s.dispersion); }
+
+/// 6(a): "95% of the dispersions are below 1": at least MOSTLY_BELOW_ONE of them.
+StudyNote dispersions_below_one(const std::vector<double>& dispersions) {
   const auto below = std::count_if(dispersions.begin(), dispersions.end(), [](double x) { return x < 1; });
   const double share = static_cast<double>(below) / static_cast<double>(dispersions.size());
-  notes.push_back({"6(a)", "95% of the dispersions are below 1", share >= 0.9,
-                   fmt::format("{} of {} cells ({}) have a dispersion below 1 (criterion: >= 90 %)", below,
-                               dispersions.size(), percent(share))});
-  auto sorted = dispersions;
-  std::sort(sorted.begin(), sorted.end());
-  const double median = stochastic::summarize(sorted).q50;
-  notes.push_back({"6(a)", "the median dispersion is 0.27", std::abs(median - 0.27) <= 0.1,
-                   fmt::format("median dispersion {:.3f} (criterion: within 0.1 of 0.27)", median)});
+  return {"6(a)", "95% of the dispersions are below 1", share >= MOSTLY_BELOW_ONE,
+          fmt::format("{} of {} cells ({}) have a dispersion below 1 (criterion: >= {})", below, dispersions.size(),
+                      percent(share), whole_percent(MOSTLY_BELOW_ONE))};
+}
 
-  // The three areas of divergence.
-  {
-    std::size_t divergent = 0;
-    std::size_t inside = 0;
-    std::map<DistributionKind, int> extreme_high_cv;
-    std::size_t divergent_high_cv = 0;
-    for (std::size_t i = 0; i < cols; ++i) {
-      for (std::size_t j = 0; j < rows; ++j) {
-        const CellSpread& s = at(i, j);
-        if (s.laws < 2 || std::isnan(s.dispersion) || s.dispersion <= 1) continue;
-        ++divergent;
-        const double cv = r.cvs[i];
-        const double x = r.cost_ratios[j];
-        const bool first = cv >= 0.15 && cv <= 0.4 && ((x >= 0.25 && x <= 0.65) || (x >= 1.55 && x <= 4));
-        const bool second = cv >= 0.5 && cv <= 1.3 && x >= 0.7 && x <= 1.45;
-        const bool third = cv > 5;
-        inside += first || second || third ? 1 : 0;
-        if (third) {
-          ++divergent_high_cv;
-          // The paper's reading: the law "for which the improvement of the dynamic method is
-          // stronger", i.e. the largest mean(Fibonacci-stat)/mean(Tree-dyn).
-          ++extreme_high_cv[s.argmax];
-        }
+/// 6(a): "the median dispersion is 0.27": within MEDIAN_TOLERANCE.
+StudyNote median_dispersion(std::vector<double> dispersions) {
+  std::sort(dispersions.begin(), dispersions.end());
+  const double median = stochastic::summarize(dispersions).q50;
+  return {"6(a)", "the median dispersion is 0.27", std::abs(median - PAPER_MEDIAN_DISPERSION) <= MEDIAN_TOLERANCE,
+          fmt::format("median dispersion {:.3f} (criterion: within {} of {})", median, MEDIAN_TOLERANCE,
+                      PAPER_MEDIAN_DISPERSION)};
+}
+
+/// Our boxes around the paper's first two areas of divergence ("CV around 0.25 with 40% of
+/// computation (and 250%)", "CV around 0.8 with perfect overlapping"): closed ranges of CV and
+/// μ_c/μ_d. The third area is CV > HIGH_CV_AREA. DIVERGENCE_AREAS_TEXT describes all three.
+struct Area {
+  double cv_min, cv_max, ratio_min, ratio_max;
+};
+constexpr std::array<Area, 3> DIVERGENCE_AREAS = {
+    {{0.15, 0.4, 0.25, 0.65}, {0.15, 0.4, 1.55, 4}, {0.5, 1.3, 0.7, 1.45}}};
+constexpr std::string_view DIVERGENCE_AREAS_TEXT =
+    "CV 0.15-0.4 with mu_c/mu_d 0.25-0.65 or 1.55-4; CV 0.5-1.3 with 0.7-1.45; CV > 5";
+
+/// The cells whose dispersion exceeds 1 (the laws disagree on which of Fibonacci-stat and
+/// Tree-dyn is faster), where they lie, and which law is most often extreme above HIGH_CV_AREA.
+struct Divergence {
+  std::size_t cells = 0;
+  std::size_t in_areas = 0;
+  std::size_t high_cv = 0;
+  std::map<DistributionKind, int> extreme_high_cv;  // law with the largest ratio → cells
+};
+
+Divergence divergence(const GridResult& r, const SpreadMap& map) {
+  Divergence d;
+  for (std::size_t i = 0; i < map.cols; ++i) {
+    for (std::size_t j = 0; j < map.rows; ++j) {
+      const CellSpread& s = map.at(i, j);
+      if (!has_dispersion(s) || s.dispersion <= 1) continue;
+      ++d.cells;
+      const double cv = r.cvs[i];
+      const double x = r.cost_ratios[j];
+      const bool high_cv = cv > HIGH_CV_AREA;
+      const bool boxed = std::any_of(DIVERGENCE_AREAS.begin(), DIVERGENCE_AREAS.end(), [&](const Area& a) {
+        return cv >= a.cv_min && cv <= a.cv_max && x >= a.ratio_min && x <= a.ratio_max;
+      });
+      d.in_areas += boxed || high_cv ? 1 : 0;
+      if (high_cv) {
+        ++d.high_cv;
+        // The paper's reading: the law "for which the improvement of the dynamic method is
+        // stronger", i.e. the largest mean(Fibonacci-stat)/mean(Tree-dyn).
+        ++d.extreme_high_cv[s.argmax];
       }
-    }
-    const double in_share = divergent == 0 ? 0 : static_cast<double>(inside) / static_cast<double>(divergent);
-    notes.push_back({"6(a)",
-                     "There are mostly three areas where there is divergence: CV around 0.25 with 40% of computation "
-                     "(and 250%); CV around 0.8 with perfect overlapping; CV greater than 5",
-                     divergent > 0 && in_share >= 0.75,
-                     divergent == 0
-                         ? std::string("no cell has a dispersion above 1: the laws never disagree on which of "
-                                       "Fibonacci-stat and Tree-dyn is faster, so there is no area of divergence")
-                         : fmt::format("{} cells have a dispersion above 1, {} of them in those areas (CV 0.15-0.4 with "
-                                       "mu_c/mu_d 0.25-0.65 or 1.55-4; CV 0.5-1.3 with 0.7-1.45; CV > 5) (criterion: "
-                                       ">= 75 %)",
-                                       divergent, percent(in_share))});
-    const auto exponential = std::find(r.distributions.begin(), r.distributions.end(), DistributionKind::EXPONENTIAL);
-    bool high_cv = false;
-    bool exponential_ran_high = false;
-    for (std::size_t i = 0; i < cols; ++i) {
-      if (r.cvs[i] <= 5) continue;
-      high_cv = true;
-      if (exponential != r.distributions.end()) {
-        exponential_ran_high = exponential_ran_high ||
-                               !r.at(static_cast<std::size_t>(exponential - r.distributions.begin()), i, 0).skipped;
-      }
-    }
-    if (divergent_high_cv == 0 && high_cv && exponential != r.distributions.end() && !exponential_ran_high) {
-      notes.push_back({"6(a)", "The last area [CV > 5] is essentially due to the exponential method", true,
-                       "no cell above CV 5 has a dispersion above 1, and our exponential law does not run there (it "
-                       "stops at CV 1: m = 1 - CV >= 0, docs/stochastic.md): without it there is no divergence, as the "
-                       "paper's attribution implies"});
-    }
-    if (divergent_high_cv > 0) {
-      auto top = std::max_element(extreme_high_cv.begin(), extreme_high_cv.end(),
-                                  [](const auto& a, const auto& b) { return a.second < b.second; });
-      notes.push_back({"6(a)", "The last area [CV > 5] is essentially due to the exponential method",
-                       top->first == DistributionKind::EXPONENTIAL,
-                       fmt::format("in the {} divergent cells above CV 5 the law with the largest ratio (strongest gain of "
-                                   "Tree-dyn) is most often {} ({} times); "
-                                   "our exponential law stops at CV 1 (m = 1 - CV >= 0, docs/stochastic.md)",
-                                   divergent_high_cv, stochastic::to_string(top->first), top->second)});
     }
   }
+  return d;
+}
 
-  // 6(b): inconsistencies on the frontiers of the modal-best map.
-  {
-    std::size_t cells = 0;
-    std::size_t consistent = 0;
-    std::size_t inconsistent = 0;
-    std::size_t on_frontier = 0;
-    for (std::size_t i = 0; i < cols; ++i) {
-      for (std::size_t j = 0; j < rows; ++j) {
-        const CellSpread& s = at(i, j);
-        if (s.laws < 2) continue;
-        ++cells;
-        if (s.modal_count == s.laws) {
-          ++consistent;
-          continue;
-        }
-        ++inconsistent;
-        bool frontier = false;
-        const auto differs = [&](std::size_t a, std::size_t b) {
-          frontier = frontier || (at(a, b).laws > 0 && at(a, b).modal_best != s.modal_best);
-        };
-        if (i > 0) differs(i - 1, j);
-        if (i + 1 < cols) differs(i + 1, j);
-        if (j > 0) differs(i, j - 1);
-        if (j + 1 < rows) differs(i, j + 1);
-        on_frontier += frontier ? 1 : 0;
-      }
-    }
-    const double frontier_share = inconsistent == 0 ? 1 : static_cast<double>(on_frontier) / static_cast<double>(inconsistent);
-    notes.push_back({"6(b)",
-                     "There is very little difference between the different distributions, and the discrepancies are "
-                     "restricted to the frontiers defining the zones where one strategy dominates the others",
-                     frontier_share >= 0.8,
-                     fmt::format("{} of {} cells have every law agree on the best method; of the {} others, {} lie on a "
-                                 "frontier of the most-frequent-best map (a neighbour with another most frequent best) "
-                                 "(criterion: >= 80 %)",
-                                 consistent, cells, inconsistent, percent(frontier_share))});
+/// 6(a): "There are mostly three areas where there is divergence": at least MOSTLY_IN_AREAS of
+/// the divergent cells in DIVERGENCE_AREAS or above HIGH_CV_AREA.
+StudyNote three_areas_of_divergence(const Divergence& d) {
+  const double in_share = d.cells == 0 ? 0 : static_cast<double>(d.in_areas) / static_cast<double>(d.cells);
+  return {"6(a)",
+          "There are mostly three areas where there is divergence: CV around 0.25 with 40% of computation "
+          "(and 250%); CV around 0.8 with perfect overlapping; CV greater than 5",
+          d.cells > 0 && in_share >= MOSTLY_IN_AREAS,
+          d.cells == 0 ? std::string("no cell has a dispersion above 1: the laws never disagree on which of "
+                                     "Fibonacci-stat and Tree-dyn is faster, so there is no area of divergence")
+                       : fmt::format("{} cells have a dispersion above 1, {} of them in those areas ({}) (criterion: "
+                                     ">= {})",
+                                     d.cells, percent(in_share), DIVERGENCE_AREAS_TEXT,
+                                     whole_percent(MOSTLY_IN_AREAS))};
+}
+
+/// 6(a): "The last area [CV > 5] is essentially due to the exponential method": the law most often
+/// extreme there; or, with no divergence there, whether the exponential law ran there at all.
+std::optional<StudyNote> exponential_behind_high_cv(const GridResult& r, const Divergence& d) {
+  const auto claim = "The last area [CV > 5] is essentially due to the exponential method";
+  if (d.high_cv > 0) {
+    auto top = std::max_element(d.extreme_high_cv.begin(), d.extreme_high_cv.end(),
+                                [](const auto& a, const auto& b) { return a.second < b.second; });
+    return StudyNote{"6(a)", claim, top->first == DistributionKind::EXPONENTIAL,
+                     fmt::format("in the {} divergent cells above CV {} the law with the largest ratio (strongest gain "
+                                 "of Tree-dyn) is most often {} ({} times); "
+                                 "our exponential law stops at CV 1 (m = 1 - CV >= 0, docs/stochastic.md)",
+                                 d.high_cv, num(HIGH_CV_AREA), stochastic::to_string(top->first), top->second)};
   }
+  const auto exponential = std::find(r.distributions.begin(), r.distributions.end(), DistributionKind::EXPONENTIAL);
+  bool high_cv = false;
+  bool exponential_ran_high = false;
+  for (std::size_t i = 0; i < r.cvs.size(); ++i) {
+    if (r.cvs[i] <= HIGH_CV_AREA) continue;
+    high_cv = true;
+    if (exponential != r.distributions.end()) {
+      exponential_ran_high =
+          exponential_ran_high || !r.at(static_cast<std::size_t>(exponential - r.distributions.begin()), i, 0).skipped;
+    }
+  }
+  if (!high_cv || exponential == r.distributions.end() || exponential_ran_high) return std::nullopt;
+  return StudyNote{"6(a)", claim, true,
+                   fmt::format("no cell above CV {} has a dispersion above 1, and our exponential law does not run "
+                               "there (it stops at CV 1: m = 1 - CV >= 0, docs/stochastic.md): without it there is no "
+                               "divergence, as the paper's attribution implies",
+                               num(HIGH_CV_AREA))};
+}
+
+/// 6(b): "the discrepancies are restricted to the frontiers defining the zones where one strategy
+/// dominates the others": at least MOSTLY_ON_FRONTIERS of the cells where the laws disagree on the
+/// best method have a neighbour with another most frequent best.
+StudyNote inconsistencies_on_frontiers(const SpreadMap& map) {
+  std::size_t cells = 0;
+  std::size_t consistent = 0;
+  std::size_t inconsistent = 0;
+  std::size_t on_frontier = 0;
+  for (std::size_t i = 0; i < map.cols; ++i) {
+    for (std::size_t j = 0; j < map.rows; ++j) {
+      const CellSpread& s = map.at(i, j);
+      if (s.laws < MIN_LAWS) continue;
+      ++cells;
+      if (s.modal_count == s.laws) {
+        ++consistent;
+        continue;
+      }
+      ++inconsistent;
+      bool frontier = false;
+      const auto differs = [&](std::size_t a, std::size_t b) {
+        frontier = frontier || (map.at(a, b).laws > 0 && map.at(a, b).modal_best != s.modal_best);
+      };
+      if (i > 0) differs(i - 1, j);
+      if (i + 1 < map.cols) differs(i + 1, j);
+      if (j > 0) differs(i, j - 1);
+      if (j + 1 < map.rows) differs(i, j + 1);
+      on_frontier += frontier ? 1 : 0;
+    }
+  }
+  const double frontier_share =
+      inconsistent == 0 ? 1 : static_cast<double>(on_frontier) / static_cast<double>(inconsistent);
+  return {"6(b)",
+          "There is very little difference between the different distributions, and the discrepancies are "
+          "restricted to the frontiers defining the zones where one strategy dominates the others",
+          frontier_share >= MOSTLY_ON_FRONTIERS,
+          fmt::format("{} of {} cells have every law agree on the best method; of the {} others, {} lie on a "
+                      "frontier of the most-frequent-best map (a neighbour with another most frequent best) "
+                      "(criterion: >= {})",
+                      consistent, cells, inconsistent, percent(frontier_share), whole_percent(MOSTLY_ON_FRONTIERS))};
+}
+
+}  // namespace
+
+std::vector<StudyNote> figure6_notes(const GridResult& r) {
+  std::vector<StudyNote> notes;
+  const SpreadMap map(r);
+  std::vector<double> dispersions;
+  for (const auto& s : map.all) {
+    if (has_dispersion(s)) dispersions.push_back(s.dispersion);
+  }
+  if (dispersions.empty()) return notes;
+  notes.push_back(dispersions_below_one(dispersions));
+  notes.push_back(median_dispersion(dispersions));
+  const Divergence d = divergence(r, map);
+  notes.push_back(three_areas_of_divergence(d));
+  if (auto note = exponential_behind_high_cv(r, d)) notes.push_back(std::move(*note));
+  notes.push_back(inconsistencies_on_frontiers(map));
   return notes;
 }
 

@@ -2,7 +2,6 @@
 #include <starnet/algorithms/optimal/optimal_search.hpp>
 #include <starnet/algorithms/optimal/step_encoding.hpp>
 #include <starnet/algorithms/optimal/uniform_search.hpp>
-#include <starnet/algorithms/schedule/builtins.hpp>
 #include <starnet/algorithms/schedule/schedule_run.hpp>
 #include <starnet/core/error.hpp>
 #include <starnet/topology/families.hpp>
@@ -187,9 +186,11 @@ bool OptimalSearch::solve(std::uint64_t steps, std::optional<std::size_t> first_
   SolveRecord rec;
   rec.steps = steps;
   const auto solve_start = Clock::now();
+  progress_detail(fmt::format("T = {}: encoding", steps));
   const StepEncoding e = encode_steps(t, goal_, root_, ports_, steps, first_arc);
   rec.variables = e.cnf.variables();
   rec.clauses = e.cnf.clauses();
+  progress_detail(fmt::format("T = {}: solving ({} variables, {} clauses)", steps, rec.variables, rec.clauses));
   CaDiCaL::Solver solver;
   solver.set("quiet", 1);  // CaDiCaL would print to standard output, which carries our JSON
   std::filesystem::path proof_file;
@@ -265,23 +266,20 @@ bool OptimalSearch::solve(std::uint64_t steps, std::optional<std::size_t> first_
 
 void OptimalSearch::upper_bound_from_builtins() {
   const auto& t = *topology_;
-  using schedule::Builtin;
-  const auto collective = builtin_collective(goal_);
-  for (const Builtin b : schedule::ALL_BUILTINS) {
-    if (b == Builtin::STAR_BROADCAST) continue;
+  const auto candidates = builtins_ ? builtins_(t, spec_, goal_, root_, ports_) : std::vector<Candidate>{};
+  for (const auto& c : candidates) {
     try {
-      const auto s = schedule::export_builtin(b, t, spec_, collective, static_cast<std::uint32_t>(root_), ports_);
       schedule::ScheduleRunSettings settings;
       settings.config.ports = ports_;
-      const auto r = schedule::run_schedule(s, t, settings);
+      const auto r = schedule::run_schedule(c.schedule, t, settings);
       const auto steps = static_cast<std::uint64_t>(r.run.makespan.num());
       if (r.verified && (!result_.upper_bound || steps < *result_.upper_bound)) {
         result_.upper_bound = steps;
-        result_.upper_source = schedule::to_string(b);
-        result_.upper_schedule = s;
+        result_.upper_source = c.name;
+        result_.upper_schedule = c.schedule;
       }
     } catch (const Error&) {
-      // Not applicable here (another family, or it breaks this port model).
+      // It breaks this port model.
     }
   }
   result_.builtin_steps = result_.upper_bound;

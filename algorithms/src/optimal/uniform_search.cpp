@@ -181,6 +181,11 @@ std::uint32_t CayleyGroup::times(std::uint32_t x, std::uint32_t y) const {
   return number(a, moduli_);
 }
 
+std::uint32_t CayleyGroup::times_inverse(int k, std::uint32_t x) const {
+  if (star_) return static_cast<std::uint32_t>(star_->neighbor_along(x, k));
+  return inverse_times(k, x);  // abelian: x·g⁻¹ = g⁻¹·x
+}
+
 std::string CayleyGroup::generator_name(int k) const { return names_[k - first_]; }
 
 CayleyGroup::Set CayleyGroup::identity_set() const {
@@ -263,8 +268,12 @@ struct MemoHash {
 /// remembered for small groups, where rings and tori reach the same sets along many sequences.
 class Dfs {
  public:
-  Dfs(const CayleyGroup& g, int steps, std::optional<Clock::time_point> deadline)
-      : g_(g), steps_(steps), deadline_(deadline), sets_(static_cast<std::size_t>(steps) + 1) {}
+  Dfs(const CayleyGroup& g, int steps, std::optional<Clock::time_point> deadline, std::uint64_t max_explored)
+      : g_(g),
+        steps_(steps),
+        deadline_(deadline),
+        max_explored_(max_explored),
+        sets_(static_cast<std::size_t>(steps) + 1) {}
 
   bool run(UniformResult& r) {
     sets_[0] = g_.identity_set();
@@ -283,6 +292,7 @@ class Dfs {
     const int left = steps_ - t;
     if (left < 63 && (size << left) < g_.order()) return false;  // cannot double fast enough
     if ((r.explored & 1023) == 0 && late(deadline_)) timed_out_ = true;
+    if (max_explored_ > 0 && r.explored > max_explored_) timed_out_ = true;
     if (timed_out_) return false;
     if (sets_[t].size() <= MEMO_MAX_WORDS && memo_words_ < MEMO_MAX_TOTAL_WORDS) {
       const auto [it, fresh] = memo_.try_emplace(MemoKey{sets_[t], next_new}, t);
@@ -305,6 +315,7 @@ class Dfs {
   const CayleyGroup& g_;
   int steps_;
   std::optional<Clock::time_point> deadline_;
+  std::uint64_t max_explored_;
   std::vector<CayleyGroup::Set> sets_;
   std::vector<int> path_;
   bool timed_out_ = false;
@@ -314,12 +325,12 @@ class Dfs {
 
 }  // namespace
 
-UniformResult uniform_exhaustive(const CayleyGroup& g, int max_steps, double seconds) {
+UniformResult uniform_exhaustive(const CayleyGroup& g, int max_steps, double seconds, std::uint64_t max_explored) {
   const auto start = Clock::now();
   const auto deadline = deadline_after(seconds);
   UniformResult r;
   for (int steps = ceil_log2(g.order()); steps <= max_steps; ++steps) {
-    Dfs dfs(g, steps, deadline);
+    Dfs dfs(g, steps, deadline, max_explored);
     if (dfs.run(r)) break;
     if (dfs.timed_out()) {
       r.timed_out = true;

@@ -1,6 +1,3 @@
-#include <starnet/algorithms/generic/bfs_tree.hpp>
-#include <starnet/algorithms/generic/recursive_doubling.hpp>
-#include <starnet/algorithms/generic/ring.hpp>
 #include <starnet/algorithms/schedule/builtins.hpp>
 #include <starnet/algorithms/star/allreduce.hpp>
 #include <starnet/core/error.hpp>
@@ -13,36 +10,14 @@ namespace starnet::algorithms::schedule {
 
 using topology::StarGraph;
 
-std::string to_string(Builtin b) {
-  switch (b) {
-    case Builtin::STAR_ALLREDUCE: return "star-allreduce";
-    case Builtin::STAR_BROADCAST: return "star-broadcast";
-    case Builtin::RECURSIVE_DOUBLING: return "recursive-doubling";
-    case Builtin::RING: return "ring";
-    case Builtin::BFS_TREE: return "bfs-tree";
-  }
-  return "?";
-}
-
-std::optional<Builtin> find_builtin(std::string_view text) {
-  for (const Builtin b : ALL_BUILTINS) {
-    if (text == to_string(b)) return b;
-  }
-  return std::nullopt;
-}
-
 namespace {
 
 constexpr std::uint32_t RESULT = 0;   // star-allreduce: the node's result
 constexpr std::uint32_t FORWARD = 1;  // star-allreduce: the value it forwards (scratch)
 
-const StarGraph& star_of(const topology::Topology& t, Builtin b, std::string_view spec) {
-  const auto* g = dynamic_cast<const StarGraph*>(&t);
-  if (g == nullptr) throw ScheduleError(fmt::format("{} runs on star graphs (star:N), not on {}", to_string(b), spec));
-  return *g;
-}
+}  // namespace
 
-Schedule star_allreduce(const StarGraph& g) {
+Schedule star_allreduce_schedule(const StarGraph& g) {
   const auto nodes = static_cast<std::uint32_t>(g.size());
   ScheduleBuilder b(ChunkRules(Collective::ALLREDUCE, nodes, 1, 0), /*scratch=*/1);
   const TransferItem first[] = {{RESULT, FORWARD, ItemOp::COPY}, {RESULT, RESULT, ItemOp::REDUCE}};
@@ -61,12 +36,7 @@ Schedule star_allreduce(const StarGraph& g) {
   return std::move(b).build();
 }
 
-Schedule star_broadcast(const StarGraph& g) {
-  if (g.n() > MAX_STAR_BROADCAST_N) {
-    throw ScheduleError(fmt::format("star-broadcast on star:{} would move {}!·({}! − 1) chunks; it is exported up to "
-                                    "star:{}",
-                                    g.n(), g.n(), g.n(), MAX_STAR_BROADCAST_N));
-  }
+Schedule star_broadcast_schedule(const StarGraph& g) {
   const auto nodes = static_cast<std::uint32_t>(g.size());
   ScheduleBuilder b(ChunkRules(Collective::ALLGATHER, nodes, nodes, 0), /*scratch=*/0);
   std::vector<TransferItem> items;
@@ -88,6 +58,8 @@ Schedule star_broadcast(const StarGraph& g) {
   return std::move(b).build();
 }
 
+namespace {
+
 /// A what-if word plan as chunks: acc → chunk 0, slot 0 → chunk 1, slot 1 → chunk 2.
 std::uint32_t chunk_of(generic::Operand o) {
   switch (o) {
@@ -100,7 +72,9 @@ std::uint32_t chunk_of(generic::Operand o) {
   return 0;
 }
 
-Schedule from_generic(const generic::Schedule& plan, Collective collective, std::uint32_t root) {
+}  // namespace
+
+Schedule word_plan_schedule(const generic::Schedule& plan, Collective collective, std::uint32_t root) {
   const auto nodes = static_cast<std::uint32_t>(plan.nodes());
   ScheduleBuilder b(ChunkRules(collective, nodes, 1, root), /*scratch=*/2);
   for (std::uint32_t v = 0; v < nodes; ++v) {
@@ -118,46 +92,6 @@ Schedule from_generic(const generic::Schedule& plan, Collective collective, std:
     b.add_transfer(t.step, static_cast<std::uint32_t>(t.from), static_cast<std::uint32_t>(t.to), items);
   }
   return std::move(b).build();
-}
-
-generic::Collective generic_collective(Collective c, std::string_view spec) {
-  switch (c) {
-    case Collective::ALLREDUCE: return generic::Collective::ALLREDUCE;
-    case Collective::REDUCE: return generic::Collective::REDUCE;
-    case Collective::BROADCAST: return generic::Collective::BROADCAST;
-    default: break;
-  }
-  throw ScheduleError(fmt::format("bfs-tree on {}: computes allreduce, reduce or broadcast, not {}", spec, to_string(c)));
-}
-
-}  // namespace
-
-Schedule export_builtin(Builtin algorithm, const topology::Topology& topology, std::string_view spec,
-                        Collective collective, std::uint32_t root, const emulator::PortModel& ports) {
-  const auto only = [&](Collective c) {
-    if (collective != c) {
-      throw ScheduleError(fmt::format("{} computes {}, not {}", to_string(algorithm), to_string(c), to_string(collective)));
-    }
-  };
-  switch (algorithm) {
-    case Builtin::STAR_ALLREDUCE:
-      only(Collective::ALLREDUCE);
-      return star_allreduce(star_of(topology, algorithm, spec));
-    case Builtin::STAR_BROADCAST:
-      only(Collective::ALLGATHER);
-      return star_broadcast(star_of(topology, algorithm, spec));
-    case Builtin::RECURSIVE_DOUBLING:
-      only(Collective::ALLREDUCE);
-      return from_generic(generic::recursive_doubling_schedule(topology, ports), collective, 0);
-    case Builtin::RING:
-      only(Collective::ALLREDUCE);
-      return from_generic(generic::ring_schedule(topology, generic::spec_rings(spec), ports), collective, 0);
-    case Builtin::BFS_TREE: {
-      const auto plan = generic::bfs_tree_schedule(topology, root, generic_collective(collective, spec), ports.ports);
-      return from_generic(plan.schedule, collective, root);
-    }
-  }
-  throw ScheduleError("unknown built-in algorithm");
 }
 
 }  // namespace starnet::algorithms::schedule

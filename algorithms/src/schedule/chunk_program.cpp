@@ -116,10 +116,10 @@ class ChunkProgram final : public emulator::NodeProgram {
           ++r.chunks_correct;
         } else if (r.wrong_node < 0) {
           r.wrong_node = static_cast<std::int64_t>(v);
-          r.wrong = held ? fmt::format("node {} ends with {:#x} in chunk {}, expected {:#x} ({})", name(v),
-                                       words_[index(v, slot)], slot, want, describe(id, reduced))
-                         : fmt::format("node {} ends without chunk {}, expected {:#x} ({})", name(v), slot, want,
-                                       describe(id, reduced));
+          r.wrong = held ? fmt::format("node {} ends with {:#x} in {}, expected {:#x} ({})", name(v),
+                                       words_[index(v, slot)], s_.chunk_name(slot), want, describe(id, reduced))
+                         : fmt::format("node {} ends without {}, expected {:#x} ({})", name(v), s_.chunk_name(slot),
+                                       want, describe(id, reduced));
         }
       });
     }
@@ -218,7 +218,7 @@ class ChunkProgram final : public emulator::NodeProgram {
     for (std::size_t k = 0; k < items.size(); ++k) {
       const auto slot = items[k].a;
       if (!held_[index(v, slot)]) {
-        fail(ctx, v, fmt::format("node {} sends chunk {} in {}, but does not hold it", name(v), slot, describe(a)));
+        fail(ctx, v, fmt::format("node {} sends {} in {}, but does not hold it", name(v), s_.chunk_name(slot), describe(a)));
         return -1;
       }
       std::memcpy(payload.data() + k * sizeof(std::uint64_t), &words_[index(v, slot)], sizeof(std::uint64_t));
@@ -261,7 +261,7 @@ class ChunkProgram final : public emulator::NodeProgram {
     scratch_.clear();
     for (const Item& it : items) {
       if (!held_[index(v, it.a)]) {
-        fail(ctx, v, fmt::format("node {} reads chunk {} in {}, but does not hold it", name(v), it.a, describe(a)));
+        fail(ctx, v, fmt::format("node {} reads {} in {}, but does not hold it", name(v), s_.chunk_name(it.a), describe(a)));
         return -1;
       }
       scratch_.push_back(words_[index(v, it.a)]);
@@ -280,7 +280,8 @@ class ChunkProgram final : public emulator::NodeProgram {
       return true;
     }
     if (!held_[at]) {
-      fail(ctx, v, fmt::format("node {} reduces into chunk {} in {}, but does not hold it", name(v), slot, describe(a)));
+      fail(ctx, v, fmt::format("node {} reduces into {} in {}, but does not hold it", name(v),
+                         s_.chunk_name(slot), describe(a)));
       return false;
     }
     words_[at] = star::apply(values_.op(), words_[at], x);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <numeric>
 #include <tuple>
 
@@ -22,6 +23,14 @@ int kind_rank(Action::Kind k) { return static_cast<int>(k); }  // LOCAL < SEND <
 }  // namespace
 
 std::string to_string(ItemOp op) { return op == ItemOp::COPY ? "copy" : "reduce"; }
+
+std::string Schedule::chunk_name(std::uint32_t slot) const {
+  const auto after = std::upper_bound(buffers_.begin(), buffers_.end(), slot,
+                                      [](std::uint32_t x, const auto& b) { return x < b.first; });
+  if (after == buffers_.begin()) return fmt::format("chunk {}", slot);
+  const auto& [first, buffer] = *std::prev(after);
+  return fmt::format("{}[{}]", buffer, slot - first);
+}
 
 std::size_t Schedule::memory_bytes() const {
   return sizeof(*this) + actions_.capacity() * sizeof(Action) + items_.capacity() * sizeof(Item) +
@@ -332,12 +341,15 @@ ScheduleVolume volume(const Schedule& s) {
   v.largest.assign(s.steps(), 0);
   std::vector<std::uint64_t> received(s.nodes(), 0);
   for (std::uint32_t node = 0; node < s.nodes(); ++node) {
+    std::uint64_t sent = 0;
     for (const auto& a : s.actions(node)) {
       if (a.kind != Action::Kind::SEND) continue;
       const auto items = s.items(a.items).size();
       if (s.form() == Form::STEPPED) v.largest[a.key] = std::max<std::uint64_t>(v.largest[a.key], items);
       received[a.peer] += items;
+      sent += items;
     }
+    v.sent_max = std::max(v.sent_max, sent);
   }
   v.received_max = received.empty() ? 0 : *std::max_element(received.begin(), received.end());
   v.received_min = received.empty() ? 0 : *std::min_element(received.begin(), received.end());

@@ -283,6 +283,11 @@ MscclAlgorithm Reader::read(const std::string& xml) {
                                data, buffers_.input, buffers_.output, coll, chunks, counts.gpus));
   }
   ScheduleBuilder builder(rules, buffers_.scratch + temporaries(algo), data - chunks, where_);
+  // Messages name chunks as the file does; in place, i and o are one buffer, checked as o.
+  builder.name_buffer(0, buffers_.in_place ? "o" : "i");
+  if (!buffers_.in_place) builder.name_buffer(buffers_.input, "o");
+  builder.name_buffer(data, "s");
+  builder.name_buffer(data + buffers_.scratch, "temporary");
   for (std::uint32_t v = 0; v < counts.gpus; ++v) read_gpu(builder, by_id[v], v, data + buffers_.scratch, counts);
   return MscclAlgorithm{algo.attribute("name").value(), counts.gpus, buffers_.in_place, counts.threadblocks,
                         counts.steps, std::move(builder).build()};

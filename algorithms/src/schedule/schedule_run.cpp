@@ -15,8 +15,12 @@ ScheduleRun run_schedule(const Schedule& schedule, const topology::Topology& top
                                     topology.num_nodes()));
   }
   const ChunkValues values(schedule.rules(), settings.op, settings.values);
+  // The program's time mode is the run's: a stepped schedule waits for its steps in unit time
+  // only (in timed runs a one-unit timer per step would add whole time units to the makespan).
+  ChunkRunOptions chunks = settings.chunks;
+  chunks.time = settings.config.time;
   const emulator::ProgramFactory factory = [&](emulator::NodeRange range) {
-    return make_chunk_program(schedule, values, settings.chunks, range);
+    return make_chunk_program(schedule, values, chunks, range);
   };
   const emulator::UnitCosts<Rational> unit;
   const auto& costs = settings.costs ? *settings.costs : static_cast<const emulator::CostModel<Rational>&>(unit);

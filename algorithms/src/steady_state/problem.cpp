@@ -20,18 +20,6 @@ const char* paper_name(Collective c) {
 using topology::Platform;
 using topology::Role;
 
-mpq_class to_mpq(const Rational& r) {
-  mpq_class q;
-  mpq_set_si(q.get_mpq_t(), r.num(), static_cast<unsigned long>(r.den()));  // already in lowest terms
-  return q;
-}
-
-Rational to_rational(const mpq_class& q, std::string_view what) {
-  if (!q.get_num().fits_slong_p() || !q.get_den().fits_slong_p()) {
-    throw ScheduleError(fmt::format("{} = {} does not fit in 64-bit integers (use a smaller period)", what, q.get_str()));
-  }
-  return {q.get_num().get_si(), q.get_den().get_si()};
-}
 
 namespace {
 

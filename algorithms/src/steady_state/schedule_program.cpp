@@ -35,8 +35,20 @@ std::uint64_t contribution(std::uint64_t op, std::int64_t i) {
 /// Stands for a message that was not there: its interval is adjacent to nothing.
 IntervalValue missing(std::uint64_t op) { return {op, -2, -2, 0}; }
 
+/// ⌈hi⌉ − ⌊lo⌋: the instances a transfer of the range [lo, hi) touches.
+mpz_class instances(const mpq_class& lo, const mpq_class& hi) {
+  mpz_class first;
+  mpz_class end;
+  mpz_fdiv_q(first.get_mpz_t(), lo.get_num_mpz_t(), lo.get_den_mpz_t());
+  mpz_cdiv_q(end.get_mpz_t(), hi.get_num_mpz_t(), hi.get_den_mpz_t());
+  return end - first;
+}
+
+/// A count the emulation keeps in 64 bits (operations, periods, repetitions).
 std::int64_t to_int64(const mpz_class& z, std::string_view what) {
-  if (!z.fits_slong_p()) throw ScheduleError(fmt::format("{} = {} does not fit in 64 bits", what, z.get_str()));
+  if (!z.fits_slong_p()) {
+    throw ScheduleError(fmt::format("{} = {} is beyond the 64-bit counts an emulation keeps", what, z.get_str()));
+  }
   return z.get_si();
 }
 
@@ -96,7 +108,10 @@ struct ScheduleEmulator::Script {
   const SteadyStateProblem* problem = nullptr;
   Rational period;
   std::uint64_t operations = 0;  ///< per period and sink
-  std::int64_t work_per_period = 0;
+  mpz_class work_per_period;     ///< message instances, transfers and computations
+  /// The operation counts and offsets fit 64 bits. A period of LP-sized counts (decimal costs
+  /// give periods of 10^44 s) need not: it is emulated only when the horizon spans none of it.
+  bool counts_fit = true;
   std::vector<std::pair<std::int32_t, std::int32_t>> interval;  ///< per type: what its values cover
   std::vector<Send> sends;
   std::vector<Compute> computes;
@@ -257,7 +272,8 @@ class ScheduleProgram final : public emulator::NodeProgram {
     std::string payload;
     payload.reserve(HEADER + static_cast<std::size_t>(end - first) * VALUE);
     put(payload, static_cast<std::int32_t>(t.type));
-    for (const auto x : {t.lo.num(), t.lo.den(), t.hi.num(), t.hi.den()}) put(payload, x);
+    put_rational(payload, t.lo);
+    put_rational(payload, t.hi);
     for (std::int64_t j = first; j < end; ++j) {
       // The piece that reaches the end of instance j is its last: the sender no longer needs it.
       const bool last_piece = t.hi >= Rational(j + 1);
@@ -274,10 +290,8 @@ class ScheduleProgram final : public emulator::NodeProgram {
   void receive(NodeId v, Node& n, const std::string& payload) {
     std::size_t at = 0;
     const auto type = get<std::int32_t>(payload, at);
-    std::int64_t x[4];
-    for (auto& e : x) e = get<std::int64_t>(payload, at);
-    const Rational lo(x[0], x[1]);
-    const Rational hi(x[2], x[3]);
+    const Rational lo = get_rational(payload, at);
+    const Rational hi = get_rational(payload, at);
     const int sink = problem_.sink_index({type, v});
     for (std::int64_t j = lo.floor(); at < payload.size(); ++j) {
       IntervalValue value;
@@ -385,6 +399,28 @@ class ScheduleProgram final : public emulator::NodeProgram {
     at += sizeof(T);
     return x;
   }
+  /// num and den; a value beyond 64 bits as den 0 (no small value has it), then its text.
+  static void put_rational(std::string& out, const Rational& r) {
+    if (r.is_small()) {
+      put(out, r.num());
+      put(out, r.den());
+      return;
+    }
+    const std::string text = r.to_string();
+    put(out, std::int64_t{0});
+    put(out, std::int64_t{0});
+    put(out, static_cast<std::uint64_t>(text.size()));
+    out += text;
+  }
+  static Rational get_rational(const std::string& in, std::size_t& at) {
+    const auto num = get<std::int64_t>(in, at);
+    const auto den = get<std::int64_t>(in, at);
+    if (den != 0) return {num, den};
+    const auto length = static_cast<std::size_t>(get<std::uint64_t>(in, at));
+    STARNET_ASSERT(at + length <= in.size());
+    at += length;
+    return Rational::parse(std::string_view(in).substr(at - length, length), "instance range");
+  }
 
   const Script& s_;
   const SteadyStateProblem& problem_;
@@ -423,8 +459,13 @@ ScheduleEmulator::ScheduleEmulator(const SteadyStateProblem& problem, const Peri
       script_(std::make_unique<Script>()) {
   Script& s = *script_;
   s.problem = &problem;
-  s.period = to_rational(schedule.period, "period");
-  s.operations = static_cast<std::uint64_t>(to_int64(schedule.operations_per_period, "operations per period"));
+  s.period = to_rational(schedule.period);
+  const auto count = [&s](const mpz_class& z) -> std::uint64_t {
+    if (z.fits_ulong_p()) return z.get_ui();
+    s.counts_fit = false;
+    return 0;
+  };
+  s.operations = count(schedule.operations_per_period);
   for (int t = 0; t < static_cast<int>(problem.types().size()); ++t) {
     const auto& type = problem.types()[static_cast<std::size_t>(t)];
     s.interval.emplace_back(type.first >= 0 ? type.first : t, type.first >= 0 ? type.last : t);
@@ -434,7 +475,7 @@ ScheduleEmulator::ScheduleEmulator(const SteadyStateProblem& problem, const Peri
   std::vector<std::uint64_t> offset;
   for (const auto& tree : schedule.trees) {
     auto& sum = served[static_cast<std::size_t>(tree.sink)];
-    offset.push_back(static_cast<std::uint64_t>(to_int64(sum, "operations per period")));
+    offset.push_back(count(sum));
     sum += tree.weight;
   }
   for (std::size_t k = 0; k < served.size(); ++k) {
@@ -457,26 +498,25 @@ ScheduleEmulator::ScheduleEmulator(const SteadyStateProblem& problem, const Peri
     const Task& task = problem.tasks()[static_cast<std::size_t>(comp.task)];
     const mpq_class speed = to_mpq(problem.platform().graph()[comp.node].speed);
     STARNET_ASSERT(comp.amount.get_den() == 1);  // w(T) tasks
-    s.computes.push_back({comp.task, comp.start_period, to_rational(comp.amount * task.time * speed, "computation work"),
-                          static_cast<std::uint64_t>(to_int64(comp.amount.get_num(), "computation amount")),
-                          offset[static_cast<std::size_t>(comp.tree)]});
-    s.work_per_period += static_cast<std::int64_t>(s.computes.back().count) + 1;
+    s.computes.push_back({comp.task, comp.start_period, to_rational(comp.amount * task.time * speed),
+                          count(comp.amount.get_num()), offset[static_cast<std::size_t>(comp.tree)]});
+    s.work_per_period += comp.amount.get_num() + 1;
     action_at(comp.node, 0).computes.push_back(static_cast<int>(c));
   }
   std::map<std::pair<int, int>, mpq_class> sent;  // (tree, task) -> instances covered so far in a period
   mpq_class start = 0;
   for (const auto& m : schedule.matchings) {
-    const Rational offset_here = to_rational(start, "matching start");
+    const Rational offset_here = to_rational(start);
     for (const auto& tr : m.transfers) {
       auto& lo = sent[{tr.tree, tr.task}];
       const mpq_class hi = lo + tr.amount;
       const auto port = topology_.port_to(tr.from, tr.to);
       STARNET_ASSERT(port.has_value());
-      s.sends.push_back({tr.task, tr.type, *port, tr.start_period, to_rational(lo, "transfer range"),
-                         to_rational(hi, "transfer range"),
-                         to_rational(tr.amount * problem.types()[static_cast<std::size_t>(tr.type)].size, "transfer size"),
+      s.sends.push_back({tr.task, tr.type, *port, tr.start_period, to_rational(lo),
+                         to_rational(hi),
+                         to_rational(tr.amount * problem.types()[static_cast<std::size_t>(tr.type)].size),
                          offset[static_cast<std::size_t>(tr.tree)]});
-      s.work_per_period += s.sends.back().hi.ceil() - s.sends.back().lo.floor() + 1;
+      s.work_per_period += instances(lo, hi) + 1;
       action_at(tr.from, offset_here).sends.push_back(static_cast<int>(s.sends.size() - 1));
       lo = hi;
     }
@@ -503,8 +543,13 @@ const ScheduleEmulation& ScheduleEmulator::run(const mpq_class& horizon) {
   if (periods * script_->work_per_period > MAX_EMULATION_WORK) {
     throw ScheduleError(fmt::format("horizon K = {} spans {} periods of {} messages and tasks each, more than the "
                                     "{} an emulation may take: choose a shorter horizon",
-                                    horizon.get_str(), periods.get_str(), script_->work_per_period,
+                                    horizon.get_str(), periods.get_str(), script_->work_per_period.get_str(),
                                     MAX_EMULATION_WORK));
+  }
+  if (periods > 0 && !script_->counts_fit) {  // a period's work bounds its counts: never expected
+    throw ScheduleError(fmt::format("horizon K = {} spans {} periods of {} operations each, beyond the 64-bit "
+                                    "operation numbers an emulation keeps",
+                                    horizon.get_str(), periods.get_str(), schedule_.operations_per_period.get_str()));
   }
   const mpz_class r = e.plan.whole_periods - 2 * e.plan.startup_periods - 1;
   e.guaranteed = r > 0 ? mpz_class(r * schedule_.operations_per_period) : mpz_class(0);
@@ -515,7 +560,7 @@ const ScheduleEmulation& ScheduleEmulator::run(const mpq_class& horizon) {
   config.checking = emulator::Checking::STRICT;
   config.time = emulator::TimeMode::TIMED;
   config.trace = trace_;
-  config.horizon = to_rational(horizon, "horizon K");
+  config.horizon = to_rational(horizon);
   const emulator::TopologyCosts<Rational> costs(topology_);
   e.run = emulator::LocalEngine<Rational>().run(
       topology_, costs,

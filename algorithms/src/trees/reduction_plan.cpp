@@ -76,8 +76,8 @@ void sort_transfers(std::vector<Transfer>& transfers) {
   std::int64_t scale = 1;
   bool exact = true;
   for (const Transfer& t : transfers) {
-    const std::int64_t g = std::gcd(scale, t.start.den());
-    exact = exact && !__builtin_mul_overflow(scale / g, t.start.den(), &scale);
+    // A start beyond 64 bits: the times are compared as Rationals below.
+    exact = t.start.is_small() && !__builtin_mul_overflow(scale / std::gcd(scale, t.start.den()), t.start.den(), &scale);
     if (!exact) break;
   }
   struct Key {

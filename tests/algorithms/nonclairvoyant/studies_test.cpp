@@ -4,7 +4,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <utility>
 
 namespace starnet::algorithms::nonclairvoyant {
 namespace {
@@ -46,6 +49,32 @@ GridResult synthetic_grid(std::vector<double> cvs, std::vector<double> ratios, R
     }
   }
   return g;
+}
+
+/// A Figure 4 result with the given means (B, F, T, N) per CV, standard errors @p sem and
+/// 10–90 % widths of 1.
+Figure4Result figure4(const std::vector<std::pair<double, std::array<double, 4>>>& points, double sem = 1e-4) {
+  Figure4Result r;
+  r.n = 4;
+  r.runs = 1000;
+  for (const auto& [cv, means] : points) {
+    Figure4Point p{cv, {}};
+    for (std::size_t a = 0; a < 4; ++a) {
+      AlgorithmOutcome o;
+      o.algorithm = ALL_ALGORITHMS[a];
+      o.summary.mean = means[a];
+      o.summary.sem = sem;
+      o.summary.q10 = means[a] - 0.5;
+      o.summary.q90 = means[a] + 0.5;
+      p.outcomes.push_back(o);
+    }
+    r.points.push_back(p);
+  }
+  return r;
+}
+
+bool has_note(const std::vector<StudyNote>& notes, const std::string& words) {
+  return std::any_of(notes.begin(), notes.end(), [&](const StudyNote& n) { return n.claim.find(words) != std::string::npos; });
 }
 
 const StudyNote& find_note(const std::vector<StudyNote>& notes, const std::string& figure, const std::string& words) {
@@ -181,6 +210,43 @@ TEST(Figure6Notes, NoDivergenceAboveCv5WhereTheExponentialDoesNotRun) {
   const auto areas = find_note(notes, "6(a)", "three areas");
   EXPECT_FALSE(areas.agrees);  // no divergence at all: the paper's areas do not appear
   EXPECT_THAT(areas.finding, HasSubstr("no cell has a dispersion above 1"));
+}
+
+TEST(Figure4Notes, AContraryDifferenceRefutesBeyondSignificantSe) {
+  const double sem = 1e-3;
+  const double se_diff = std::sqrt(2) * sem;
+  for (const double z : {SIGNIFICANT_SE - 0.5, SIGNIFICANT_SE + 0.5}) {
+    // Non-Commut-Tree-dyn below Tree-dyn by z standard errors of the difference.
+    const auto notes = figure4_notes(figure4({{0.5, {12, 13, 10, 10 - z * se_diff}}}, sem));
+    const auto best = find_note(notes, "4", "Tree-dyn has the best");
+    EXPECT_EQ(best.agrees, z < SIGNIFICANT_SE) << " z=" << z << ": " << best.finding;
+    EXPECT_THAT(best.finding, HasSubstr("at 0 of 1 CVs; CV 0.5: noncommut-tree-dyn lower by"));
+  }
+}
+
+TEST(Figure4Notes, PerformanceDecreasesSignificantlyFromAGrowthOfSignificantGrowth) {
+  for (const double growth : {SIGNIFICANT_GROWTH - 0.01, SIGNIFICANT_GROWTH + 0.01}) {
+    const std::array<double, 4> at_1 = {11, 12, 10, 10.5};
+    std::array<double, 4> at_10 = at_1;
+    for (double& m : at_10) m *= growth;
+    at_10[1] *= 2;  // only the least growth counts
+    const auto notes = figure4_notes(figure4({{0.5, at_1}, {1, at_1}, {10, at_10}}));
+    const auto note = find_note(notes, "4", "decreases significantly");
+    EXPECT_EQ(note.agrees, growth >= SIGNIFICANT_GROWTH) << " growth=" << growth << ": " << note.finding;
+    EXPECT_THAT(note.finding, HasSubstr("from CV 1 to CV 10"));
+    EXPECT_THAT(note.finding, HasSubstr("(criterion: 1.25)"));
+  }
+}
+
+TEST(Figure4Notes, StatementsAboutCvsTheStudyDoesNotReachAreLeftOut) {
+  const auto notes = figure4_notes(figure4({{0.2, {11, 12, 10, 13}}, {0.5, {11, 12, 10, 10.5}}}));
+  ASSERT_EQ(notes.size(), 4U);  // best, worst, second above CV 0.3, stable longer
+  EXPECT_TRUE(has_note(notes, "Non-Commut-Tree-dyn has the second best"));
+  EXPECT_TRUE(has_note(notes, "remain stable longer"));
+  for (const std::string words : {"lower than 0.1", "greater than 1", "close to 10", "Markov chain", "2H(n/2)"}) {
+    EXPECT_FALSE(has_note(notes, words)) << words;
+  }
+  EXPECT_TRUE(figure4_notes(Figure4Result{}).empty());
 }
 
 TEST(Figure4Study, SmallStudyIsVerifiedAndItsNotesComputed) {

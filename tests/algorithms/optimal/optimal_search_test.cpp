@@ -2,6 +2,7 @@
 // the decoded schedule runs verified, and no named lower bound exceeds the optimum.
 #include "../../core/expect_error.hpp"
 
+#include <starnet/algorithms/collectives/catalogue.hpp>
 #include <starnet/algorithms/optimal/optimal_search.hpp>
 #include <starnet/algorithms/optimal/step_encoding.hpp>
 #include <starnet/core/error.hpp>
@@ -78,7 +79,7 @@ std::uint64_t brute_force_steps(const topology::Topology& t, Goal goal, NodeId r
 OptimalResult solve(const std::string& spec, Goal goal, const emulator::PortModel& ports, NodeId root = 0) {
   const auto t = topology::make_topology(spec);
   OptimalSearch s;
-  s.topology(*t, spec).goal(goal).root(root).ports(ports);
+  s.topology(*t, spec).goal(goal).root(root).ports(ports).builtins(collectives::optimal_candidates);
   return s.run().result();
 }
 
@@ -119,7 +120,9 @@ TEST(OptimalSearch, EveryShorterStepCountIsRefutedAndConfirmedByASecondSolver) {
   const std::size_t refuted = r.solves.size() - (by_sat ? 1 : 0);
   for (std::size_t i = 0; i < refuted; ++i) {
     EXPECT_FALSE(r.solves[i].satisfiable.value_or(true));
-    if (i + 1 < r.solves.size()) EXPECT_EQ(r.solves[i].steps + 1, r.solves[i + 1].steps);
+    if (i + 1 < r.solves.size()) {
+      EXPECT_EQ(r.solves[i].steps + 1, r.solves[i + 1].steps);
+    }
     EXPECT_THAT(r.solves[i].second_solver, ::testing::AnyOf("confirmed", ::testing::HasSubstr("unavailable")));
   }
   // Proved both ways: the optimum is the first T not refuted, and no bound is above it.
@@ -133,7 +136,7 @@ TEST(OptimalSearch, BoundsThatMeetAVerifiedScheduleAreAProofWithoutSearch) {
   // Q_6: ⌈log₂ 64⌉ = 6 = the diameter, and recursive doubling runs verified in 6 steps.
   const auto t = topology::make_topology("hypercube:6");
   OptimalSearch search;
-  search.topology(*t, "hypercube:6").goal(Goal::GOSSIP).time_limit(3);
+  search.topology(*t, "hypercube:6").goal(Goal::GOSSIP).time_limit(3).builtins(collectives::optimal_candidates);
   const auto& r = search.run().result();
   ASSERT_EQ(r.status, Status::OPTIMAL);
   EXPECT_EQ(r.optimum, 6U);
@@ -226,7 +229,7 @@ TEST(OptimalSearch, LeavesProofFilesOnlyForRefutations) {
 TEST(OptimalSearch, ATimeLimitLeavesAProvenBracketNotAHang) {
   const auto t = topology::make_topology("star:5");
   OptimalSearch s;
-  s.topology(*t, "star:5").goal(Goal::GOSSIP).time_limit(0.5);
+  s.topology(*t, "star:5").goal(Goal::GOSSIP).time_limit(0.5).builtins(collectives::optimal_candidates);
   const auto& r = s.run().result();
   if (r.status == Status::OPTIMAL) GTEST_SKIP() << "decided within 0.5 s on this machine";
   EXPECT_FALSE(r.optimum.has_value());
@@ -236,6 +239,26 @@ TEST(OptimalSearch, ATimeLimitLeavesAProvenBracketNotAHang) {
   EXPECT_EQ(*r.upper_bound, 9U);
   EXPECT_EQ(r.upper_source, "uniform");
   EXPECT_EQ(*r.builtin_steps, 10U);
+  EXPECT_EQ(r.builtin, "star");  // the catalogue's star all-reduce
+}
+
+TEST(OptimalSearch, WithoutTheCatalogueOnlyTheUniformScheduleBoundsFromAbove) {
+  const auto t = topology::make_topology("hypercube:3");
+  OptimalSearch s;
+  s.topology(*t, "hypercube:3").goal(Goal::GOSSIP).time_limit(10);
+  const auto& r = s.run().result();
+  EXPECT_FALSE(r.builtin_steps.has_value());
+  EXPECT_EQ(r.upper_source, "uniform");
+  EXPECT_EQ(r.optimum, 3U);
+}
+
+TEST(OptimalSearch, TheCatalogueBoundsCompleteGraphsLogarithmically) {
+  // Issue 34, defect 10: on K_8 the catalogue's recursive doubling (3 steps) is the upper bound,
+  // which the counting bound meets: no solver call.
+  const auto r = solve("complete:8", Goal::GOSSIP, {1, false});
+  EXPECT_EQ(r.builtin_steps, 3U);
+  EXPECT_EQ(r.optimum, 3U);
+  EXPECT_TRUE(r.solves.empty());
 }
 
 TEST(OptimalSearch, RefusesWhatItCannotDecide) {

@@ -214,7 +214,9 @@ TEST(UniformSearch, OtherCayleyFamiliesAgreeWithTheirTopologiesAndRunVerified) {
     const auto r = uniform_exhaustive(g, static_cast<int>(g.order()) - 1, 0);
     ASSERT_FALSE(r.dimensions.empty()) << spec;
     EXPECT_TRUE(r.complete) << spec;
-    if (expected > 0) EXPECT_EQ(r.dimensions.size(), expected) << spec;
+    if (expected > 0) {
+      EXPECT_EQ(r.dimensions.size(), expected) << spec;
+    }
     EXPECT_EQ(uniform_sizes(g, r.dimensions), simulate_on(spec, g, r.dimensions)) << spec;
     EXPECT_EQ(r.dimensions.size(), shortest_by_enumeration(g)) << spec;
     const auto t = topology::make_topology(spec);

@@ -182,6 +182,28 @@ TEST(Msccl, AWrongReductionIsCaught) {
   EXPECT_THAT(r.report.first_problem(), HasSubstr("expected"));
 }
 
+TEST(Msccl, ProblemsNameChunksAsTheFileDoes) {
+  // The ring all-gather without GPU 0's copy into its output: o[0] is what GPU 0 lacks first
+  // (it sends o[0] before ever holding it).
+  auto xml = ring_allgather(4);
+  const auto copy = xml.find(R"(type="cpy" srcbuf="i" srcoff="0" dstbuf="o" dstoff="0")");
+  ASSERT_NE(copy, std::string::npos);
+  xml.replace(xml.find("cpy", copy), 3, "nop");
+  auto r = run_xml(xml, "complete:4");
+  EXPECT_FALSE(r.verified);
+  EXPECT_THAT(r.report.first_problem(), HasSubstr("node 0 sends o[0]"));
+  // A scratch chunk read before anything was received into it.
+  XmlWriter w("allreduce", 2, 1, true);
+  for (int g = 0; g < 2; ++g) {
+    w.gpu(g, 1, 0, 2);
+    w.tb(0, 1 - g, 1 - g, 0);
+    w.step("re", 's', 1, 'i', 0);
+  }
+  r = run_xml(w.done(), "complete:2");
+  EXPECT_FALSE(r.verified);
+  EXPECT_THAT(r.report.first_problem(), HasSubstr("reads s[1]"));
+}
+
 TEST(Msccl, ReceivesWaitingForEachOtherAreADeadlockNotAHang) {
   XmlWriter w("allreduce", 2, 1, true);
   for (int g = 0; g < 2; ++g) {

@@ -24,7 +24,7 @@ const std::string& schedule_file(int n) {
   if (path.empty()) {
     const starnet::topology::StarGraph g(n);
     const auto spec = "star:" + std::to_string(n);
-    const auto s = sch::export_builtin(sch::Builtin::STAR_ALLREDUCE, g, spec, sch::Collective::ALLREDUCE, 0, {});
+    const auto s = sch::star_allreduce_schedule(g);
     path = (std::filesystem::temp_directory_path() / ("starnet_bench_s" + std::to_string(n) + ".json")).string();
     std::ofstream(path) << sch::write_schedule_json(s, g, spec);
   }
@@ -56,7 +56,7 @@ void BM_ScheduleRun(benchmark::State& state) {
   const int n = static_cast<int>(state.range(0));
   const starnet::topology::StarGraph g(n);
   const auto spec = "star:" + std::to_string(n);
-  const auto s = sch::export_builtin(sch::Builtin::STAR_ALLREDUCE, g, spec, sch::Collective::ALLREDUCE, 0, {});
+  const auto s = sch::star_allreduce_schedule(g);
   bool verified = true;
   for (auto _ : state) {
     const auto r = sch::run_schedule(s, g, {});

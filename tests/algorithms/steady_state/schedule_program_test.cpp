@@ -1,4 +1,5 @@
 #include "steady_state_platforms.hpp"
+#include "../../topology/simgrid_examples.hpp"
 
 #include <starnet/algorithms/steady_state/planner.hpp>
 #include <starnet/algorithms/steady_state/schedule_program.hpp>
@@ -59,7 +60,7 @@ mpq_class expect_emulation_holds(const SteadyStateProblem& problem, const Period
   EXPECT_EQ(mpz_class(static_cast<unsigned long>(e.run.counters.computations)),
             r * static_cast<unsigned long>(schedule.computations.size()))
       << where;
-  EXPECT_LE(e.run.makespan, to_rational(horizon, "K")) << where;
+  EXPECT_LE(e.run.makespan, to_rational(horizon)) << where;
   EXPECT_EQ(e.ratio, mpq_class(e.report.completed) / (tp * horizon)) << where;
   return e.ratio;
 }
@@ -158,6 +159,37 @@ TEST(ScheduleEmulator, FixedPeriodSchedules) {
   for (const mpq_class& fixed : {mpq_class(7, 2), mpq_class(5), mpq_class(17)}) {
     const auto s = fixed_period_schedule(problem, plan.planner.trees(), mpq_class(plan.planner.solver().period()), fixed);
     expect_emulation_holds(problem, s, plan.planner.throughput(), fixed * 50, "fixed " + fixed.get_str());
+  }
+}
+
+// SimGrid's example platforms (#34): their decimal bandwidths and latencies give LP periods and
+// times beyond 64 bits, and the optimal and the fixed-period (P = 1) schedules still run to the
+// horizon K = 10 s exactly, every operation verified.
+TEST(ScheduleEmulator, SimgridPlatformsScatterToAHorizonExactly) {
+  SKIP_WITHOUT_SIMGRID_EXAMPLES();
+  struct Case {
+    std::string file;
+    std::string source;
+    std::vector<std::string> targets;
+  };
+  const std::vector<Case> cases{
+      {"two_hosts.xml", "Tremblay", {"Jupiter"}},
+      {"small_platform.xml", "Tremblay", {"Jupiter", "Fafard", "Ginette", "Bourassa", "Jacquelin", "Boivin"}},
+      {"cluster_backbone.xml", "node-0.simgrid.org", {"node-1.simgrid.org", "node-2.simgrid.org"}}};
+  const mpq_class horizon = 10;
+  for (const Case& c : cases) {
+    const auto platform = topology::make_platform(starnet::testing::simgrid_example(c.file));
+    const auto problem = SteadyStateProblem::scatter(platform, c.source, c.targets);
+    SteadyStatePlanner planner(problem);
+    planner.fixed_period(mpq_class(1));
+    ASSERT_EQ(planner.run(), Status::OPTIMAL) << c.file;
+    EXPECT_TRUE(planner.verify()) << c.file << ": " << planner.verify().failure;
+    expect_emulation_holds(problem, planner.schedule(), planner.throughput(), horizon, c.file);
+    expect_emulation_holds(problem, *planner.fixed_schedule(), planner.throughput(), horizon, c.file + " P=1");
+    if (c.file == "two_hosts.xml") {
+      // One unit message per 1/10000 + 1/125000000 s on the only link.
+      EXPECT_EQ(planner.throughput(), mpq_class(125000000, 12501));
+    }
   }
 }
 

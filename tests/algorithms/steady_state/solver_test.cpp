@@ -88,7 +88,7 @@ TEST(SteadyStateSolver, StarScatterPaysEachLinksLatencyPerMessage) {
 // emit its n−1 messages at least once, and direct sends do just that: TP = 1 / ((n−1)·c).
 TEST(SteadyStateSolver, UniformCompleteGossipMatchesClosedForm) {
   for (int n = 2; n <= 4; ++n) {
-    for (const Rational c : {Rational(1), Rational(3, 2)}) {
+    for (const Rational& c : {Rational(1), Rational(3, 2)}) {
       Platform p("complete");
       for (int v = 0; v < n; ++v) add_processor(p, fmt::format("P{}", v));
       for (int a = 0; a < n; ++a) {

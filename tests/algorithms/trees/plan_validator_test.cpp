@@ -127,6 +127,40 @@ TEST(PlanValidator, RejectsBrokenTrees) {
       "cycle");
 }
 
+TEST(PlanValidator, RejectsAParentThatIsNoOtherMachine) {
+  expect_rejected(
+      [](ReductionPlan& p) {  // the root's last child, unlisted and made its own parent
+        const int v = p.children[0].back();
+        p.children[0].pop_back();
+        p.parent[static_cast<std::size_t>(v)] = v;
+      },
+      "has parent");
+  EXPECT_EQ(check_plan(ReductionPlan{}).problem, "the plan has no machine (expected n >= 1)");
+}
+
+TEST(PlanValidator, RejectsASoundTreeWhoseRootIsNot0) {
+  // Machine 0 sends to root 1: one tree, one transfer, but not the placement.
+  ReductionPlan plan = plan_asap("x", CostModel(1, 1), std::vector<int>{-1, 0});
+  plan.root = 1;
+  plan.parent = {1, -1};
+  plan.children = {{}, {0}};
+  plan.transfers = {{/*from=*/0, /*to=*/1, /*start=*/0}};
+  const PlanCheck check = check_plan(plan);
+  EXPECT_FALSE(check.valid);
+  EXPECT_EQ(check.problem, "root is machine 1 (the placement puts the root at 0)");
+}
+
+TEST(PlanValidator, MeasuresConcurrencyAndReducersBeforeCheckingTheLimits) {
+  ReductionPlan plan = greedy_plan(5, CostModel(2, 1));
+  const PlanCheck measured = check_plan(plan);
+  plan.limits.max_concurrent_transfers = measured.max_concurrent_transfers - 1;
+  const PlanCheck check = check_plan(plan);
+  EXPECT_FALSE(check.valid);
+  EXPECT_EQ(check.max_concurrent_transfers, measured.max_concurrent_transfers);
+  EXPECT_EQ(check.reducers, measured.reducers);
+  EXPECT_EQ(check.length, plan.length);
+}
+
 TEST(PlanValidator, EnforcesTheLimitsOfSection6) {
   expect_rejected([](ReductionPlan& p) { p.limits.max_reducers = 1; }, "limit K = 1 reducers");
   expect_rejected([](ReductionPlan& p) { p.limits.max_concurrent_transfers = 1; }, "limit K = 1)");

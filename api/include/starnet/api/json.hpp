@@ -43,7 +43,7 @@ class ExactAlways {
 /// integer (a double cannot hold 1/3).
 template <class Json>
 void put_exact(Json& j, const std::string& key, const Rational& r) {
-  if (r.is_integer()) {
+  if (r.is_integer() && r.is_small()) {
     j[key] = r.num();
     if (exact_always()) j[key + "_exact"] = r.to_string();
   } else {

@@ -37,6 +37,8 @@ struct MonteCarloRequest {
   unsigned threads = 0;  ///< 0: every core
   /// Re-emulate this run of the (single) algorithm with its events kept (a Gantt chart, a trace).
   std::optional<std::uint64_t> run;
+  /// Keep every run's makespan in MonteCarloOutcome::makespans (8 bytes per run and algorithm).
+  bool keep_makespans = false;
 };
 
 struct MonteCarloResult {

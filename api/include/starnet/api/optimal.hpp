@@ -62,6 +62,21 @@ struct OptimalRequest {
   bool anytime = false;
 };
 
+/// One point of the total exchange's Pareto front (`optimal --collective alltoall --method uniform`,
+/// collectives/exchange_search.hpp): a uniform sequence of `steps` generators whose combining
+/// exchange sends `volume` packets from every node.
+struct ExchangePoint {
+  std::vector<int> dimensions;        ///< generator ids
+  std::vector<std::string> moves;     ///< their names
+  std::uint64_t volume = 0;
+  std::vector<std::uint64_t> packets;  ///< packets in every message of each step
+  bool exhaustive = false;            ///< the least volume of all uniform sequences of its length
+  bool verified = false;              ///< ran verified on the emulator
+  /// With every step costing α + m·(its packets)/β, the one-packet exchange (s steps, volume s) is
+  /// faster beyond m = αβ·crossover, crossover = (s − T)/(V − s); none when V = s (never).
+  [[nodiscard]] std::optional<Rational> crossover(std::uint64_t status) const;
+};
+
 /// What a search within a class found (uniform or coset).
 struct ClassFound {
   std::string klass;   ///< "uniform" or "coset"
@@ -77,6 +92,11 @@ struct ClassFound {
   std::vector<std::uint64_t> largest_per_step;  ///< items of the largest message of each step
   std::uint64_t items_received = 0;             ///< per node
   bool meta = false;  ///< verified with meta messages (star graphs beyond the schedule size)
+  /// alltoall: the Pareto front (the fields above describe its first point), the status s, and
+  /// whether the front reached volume s (nothing beyond it can be better).
+  std::vector<ExchangePoint> pareto;
+  std::uint64_t status = 0;
+  bool pareto_complete = false;
 };
 
 struct OptimalOutcome {
@@ -96,6 +116,10 @@ struct OptimalOutcome {
   /// The document of `starnet optimal --json`.
   [[nodiscard]] nlohmann::json to_json() const;
 };
+
+/// Point @p index of @p outcome's Pareto front as an all-to-all schedule (to write with `-o`).
+/// @throws UsageError beyond optimal::MAX_UNIFORM_SCHEDULE_NODES nodes or a point that is not there.
+[[nodiscard]] LoadedSchedule exchange_point_schedule(const OptimalOutcome& outcome, std::size_t index);
 
 /// @throws UsageError naming the setting at fault (a collective that is not gossip, all-reduce or
 /// broadcast, a root not in the topology, options of another method, too many nodes);

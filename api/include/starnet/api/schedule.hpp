@@ -15,7 +15,7 @@
 /// @endcode
 
 #include <starnet/algorithms/generic/bounds.hpp>
-#include <starnet/algorithms/schedule/builtins.hpp>
+#include <starnet/algorithms/collectives/catalogue.hpp>
 #include <starnet/algorithms/schedule/chunk_schedule.hpp>
 #include <starnet/algorithms/schedule/schedule_run.hpp>
 #include <starnet/api/engine.hpp>
@@ -60,6 +60,18 @@ struct LoadedSchedule {
                                             const std::optional<TopologyRef>& topology = std::nullopt,
                                             const std::string& folder = {});
 
+/// What a schedule document says about itself before any topology is chosen.
+struct ScheduleHeader {
+  algorithms::Collective collective = algorithms::Collective::ALLREDUCE;
+  /// Its node count (MSCCL's ngpus, a JSON file's "nodes"), if it states one.
+  std::optional<std::uint64_t> nodes;
+  /// The topology it names ("" when none; complete:NGPUS for MSCCL, as parse_schedule uses).
+  std::string topology;
+};
+/// Reads @p text far enough to answer ScheduleHeader; @throws ScheduleError naming @p where for a
+/// malformed document (what parse_schedule would refuse before resolving node names).
+[[nodiscard]] ScheduleHeader read_schedule_header(const std::string& text, const std::string& where);
+
 /// @p schedule as the starnet JSON format, its topology written as @p spec — a relative file path
 /// rewritten relative to @p output_path's folder (when given), so that the file reads back from
 /// anywhere.
@@ -85,6 +97,10 @@ struct ScheduleRunRequest {
   std::optional<emulator::Checking> checking;
   /// Timed: every transfer takes latency + size × link cost (the topology's α–β); unit otherwise.
   bool timed = false;
+  /// Timed: every link's latency α and bandwidth β instead of the topology's own (none: its own);
+  /// a transfer of c chunks then takes α + c·chunk_size/β.
+  std::optional<Rational> latency;
+  std::optional<Rational> bandwidth;
   /// Size of one chunk in unit messages (timed runs).
   Rational chunk_size = 1;
   Op op = Op::SUM;
@@ -100,6 +116,10 @@ struct ScheduleRunResult {
   emulator::Checking checking = emulator::Checking::STRICT;
   algorithms::schedule::ScheduleRun run;
   algorithms::generic::StepBound bound;
+  /// Timed runs: the bound in time — every message takes at least latency + chunk size × cost on
+  /// its link, so the counting term is ⌈log_(k+1) N⌉ of the cheapest link and the distance term the
+  /// farthest node in those weights (docs/whatif.md, "Bounds").
+  std::optional<algorithms::generic::TimeBound> time_bound;
   /// Every output chunk right, no port-model violation, no deadlock.
   bool verified = false;
   /// Why not, when not verified: the first wrong chunk, the violation or the deadlock.
@@ -114,18 +134,22 @@ struct ScheduleRunResult {
 [[nodiscard]] ScheduleRunResult run_schedule(const ScheduleRunRequest& request);
 
 struct ExportRequest {
-  algorithms::schedule::Builtin algorithm = algorithms::schedule::Builtin::BFS_TREE;
+  /// A built-in of the catalogue by name (parse_builtin()).
+  std::string algorithm = "bfs-tree";
   std::string topology;
-  /// None: the algorithm's own (allreduce; allgather for star-broadcast).
+  /// None: the first collective the algorithm computes there, in the order of
+  /// algorithms/collective.hpp (allreduce first; allgather for star-broadcast).
   std::optional<Collective> collective;
   std::string root = std::string(DEFAULT_ROOT);
   emulator::PortModel ports;
 };
 
-/// A built-in algorithm as a schedule. @throws UsageError / ScheduleError when it does not apply.
+/// A built-in algorithm as a schedule (collectives/catalogue.hpp).
+/// @throws UsageError about setting "algorithm" or "collective" when it is unknown or does not apply
+/// there, naming the collectives it computes; ScheduleError beyond a builder's limits.
 [[nodiscard]] LoadedSchedule export_schedule(const ExportRequest& request);
 
 /// @throws UsageError about setting "algorithm" naming the choices.
-[[nodiscard]] algorithms::schedule::Builtin parse_builtin(std::string_view text);
+[[nodiscard]] algorithms::collectives::Algorithm parse_builtin(std::string_view text);
 
 }  // namespace starnet::api

@@ -18,6 +18,7 @@
 #include <starnet/api/engine.hpp>
 #include <starnet/api/settings.hpp>
 #include <starnet/emulator/engine.hpp>
+#include <starnet/emulator/zmq_engine.hpp>
 #include <starnet/topology/star_graph.hpp>
 
 #include <nlohmann/json.hpp>
@@ -116,5 +117,26 @@ struct Table2Result {
 
 /// How a worker process rebuilds a run from its job text (`starnet worker`).
 [[nodiscard]] emulator::WorkerSetup star_worker_setup(const std::string& job, unsigned index);
+
+/// A worker that joins a star run whose coordinator listens (EngineChoice::listen) from any host:
+/// `starnet worker --join`, or `starnet.worker()` in Python.
+struct JoinRequest {
+  std::string join;      ///< HOST:PORT of the coordinator
+  std::string key_file;  ///< the run's key file (keygen), copied from the coordinator's host
+  std::optional<unsigned> index;  ///< this worker's index (none: any free one)
+  std::string address;  ///< where this worker listens for its peers (empty: the address that reaches the coordinator)
+  double timeout_seconds = emulator::DEFAULT_WORKER_TIMEOUT_SECONDS;
+  double peer_timeout_seconds = emulator::DEFAULT_PEER_TIMEOUT_SECONDS;
+};
+
+/// Joins the run, works its partition until the coordinator has the result.
+/// @return 0 when the coordinator got the result (otherwise the worker's exit code).
+/// @throws UsageError about "join", "key_file", "index", "timeout" or "peer_timeout";
+/// TransportError when the coordinator cannot be reached or the key cannot be read.
+int join_run(const JoinRequest& request);
+
+/// Writes a fresh key file (ZeroMQ CURVE, mode 0600) for the workers of a listening run.
+/// @throws UsageError about "key_file" when @p path exists or cannot be made.
+void write_key_file(const std::string& path);
 
 }  // namespace starnet::api

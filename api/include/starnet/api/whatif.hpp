@@ -4,7 +4,7 @@
 /// and faults, every run verified on the emulator and set beside its lower bound; a user's schedule
 /// file (starnet JSON or MSCCL XML) and the proven optimum as more rows (docs/whatif.md).
 
-#include <starnet/algorithms/generic/whatif.hpp>
+#include <starnet/algorithms/collectives/whatif.hpp>
 #include <starnet/api/settings.hpp>
 #include <starnet/api/topology.hpp>
 
@@ -17,7 +17,7 @@
 
 namespace starnet::api {
 
-using algorithms::generic::WhatIfRow;
+using algorithms::collectives::WhatIfRow;
 
 /// Topologies up to this size get the proven optimum beside them (`optimal`).
 inline constexpr topology::NodeId MAX_WHATIF_OPTIMAL_NODES = 64;
@@ -28,7 +28,12 @@ struct WhatIfRequest {
   /// Every port model is tried on every topology (default: single-port full duplex).
   std::vector<emulator::PortModel> port_models{emulator::PortModel{}};
   algorithms::generic::CostKind costs = algorithms::generic::CostKind::UNIT;
+  /// Units per message (the m of α + m/β) with topology costs.
   Rational message_size = 1;
+  /// Every link's latency α and bandwidth β (none: the topology's own); either makes unit costs
+  /// topology costs, the α–β model on every link.
+  std::optional<Rational> latency;
+  std::optional<Rational> bandwidth;
   std::string fail_links;
   std::string fail_nodes;
   std::vector<double> fail_rates;
@@ -43,7 +48,7 @@ struct WhatIfRequest {
   /// Seconds per optimum (none: DEFAULT_OPTIMAL_SECONDS).
   std::optional<double> optimal_seconds;
   /// Called after each emulated row with its run (the trace kept), e.g. to write `--trace`.
-  algorithms::generic::RunObserver observer;
+  algorithms::collectives::RunObserver observer;
 };
 
 struct WhatIfResult {

@@ -4,7 +4,7 @@
 ///
 /// Every error names the offending input and what was expected, e.g.
 /// `topology file "t.dot" line 7: link a->b has cost -1 (must be > 0)`. The command line maps
-/// each leaf to the documented exit code (DESIGN.md): 2 for bad input or usage, 3 for a runtime
+/// each leaf to the documented exit code (README, "Exit codes"): 2 for bad input or usage, 3 for a runtime
 /// failure. A verification that fails is a result (exit 1), not an exception, except for a
 /// violation of the port model detected while emulating (ModelViolation, exit 1).
 
@@ -85,8 +85,9 @@ class TransportError : public Error {
   using Error::Error;
 };
 
-/// An exact rational result does not fit in 64 bits (rational.hpp): starnet refuses rather than
-/// round. The input's numbers are at fault: exit code 2; callers that know the input name it.
+/// A value that must be a 64-bit integer (a count, an index: Rational::floor and ceil) is beyond
+/// 64 bits; exact rationals themselves never overflow (rational.hpp). The input's numbers are at
+/// fault: exit code 2; callers that know the input name it.
 class OverflowError : public InputError {
  public:
   using InputError::InputError;

@@ -1,7 +1,7 @@
 #pragma once
 /// @file
 /// Stopping a long call on request, and what it is doing now: the two things a front end asks of
-/// a run it did not start itself (DESIGN.md, "api/, tools/ and python/").
+/// a run it did not start itself (docs/architecture.md, "api/", "tools/" and "python/").
 ///
 /// Stopping: a front end calls request_stop() (the Python module does on Ctrl-C); long loops of
 /// the libraries call throw_if_stopped() at points where stopping leaves nothing half-done (an

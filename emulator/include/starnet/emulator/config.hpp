@@ -1,6 +1,6 @@
 #pragma once
 /// @file
-/// Run parameters of the emulator: port model, checking, time (DESIGN.md, "emulator/").
+/// Run parameters of the emulator: port model, checking, time (docs/architecture.md, "emulator/").
 
 #include <starnet/core/rational.hpp>
 

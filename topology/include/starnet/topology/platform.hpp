@@ -1,7 +1,7 @@
 #pragma once
 /// @file
 /// Platform: an arbitrary weighted, possibly asymmetric interconnect as a Boost.Graph
-/// adjacency_list with bundled properties (DESIGN.md, "topology/").
+/// adjacency_list with bundled properties (docs/architecture.md, "topology/").
 ///
 /// A node has a unique name, a role (a processor computes and takes part in collectives, a
 /// router only forwards) and a speed (unit tasks per time unit; a task takes 1/speed). A link is

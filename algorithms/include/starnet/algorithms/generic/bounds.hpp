@@ -15,9 +15,10 @@
 /// Timed: a port finishes at most one transfer in any half-open window of length c_min (each
 /// lasts ≥ c_min), so m_t ≤ (k + 1)·m_{t−c_min} and m_t = 1 for t < c_min: T ≥ c_min·⌈log_{k+1} N⌉.
 ///
-/// Half-duplex single-port all-reduce, N ≥ 2: ⌈log₂ N⌉ + 1. Let t* be the first step after which
-/// some node holds all N words; t* ≥ ⌈log₂ N⌉ by the counting bound. A node full after step t* − 1
-/// received in that step (it was not full before). If every node were full after step t* − 1, every
+/// Half-duplex single-port all-reduce and all-gather (every node must end full), N ≥ 2:
+/// ⌈log₂ N⌉ + 1. Let t* be the first step after which some node holds all N words; t* ≥ ⌈log₂ N⌉
+/// by the counting bound. A node full after step t* − 1 received in that step (it was not full
+/// before). If every node were full after step t* − 1, every
 /// node would have received in that step; in half duplex a receiver does not send, so no message
 /// would have been sent: a contradiction. Hence T ≥ t* + 1. (Nothing of the kind holds for k ≥ 2,
 /// where a node may send and receive in one step, nor for full duplex: recursive doubling meets
@@ -41,6 +42,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 
 namespace starnet::algorithms::generic {
 
@@ -78,6 +80,13 @@ struct Diameter {
   Rational value;
   bool exact = true;  ///< false: a lower estimate (the largest eccentricity of a few sweeps)
 };
+
+/// The packets some node must send in a total exchange (all-to-all personalized) of one packet per
+/// pair: ⌈Σ_u Σ_v d(u, v) / N⌉ hops, the status s of a vertex-transitive topology (Σ_v d(0, v)).
+/// The N·s packet-hops must all be sent, so the busiest node sends at least the mean. O(V + E) for
+/// a vertex-transitive topology (the caller vouches, as for diameter()), all pairs when the work
+/// fits MAX_DIAMETER_WORK, else none. @pre every node reaches every other.
+[[nodiscard]] std::optional<std::uint64_t> mean_status(const topology::Topology& topology, bool vertex_transitive);
 
 /// The diameter of a connected topology (file comment).
 [[nodiscard]] Diameter diameter(const topology::Topology& topology, bool weighted, bool vertex_transitive);

@@ -31,4 +31,13 @@ namespace starnet::algorithms::generic {
 /// link x — x ⊕ 2^i is missing.
 [[nodiscard]] Schedule recursive_doubling_schedule(const topology::Topology& cube, const emulator::PortModel& ports);
 
+/// Recursive doubling on any N (Thakur, Rabenseifner, Gropp 2005, Section 4.4, for N not a power
+/// of two): with N' = 2^⌊log₂ N⌋, nodes N'..N−1 first send their word to node v − N', which
+/// combines it; nodes 0..N'−1 run recursive doubling; then node v − N' sends the result back
+/// (REPLACE): log₂ N' + 2 steps (2·log₂ N' + 2 split in single-port half duplex). The plain schedule
+/// when N is a power of two. Links v — v − N' and x — x ⊕ 2^i must exist: a complete graph has them.
+/// @throws ScheduleError naming the topology and the missing link.
+[[nodiscard]] Schedule recursive_doubling_folded_schedule(const topology::Topology& topology,
+                                                          const emulator::PortModel& ports);
+
 }  // namespace starnet::algorithms::generic

@@ -51,12 +51,22 @@ enum class CostKind : std::uint8_t { UNIT, TOPOLOGY, RANDOM };
 /// latency + message_size·cost, or seeded random (file comment). A Subnetwork's link_cost() is
 /// this time and its latency 0, so that the collectives (which send unit messages) and the bounds
 /// see the α–β model without knowing it.
+///
+/// A message of k packets (chunks) takes alpha() + k·per_unit(): unit costs count one step per
+/// message whatever its size (alpha 1, per unit 0), the topology's α–β gives α and m/β, random
+/// costs their k/4 per packet.
 struct LinkCosts {
   CostKind kind = CostKind::UNIT;
   std::uint64_t seed = 0;
   /// Units per message, for CostKind::TOPOLOGY (the m of α + m/β).
   Rational message_size = 1;
+  /// CostKind::TOPOLOGY: every link's α and β instead of the topology's own (none: its own).
+  std::optional<Rational> latency;
+  std::optional<Rational> bandwidth;
+  /// The time of a one-packet message: alpha() + per_unit().
   [[nodiscard]] Rational of(const Topology& base, NodeId v, Port port) const;
+  [[nodiscard]] Rational alpha(const Topology& base, NodeId v, Port port) const;
+  [[nodiscard]] Rational per_unit(const Topology& base, NodeId v, Port port) const;
 };
 
 /// Failed links (as pairs of original node ids) and failed nodes.
@@ -115,6 +125,8 @@ class Subnetwork final : public Topology {
   /// The root, renumbered (its original id is original(root())).
   [[nodiscard]] NodeId root() const { return root_; }
   [[nodiscard]] NodeId original(NodeId v) const { return original_[v]; }
+  /// The base topology's port of @p v's port @p port.
+  [[nodiscard]] Port base_port(NodeId v, Port port) const { return base_port_[offsets_[v] + port]; }
   /// Nodes of the base that did not fail (reachable from the root or not).
   [[nodiscard]] NodeId alive_nodes() const { return alive_; }
   /// Every alive node is reachable from the root.

@@ -40,6 +40,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <numbers>
 #include <span>
 #include <string>
 #include <vector>
@@ -62,11 +63,24 @@ inline constexpr int DEFAULT_COST_RATIO_POINTS = 15;
 inline constexpr std::uint64_t FIGURE4_RUNS = 1'000'000;
 inline constexpr std::uint64_t GRID_RUNS = 1'000;
 
-/// Our reading of the text's words (see the notes' criteria).
-inline constexpr double SIMILAR_MEANS = 0.05;       ///< "similar", "equally", "equivalent": means within 5 %
-inline constexpr double SIMILAR_SPREADS = 0.10;     ///< "similar dispersion": 10–90 % widths within 10 %
-inline constexpr double SIGNIFICANT_SE = 3;         ///< a difference counts beyond 3 standard errors
-inline constexpr double STABLE_GROWTH = 0.05;       ///< "stable": mean within 5 % of its smallest-CV value
+/// Our reading of the text's words (see the notes' criteria). The findings print these values,
+/// except AROUND_FACTOR, which they name "sqrt(2)".
+inline constexpr double SIMILAR_MEANS = 0.05;        ///< "similar", "equally", "equivalent": means within 5 %
+inline constexpr double SIMILAR_SPREADS = 0.10;      ///< "similar dispersion": 10–90 % widths within 10 %
+inline constexpr double SIGNIFICANT_SE = 3;          ///< a difference counts beyond 3 standard errors
+inline constexpr double EQUAL_WITHIN_SE = 4;         ///< equal in theory (mean vs exact, r(x) vs r(1/x)): within 4 SE
+inline constexpr double STABLE_GROWTH = 0.05;        ///< "stable": mean within 5 % of its smallest-CV value
+inline constexpr double SIGNIFICANT_GROWTH = 1.25;   ///< "decreases significantly": all means × ≥ 1.25 past CV 1
+inline constexpr double CLOSE_TO_10_CV = 5;          ///< "CV close to 10": the largest CV is at least 5
+inline constexpr double LIMITED_VARIABILITY_CV = 1;  ///< "the variability is limited": CV ≤ 1
+inline constexpr double LARGE_DISPERSION_CV = 1;     ///< "the cost dispersion is large": CV ≥ 1
+inline constexpr double MOSTLY_BEST = 0.90;          ///< "has the best performance" in an area: in ≥ 90 % of it
+inline constexpr double MOSTLY_BELOW_ONE = 0.90;     ///< "95% of the dispersions are below 1": ≥ 90 %
+inline constexpr double MEDIAN_TOLERANCE = 0.1;      ///< "the median dispersion is 0.27": within 0.1 of it
+inline constexpr double MOSTLY_IN_AREAS = 0.75;      ///< "mostly three areas": ≥ 75 % of divergent cells
+inline constexpr double MOSTLY_ON_FRONTIERS = 0.80;  ///< "restricted to the frontiers": ≥ 80 % on one
+/// "around" a value: within a factor √2 of it.
+inline constexpr double AROUND_FACTOR = std::numbers::sqrt2;
 
 /// @p points values from @p first to @p last, evenly spaced in log scale, both ends included
 /// (exactly: the ends are @p first and @p last themselves).
@@ -111,14 +125,15 @@ struct Figure4Result {
 /// @throws InputError / UsageError as MonteCarlo (a CV < 0, n out of range, runs = 0).
 [[nodiscard]] Figure4Result figure4_study(std::span<const double> cvs, const StudyOptions& options);
 
-/// Checks Section 5's statements on Figure 4 (each note states its criterion):
+/// Checks Section 5's statements on Figure 4 (each note states its criterion), in this order:
 /// Tree-dyn best and Fibonacci-stat worst at every CV (no contrary difference beyond
 /// SIGNIFICANT_SE standard errors); Binomial-stat similar to Tree-dyn below CV 0.1 and the two
 /// static methods equal, with similar spreads, above CV 1 (SIMILAR_MEANS, SIMILAR_SPREADS);
-/// Non-Commut-Tree-dyn second above CV 0.3; all methods equivalent at the largest CV; the CV up
-/// to which each mean stays within STABLE_GROWTH of its smallest-CV value; the growth beyond
-/// CV 1; and, at CV = 1 (gamma = exponential), Tree-dyn against the exact Markov chain and the
-/// expectation printed in HeteroPar 2013. A statement whose CVs the study does not reach is left out.
+/// Non-Commut-Tree-dyn second above CV 0.3; all methods equivalent at the largest CV if it is at
+/// least CLOSE_TO_10_CV; the CV up to which each mean stays within STABLE_GROWTH of its
+/// smallest-CV value; the growth beyond CV 1 (SIGNIFICANT_GROWTH); and, at CV = 1 (gamma =
+/// exponential), Tree-dyn against the exact Markov chain and the expectation printed in
+/// HeteroPar 2013 (EQUAL_WITHIN_SE). A statement whose CVs the study does not reach is left out.
 [[nodiscard]] std::vector<StudyNote> figure4_notes(const Figure4Result& result);
 
 /// One law at one (CV, μ_c/μ_d) of the Figure 5/6 grid.
@@ -176,17 +191,19 @@ struct CellSpread {
 
 /// Checks Section 5's statements on Figure 5 using law @p law of @p result (gamma in the paper):
 /// where Fibonacci-stat beats Tree-dyn (from about μ_c/μ_d = 1/2 — the ratio's crossing of 1,
-/// interpolated in log(μ_c/μ_d) between grid points, within a factor √2 of 1/2 — at the smallest
-/// CV, and only at CV ≤ 1); the horizontal symmetry r(x) = r(1/x) (no pair apart
-/// by more than 4 standard errors); the 10 % row; 5(b): Non-Commut-Tree-dyn best in ≥ 90 % of
-/// the cells with CV ≥ 1, Binomial-stat → Fibonacci-stat at about μ_c/μ_d = 1/2 (interpolated the
-/// same way), Fibonacci-stat never best on the 10 % row.
+/// interpolated in log(μ_c/μ_d) between grid points, within AROUND_FACTOR of 1/2 — at the
+/// smallest CV, and only at CV ≤ LIMITED_VARIABILITY_CV); the horizontal symmetry r(x) = r(1/x)
+/// (no pair apart by more than EQUAL_WITHIN_SE standard errors); the 10 % row; 5(b):
+/// Non-Commut-Tree-dyn best in ≥ MOSTLY_BEST of the cells with CV ≥ LARGE_DISPERSION_CV,
+/// Binomial-stat → Fibonacci-stat at about μ_c/μ_d = 1/2 (interpolated the same way),
+/// Fibonacci-stat never best on the 10 % row.
 [[nodiscard]] std::vector<StudyNote> figure5_notes(const GridResult& result, std::size_t law);
 
 /// Checks Section 5's statements on Figure 6: the share of dispersions below 1 (paper: 95 %;
-/// criterion ≥ 90 %), their median (paper: 0.27; criterion within 0.1), the three areas of
-/// divergence (≥ 75 % of the cells with dispersion > 1 in them), the exponential law behind the
-/// CV > 5 area, and 6(b)'s inconsistencies lying on the frontiers of the modal-best map (≥ 80 %).
+/// criterion ≥ MOSTLY_BELOW_ONE), their median (paper: 0.27; criterion within MEDIAN_TOLERANCE),
+/// the three areas of divergence (≥ MOSTLY_IN_AREAS of the cells with dispersion > 1 in them),
+/// the exponential law behind the CV > 5 area, and 6(b)'s inconsistencies lying on the frontiers
+/// of the modal-best map (≥ MOSTLY_ON_FRONTIERS).
 [[nodiscard]] std::vector<StudyNote> figure6_notes(const GridResult& result);
 
 }  // namespace starnet::algorithms::nonclairvoyant

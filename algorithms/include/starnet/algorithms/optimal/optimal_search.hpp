@@ -39,6 +39,18 @@ namespace starnet::algorithms::optimal {
 /// Most nodes of an exact search: the gossip CNF has N² knowledge variables per step.
 inline constexpr topology::NodeId MAX_EXACT_NODES = 256;
 
+/// A built-in algorithm's schedule offered as an upper bound: its name and its schedule (of the
+/// goal's collective or one that implies it: a one-word all-reduce, an all-gather for gossip).
+struct Candidate {
+  std::string name;
+  schedule::Schedule schedule;
+};
+/// The built-in schedules for @p goal on @p t: the catalogue's (collectives/catalogue.hpp, above
+/// this part; starnet::api hands it in), each run verified before it counts.
+using CandidateSource = std::function<std::vector<Candidate>(const topology::Topology& t, const std::string& spec,
+                                                             Goal goal, topology::NodeId root,
+                                                             const emulator::PortModel& ports)>;
+
 enum class Status : std::uint8_t { OPTIMAL, TIME_LIMIT };
 [[nodiscard]] std::string to_string(Status s);
 
@@ -106,6 +118,11 @@ class OptimalSearch {
     proof_dir_ = std::move(dir);
     return *this;
   }
+  /// Where the built-in upper bounds come from (none: only the uniform schedule's).
+  OptimalSearch& builtins(CandidateSource source) {
+    builtins_ = std::move(source);
+    return *this;
+  }
   /// Called after each solver call (progress).
   OptimalSearch& on_solve(std::function<void(const SolveRecord&)> f) {
     on_solve_ = std::move(f);
@@ -123,8 +140,8 @@ class OptimalSearch {
   /// One T: encode, solve, check the answer both ways. False when the time limit stopped it.
   bool solve(std::uint64_t steps, std::optional<std::size_t> first_arc,
              std::optional<std::chrono::steady_clock::time_point> deadline);
-  /// The best built-in algorithm that runs, verified, in this port model, and on S_n (n ≤ 6,
-  /// single-port full-duplex gossip) the shortest uniform gossip.
+  /// The best built-in schedule (builtins()) that runs, verified, in this port model, and on a
+  /// Cayley graph (single-port full duplex) the shortest uniform schedule.
   void upper_bound_from_builtins();
 
   const topology::Topology* topology_ = nullptr;
@@ -135,6 +152,7 @@ class OptimalSearch {
   double time_limit_ = 0;
   std::string proof_dir_;
   std::function<void(const SolveRecord&)> on_solve_;
+  CandidateSource builtins_;
   OptimalResult result_;
 };
 

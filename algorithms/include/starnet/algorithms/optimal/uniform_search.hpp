@@ -76,6 +76,8 @@ class CayleyGroup {
   [[nodiscard]] int last() const { return first_ + static_cast<int>(generators_.size()) - 1; }
   [[nodiscard]] std::string generator_name(int k) const;
   [[nodiscard]] bool involution(int k) const { return inverse_[k - first_] == k; }
+  /// The id of g_k⁻¹.
+  [[nodiscard]] int inverse(int k) const { return inverse_[k - first_]; }
   /// Whether every permutation of the generators is induced by an automorphism of the group.
   [[nodiscard]] bool interchangeable() const { return interchangeable_; }
 
@@ -94,6 +96,11 @@ class CayleyGroup {
   [[nodiscard]] std::uint32_t times(std::uint32_t x, std::uint32_t y) const;
   /// v·g_k: the node v sends to along generator k.
   [[nodiscard]] std::uint32_t neighbor(std::uint32_t v, int k) const { return times(v, generators_[k - first_]); }
+  /// x·g_k⁻¹, the node x receives from along generator k: O(1) in the abelian groups (where it is
+  /// g_k⁻¹·x), O(n) on S_n (τ_k is an involution: x's neighbour along dimension k).
+  [[nodiscard]] std::uint32_t times_inverse(int k, std::uint32_t x) const;
+  /// The element of generator id @p k.
+  [[nodiscard]] std::uint32_t element(int k) const { return generators_[k - first_]; }
 
  private:
   CayleyGroup() = default;
@@ -122,8 +129,11 @@ struct UniformResult {
 };
 
 /// Exhaustive search for the shortest uniform gossip, T from ⌈log₂ |G|⌉ upwards.
-/// @param max_steps stop after this T; @param seconds time limit (≤ 0: none).
-[[nodiscard]] UniformResult uniform_exhaustive(const CayleyGroup& g, int max_steps, double seconds);
+/// @param max_steps stop after this T; @param seconds time limit (≤ 0: none); @param max_explored
+/// stop (timed_out) after visiting this many search nodes (0: no limit), a limit that, unlike
+/// time, gives the same answer on every machine.
+[[nodiscard]] UniformResult uniform_exhaustive(const CayleyGroup& g, int max_steps, double seconds,
+                                               std::uint64_t max_explored = 0);
 
 /// Beam search of width @p width: the best schedule it meets, no proof.
 [[nodiscard]] UniformResult uniform_beam(const CayleyGroup& g, std::size_t width, int max_steps, double seconds);

@@ -1,8 +1,8 @@
 #pragma once
 /// @file
-/// Every built-in collective algorithm written as a chunk schedule (issue 18, `starnet schedule
-/// export`), so that a user can read, modify and re-run it, and so that the round trip (export,
-/// write, read, run) can be compared with the built-in run.
+/// The schedule-level built-ins: the star graph's collectives and the what-if word plans written
+/// as chunk schedules, so that a user can read, modify and re-run them (issue 18, `starnet schedule
+/// export`). Which algorithm applies where is the catalogue's (collectives/catalogue.hpp).
 ///
 /// - star-allreduce (Oh, Choi, Primeaux 2005, Figure 2): chunk 0 is the node's result, scratch
 ///   chunk 1 the value it forwards; at the first step of level m every node sends chunk 0 along
@@ -12,39 +12,23 @@
 /// - star-broadcast (Section 3, NODUP): an allgather with one chunk per node; at the first step of
 ///   level m a node sends the chunks of its sub-star S_{m−1} along link m, then forwards that block
 ///   along links m−1, …, 2. Each node receives n! − 1 chunks, none twice.
-/// - recursive-doubling, ring, bfs-tree: the what-if planners (generic/), whose word plans become
-///   chunk 0 (the accumulator) and scratch chunks 1, 2 (the two slots).
+/// - word plans (generic/: recursive doubling, ring, BFS trees): the accumulator becomes chunk 0
+///   and the two slots scratch chunks 1, 2.
 ///
-/// Complexity: O(transfers + items). A star-broadcast of S_n moves n!·(n!−1) chunks: it is written
-/// for n ≤ MAX_STAR_BROADCAST_N.
+/// Complexity: O(transfers + items). A star-broadcast of S_n moves n!·(n!−1) chunks.
 /// IMPORTANT: the export is checked by running it (the round-trip tests), not here.
 
+#include <starnet/algorithms/generic/schedule.hpp>
 #include <starnet/algorithms/schedule/chunk_schedule.hpp>
-#include <starnet/emulator/config.hpp>
-#include <starnet/topology/topology.hpp>
-
-#include <optional>
-#include <string>
-#include <string_view>
+#include <starnet/topology/star_graph.hpp>
 
 namespace starnet::algorithms::schedule {
 
-enum class Builtin : std::uint8_t { STAR_ALLREDUCE, STAR_BROADCAST, RECURSIVE_DOUBLING, RING, BFS_TREE };
-inline constexpr Builtin ALL_BUILTINS[] = {Builtin::STAR_ALLREDUCE, Builtin::STAR_BROADCAST,
-                                           Builtin::RECURSIVE_DOUBLING, Builtin::RING, Builtin::BFS_TREE};
-/// "star-allreduce", "star-broadcast", "recursive-doubling", "ring", "bfs-tree".
-[[nodiscard]] std::string to_string(Builtin b);
-[[nodiscard]] std::optional<Builtin> find_builtin(std::string_view text);
-
-/// Largest n whose star-broadcast export is built (S_7: 25 million chunks moved).
-inline constexpr int MAX_STAR_BROADCAST_N = 7;
-
-/// @param topology the topology @p spec names; @param collective for bfs-tree (allreduce, reduce
-/// or broadcast; the others take their own); @param root for reduce and broadcast.
-/// @throws ScheduleError naming the algorithm and the spec when it does not apply (star-* off
-/// S_n, recursive-doubling off a hypercube, ring off a ring or torus, a collective the algorithm
-/// does not compute, S_n beyond MAX_STAR_BROADCAST_N for star-broadcast).
-[[nodiscard]] Schedule export_builtin(Builtin algorithm, const topology::Topology& topology, std::string_view spec,
-                                      Collective collective, std::uint32_t root, const emulator::PortModel& ports);
+/// The star all-reduce as a schedule (one chunk, one scratch chunk).
+[[nodiscard]] Schedule star_allreduce_schedule(const topology::StarGraph& g);
+/// The star all-to-all broadcast (NODUP) as an all-gather with one chunk per node.
+[[nodiscard]] Schedule star_broadcast_schedule(const topology::StarGraph& g);
+/// A what-if word plan of @p collective (allreduce, reduce or broadcast) as a schedule.
+[[nodiscard]] Schedule word_plan_schedule(const generic::Schedule& plan, Collective collective, std::uint32_t root);
 
 }  // namespace starnet::algorithms::schedule

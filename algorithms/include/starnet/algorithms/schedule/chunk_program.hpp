@@ -57,6 +57,8 @@ struct ChunkReport {
 };
 
 struct ChunkRunOptions {
+  /// Unit time: a stepped schedule's sends wait for their steps. run_schedule() sets it to the
+  /// run's time mode.
   emulator::TimeMode time = emulator::TimeMode::UNIT;
   /// Size of one chunk in unit-size messages (a message's size is its chunk count times this).
   Rational chunk_size = 1;

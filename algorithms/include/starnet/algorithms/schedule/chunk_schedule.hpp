@@ -27,6 +27,7 @@
 #include <span>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace starnet::algorithms::schedule {
@@ -79,6 +80,8 @@ class Schedule {
   [[nodiscard]] std::uint64_t chunks_moved() const { return chunks_moved_; }
   /// A topology spec the file names (may be empty).
   [[nodiscard]] const std::string& topology() const { return topology_; }
+  /// How messages name chunk @p slot: "chunk 3", or as an MSCCL file does, "o[1]".
+  [[nodiscard]] std::string chunk_name(std::uint32_t slot) const;
   [[nodiscard]] std::uint32_t threads(std::uint32_t v) const { return node_threads_[v + 1] - node_threads_[v]; }
   /// Node @p v's actions of all its threads, thread after thread; dep indices count from the first.
   [[nodiscard]] std::span<const Action> actions(std::uint32_t v) const {
@@ -110,6 +113,7 @@ class Schedule {
   std::uint64_t locals_ = 0;
   std::uint64_t chunks_moved_ = 0;
   std::string topology_;
+  std::vector<std::pair<std::uint32_t, std::string>> buffers_;  // (first slot, buffer name), ascending
   std::vector<std::uint32_t> node_threads_{0};
   std::vector<std::uint64_t> thread_offsets_{0};
   std::vector<Action> actions_;
@@ -122,6 +126,7 @@ struct ScheduleVolume {
   std::vector<std::uint64_t> largest;  ///< stepped form: the largest message of each step
   std::uint64_t received_max = 0;      ///< items received by the node that receives most
   std::uint64_t received_min = 0;      ///< … and by the node that receives least
+  std::uint64_t sent_max = 0;          ///< items sent by the node that sends most (its volume)
 };
 [[nodiscard]] ScheduleVolume volume(const Schedule& s);
 
@@ -139,6 +144,9 @@ class ScheduleBuilder {
   /// output buffer); @param where names the input in messages, e.g. `schedule "ring.json"`.
   ScheduleBuilder(const ChunkRules& rules, std::uint32_t scratch, std::uint32_t extra = 0, std::string where = "schedule");
   void set_topology(std::string spec) { schedule_.topology_ = std::move(spec); }
+  /// Slots from @p first up to the next named buffer are `buffer[slot - first]` in messages
+  /// (MSCCL's i, o and s buffers). Call in ascending @p first.
+  void name_buffer(std::uint32_t first, std::string buffer) { schedule_.buffers_.emplace_back(first, std::move(buffer)); }
 
   /// Stepped form. @p context names the transfer in messages (e.g. "steps[3][7]").
   /// @throws ScheduleError naming @p context for a node or chunk out of range or no items.

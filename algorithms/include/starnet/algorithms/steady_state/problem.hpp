@@ -44,7 +44,7 @@
 
 #include <starnet/algorithms/steady_state/exact_lp.hpp>
 #include <starnet/topology/platform.hpp>
-#include <starnet/core/rational.hpp>
+#include <starnet/core/rational_gmp.hpp>
 
 #include <gmpxx.h>
 
@@ -180,9 +180,8 @@ class SteadyStateProblem {
   std::vector<std::vector<int>> consumers_;  // by key()
 };
 
-/// Exact conversion to GMP. Exact conversion back. @throws ScheduleError naming @p what when
-/// @p q does not fit in 64-bit numerator and denominator.
-[[nodiscard]] mpq_class to_mpq(const Rational& r);
-[[nodiscard]] Rational to_rational(const mpq_class& q, std::string_view what);
+/// Exact conversions to GMP and back (core/rational_gmp.hpp), which never fail.
+using starnet::to_mpq;
+using starnet::to_rational;
 
 }  // namespace starnet::algorithms::steady_state

@@ -26,7 +26,7 @@
 ///
 /// IMPORTANT: amounts are exact rationals; a transfer may carry a fraction of a message unless
 /// with_whole_messages() was applied. Quantities can exceed 64 bits when the LP period is large
-/// (to_rational() in problem.hpp converts, or throws).
+/// (to_rational() converts them exactly, whatever their size).
 
 #include <starnet/algorithms/steady_state/exact_lp.hpp>
 #include <starnet/algorithms/steady_state/matchings.hpp>

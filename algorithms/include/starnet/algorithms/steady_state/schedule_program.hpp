@@ -119,8 +119,7 @@ class ScheduleEmulator {
   /// @p problem and @p schedule must outlive the emulator; @p schedule is a schedule of
   /// @p problem (check_schedule()).
   /// @throws ScheduleError naming the sink when the sinks are not all served
-  ///   operations_per_period times per period, and naming the quantity when a time or amount
-  ///   does not fit in 64-bit rationals.
+  ///   operations_per_period times per period.
   ScheduleEmulator(const SteadyStateProblem& problem, const PeriodicSchedule& schedule);
   ~ScheduleEmulator();
   ScheduleEmulator(const ScheduleEmulator&) = delete;
@@ -134,7 +133,7 @@ class ScheduleEmulator {
   /// Runs R = ⌊K/T⌋ − D repetitions of the schedule on the emulator, horizon K.
   /// @param horizon K > 0, time units.
   /// @throws InputError naming the horizon when K ≤ 0; ScheduleError naming the horizon when the
-  ///   run would exceed MAX_EMULATION_WORK or its times do not fit in 64-bit rationals.
+  ///   run would exceed MAX_EMULATION_WORK. Times and periods of any size are exact (Rational).
   /// @throws ModelViolation when a transfer breaks the single-port model (a schedule whose
   ///   matchings are not matchings).
   /// Complexity: see the file comment.

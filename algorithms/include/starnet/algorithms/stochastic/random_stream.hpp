@@ -3,7 +3,7 @@
 /// Counter-based random numbers: one independent, reproducible stream per Monte-Carlo run.
 ///
 /// Problem: run i of a study with seed S must draw the same numbers whatever the number of
-/// threads and whatever the order in which runs are scheduled (DESIGN.md, reproducibility).
+/// threads and whatever the order in which runs are scheduled (docs/montecarlo.md: same seed, same numbers).
 /// A counter-based generator makes the k-th number of run i a pure function of (S, i, k).
 ///
 /// Generator: Philox4x32-10 of Salmon, Moraes, Dror and Shaw, "Parallel random numbers: as easy

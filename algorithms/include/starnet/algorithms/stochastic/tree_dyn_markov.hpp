@@ -24,9 +24,10 @@
 ///   E[T_s²] = (2 E[T_s] + Σ_s' r_ss' E[T_s'²]) / q_s       (T_s = τ + T_s', τ ~ Exp(q_s) independent),
 /// and Var[T_s] = E[T_s²] − E[T_s]², all in exact rationals.
 ///
-/// Exact arithmetic: GMP mpq_class. starnet::Rational (64-bit) would overflow: E[T] involves the
-/// harmonic number H(n/2), whose denominator lcm(1..n/2) exceeds 2^63 for n/2 ≥ 43, and E[T²]
-/// squares such denominators (Σ 1/i² overflows from n/2 ≈ 22 on).
+/// Exact arithmetic: GMP mpq_class directly, as nearly every value is beyond 64 bits (where
+/// starnet::Rational would hold it in GMP anyway): E[T] involves the harmonic number H(n/2), whose
+/// denominator lcm(1..n/2) exceeds 2^63 for n/2 ≥ 43, and E[T²] squares such denominators
+/// (Σ 1/i² passes 64 bits from n/2 ≈ 22 on).
 ///
 /// Complexity: n states and n − 1 transitions; O(n) rational operations on numbers of O(n)
 /// digits, so O(n²)-ish time in practice (n = 10^4 takes well under a second).

@@ -2,7 +2,7 @@
 // 3 fault rates in under a minute). Every row is planned, emulated in strict unit time and
 // verified node by node, as `starnet whatif` does. Run:
 //   build/bin/starnet_benchmarks --benchmark_filter=WhatIf
-#include <starnet/algorithms/generic/whatif.hpp>
+#include <starnet/algorithms/collectives/whatif.hpp>
 
 #include <benchmark/benchmark.h>
 
@@ -11,7 +11,7 @@
 namespace {
 
 using starnet::algorithms::generic::Collective;
-using starnet::algorithms::generic::WhatIfStudy;
+using starnet::algorithms::collectives::WhatIfStudy;
 
 void study(benchmark::State& state, const std::vector<std::string>& topologies, Collective collective) {
   std::size_t rows = 0;

@@ -4,24 +4,36 @@
 /// every run verified and set beside its lower bound (issue 8; `starnet whatif`, docs/whatif.md).
 ///
 /// For each topology spec, each fault scenario (the explicit failed links and nodes, plus random
-/// link faults at each rate) and each port model, the study runs every algorithm that applies:
-///   - star: the all-reduce of Oh, Choi, Primeaux on S_n (algorithms/star, as is), all-reduce only;
-///     it needs every link and node, equal link costs, and a node that sends and receives in one
-///     step (not single-port half duplex);
-///   - recursive-doubling on hypercube:D, all-reduce only (recursive_doubling.hpp);
-///   - ring on ring:N and torus:AxB, all-reduce only (ring.hpp);
-///   - bfs-tree everywhere, for all three collectives (bfs_tree.hpp), on what the root reaches.
-/// An algorithm that needs a failed link or node is a row "not applicable: link u–v used at step s
-/// is down" (s from its schedule: for the star all-reduce the first step s whose
-/// level_of_step(s).link() is the link's dimension).
+/// link faults at each rate) and each port model, the study runs every algorithm the catalogue
+/// (catalogue.hpp) has for the collective on that family: the eight collectives of
+/// algorithms/collective.hpp. The word collectives (allreduce, reduce, broadcast: one value per
+/// node) run as word plans (generic/) and the star all-reduce as algorithms/star has it, numbers
+/// as before; the blocked ones (allgather, reducescatter, gather, scatter, alltoall: one packet per
+/// pair or block) as chunk schedules (schedule/), each node and chunk checked. A total exchange
+/// beyond schedules (more than MAX_UNIFORM_SCHEDULE_NODES nodes) runs as exchange_program(), up to
+/// MAX_EXCHANGE_PACKET_HOPS packet-hops. An algorithm that needs a failed link or node is a row
+/// "not applicable: link u–v used at step s is down" (s from its schedule: for the star all-reduce
+/// the first step s whose level_of_step(s).link() is the link's dimension); one that breaks the
+/// port model is "not applicable: breaks the port model: …".
 ///
-/// Runs: equal link costs c (unit costs, or a topology whose links all cost the same): unit time,
-/// strict checking — exact step counts, any port-model violation is an error; the makespan is
-/// c·steps. Heterogeneous costs (the topology's, or random): timed, arbitrated checking (contending
-/// transfers wait their turn), the makespan an exact fraction, the bound the timed bound.
+/// Link model: a message of k packets takes α + k·u on a link (LinkCosts: unit costs count steps,
+/// α = 1, u = 0; topology costs α = latency, u = m/β, every link's or the latency()/bandwidth()
+/// given; random costs u = k/4). Equal links: unit time, strict checking — exact step counts, any
+/// port-model violation is an error; the makespan is the step-synchronous Σ_t (α + u·(largest
+/// message of step t)). Heterogeneous links: timed, arbitrated checking (contending transfers wait
+/// their turn), the makespan an exact fraction.
 ///
-/// Complexity: per row, one plan (O(V log V + E)) and one emulation (O(transfers)); per topology
-/// and scenario one diameter (bounds.hpp). Memory O(V + E + transfers).
+/// Bounds (docs/whatif.md, docs/collectives.md): L = max(counting, distance) steps (bounds.hpp;
+/// rooted collectives: the root's eccentricity); W = the packets some node must send or receive
+/// (1 for a word collective, N − 1 for the blocked ones but all-to-all, whose W is the mean
+/// status ⌈Σ d(u, v) / N⌉, s on a vertex-transitive graph); with k ports a node moves ⌈W/k⌉ in
+/// the steps' largest messages. Step-synchronous: T ≥ α·L + u·max(L, ⌈W/k⌉) (every step costs α
+/// plus its largest message, at least one packet). Timed: T ≥ max(c_min·⌈log_{k+1} N⌉, weighted
+/// distance, α_min + u_min·⌈W/k⌉).
+///
+/// Complexity: per row, one plan (O(V log V + E)) or schedule (O(items)) and one emulation
+/// (O(transfers + items)); per topology and scenario one diameter (bounds.hpp). Memory
+/// O(V + E + items).
 /// IMPORTANT: every node holds a value and takes part, routers of a tiers platform included.
 ///
 /// Usage:
@@ -32,6 +44,7 @@
 ///   for (const WhatIfRow& row : study.rows()) { ... row.steps, row.lower_bound ... }
 /// @endcode
 
+#include <starnet/algorithms/collectives/catalogue.hpp>
 #include <starnet/algorithms/generic/bounds.hpp>
 #include <starnet/algorithms/generic/schedule.hpp>
 #include <starnet/algorithms/generic/subnetwork.hpp>
@@ -45,11 +58,15 @@
 #include <string>
 #include <vector>
 
-namespace starnet::algorithms::generic {
+namespace starnet::algorithms::collectives {
 
-enum class Algorithm : std::uint8_t { STAR, RECURSIVE_DOUBLING, RING, BFS_TREE, SCHEDULE, OPTIMAL };
-/// "star", "recursive-doubling", "ring", "bfs-tree", "schedule", "optimal".
-[[nodiscard]] std::string to_string(Algorithm a);
+using generic::CostKind;
+using generic::Op;
+using topology::NodeId;
+
+/// Most packet-hops N·s of a total exchange run as a node program (S_7: 149 million, about ten
+/// seconds; S_8 would be 11 billion).
+inline constexpr std::uint64_t MAX_EXCHANGE_PACKET_HOPS = 200'000'000;
 
 /// What one run of a user's algorithm (`whatif --schedule FILE`) gave on one topology.
 struct ExtraRun {
@@ -59,6 +76,7 @@ struct ExtraRun {
   std::uint64_t steps = 0;
   std::uint64_t planned_steps = 0;
   std::uint64_t messages = 0;
+  std::uint64_t volume = 0;  ///< packets the busiest node sends
   bool verified = false;
 };
 /// Runs the user's algorithm on @p topology (the intact one @p spec names) under @p ports, in unit
@@ -90,10 +108,15 @@ struct WhatIfRow {
   std::uint64_t planned_steps = 0;  ///< steps of the plan (star: n(n−1)/2)
   Rational makespan;                ///< unit time: c·steps; timed: the exact makespan
   std::uint64_t messages = 0;
+  std::uint64_t volume = 0;       ///< packets (words, blocks) sent by the node that sends most
   std::uint64_t lower_bound = 0;  ///< unit time: the step bound
   Rational lower_bound_time;      ///< c·(step bound), or the timed bound
   Rational bound_counting;        ///< the counting term, in the row's units (steps or time)
   Rational bound_distance;        ///< the distance term, likewise
+  std::uint64_t bound_volume = 0;  ///< W: packets some node must send or receive
+  std::optional<std::uint64_t> bound_status;  ///< all-to-all: the mean status s (the one-packet model's steps)
+  /// The measurement meets its bound: makespan = lower_bound_time; one-packet rows: steps = s.
+  bool bound_reached = false;
   std::optional<double> ratio;    ///< makespan / lower_bound_time; none when the bound is 0 < makespan
   bool verified = false;
   double wall_seconds = 0;
@@ -129,6 +152,17 @@ class WhatIfStudy {
   /// @throws UsageError (at run()) unless > 0, and unless 1 with other cost kinds.
   WhatIfStudy& message_size(Rational size) {
     message_size_ = std::move(size);
+    return *this;
+  }
+  /// Every link's latency α (≥ 0) and bandwidth β (> 0) instead of the topology's own: the α–β
+  /// model with topology costs (unit costs become topology costs). @throws UsageError (at run())
+  /// naming the setting for a negative latency, a bandwidth ≤ 0, or random costs.
+  WhatIfStudy& latency(std::optional<Rational> alpha) {
+    latency_ = std::move(alpha);
+    return *this;
+  }
+  WhatIfStudy& bandwidth(std::optional<Rational> beta) {
+    bandwidth_ = std::move(beta);
     return *this;
   }
   /// `--fail-links` / `--fail-nodes` text (names or indices), applied to every topology.
@@ -179,7 +213,8 @@ class WhatIfStudy {
 
   /// Runs every row.
   /// @throws UsageError naming the input for no topology, no port model, k < 1, a fault rate
-  /// outside [0, 1], a failed link or node or a root that is not in a topology, a failed root.
+  /// outside [0, 1], a failed link or node or a root that is not in a topology, a failed root, a
+  /// negative latency, a bandwidth ≤ 0.
   /// @throws TopologyError naming the spec for an unknown or malformed topology.
   /// @throws ModelViolation when an algorithm breaks the port model (a bug, never expected).
   WhatIfStudy& run();
@@ -197,6 +232,8 @@ class WhatIfStudy {
   std::vector<emulator::PortModel> models_{emulator::PortModel{}};
   CostKind costs_ = CostKind::UNIT;
   Rational message_size_ = 1;
+  std::optional<Rational> latency_;
+  std::optional<Rational> bandwidth_;
   std::string failed_links_;
   std::string failed_nodes_;
   std::vector<double> rates_;
@@ -210,4 +247,4 @@ class WhatIfStudy {
   double wall_seconds_ = 0;
 };
 
-}  // namespace starnet::algorithms::generic
+}  // namespace starnet::algorithms::collectives

@@ -1,0 +1,272 @@
+#include <starnet/algorithms/collectives/block_collectives.hpp>
+#include <starnet/algorithms/generic/bfs_tree.hpp>
+#include <starnet/core/error.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+#include <unordered_map>
+
+namespace starnet::algorithms::collectives {
+
+namespace sch = algorithms::schedule;
+using sch::ItemOp;
+using sch::TransferItem;
+
+namespace {
+
+std::uint32_t u32(NodeId v) { return static_cast<std::uint32_t>(v); }
+
+void check_link(const topology::Topology& t, NodeId a, NodeId b, const char* what) {
+  if (!t.port_to(a, b)) {
+    throw ScheduleError(fmt::format("{} on {}: no link from {} to {}", what, t.name(), t.node_name(a), t.node_name(b)));
+  }
+}
+
+/// Copies of the listed chunks into the same chunks.
+std::vector<TransferItem> copies(const std::vector<std::uint32_t>& chunks) {
+  std::vector<TransferItem> items;
+  items.reserve(chunks.size());
+  for (const auto c : chunks) items.push_back({c, c, ItemOp::COPY});
+  return items;
+}
+
+}  // namespace
+
+sch::Schedule ring_allgather(const topology::Topology& t, const std::vector<std::vector<std::vector<NodeId>>>& phases) {
+  const auto n = u32(t.num_nodes());
+  sch::ScheduleBuilder b(sch::ChunkRules(Collective::ALLGATHER, n, n, 0), /*scratch=*/0);
+  // group[v]: the blocks v stands for in the current phase (its own, then its row's, …).
+  std::vector<std::vector<std::uint32_t>> group(n);
+  for (std::uint32_t v = 0; v < n; ++v) group[v] = {v};
+  std::uint32_t step = 0;
+  for (const auto& rings : phases) {
+    std::vector<int> covered(n, 0);
+    std::uint32_t rounds = 0;
+    for (const auto& ring : rings) {
+      for (const auto v : ring) ++covered[v];
+      const auto length = ring.size();
+      if (length < 2) continue;
+      for (std::size_t i = 0; i < length; ++i) check_link(t, ring[i], ring[(i + 1) % length], "ring all-gather");
+      // Round r: ring[i] passes to ring[i + 1] the group of ring[i − r], received in round r − 1.
+      for (std::size_t r = 0; r + 1 < length; ++r) {
+        for (std::size_t i = 0; i < length; ++i) {
+          const auto& what = group[ring[(i + length - r) % length]];
+          b.add_transfer(step + static_cast<std::uint32_t>(r), u32(ring[i]), u32(ring[(i + 1) % length]), copies(what));
+        }
+      }
+      rounds = std::max(rounds, static_cast<std::uint32_t>(length - 1));
+    }
+    if (std::any_of(covered.begin(), covered.end(), [](int c) { return c != 1; })) {
+      throw ScheduleError(fmt::format("ring all-gather on {}: a phase does not cover every node exactly once", t.name()));
+    }
+    // After the phase a node stands for the union of its ring's groups.
+    std::vector<std::vector<std::uint32_t>> next(n);
+    for (const auto& ring : rings) {
+      std::vector<std::uint32_t> all;
+      for (const auto v : ring) all.insert(all.end(), group[v].begin(), group[v].end());
+      std::sort(all.begin(), all.end());
+      for (const auto v : ring) next[v] = all;
+    }
+    group = std::move(next);
+    step += rounds;
+  }
+  return std::move(b).build();
+}
+
+sch::Schedule recursive_doubling_allgather(const topology::Topology& t) {
+  const auto n = u32(t.num_nodes());
+  if (!std::has_single_bit(n)) {
+    throw ScheduleError(fmt::format("recursive-doubling all-gather on {}: {} nodes is not a power of two", t.name(), n));
+  }
+  sch::ScheduleBuilder b(sch::ChunkRules(Collective::ALLGATHER, n, n, 0), /*scratch=*/0);
+  std::vector<std::uint32_t> chunks;
+  for (std::uint32_t bit = 1, step = 0; bit < n; bit <<= 1, ++step) {
+    for (std::uint32_t x = 0; x < n; ++x) {
+      check_link(t, x, x ^ bit, "recursive-doubling all-gather");
+      chunks.clear();
+      const std::uint32_t first = x & ~(bit - 1);  // x's aligned group of size bit
+      for (std::uint32_t c = first; c < first + bit; ++c) chunks.push_back(c);
+      b.add_transfer(step, x, x ^ bit, copies(chunks));
+    }
+  }
+  return std::move(b).build();
+}
+
+namespace {
+
+/// A spanning tree with each node's subtree as a sorted list.
+struct Tree {
+  NodeId root = 0;
+  std::vector<NodeId> parent;
+  std::vector<std::vector<std::uint32_t>> subtree;
+  [[nodiscard]] bool contains(NodeId v, std::uint32_t u) const {
+    const auto& s = subtree[v];
+    return std::binary_search(s.begin(), s.end(), u);
+  }
+  /// Whether the transfer from → to goes towards the root.
+  [[nodiscard]] bool up(NodeId from, NodeId to) const { return from != root && parent[from] == to; }
+};
+
+Tree tree_of(const generic::SpanningTree& spanning) {
+  const auto n = spanning.parent.size();
+  Tree tree{spanning.root, spanning.parent, std::vector<std::vector<std::uint32_t>>(n)};
+  // Deepest first (the BFS order reversed): a node's subtree once its children's are known.
+  for (auto it = spanning.order.rbegin(); it != spanning.order.rend(); ++it) {
+    auto& s = tree.subtree[*it];
+    s.push_back(u32(*it));
+    std::sort(s.begin(), s.end());
+    if (*it != spanning.root) {
+      auto& p = tree.subtree[spanning.parent[*it]];
+      p.insert(p.end(), s.begin(), s.end());
+    }
+  }
+  return tree;
+}
+
+std::vector<std::uint32_t> complement(const std::vector<std::uint32_t>& sorted, std::uint32_t n) {
+  std::vector<std::uint32_t> out;
+  out.reserve(n - sorted.size());
+  std::size_t i = 0;
+  for (std::uint32_t c = 0; c < n; ++c) {
+    if (i < sorted.size() && sorted[i] == c) {
+      ++i;
+    } else {
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
+/// Where node v keeps packet (u, d) while it is in transit: chunk d for its own (before step 0's
+/// move), a scratch chunk otherwise; chunk u at d itself.
+class PacketSlots {
+ public:
+  explicit PacketSlots(std::uint32_t n) : n_(n), slots_(n) {}
+  std::uint32_t at(std::uint32_t v, std::uint32_t u, std::uint32_t d) {
+    if (d == v) return u;
+    auto& m = slots_[v];
+    const auto [it, fresh] = m.try_emplace(std::uint64_t{u} * n_ + d, n_ + static_cast<std::uint32_t>(m.size()));
+    used_ = std::max(used_, static_cast<std::uint32_t>(m.size()));
+    return it->second;
+  }
+  [[nodiscard]] std::uint32_t scratch() const { return used_; }
+
+ private:
+  std::uint32_t n_;
+  std::vector<std::unordered_map<std::uint64_t, std::uint32_t>> slots_;
+  std::uint32_t used_ = 0;
+};
+
+/// The tree all-to-all on the all-reduce plan's transfers (the file comment).
+sch::Schedule tree_alltoall(const topology::Topology& t, const generic::Schedule& plan, const Tree& tree) {
+  const auto n = u32(t.num_nodes());
+  if (n > MAX_TREE_ALLTOALL_NODES) {
+    throw ScheduleError(fmt::format("tree all-to-all on {}: {} nodes; built up to {} (a node may keep N²/4 packets in "
+                                    "transit)",
+                                    t.name(), n, MAX_TREE_ALLTOALL_NODES));
+  }
+  PacketSlots slots(n);
+  struct Planned {
+    std::uint32_t step, from, to;
+    std::vector<TransferItem> items;
+  };
+  std::vector<Planned> planned;
+  std::vector<std::vector<TransferItem>> own(n);  // step 0: own packets into scratch
+  for (std::uint32_t v = 0; v < n; ++v) {
+    for (std::uint32_t d = 0; d < n; ++d) {
+      if (d != v) own[v].push_back({d, slots.at(v, v, d), ItemOp::COPY});
+    }
+  }
+  for (const auto& tr : plan.transfers()) {
+    const auto from = u32(tr.from);
+    const auto to = u32(tr.to);
+    const bool up = tree.up(from, to);
+    const NodeId below = up ? from : to;  // the subtree the transfer enters or leaves
+    Planned p{tr.step, from, to, {}};
+    for (std::uint32_t u = 0; u < n; ++u) {
+      for (std::uint32_t d = 0; d < n; ++d) {
+        if (u == d || tree.contains(below, u) != up || tree.contains(below, d) == up) continue;
+        p.items.push_back({slots.at(from, u, d), slots.at(to, u, d), ItemOp::COPY});
+      }
+    }
+    planned.push_back(std::move(p));
+  }
+  sch::ScheduleBuilder b(sch::ChunkRules(Collective::ALLTOALL, n, n, 0), slots.scratch());
+  for (std::uint32_t v = 0; v < n; ++v) {
+    if (!own[v].empty()) b.add_transfer(0, v, v, own[v]);
+  }
+  for (const auto& p : planned) b.add_transfer(p.step, p.from, p.to, p.items);
+  return std::move(b).build();
+}
+
+}  // namespace
+
+sch::Schedule tree_collective(const topology::Topology& t, NodeId root, Collective c, unsigned ports,
+                              generic::ParentRule* rule_out) {
+  const auto n = u32(t.num_nodes());
+  if (c != Collective::GATHER && c != Collective::SCATTER && c != Collective::ALLGATHER && c != Collective::ALLTOALL) {
+    throw ScheduleError(fmt::format("tree {} on {}: the blocked tree collectives are gather, scatter, allgather and "
+                                    "alltoall",
+                                    to_string(c), t.name()));
+  }
+  const auto timing = c == Collective::GATHER    ? Collective::REDUCE
+                      : c == Collective::SCATTER ? Collective::BROADCAST
+                                                 : Collective::ALLREDUCE;
+  // The tree and the greedy timing of the word collective with the same transfers (the shorter of
+  // the two trees generic::bfs_tree_schedule() compares).
+  const auto rule = generic::bfs_tree_schedule(t, root, timing, ports).rule;
+  if (rule_out != nullptr) *rule_out = rule;
+  const auto spanning = generic::bfs_tree(t, root, rule, ports);
+  const auto plan = generic::tree_schedule(spanning, timing, ports);
+  const Tree tree = tree_of(spanning);
+  if (c == Collective::ALLTOALL) return tree_alltoall(t, plan, tree);
+  const std::uint32_t block_root = is_rooted(c) ? u32(root) : 0;
+  sch::ScheduleBuilder b(sch::ChunkRules(c, n, n, block_root), /*scratch=*/0);
+  for (const auto& tr : plan.transfers()) {
+    const bool up = tree.up(tr.from, tr.to);
+    const auto& below = tree.subtree[up ? tr.from : tr.to];
+    // Up: the sender's subtree. Down: scatter the receiver's subtree, all-gather what it lacks.
+    const auto chunks = up || c == Collective::SCATTER ? below : complement(below, n);
+    b.add_transfer(tr.step, u32(tr.from), u32(tr.to), copies(chunks));
+  }
+  return std::move(b).build();
+}
+
+sch::Schedule reverse_allgather(const sch::Schedule& s) {
+  if (s.rules().kind() != Collective::ALLGATHER || s.form() != sch::Form::STEPPED || s.local_operations() > 0) {
+    throw ScheduleError("a reduce-scatter reverses a stepped all-gather without local operations");
+  }
+  const auto n = s.nodes();
+  // Each send's chunks, by (step, from, to), to check that its receive keeps them where they were.
+  std::unordered_map<std::uint64_t, std::uint32_t> sent;
+  const auto key = [n](std::uint32_t step, std::uint32_t from, std::uint32_t to) {
+    return (std::uint64_t{step} * n + from) * n + to;
+  };
+  for (std::uint32_t v = 0; v < n; ++v) {
+    for (const auto& a : s.actions(v)) {
+      if (a.kind == sch::Action::Kind::SEND) sent.emplace(key(a.key, v, a.peer), a.items);
+    }
+  }
+  sch::ScheduleBuilder b(sch::ChunkRules(Collective::REDUCESCATTER, n, s.rules().chunks(), 0), s.scratch());
+  std::vector<TransferItem> items;
+  const std::uint32_t last = s.steps() - 1;
+  for (std::uint32_t v = 0; v < n; ++v) {
+    for (const auto& a : s.actions(v)) {
+      if (a.kind != sch::Action::Kind::RECV) continue;
+      const auto chunks = s.items(sent.at(key(a.key, a.peer, v)));
+      items.clear();
+      for (const auto& item : s.items(a.items)) {
+        if (item.op != ItemOp::COPY || chunks[item.a].a != item.b) {
+          throw ScheduleError("a reduce-scatter reverses an all-gather that copies every chunk into the same chunk");
+        }
+        items.push_back({item.b, item.b, ItemOp::REDUCE});
+      }
+      b.add_transfer(last - a.key, v, a.peer, items);
+    }
+  }
+  return std::move(b).build();
+}
+
+}  // namespace starnet::algorithms::collectives

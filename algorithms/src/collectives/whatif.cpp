@@ -1,0 +1,712 @@
+#include <starnet/algorithms/collectives/whatif.hpp>
+#include <starnet/algorithms/generic/bfs_tree.hpp>
+#include <starnet/algorithms/generic/recursive_doubling.hpp>
+#include <starnet/algorithms/generic/ring.hpp>
+#include <starnet/algorithms/schedule/schedule_run.hpp>
+#include <starnet/emulator/costs.hpp>
+#include <starnet/emulator/engine.hpp>
+#include <starnet/core/error.hpp>
+#include <starnet/topology/families.hpp>
+#include <starnet/topology/spec.hpp>
+#include <starnet/topology/star_graph.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+#include <unordered_set>
+
+namespace starnet::algorithms::collectives {
+
+namespace sch = algorithms::schedule;
+using emulator::PortModel;
+using emulator::TimeMode;
+using topology::StarGraph;
+
+bool WhatIfStudy::all_verified() const {
+  return std::all_of(rows_.begin(), rows_.end(), [](const WhatIfRow& r) { return !r.applicable || r.verified; });
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+using generic::CostKind;
+using generic::Diameter;
+using generic::Faults;
+using generic::LinkCosts;
+using generic::Subnetwork;
+
+/// The failed links and nodes of one scenario, for "is this transfer possible" questions.
+class FaultSet {
+ public:
+  FaultSet(const Faults& faults, NodeId nodes) : nodes_(nodes), dead_(nodes, false) {
+    for (const NodeId v : faults.nodes) dead_[v] = true;
+    for (const auto& [u, v] : faults.links) cut_.insert(key(u, v));
+  }
+  [[nodiscard]] bool dead(NodeId v) const { return dead_[v]; }
+  [[nodiscard]] bool cut(NodeId u, NodeId v) const { return cut_.contains(key(u, v)); }
+
+ private:
+  [[nodiscard]] NodeId key(NodeId u, NodeId v) const { return std::min(u, v) * nodes_ + std::max(u, v); }
+  NodeId nodes_;
+  std::vector<bool> dead_;
+  std::unordered_set<NodeId> cut_;
+};
+
+std::string link_text(const topology::Topology& t, NodeId u, NodeId v) { return t.node_name(u) + "–" + t.node_name(v); }
+
+/// Why the star all-reduce cannot run with these faults: the first step that needs a failed part.
+std::optional<std::string> star_blocker(const StarGraph& g, const Faults& faults) {
+  if (!faults.nodes.empty()) {
+    return fmt::format("node {} used at step 0 is down (every node sends at every step)", g.node_name(faults.nodes[0]));
+  }
+  std::optional<std::pair<std::uint64_t, std::string>> first;
+  for (const auto& [u, v] : faults.links) {
+    const int k = StarGraph::dimension_of(*g.port_to(u, v));
+    std::uint64_t s = 0;
+    while (star::level_of_step(s).link() != k) ++s;
+    if (!first || s < first->first) first = {s, link_text(g, u, v)};
+  }
+  if (!first) return std::nullopt;
+  return fmt::format("link {} used at step {} is down", first->second, first->first);
+}
+
+/// The same for a planned schedule on the intact topology (ids = original ids).
+std::optional<std::string> schedule_blocker(const generic::Schedule& s, const topology::Topology& t, const FaultSet& f) {
+  for (const auto& tr : s.transfers()) {
+    for (const NodeId v : {tr.from, tr.to}) {
+      if (f.dead(v)) return fmt::format("node {} used at step {} is down", t.node_name(v), tr.step);
+    }
+    if (f.cut(tr.from, tr.to)) {
+      return fmt::format("link {} used at step {} is down", link_text(t, tr.from, tr.to), tr.step);
+    }
+  }
+  return std::nullopt;
+}
+
+/// The same for a chunk schedule on the intact topology: the earliest step that needs a failed part.
+std::optional<std::string> chunk_blocker(const sch::Schedule& s, const topology::Topology& t, const FaultSet& f) {
+  std::optional<std::pair<std::uint32_t, std::string>> first;
+  const auto note = [&first](std::uint32_t step, std::string what) {
+    if (!first || step < first->first) first = {step, std::move(what)};
+  };
+  for (std::uint32_t v = 0; v < s.nodes(); ++v) {
+    for (const auto& a : s.actions(v)) {
+      if (a.kind != sch::Action::Kind::SEND) continue;
+      if (f.dead(v)) note(a.key, fmt::format("node {}", t.node_name(v)));
+      if (f.dead(a.peer)) note(a.key, fmt::format("node {}", t.node_name(a.peer)));
+      if (f.cut(v, a.peer)) note(a.key, fmt::format("link {}", link_text(t, v, a.peer)));
+    }
+  }
+  if (!first) return std::nullopt;
+  return fmt::format("{} used at step {} is down", first->second, first->first);
+}
+
+/// α and u of every link of @p net when they are the same everywhere (a message of k packets then
+/// takes α + k·u on any link).
+std::optional<std::pair<Rational, Rational>> equal_links(const Subnetwork& net, const LinkCosts& costs) {
+  std::optional<std::pair<Rational, Rational>> model;
+  for (NodeId v = 0; v < net.num_nodes(); ++v) {
+    for (topology::Port p = 0; p < net.degree(v); ++p) {
+      const auto bv = net.original(v);
+      const auto bp = net.base_port(v, p);
+      std::pair<Rational, Rational> link{costs.alpha(net.base(), bv, bp), costs.per_unit(net.base(), bv, bp)};
+      if (!model) {
+        model = std::move(link);
+      } else if (*model != link) {
+        return std::nullopt;
+      }
+    }
+  }
+  if (!model) model = std::pair{Rational(1), Rational(0)};  // no link: steps
+  return model;
+}
+
+/// Timed runs of chunk schedules: α + size·u on each link (size: the message's chunks).
+class ChunkCosts final : public emulator::CostModel<Rational> {
+ public:
+  ChunkCosts(const Subnetwork& net, const LinkCosts& costs) : net_(net), costs_(costs) {}
+  [[nodiscard]] Rational transfer(NodeId from, topology::Port port, NodeId, const Rational& size) const override {
+    const auto bv = net_.original(from);
+    const auto bp = net_.base_port(from, port);
+    return costs_.alpha(net_.base(), bv, bp) + size * costs_.per_unit(net_.base(), bv, bp);
+  }
+  [[nodiscard]] Rational compute(NodeId, const Rational&) const override { return 0; }
+
+ private:
+  const Subnetwork& net_;
+  const LinkCosts& costs_;
+};
+
+/// The smallest α and u over the links of @p net (the timed bandwidth term).
+std::pair<Rational, Rational> smallest_link_terms(const Subnetwork& net, const LinkCosts& costs) {
+  std::optional<Rational> alpha;
+  std::optional<Rational> unit;
+  for (NodeId v = 0; v < net.num_nodes(); ++v) {
+    for (topology::Port p = 0; p < net.degree(v); ++p) {
+      const auto a = costs.alpha(net.base(), net.original(v), net.base_port(v, p));
+      const auto u = costs.per_unit(net.base(), net.original(v), net.base_port(v, p));
+      if (!alpha || a < *alpha) alpha = a;
+      if (!unit || u < *unit) unit = u;
+    }
+  }
+  return {alpha.value_or(Rational(0)), unit.value_or(Rational(0))};
+}
+
+/// Why a built-in row is not verified: the emulator's first problem, else the first count that
+/// differs from the plan (a count not checked is passed equal to its plan).
+std::string unverified_reason(const std::string& problem, std::uint64_t steps, std::uint64_t planned_steps,
+                              std::uint64_t messages, std::uint64_t planned_messages) {
+  if (!problem.empty()) return problem;
+  if (steps != planned_steps) return fmt::format("ran {} steps, the plan has {}", steps, planned_steps);
+  if (messages != planned_messages) return fmt::format("sent {} messages, the plan has {}", messages, planned_messages);
+  return "the emulator's report is incomplete";
+}
+
+/// One scenario of one topology: the network the generic algorithms run on and its distances.
+struct Scenario {
+  std::string description;
+  double rate = 0;
+  Faults faults;
+  std::unique_ptr<Subnetwork> owned;  // when faults were applied
+  const Subnetwork* net = nullptr;    // what the root reaches (the intact network without faults)
+  Diameter hops;                      // hop diameter of net
+  Rational root_hops;                 // hop eccentricity of the root
+  Diameter weighted;                  // for timed runs
+  Rational root_weighted;
+  std::optional<std::uint64_t> status;  // all-to-all: the mean status of net (bounds.hpp)
+  std::optional<std::pair<Rational, Rational>> equal;  // α and u when every link of net has them
+};
+
+/// What the study was asked for, as one value.
+struct Settings {
+  Collective collective;
+  std::vector<PortModel> models;
+  LinkCosts costs;
+  std::string failed_links;
+  std::string failed_nodes;
+  std::vector<double> rates;
+  std::uint64_t seed;
+  std::string root;
+  Op op;
+  star::Values values;
+  std::vector<std::pair<Algorithm, ExtraAlgorithm>> extras;
+  RunObserver observer;
+};
+
+class Runner {
+ public:
+  Runner(Settings settings, std::vector<WhatIfRow>& rows) : s_(std::move(settings)), rows_(rows) {}
+
+  /// Appends the rows of one topology spec.
+  void topology(const std::string& spec_text) {
+    const auto base = topology::make_topology(spec_text);
+    spec_ = spec_text;
+    base_ = base.get();
+    Faults fixed;
+    if (!s_.failed_links.empty()) fixed.links = generic::parse_failed_links(s_.failed_links, *base, "failed links");
+    if (!s_.failed_nodes.empty()) fixed.nodes = generic::parse_failed_nodes(s_.failed_nodes, *base, "failed nodes");
+    const auto root = generic::find_node(*base, s_.root);
+    if (!root) {
+      throw UsageError(Setting{"root", s_.root}, fmt::format("not a node of {} (expected a node name or an index 0..{})",
+                                                             spec_text, base->num_nodes() - 1));
+    }
+    if (std::find(fixed.nodes.begin(), fixed.nodes.end(), *root) != fixed.nodes.end()) {
+      throw UsageError(Setting{"root", s_.root}, fmt::format("node {} of {} is among the failed nodes (choose another root)",
+                                                             base->node_name(*root), spec_text));
+    }
+    root_ = *root;
+    std::optional<Subnetwork> intact;
+    if (base->num_nodes() <= generic::MAX_SUBNETWORK_NODES) {
+      intact.emplace(*base, Faults{}, root_, s_.costs);
+      too_big_.clear();
+    } else {
+      too_big_ = fmt::format("{} nodes exceed the {} nodes the generic collectives handle", base->num_nodes(),
+                             generic::MAX_SUBNETWORK_NODES);
+    }
+    intact_ = intact ? &*intact : nullptr;
+    vertex_transitive_ = topology::is_vertex_transitive(spec_text);
+    shape_ = shape_of(*base, spec_text);
+    const auto algorithms = algorithms_for(s_.collective, shape_);
+
+    std::vector<std::optional<double>> scenarios(s_.rates.begin(), s_.rates.end());
+    if (scenarios.empty()) scenarios.emplace_back();
+    for (const auto& rate : scenarios) {
+      const Scenario sc = make_scenario(fixed, rate);
+      for (const PortModel& model : s_.models) {
+        for (const Algorithm a : algorithms) builtin_row(sc, model, a);
+        for (const auto& [kind, algorithm] : s_.extras) extra_row(sc, model, kind, algorithm);
+      }
+    }
+    base_ = nullptr;
+    intact_ = nullptr;
+  }
+
+ private:
+  Scenario make_scenario(const Faults& fixed, std::optional<double> rate) const {
+    Scenario sc;
+    sc.faults = fixed;
+    std::vector<std::string> parts;
+    if (!fixed.links.empty())
+      parts.push_back(fmt::format("{} link{}", fixed.links.size(), fixed.links.size() == 1 ? "" : "s"));
+    if (!fixed.nodes.empty())
+      parts.push_back(fmt::format("{} node{}", fixed.nodes.size(), fixed.nodes.size() == 1 ? "" : "s"));
+    if (rate) {
+      sc.rate = *rate;
+      const auto random = generic::random_failed_links(*base_, *rate, s_.seed);
+      parts.push_back(fmt::format("p={} ({} link{})", *rate, random.size(), random.size() == 1 ? "" : "s"));
+      sc.faults.links.insert(sc.faults.links.end(), random.begin(), random.end());
+    }
+    // One entry per undirected link, whichever way it was named.
+    for (auto& [u, v] : sc.faults.links) {
+      if (v < u) std::swap(u, v);
+    }
+    std::sort(sc.faults.links.begin(), sc.faults.links.end());
+    sc.faults.links.erase(std::unique(sc.faults.links.begin(), sc.faults.links.end()), sc.faults.links.end());
+    std::sort(sc.faults.nodes.begin(), sc.faults.nodes.end());
+    sc.faults.nodes.erase(std::unique(sc.faults.nodes.begin(), sc.faults.nodes.end()), sc.faults.nodes.end());
+    sc.description = parts.empty() ? "none" : fmt::format("{}", fmt::join(parts, " + "));
+    if (intact_ == nullptr) {
+      // Too large for a Subnetwork: only an intact star graph gets here (its all-reduce runs on the
+      // implicit S_n), and S_n has diameter ⌊3(n−1)/2⌋ (Akers, Harel, Krishnamurthy 1987).
+      if (const auto* g = dynamic_cast<const StarGraph*>(base_); g != nullptr && sc.faults.empty()) {
+        sc.hops = {Rational(3 * (g->n() - 1) / 2), true};
+        sc.root_hops = sc.hops.value;
+        sc.equal = std::pair{s_.costs.alpha(*g, 0, 0), s_.costs.per_unit(*g, 0, 0)};  // a family: links alike
+      }
+      return sc;
+    }
+    if (sc.faults.empty()) {
+      sc.net = intact_;
+    } else {
+      sc.owned = std::make_unique<Subnetwork>(*base_, sc.faults, root_, s_.costs);
+      sc.net = sc.owned.get();
+    }
+    const bool transitive = vertex_transitive_ && sc.faults.empty();
+    sc.hops = generic::diameter(*sc.net, false, transitive);
+    sc.root_hops = generic::eccentricity(*sc.net, sc.net->root(), false);
+    sc.equal = equal_links(*sc.net, s_.costs);
+    if (!sc.net->uniform_cost() || !sc.equal) {
+      sc.weighted = generic::diameter(*sc.net, true, false);
+      sc.root_weighted = generic::eccentricity(*sc.net, sc.net->root(), true);
+    }
+    if (s_.collective == Collective::ALLTOALL) sc.status = generic::mean_status(*sc.net, transitive);
+    return sc;
+  }
+
+  WhatIfRow base_row(const Scenario& sc, const PortModel& model, Algorithm a) const {
+    WhatIfRow r;
+    r.topology = spec_;
+    r.algorithm = a;
+    r.ports = model;
+    r.faults = sc.description;
+    r.fail_rate = sc.rate;
+    r.failed_links = sc.faults.links.size();
+    r.failed_nodes = sc.faults.nodes.size();
+    r.total_nodes = base_->num_nodes();
+    r.root = base_->node_name(root_);
+    if (sc.net != nullptr) {
+      r.nodes = sc.net->num_nodes();
+      r.links = sc.net->num_links();
+      r.alive_nodes = sc.net->alive_nodes();
+      r.connected = sc.net->connected();
+      r.diameter = sc.hops.value;
+      r.diameter_exact = sc.hops.exact;
+    } else {
+      r.nodes = r.alive_nodes = base_->num_nodes();
+      for (NodeId v = 0; v < base_->num_nodes(); ++v) r.links += base_->degree(v);
+      r.links /= 2;  // only intact star graphs are too large for a Subnetwork: undirected
+      r.diameter = sc.hops.value;
+    }
+    return r;
+  }
+
+  void extra_row(const Scenario& sc, const PortModel& model, Algorithm kind, const ExtraAlgorithm& algorithm) {
+    WhatIfRow r = base_row(sc, model, kind);
+    if (!sc.faults.empty()) return not_applicable(std::move(r), "it runs on the intact topology only");
+    if (s_.costs.kind != CostKind::UNIT) return not_applicable(std::move(r), "it runs with unit costs only");
+    const auto start = Clock::now();
+    const ExtraRun x = algorithm(*base_, spec_, model);
+    r.variant = x.variant;
+    if (!x.applicable) return not_applicable(std::move(r), x.reason);
+    r.time = TimeMode::UNIT;
+    r.steps = x.steps;
+    r.planned_steps = x.planned_steps;
+    r.makespan = Rational(static_cast<std::int64_t>(x.steps));
+    r.messages = x.messages;
+    r.volume = x.volume;
+    r.verified = x.verified;
+    if (!x.verified) r.reason = x.reason;  // why not: a row that is not verified says so
+    bound(r, sc, s_.collective, model);
+    r.wall_seconds = seconds_since(start);
+    rows_.push_back(std::move(r));
+  }
+
+  void not_applicable(WhatIfRow r, std::string reason) {
+    r.applicable = false;
+    r.reason = std::move(reason);
+    rows_.push_back(std::move(r));
+  }
+
+  /// W: the packets some node must send or receive for @p c (the study's bounds, whatif.hpp).
+  std::uint64_t packets_bound(Collective c, std::uint64_t nodes, const Scenario& sc) const {
+    if (nodes < 2) return 0;
+    if (!is_blocked(c)) return 1;
+    if (c == Collective::ALLTOALL && sc.status) return *sc.status;
+    return nodes - 1;
+  }
+
+  /// Sets the bound of @p r (for @p c, on the network @p sc.net) and the ratio.
+  void bound(WhatIfRow& r, const Scenario& sc, Collective c, const PortModel& model) const {
+    const bool rooted = is_rooted(c);
+    r.bound_volume = packets_bound(c, r.nodes, sc);
+    if (c == Collective::ALLTOALL) r.bound_status = sc.status;
+    const auto per_port = static_cast<std::int64_t>((r.bound_volume + model.ports - 1) / model.ports);
+    if (r.time == TimeMode::UNIT) {
+      // Step-synchronous: every step costs α plus its largest message (of at least one packet).
+      const auto [alpha, unit] = sc.equal.value_or(std::pair{Rational(1), Rational(0)});
+      const Rational hops = rooted ? sc.root_hops : sc.hops.value;
+      const generic::StepBound b = generic::step_lower_bound(c, model, r.nodes, static_cast<std::uint64_t>(hops.num()));
+      const auto steps = static_cast<std::int64_t>(b.value());
+      r.lower_bound = b.value();
+      r.lower_bound_time = alpha * steps + unit * std::max(steps, per_port);
+      r.bound_counting = static_cast<std::int64_t>(b.counting);
+      r.bound_distance = static_cast<std::int64_t>(b.distance);
+    } else {
+      const auto b = generic::time_lower_bound(model, r.nodes, sc.net->min_cost(),
+                                               rooted ? sc.root_weighted : sc.weighted.value);
+      const auto [alpha, unit] = smallest_link_terms(*sc.net, s_.costs);
+      const Rational bandwidth = per_port > 0 ? alpha + unit * per_port : Rational(0);
+      r.lower_bound_time = std::max(b.value(), bandwidth);
+      r.bound_counting = b.counting;
+      r.bound_distance = b.distance;
+    }
+    r.bound_reached = r.makespan == r.lower_bound_time;
+    if (r.lower_bound_time > 0) {
+      r.ratio = (r.makespan / r.lower_bound_time).to_double();
+    } else if (r.makespan == 0) {
+      r.ratio = 1.0;
+    }
+  }
+
+  /// One row of a built-in algorithm: the word collectives as before (word plans, the star
+  /// all-reduce), the blocked ones as chunk schedules.
+  void builtin_row(const Scenario& sc, const PortModel& model, Algorithm a) {
+    if (!is_blocked(s_.collective)) {
+      if (a == Algorithm::STAR) return star_row(sc, model);
+      if (a == Algorithm::RECURSIVE_DOUBLING || a == Algorithm::RING) return planned_row(sc, model, a);
+      return tree_row(sc, model);
+    }
+    const bool exchange = a == Algorithm::ONE_PACKET || a == Algorithm::COMBINING;
+    if (exchange && base_->num_nodes() > optimal::MAX_UNIFORM_SCHEDULE_NODES) return exchange_row(sc, model, a);
+    chunk_row(sc, model, a);
+  }
+
+  void chunk_row(const Scenario& sc, const PortModel& model, Algorithm a) {
+    WhatIfRow r = base_row(sc, model, a);
+    if (sc.net == nullptr) return not_applicable(std::move(r), too_big_);
+    const bool tree = a == Algorithm::BFS_TREE;
+    if (const auto arc = sc.net->asymmetric_arc(); tree && arc) {
+      return not_applicable(std::move(r), fmt::format("link {}->{} has no reverse (a tree needs two-way links)",
+                                                      base_->node_name(arc->first), base_->node_name(arc->second)));
+    }
+    const auto start = Clock::now();
+    // The tree runs on what the root reaches; the others need the intact topology.
+    const Subnetwork& net = tree ? *sc.net : *intact_;
+    std::optional<Built> built;
+    try {
+      built = build(a, s_.collective, net, spec_, tree ? sc.net->root() : root_, model);
+    } catch (const ScheduleError& e) {
+      return not_applicable(std::move(r), e.what());
+    }
+    r.variant = built->variant;
+    if (!tree && !sc.faults.empty()) {
+      if (auto blocker = chunk_blocker(built->schedule, *base_, FaultSet(sc.faults, base_->num_nodes()))) {
+        return not_applicable(std::move(r), std::move(*blocker));
+      }
+    }
+    if (!run_chunks(r, sc, net, built->schedule, model)) return;
+    if (a == Algorithm::ONE_PACKET) r.bound_reached = r.bound_status && r.steps == *r.bound_status;
+    r.wall_seconds = seconds_since(start);
+    rows_.push_back(std::move(r));
+  }
+
+  /// Runs a chunk schedule on @p net (unit time and strict checks for equal links, timed and
+  /// arbitrated otherwise) and fills in the measurements, the verdict and the bound. False (and a
+  /// row "not applicable") when it breaks the port model.
+  bool run_chunks(WhatIfRow& r, const Scenario& sc, const Subnetwork& net, const sch::Schedule& s,
+                  const PortModel& model) {
+    const auto equal = &net == sc.net ? sc.equal : equal_links(net, s_.costs);
+    sch::ScheduleRunSettings settings;
+    settings.config.ports = model;
+    settings.config.time = equal ? TimeMode::UNIT : TimeMode::TIMED;
+    settings.config.checking = emulator::default_checking(/*stepped=*/true, settings.config.time);
+    settings.config.trace = static_cast<bool>(s_.observer);
+    settings.chunks.time = settings.config.time;
+    settings.op = s_.op;
+    settings.values = s_.values;
+    const ChunkCosts timed(net, s_.costs);
+    if (!equal) settings.costs = &timed;
+    sch::ScheduleRun run;
+    try {
+      run = sch::run_schedule(s, net, settings);
+    } catch (const ModelViolation& e) {
+      not_applicable(std::move(r), fmt::format("breaks the port model: {}", e.what()));
+      return false;
+    }
+    const auto vol = sch::volume(s);
+    r.time = settings.config.time;
+    r.planned_steps = s.steps();
+    r.messages = run.run.counters.messages;
+    r.volume = vol.sent_max;
+    if (equal) {
+      r.steps = static_cast<std::uint64_t>(run.run.makespan.num());
+      r.makespan = Rational(0);
+      for (const auto largest : vol.largest) r.makespan += equal->first + equal->second * static_cast<std::int64_t>(largest);
+      r.verified = run.verified && r.steps == s.steps();
+    } else {
+      r.makespan = run.run.makespan;
+      r.verified = run.verified;
+    }
+    if (!r.verified) {
+      r.reason = unverified_reason(run.verified ? "" : run.report.first_problem(), r.steps, equal ? s.steps() : r.steps,
+                                   0, 0);
+    }
+    bound(r, sc, s_.collective, model);
+    if (s_.observer) s_.observer(r, run.run, net);
+    return true;
+  }
+
+  /// A total exchange beyond schedules (MAX_UNIFORM_SCHEDULE_NODES nodes) as exchange_program().
+  void exchange_row(const Scenario& sc, const PortModel& model, Algorithm a) {
+    WhatIfRow r = base_row(sc, model, a);
+    if (!sc.faults.empty()) return not_applicable(std::move(r), "it runs on the intact topology only here");
+    if (model.half_duplex && model.ports < 2) {
+      return not_applicable(std::move(r), "every node sends and receives at every step, which single-port half "
+                                          "duplex forbids");
+    }
+    if (sc.net == nullptr || !sc.equal) {
+      return not_applicable(std::move(r), "the exchange program is step-synchronous: it needs equal link costs");
+    }
+    const auto start = Clock::now();
+    const auto g = CayleyGroup::of(shape_.cayley);
+    const auto plan = exchange_plan(a, g);
+    if (plan.volume > MAX_EXCHANGE_PACKET_HOPS / g.order()) {
+      return not_applicable(std::move(r), fmt::format("{} packet-hops (N·volume) exceed the {} run here",
+                                                      plan.volume * g.order(), MAX_EXCHANGE_PACKET_HOPS));
+    }
+    const auto check = check_exchange(g, plan);
+    r.variant = a == Algorithm::ONE_PACKET ? fmt::format("status {}", plan.status) : fmt::format("volume {}", plan.volume);
+    r.time = TimeMode::UNIT;
+    r.steps = check.steps;
+    r.planned_steps = plan.steps();
+    r.messages = check.messages;
+    r.volume = plan.volume;
+    r.makespan = Rational(0);
+    for (const auto packets : plan.packets) r.makespan += sc.equal->first + sc.equal->second * static_cast<std::int64_t>(packets);
+    r.verified = check.verified;
+    if (!check.verified) r.reason = check.problem;
+    bound(r, sc, s_.collective, model);
+    if (a == Algorithm::ONE_PACKET) r.bound_reached = r.bound_status && r.steps == *r.bound_status;
+    r.wall_seconds = seconds_since(start);
+    rows_.push_back(std::move(r));
+  }
+
+  void star_row(const Scenario& sc, const PortModel& model) {
+    WhatIfRow r = base_row(sc, model, Algorithm::STAR);
+    const auto& g = dynamic_cast<const StarGraph&>(*base_);
+    if (auto blocker = star_blocker(g, sc.faults)) return not_applicable(std::move(r), std::move(*blocker));
+    if (model.half_duplex && model.ports < 2) {
+      return not_applicable(std::move(r),
+                            "every node sends and receives at every step, which single-port half "
+                            "duplex forbids");
+    }
+    if (s_.costs.kind == CostKind::RANDOM) {
+      return not_applicable(std::move(r), "the star all-reduce is step-synchronous: it needs equal link costs");
+    }
+    const auto start = Clock::now();
+    const auto expected = star::reduce_sequentially(g, s_.op, s_.values);
+    emulator::RunConfig config;
+    config.ports = model;
+    config.trace = static_cast<bool>(s_.observer);
+    const emulator::UnitCosts<Rational> unit;
+    const auto run = engine_.run(
+        g, unit,
+        [&](emulator::NodeRange range) { return star::make_allreduce_program(g, s_.op, s_.values, expected, range); },
+        config);
+    star::StarReport report;
+    for (const auto& text : run.reports) report.merge(star::StarReport::parse(text));
+    r.planned_steps = star::allreduce_steps(g.n());
+    r.steps = static_cast<std::uint64_t>(run.makespan.num());
+    const auto [alpha, per_unit] = sc.equal.value_or(std::pair{Rational(1), Rational(0)});
+    r.makespan = (alpha + per_unit) * run.makespan;
+    r.messages = run.counters.messages;
+    r.volume = r.planned_steps;  // one word per step
+    r.verified = report.nodes_checked == g.size() && report.nodes_correct == g.size() && r.steps == r.planned_steps;
+    if (!r.verified) {
+      r.reason = unverified_reason(report.nodes_correct == report.nodes_checked
+                                       ? ""
+                                       : fmt::format("{} of {} nodes end with a wrong result",
+                                                     report.nodes_checked - report.nodes_correct, report.nodes_checked),
+                                   r.steps, r.planned_steps, 0, 0);
+    }
+    r.variant = "Oh-Choi-Primeaux";
+    bound(r, sc, Collective::ALLREDUCE, model);
+    r.wall_seconds = seconds_since(start);
+    if (s_.observer) s_.observer(r, run, g);
+    rows_.push_back(std::move(r));
+  }
+
+  void planned_row(const Scenario& sc, const PortModel& model, Algorithm a) {
+    WhatIfRow r = base_row(sc, model, a);
+    if (intact_ == nullptr) return not_applicable(std::move(r), too_big_);
+    STARNET_ASSERT(intact_->num_nodes() == base_->num_nodes());  // hypercubes, rings and tori are connected
+    const auto start = Clock::now();
+    generic::Schedule plan;
+    if (a == Algorithm::RECURSIVE_DOUBLING) {
+      // Complete graphs of other sizes fold the extra nodes in first (recursive_doubling.hpp).
+      plan = generic::recursive_doubling_folded_schedule(*intact_, model);
+      r.variant = std::string(std::has_single_bit(intact_->num_nodes()) ? "" : "folded, ") +
+                  (model.half_duplex && model.ports < 2 ? "split exchanges" : "exchanges");
+    } else {
+      plan = generic::ring_schedule(*intact_, generic::spec_rings(spec_), model);
+      r.variant = generic::to_string(generic::ring_variant(model));
+    }
+    if (auto blocker = schedule_blocker(plan, *base_, FaultSet(sc.faults, base_->num_nodes()))) {
+      return not_applicable(std::move(r), std::move(*blocker));
+    }
+    execute(r, sc, *intact_, plan, Collective::ALLREDUCE, model);
+    r.wall_seconds = seconds_since(start);
+    rows_.push_back(std::move(r));
+  }
+
+  void tree_row(const Scenario& sc, const PortModel& model) {
+    WhatIfRow r = base_row(sc, model, Algorithm::BFS_TREE);
+    if (sc.net == nullptr) return not_applicable(std::move(r), too_big_);
+    if (const auto arc = sc.net->asymmetric_arc()) {
+      return not_applicable(std::move(r), fmt::format("link {}->{} has no reverse (a tree needs two-way links)",
+                                                      base_->node_name(arc->first), base_->node_name(arc->second)));
+    }
+    const auto start = Clock::now();
+    const auto plan = generic::bfs_tree_schedule(*sc.net, sc.net->root(), s_.collective, model.ports);
+    r.variant = generic::to_string(plan.rule);
+    execute(r, sc, *sc.net, plan.schedule, s_.collective, model);
+    r.wall_seconds = seconds_since(start);
+    rows_.push_back(std::move(r));
+  }
+
+  /// Runs @p plan on @p net (unit time and strict checks for equal costs, timed and arbitrated
+  /// otherwise) and fills in the measurements, the verdict and the bound.
+  void execute(WhatIfRow& r, const Scenario& sc, const Subnetwork& net, const generic::Schedule& plan, Collective c,
+               const PortModel& model) {
+    std::vector<std::uint64_t> initial(net.num_nodes());
+    for (NodeId v = 0; v < net.num_nodes(); ++v) initial[v] = s_.values.of(net.original(v));
+    const auto expectation = generic::expected_result(c, s_.op, initial, net.root());
+    const auto cost = net.uniform_cost();
+    emulator::RunConfig config;
+    config.ports = model;
+    config.time = cost ? TimeMode::UNIT : TimeMode::TIMED;
+    config.checking = emulator::default_checking(/*stepped=*/true, config.time);
+    config.trace = static_cast<bool>(s_.observer);
+    const emulator::UnitCosts<Rational> unit;
+    const emulator::TopologyCosts<Rational> timed(net);
+    const emulator::CostModel<Rational>& costs = cost ? static_cast<const emulator::CostModel<Rational>&>(unit) : timed;
+    const auto run = engine_.run(
+        net, costs,
+        [&](emulator::NodeRange range) {
+          return generic::make_schedule_program(plan, initial, s_.op, expectation, config.time, range);
+        },
+        config);
+    generic::ScheduleReport report;
+    for (const auto& text : run.reports) report.merge(generic::ScheduleReport::parse(text));
+    r.time = config.time;
+    r.planned_steps = plan.steps();
+    r.messages = run.counters.messages;
+    std::vector<std::uint64_t> sends(net.num_nodes(), 0);
+    for (const auto& tr : plan.transfers()) ++sends[tr.from];
+    r.volume = sends.empty() ? 0 : *std::max_element(sends.begin(), sends.end());
+    if (cost) {
+      r.steps = static_cast<std::uint64_t>(run.makespan.num());
+      r.makespan = *cost * run.makespan;
+      r.verified = report.ok() && r.steps == plan.steps() && r.messages == plan.transfers().size();
+    } else {
+      r.makespan = run.makespan;
+      r.verified = report.ok() && r.messages == plan.transfers().size();
+    }
+    if (!r.verified) {
+      r.reason = unverified_reason(report.ok() ? "" : fmt::format("{} of {} nodes end with a wrong result, {} plan errors",
+                                                                 report.nodes_checked - report.nodes_correct,
+                                                                 report.nodes_checked, report.plan_errors),
+                                   cost ? r.steps : plan.steps(), plan.steps(), r.messages, plan.transfers().size());
+    }
+    bound(r, sc, c, model);
+    if (s_.observer) s_.observer(r, run, net);
+  }
+
+  Settings s_;
+  std::vector<WhatIfRow>& rows_;
+  emulator::LocalEngine<Rational> engine_;
+  // The topology being studied.
+  std::string spec_;
+  const topology::Topology* base_ = nullptr;
+  const Subnetwork* intact_ = nullptr;
+  NodeId root_ = 0;
+  bool vertex_transitive_ = false;
+  Shape shape_;
+  std::string too_big_;  // why the generic algorithms cannot run, when intact_ is null
+};
+
+}  // namespace
+
+WhatIfStudy& WhatIfStudy::run() {
+  if (specs_.empty()) throw UsageError(Setting{"topologies", ""}, "no topology given (expected e.g. star:5,hypercube:7)");
+  if (models_.empty()) throw UsageError(Setting{"port models", ""}, "no port model given");
+  for (const auto& m : models_) {
+    if (m.ports < 1) {
+      throw UsageError(Setting{"ports", std::to_string(m.ports)}, "a node needs at least one port (expected k ≥ 1)");
+    }
+  }
+  for (const double p : rates_) {
+    if (!(p >= 0 && p <= 1)) {
+      throw UsageError(Setting{"failure probability", fmt::format("{}", p)}, "not a probability (expected 0 ≤ P ≤ 1)");
+    }
+  }
+  if (latency_ && !(*latency_ >= 0)) {
+    throw UsageError(Setting{"latency", latency_->to_string()}, "not a latency (expected a number ≥ 0)");
+  }
+  if (bandwidth_ && !(*bandwidth_ > 0)) {
+    throw UsageError(Setting{"bandwidth", bandwidth_->to_string()}, "not a bandwidth (expected a number > 0)");
+  }
+  CostKind costs = costs_;
+  if (latency_ || bandwidth_) {
+    const Setting given = latency_ ? Setting{"latency", latency_->to_string()} : Setting{"bandwidth", bandwidth_->to_string()};
+    if (costs == CostKind::RANDOM) {
+      throw UsageError(given, "sets every link's α–β time: it applies with «costs» unit or topology, not random");
+    }
+    costs = CostKind::TOPOLOGY;  // every link's α and β: the α–β model
+  }
+  if (!(message_size_ > 0)) {
+    throw UsageError(Setting{"message size", message_size_.to_string()}, "not a size (expected a number > 0)");
+  }
+  if (costs != CostKind::TOPOLOGY && message_size_ != 1) {
+    throw UsageError(Setting{"message size", message_size_.to_string()},
+                     fmt::format("sizes count with topology costs only (the α–β times of the links), not with {} costs",
+                                 to_string(costs_)));
+  }
+  const generic::LinkCosts link_costs{costs, seed_, message_size_, latency_, bandwidth_};
+  const auto start = Clock::now();
+  rows_.clear();
+  Runner runner(
+      {collective_, models_, link_costs, failed_links_, failed_nodes_, rates_, seed_, root_, op_, values_, extras_,
+       observer_},
+      rows_);
+  for (const auto& spec : specs_) runner.topology(spec);
+  wall_seconds_ = seconds_since(start);
+  return *this;
+}
+
+}  // namespace starnet::algorithms::collectives

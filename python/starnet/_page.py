@@ -1,0 +1,37 @@
+"""Teaching pages (``starnet viz``) as notebook objects."""
+
+import html as _html
+
+__all__ = ["Page"]
+
+# The height of the inline frame: the page's drawing and its controls without a scroll bar.
+_FRAME_HEIGHT_PX = 760
+
+
+class Page:
+    """A self-contained HTML page (no network) that steps through a run on S_2..S_5, drawn from the
+    emulator's trace: what ``starnet viz`` writes. Shown inline in Jupyter; ``html`` is its text,
+    ``save(path)`` writes it, ``verified`` says the run was verified and the page's replay of the
+    trace ends as it should, ``steps`` is the run's step count."""
+
+    def __init__(self, html, verified, steps, title="starnet page"):
+        self.html = html
+        self.verified = verified
+        self.steps = steps
+        self._title = title
+
+    def save(self, path):
+        """Writes the page to ``path`` (UTF-8). Returns ``path``."""
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self.html)
+        return path
+
+    def __str__(self):
+        return self.html
+
+    def __repr__(self):
+        return f"<Page {self._title}: {self.steps} steps, {'verified' if self.verified else 'NOT verified'}>"
+
+    def _repr_html_(self):
+        return (f'<iframe srcdoc="{_html.escape(self.html, quote=True)}" style="width: 100%; '
+                f'height: {_FRAME_HEIGHT_PX}px; border: 0" title="{_html.escape(self._title)}"></iframe>')

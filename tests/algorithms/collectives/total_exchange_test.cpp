@@ -1,0 +1,114 @@
+// The total exchanges on Cayley graphs: the one-packet exchange takes exactly the status steps
+// (computed here by breadth-first search on the topology, independently of the group tables), every
+// packet delivered from its origin; the combining exchange along a gossip sequence routes every
+// offset, its volume at least the status; both run verified on the emulator.
+#include "../../core/expect_error.hpp"
+#include "bfs_status.hpp"
+
+#include <starnet/algorithms/collectives/catalogue.hpp>
+#include <starnet/algorithms/collectives/total_exchange.hpp>
+#include <starnet/algorithms/schedule/schedule_run.hpp>
+#include <starnet/core/error.hpp>
+#include <starnet/topology/families.hpp>
+
+#include <gtest/gtest.h>
+
+#include <bit>
+
+namespace starnet::algorithms::collectives {
+namespace {
+
+TEST(TotalExchange, OnePacketExchangeTakesTheStatusStepsEveryPacketFromItsOrigin) {
+  // S_7 (5,040 nodes) runs in the benchmark (total_exchange_benchmark.cpp): too slow for sanitizer builds.
+  for (const char* spec : {"star:3", "star:4", "star:5", "star:6", "hypercube:2", "hypercube:3", "hypercube:4",
+                           "hypercube:5", "hypercube:6", "ring:2", "ring:7", "ring:12", "torus:3x3", "torus:4x5",
+                           "complete:2", "complete:9", "complete:16"}) {
+    const auto t = topology::make_topology(spec);
+    const auto g = CayleyGroup::of(spec);
+    const auto plan = one_packet_exchange(g);
+    const auto s = bfs_status(*t);
+    EXPECT_EQ(plan.status, s) << spec;
+    EXPECT_EQ(plan.steps(), s) << spec;
+    EXPECT_EQ(plan.volume, s) << spec;
+    for (const auto packets : plan.packets) ASSERT_EQ(packets, 1U) << spec;
+    const auto check = check_exchange(g, plan);
+    EXPECT_TRUE(check.verified) << spec << ": " << check.problem;
+    EXPECT_EQ(check.steps, s) << spec;
+    EXPECT_EQ(check.messages, t->num_nodes() * s) << spec;
+    EXPECT_EQ(check.as_schedule, t->num_nodes() <= 1024) << spec;
+  }
+}
+
+TEST(TotalExchange, TheProgramCatchesAPacketThatEndsAtTheWrongNode) {
+  // Swap two offsets' routes of the S_4 one-packet plan: the steps still alternate, but packets of
+  // one offset arrive where the other's should: the destination sees the wrong origin.
+  const auto g = CayleyGroup::of("star:4");
+  auto plan = one_packet_exchange(g);
+  std::swap(plan.generators[0], plan.generators[1]);  // offsets τ_2 and τ_3 trade their one step
+  const auto t = topology::make_topology("star:4");
+  const emulator::ProgramFactory programs = [&](emulator::NodeRange range) {
+    return exchange_program(g, plan, *t, range);
+  };
+  const auto run = emulator::LocalEngine<Rational>().run(*t, emulator::UnitCosts<Rational>(), programs, {});
+  ExchangeReport total;
+  for (const auto& text : run.reports) total.merge(ExchangeReport::parse(text));
+  EXPECT_GT(total.wrong, 0U);
+  EXPECT_LT(total.complete, t->num_nodes());
+}
+
+TEST(TotalExchange, CombiningAlongTheGossipRoutesEveryOffsetWithVolumeAtLeastTheStatus) {
+  for (const char* spec : {"star:4", "star:5", "hypercube:4", "ring:8", "torus:3x4", "complete:12"}) {
+    const auto g = CayleyGroup::of(spec);
+    const auto sequence = uniform_sequence(g);
+    const auto plan = combining_exchange(g, sequence);
+    EXPECT_EQ(plan.steps(), sequence.size()) << spec;
+    EXPECT_GE(plan.volume, plan.status) << spec;
+    std::uint64_t sum = 0;
+    for (std::uint32_t h = 1; h < g.order(); ++h) {
+      const auto route = plan.route(h);
+      ASSERT_FALSE(route.empty()) << spec << " offset " << h;
+      std::uint32_t x = 0;
+      for (const auto step : route) x = g.neighbor(x, sequence[step]);
+      EXPECT_EQ(x, h) << spec << ": the route's product is the offset";
+      EXPECT_TRUE(std::is_sorted(route.begin(), route.end())) << spec;
+      sum += route.size();
+    }
+    EXPECT_EQ(sum, plan.volume) << spec;
+    const auto check = check_exchange(g, plan);
+    EXPECT_TRUE(check.verified) << spec << ": " << check.problem;
+  }
+}
+
+TEST(TotalExchange, OnHypercubesCombiningMeetsTheStatusInDSteps) {
+  // Along dimensions 1..d every offset's geodesic is embedded: d steps, volume d·2^(d−1) = s.
+  for (int d = 2; d <= 6; ++d) {
+    const auto g = CayleyGroup::of("hypercube:" + std::to_string(d));
+    std::vector<int> dims;
+    for (int i = 1; i <= d; ++i) dims.push_back(i);
+    const auto plan = combining_exchange(g, dims);
+    EXPECT_EQ(plan.volume, static_cast<std::uint64_t>(d) << (d - 1)) << d;
+    EXPECT_EQ(plan.volume, plan.status) << d;
+  }
+}
+
+TEST(TotalExchange, BrucksOffsetsRouteEveryOffsetByItsBinaryDigitsAtMost) {
+  for (const int n : {5, 8, 12, 16}) {
+    const auto g = CayleyGroup::of("complete:" + std::to_string(n));
+    const auto plan = exchange_plan(Algorithm::BRUCK, g);
+    std::uint64_t popcounts = 0;
+    for (int r = 1; r < n; ++r) popcounts += static_cast<std::uint64_t>(std::popcount(static_cast<unsigned>(r)));
+    EXPECT_LE(plan.volume, popcounts) << n;
+    EXPECT_EQ(plan.steps(), static_cast<std::uint64_t>(std::bit_width(static_cast<unsigned>(n - 1)))) << n;
+  }
+}
+
+TEST(TotalExchange, RefusesASequenceThatIsNotAGossipNamingTheGroup) {
+  const auto g = CayleyGroup::of("star:4");
+  EXPECT_ERROR(ScheduleError, combining_exchange(g, {2, 3}), "star:4", "not a uniform gossip");
+  EXPECT_ERROR(ScheduleError, combining_exchange(g, {2, 9}), "star:4", "no generator 9");
+  const auto big = CayleyGroup::of("hypercube:11");
+  EXPECT_ERROR(UsageError, exchange_schedule(big, one_packet_exchange(big)), "hypercube:11", "1024");
+}
+
+}  // namespace
+}  // namespace starnet::algorithms::collectives

@@ -1,0 +1,77 @@
+// The exact optimum and the shortest schedule of a class as library calls (api/optimal.hpp): the
+// optimum proved both ways with its schedule verified, a closed bracket taken as a proof without a
+// solver, the uniform gossip of S_5 shorter than the paper's, and bad settings named.
+#include "../core/expect_error.hpp"
+
+#include <starnet/api/optimal.hpp>
+#include <starnet/api/schedule.hpp>
+#include <starnet/core/error.hpp>
+
+#include <gtest/gtest.h>
+
+namespace starnet::api {
+namespace {
+
+using starnet::testing::setting_of;
+
+TEST(FindOptimal, AllReduceOnS4IsSixStepsProvedBothWaysAndItsScheduleRuns) {
+  OptimalRequest request;
+  request.topology = "star:4";
+  request.collective = Collective::ALLREDUCE;
+  const auto o = find_optimal(request);
+  ASSERT_TRUE(o.sat.has_value());
+  EXPECT_EQ(o.sat->optimum, 6U);
+  EXPECT_EQ(o.sat->lower_bound, 6U);
+  EXPECT_TRUE(o.verified);
+  EXPECT_TRUE(o.schedule_proved);
+  EXPECT_EQ(o.exit_code(), 0);
+  ASSERT_NE(o.schedule, nullptr);
+  ScheduleRunRequest run;
+  run.schedule = *o.schedule;
+  const auto ran = run_schedule(run);
+  EXPECT_TRUE(ran.verified) << ran.problem;
+  EXPECT_EQ(ran.to_json().at("steps"), 6);
+  const auto j = o.to_json();
+  EXPECT_EQ(j.at("optimum"), 6);
+  EXPECT_EQ(j.at("proved"), true);
+}
+
+TEST(FindOptimal, AClosedBracketIsAProofWithoutASolver) {
+  OptimalRequest request;
+  request.topology = "hypercube:6";
+  request.time_limit = 3;
+  const auto o = find_optimal(request);
+  ASSERT_TRUE(o.sat.has_value());
+  EXPECT_EQ(o.sat->optimum, 6U);  // log2 of 64 nodes, met by recursive doubling
+  EXPECT_TRUE(o.sat->solves.empty());
+  EXPECT_TRUE(o.verified);
+  EXPECT_EQ(o.exit_code(), 0);
+}
+
+TEST(FindOptimal, UniformGossipOnS5IsNineStepsAgainstThePapersTen) {
+  OptimalRequest request;
+  request.topology = "star:5";
+  request.method = OptimalMethod::UNIFORM;
+  const auto o = find_optimal(request);
+  ASSERT_TRUE(o.found.has_value());
+  EXPECT_EQ(o.found->steps.size(), 9U);
+  EXPECT_EQ(o.found->paper_steps, 10);
+  EXPECT_TRUE(o.found->proved_minimal);
+  EXPECT_TRUE(o.verified);
+}
+
+TEST(FindOptimal, RefusesBadSettingsNamingThem) {
+  const auto with = [](auto change) {
+    OptimalRequest r;
+    r.topology = "ring:4";
+    change(r);
+    return setting_of([&] { (void)find_optimal(r); });
+  };
+  EXPECT_EQ(with([](OptimalRequest& r) { r.collective = Collective::SCATTER; }), "collective=scatter");
+  EXPECT_EQ(with([](OptimalRequest& r) { r.collective = Collective::BROADCAST, r.root = "zz"; }), "root=zz");
+  EXPECT_EQ(with([](OptimalRequest& r) { r.beam_width = 3; }), "beam_width=3");
+  EXPECT_ERROR(UsageError, (void)parse_method("magic"), "method", "uniform");
+}
+
+}  // namespace
+}  // namespace starnet::api
