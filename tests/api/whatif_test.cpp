@@ -1,0 +1,88 @@
+// What-if studies as one library call (api/whatif.hpp): every collective's rows verified on the
+// emulator, the one-packet total exchange meeting the status bound, α–β prices exact, and bad
+// settings named. The catalogue itself is tested in tests/algorithms/collectives/.
+#include "../core/expect_error.hpp"
+
+#include <starnet/api/whatif.hpp>
+#include <starnet/core/error.hpp>
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace starnet::api {
+namespace {
+
+namespace coll = algorithms::collectives;
+
+TEST(RunWhatIf, EveryCollectiveRunsVerifiedRowsOnEveryFamily) {
+  for (const char* collective :
+       {"allreduce", "reduce", "broadcast", "allgather", "reducescatter", "gather", "scatter", "alltoall"}) {
+    WhatIfRequest r;
+    r.collective = parse_collective(collective);
+    r.topologies = {"star:4", "hypercube:3", "ring:6", "complete:8"};
+    const auto out = run_whatif(r);
+    EXPECT_TRUE(out.verified) << collective;
+    std::size_t ran = 0;
+    for (const auto& row : out.rows) {
+      if (!row.applicable) continue;
+      ++ran;
+      EXPECT_TRUE(row.verified) << collective << " " << row.topology << " " << coll::to_string(row.algorithm) << ": "
+                                << row.reason;
+      EXPECT_GE(row.steps, row.lower_bound) << collective << " " << row.topology;
+    }
+    EXPECT_GE(ran, r.topologies.size()) << collective;  // at least a BFS tree on each
+  }
+}
+
+TEST(RunWhatIf, TheOnePacketTotalExchangeTakesExactlyTheStatusInSteps) {
+  WhatIfRequest r;
+  r.collective = Collective::ALLTOALL;
+  r.topologies = {"star:4", "hypercube:4", "torus:3x4"};
+  const auto out = run_whatif(r);
+  std::size_t one_packet = 0;
+  for (const auto& row : out.rows) {
+    if (row.algorithm != coll::Algorithm::ONE_PACKET) continue;
+    ++one_packet;
+    ASSERT_TRUE(row.bound_status.has_value()) << row.topology;
+    EXPECT_EQ(row.steps, *row.bound_status) << row.topology;
+    EXPECT_TRUE(row.bound_reached) << row.topology;
+  }
+  EXPECT_EQ(one_packet, 3U);
+}
+
+TEST(RunWhatIf, LatencyAndBandwidthPriceAStepSynchronousRunExactly) {
+  WhatIfRequest r;
+  r.collective = Collective::ALLGATHER;
+  r.topologies = {"hypercube:3"};
+  r.latency = Rational(1);
+  r.bandwidth = Rational(10);
+  r.message_size = Rational(3);
+  const auto out = run_whatif(r);
+  bool found = false;
+  for (const auto& row : out.rows) {
+    if (row.algorithm != coll::Algorithm::RECURSIVE_DOUBLING) continue;
+    found = true;
+    // 3 steps carrying 1, 2 and 4 blocks of size 3 at bandwidth 10: 3·1 + (1 + 2 + 4)·3/10.
+    EXPECT_EQ(row.makespan, Rational(3) + Rational(21, 10));
+    EXPECT_LE(row.lower_bound_time, row.makespan);
+  }
+  EXPECT_TRUE(found);
+}
+
+TEST(RunWhatIf, RefusesBadSettingsNamingThem) {
+  WhatIfRequest r;
+  r.topologies = {"ring:4"};
+  r.latency = Rational(-1);
+  EXPECT_ERROR(UsageError, (void)run_whatif(r), "latency");
+  r.latency.reset();
+  r.bandwidth = Rational(0);
+  EXPECT_ERROR(UsageError, (void)run_whatif(r), "bandwidth");
+  r.bandwidth.reset();
+  r.topologies = {"nosuch:3"};
+  EXPECT_ERROR(InputError, (void)run_whatif(r), "nosuch:3");
+  EXPECT_ERROR(UsageError, (void)parse_collective("scan"), "scan");
+}
+
+}  // namespace
+}  // namespace starnet::api
