@@ -203,7 +203,7 @@ class Coordinator {
     for (const auto& c : children_) endpoints.push_back(c.endpoint);
     for (unsigned i = 0; i < k; ++i) {
       wire::Writer w;
-      put_worker_config(w, {i, job, config, options_.peer_timeout, parts, endpoints});
+      put_worker_config(w, {i, job, config, options_.peer_timeout, options_.timeout_seconds, parts, endpoints});
       send(children_[i].identity, w.str());
     }
   }

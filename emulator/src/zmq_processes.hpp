@@ -156,6 +156,7 @@ struct WorkerConfig {
   std::string job;
   RunConfig config;
   PeerTimeout peer_timeout;
+  double barrier_timeout_seconds = DEFAULT_RUN_TIMEOUT_SECONDS;  ///< the coordinator's timeout_seconds
   std::vector<NodeRange> parts;
   std::vector<std::string> endpoints;
 };
@@ -167,6 +168,7 @@ inline void put_worker_config(wire::Writer& w, const WorkerConfig& c) {
   w.put(c.job);
   put_config(w, c.config);
   put_peer_timeout(w, c.peer_timeout);
+  w.put(c.barrier_timeout_seconds);
   w.put(static_cast<unsigned>(c.parts.size()));
   for (const auto& p : c.parts) {
     w.put(p.begin);
@@ -182,6 +184,10 @@ inline WorkerConfig get_worker_config(wire::Reader& r) {
   c.job = r.get_string();
   c.config = get_config(r);
   c.peer_timeout = get_peer_timeout(r);
+  c.barrier_timeout_seconds = r.get<double>();
+  if (!(c.barrier_timeout_seconds >= 0) || !std::isfinite(c.barrier_timeout_seconds)) {
+    wire::Reader::malformed("bad barrier timeout");
+  }
   // Per worker: a range and an endpoint (at least its length).
   const auto k = r.get_count<unsigned>(2 * sizeof(NodeId) + sizeof(std::uint64_t));
   c.parts.resize(k);

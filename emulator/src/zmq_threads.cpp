@@ -42,7 +42,8 @@ RunResult<Time> run_threads(const topology::Topology& topology, const CostModel<
     threads.emplace_back([&, i] {
       auto& exchange = exchanges[i];
       try {
-        exchange.emplace(ctx, i, std::move(pulls[i]), endpoints, nullptr, nullptr, 600, &failed);
+        exchange.emplace(ctx, i, std::move(pulls[i]), endpoints, nullptr, nullptr, DEFAULT_RUN_TIMEOUT_SECONDS,
+                         &failed);
         cores[i].reset(topology, costs, config, parts, i, *result.programs[i], &*exchange);
         cores[i].run();
       } catch (const zmq::error_t& e) {

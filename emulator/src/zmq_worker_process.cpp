@@ -193,7 +193,7 @@ int serve_as_worker(const WorkerOptions& options, const WorkerSetupFunction& set
   std::exception_ptr failure;
   try {
     const WorkerSetup s = setup(c.job, c.index);
-    exchange.emplace(ctx, c.index, std::move(pull), c.endpoints, &control, &tcp, 600);
+    exchange.emplace(ctx, c.index, std::move(pull), c.endpoints, &control, &tcp, c.barrier_timeout_seconds);
     exchange->watch_coordinator(c.peer_timeout, &longest_step);
     auto program = s.factory(c.parts.at(c.index));
     Worker<Rational> worker;

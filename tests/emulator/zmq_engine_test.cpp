@@ -1,6 +1,7 @@
 // The zmq engine has the local engine's semantics: same traces for any worker count, threads or
 // processes, plain or CURVE tcp; same errors; and a failing worker never leaves the others waiting.
 #include "../../emulator/src/secure.hpp"
+#include "../../emulator/src/zmq_processes.hpp"
 #include "../core/expect_error.hpp"
 
 #include <starnet/emulator/engine.hpp>
@@ -56,6 +57,21 @@ void gossip(Context& ctx) {
     const auto port = static_cast<Port>((v * 7 + ctx.step() * 3) % ctx.topology().degree(v));
     ctx.send(port, std::to_string(v), /*size=*/Rational(1 + static_cast<std::int64_t>(v % 3), 2), v);
   }
+}
+
+TEST(ZmqEngine, TheCoordinatorsTimeoutReachesEveryWorkersBarrier) {
+  // Worker processes wait at a step's barrier as long as the run's timeout, carried by CONFIG.
+  WorkerConfig c;
+  c.index = 1;
+  c.job = "job";
+  c.barrier_timeout_seconds = 7.5;
+  c.parts = {{0, 3}, {3, 6}};
+  c.endpoints = {"tcp://127.0.0.1:1", "tcp://127.0.0.1:2"};
+  wire::Writer w;
+  put_worker_config(w, c);
+  wire::Reader r(std::string_view(w.str()).substr(1));  // after the type byte
+  EXPECT_EQ(get_worker_config(r).barrier_timeout_seconds, 7.5);
+  EXPECT_EQ(WorkerConfig{}.barrier_timeout_seconds, ProcessOptions{}.timeout_seconds);
 }
 
 TEST(ZmqEngine, SameTraceAsLocalForAnyWorkerCount) {

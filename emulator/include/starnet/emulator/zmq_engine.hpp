@@ -87,6 +87,10 @@ void write_key_file(const std::string& path);
 /// brackets. @throws UsageError naming @p what and @p host when it does not resolve.
 std::string resolve_host(const std::string& host, std::string_view what);
 
+/// The default of ProcessOptions::timeout_seconds, and the barrier wait of worker threads (which
+/// take no timeout: a thread that fails tells its siblings at once).
+inline constexpr double DEFAULT_RUN_TIMEOUT_SECONDS = 600;
+
 struct ProcessOptions {
   unsigned workers = 2;
   /// Where the coordinator and every worker listen: a numeric IPv4 or IPv6 address of this
@@ -100,9 +104,10 @@ struct ProcessOptions {
   std::string executable;
   /// Extra arguments appended to each worker's command line (e.g. fault injection in tests).
   std::function<std::vector<std::string>(unsigned index)> extra_arguments;
-  /// Seconds a run may go without any worker reporting progress before it is declared hung; in a
-  /// join run, also how long the coordinator waits for all its workers to join.
-  double timeout_seconds = 600;
+  /// Seconds a run may go without any worker reporting progress before it is declared hung, and
+  /// that a worker waits at a step's barrier for its peers' batches; in a join run, also how long
+  /// the coordinator waits for all its workers to join.
+  double timeout_seconds = DEFAULT_RUN_TIMEOUT_SECONDS;
   /// Silence after which a worker is declared gone (stopped, hung, cut off).
   PeerTimeout peer_timeout;
   /// Workers are started by the user on any host (`starnet worker --join`), not by the
