@@ -51,8 +51,7 @@ function(starnet_tests folder part)
     add_executable(${target} ${tests})
     target_link_libraries(${target} PRIVATE starnet_${folder}_${part} ${ARG_DEPENDS}
                           GTest::gtest GTest::gmock GTest::gtest_main)
-    target_compile_definitions(${target} PRIVATE
-      STARNET_SOURCE_DIR="${PROJECT_SOURCE_DIR}" STARNET_BINARY_DIR="${PROJECT_BINARY_DIR}")
+    target_include_directories(${target} PRIVATE ${STARNET_TEST_PATHS_DIR})
     # A hang fails its test within minutes instead of holding CI to its limit.
     gtest_discover_tests(${target} DISCOVERY_TIMEOUT 60 PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT 300)
   endif()

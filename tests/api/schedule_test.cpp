@@ -1,5 +1,6 @@
 // Schedules as library calls (api/schedule.hpp): loading (paths inside a file relative to it),
 // running (a failure is a result with its problem), the default checking, exporting.
+#include "starnet_test_paths.hpp"
 #include "../core/expect_error.hpp"
 
 #include <starnet/api/schedule.hpp>

@@ -1,6 +1,7 @@
 // Steady-state series of collectives as one library call (api/steady.hpp): the exact optimal
 // throughput certified by its dual, the fixed-period schedule below it, the emulated run verified,
 // and every bad setting named by its keyword.
+#include "starnet_test_paths.hpp"
 #include "../core/expect_error.hpp"
 
 #include <starnet/api/steady.hpp>

@@ -1,4 +1,5 @@
 // `starnet allreduce`, `broadcast` and `demo`, run as a user runs them (`worker`: worker_command_test.cpp).
+#include "starnet_test_paths.hpp"
 #include "../../emulator/src/secure.hpp"
 #include "cli_runner.hpp"
 

@@ -4,6 +4,7 @@
 // refused with exit code 2 (3 where the design says a runtime failure: a full disk) and one
 // message that names the input and what was expected, quotes no raw byte, and leaves nothing
 // behind (docs/limits.md).
+#include "starnet_test_paths.hpp"
 #include "../../tools/command.hpp"  // printable(): what a message may hold
 #include "cli_runner.hpp"
 

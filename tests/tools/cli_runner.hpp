@@ -1,6 +1,8 @@
 #pragma once
 // Runs build/bin/starnet as a user would and captures what it prints, for the CLI tests.
 
+#include "starnet_test_paths.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <array>

@@ -1,6 +1,7 @@
 // docs/json.md, checked on the document of every subcommand that prints JSON: "version" is the
 // program's, counts are numbers, a non-integer rational is a number beside KEY_exact, and one
 // top-level "verified" wherever something is checked.
+#include "starnet_test_paths.hpp"
 #include "cli_runner.hpp"
 
 #include <gtest/gtest.h>

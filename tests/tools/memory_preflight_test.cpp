@@ -1,5 +1,6 @@
 // The memory pre-flight of the star collectives (api/src/engine.cpp, docs/limits.md): the
 // estimate against the peaks the kernel measures, and refusals before any work.
+#include "starnet_test_paths.hpp"
 #include "cli_runner.hpp"
 
 #include <gmock/gmock.h>

@@ -1,5 +1,6 @@
 // How the command line says a library error about a setting (tools/options.cpp), and the rule
 // behind it: the libraries' messages name settings in their own words, never a flag.
+#include "starnet_test_paths.hpp"
 #include "../../tools/command.hpp"
 
 #include <starnet/emulator/engine.hpp>

@@ -1,4 +1,5 @@
 // `starnet steady scatter|gossip|reduce`, run as a user runs it.
+#include "starnet_test_paths.hpp"
 #include "cli_runner.hpp"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,6 @@
 // `--trace FILE [--trace-format jsonl|chrome]` on every subcommand that emulates: one JSON line per
 // event (a "send" per message the command reports), or a Chrome trace; whatif numbers its runs.
+#include "starnet_test_paths.hpp"
 #include "cli_runner.hpp"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,5 @@
 // `starnet whatif`, run as a user runs it.
+#include "starnet_test_paths.hpp"
 #include "cli_runner.hpp"
 
 #include <starnet/core/rational.hpp>

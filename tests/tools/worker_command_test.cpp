@@ -2,6 +2,7 @@
 // started with --listen, on loopback and on hosts made of network namespaces (one per host, joined
 // by a bridge), with the faults of a cluster: a cut link, a stopped host, a worker that never
 // comes, a wrong key, foreign clients, a slow step.
+#include "starnet_test_paths.hpp"
 #include "cli_runner.hpp"
 
 #include <gmock/gmock.h>

@@ -3,6 +3,8 @@
 // the shared data folder beside the repository and never copied into it. Tests that read them
 // skip, saying why, where that folder is absent (a user's fresh clone).
 
+#include "starnet_test_paths.hpp"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>

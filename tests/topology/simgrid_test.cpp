@@ -1,3 +1,4 @@
+#include "starnet_test_paths.hpp"
 #include "../core/expect_error.hpp"
 
 #include <starnet/core/error.hpp>

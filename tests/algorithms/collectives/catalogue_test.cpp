@@ -1,6 +1,7 @@
 // The catalogue: every algorithm × collective × family it lists, built, written, read back and run
 // on the emulator at small sizes, verified chunk by chunk; the word plans and the star algorithms
 // event for event as the built-ins run them; refusals naming the input.
+#include "starnet_test_paths.hpp"
 #include "../schedule/schedule_test_support.hpp"
 
 #include "../../core/expect_error.hpp"

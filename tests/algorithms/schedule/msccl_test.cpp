@@ -1,6 +1,7 @@
 // MSCCL algorithm files: starnet's own files, made by the small generator below from the format's
 // public description (ring and all-pairs all-reduces, an all-gather, several channels, scratch),
 // the real files in ../shared/data/msccl when that folder is there, and malformed files.
+#include "starnet_test_paths.hpp"
 #include "schedule_test_support.hpp"
 
 #include "../../core/expect_error.hpp"

@@ -1,6 +1,8 @@
 #pragma once
 // Shared by the schedule tests: read a schedule text, run it, read the docs' example files.
 
+#include "starnet_test_paths.hpp"
+
 #include <starnet/algorithms/schedule/schedule_json.hpp>
 #include <starnet/algorithms/schedule/schedule_run.hpp>
 #include <starnet/topology/families.hpp>
