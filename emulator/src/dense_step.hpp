@@ -45,6 +45,11 @@
 
 namespace starnet::emulator {
 
+/// What each lane writes on every message (its counters, its columns' first values) sits on cache
+/// lines of its own: lanes sharing a line pass it between their cores on every write, which made
+/// two lanes slower than one (docs/emulator.md, "Lanes").
+inline constexpr std::size_t CACHE_LINE = 64;
+
 /// One field of a step's messages, by receiver: a single value while every message agrees on it,
 /// an array of one per node from the first that differs (its storage kept for the next steps).
 /// Each lane puts the messages of its senders, in sender order, and keeps its own first value and
@@ -67,11 +72,12 @@ class Column {
   void put(std::size_t lane, std::uint32_t to, std::uint32_t from, T value) {
     auto& s = lanes_[lane];
     if (s.wide_from == NONE) {
-      if (!s.any || value == s.first) {
+      if (!s.any) {
         s.first = value;
         s.any = true;
         return;
       }
+      if (value == s.first) return;  // no store: a lane's state stays in its own core's cache
       s.wide_from = from;
       storage();
     }
@@ -109,7 +115,7 @@ class Column {
   }
 
  private:
-  struct LaneState {
+  struct alignas(CACHE_LINE) LaneState {
     bool any = false;
     T first{};
     std::uint32_t wide_from = NONE;
@@ -180,7 +186,7 @@ class DenseStep {
   };
   /// What one lane sent for one step's arrivals, beside the shared arrays: rare wide values (a
   /// payload over 8 bytes, a size other than 1) and the receivers while they are few.
-  struct LaneArrivals {
+  struct alignas(CACHE_LINE) LaneArrivals {
     std::unordered_map<std::uint32_t, Rational> sizes;
     std::vector<std::string> long_payloads;
     /// The receivers, in the order they were granted, while they are few; once the lane has sent
@@ -204,7 +210,7 @@ class DenseStep {
     void reset(std::size_t n, std::size_t lanes, std::size_t list_capacity);
   };
   /// One lane: its nodes, its program, and what it did this run.
-  struct Lane {
+  struct alignas(CACHE_LINE) Lane {
     NodeRange range;
     NodeProgram* program = nullptr;
     Counters counters;
