@@ -31,6 +31,8 @@ struct StarOptions {
   std::string fault_sleep;  ///< --fault-sleep WORKER:STEP
   std::string gantt;
   EngineOptions engine;
+  long threads = 0;                         ///< --threads
+  const CLI::Option* threads_option = nullptr;
 };
 
 /// The testing aid @p option WORKER:STEP (@p text).
@@ -51,6 +53,7 @@ api::StarRequest make_request(const StarOptions& o, bool broadcast) {
   r.seed = o.seed;
   r.engine = o.engine.choice();
   r.trace = o.engine.tracing();
+  if (o.threads_option != nullptr && o.threads_option->count() > 0) r.engine.threads = o.threads;
   if (int(!o.fault_exit.empty()) + int(!o.fault_stop.empty()) + int(!o.fault_sleep.empty()) > 1) {
     throw UsageError("--fault-exit, --fault-stop and --fault-sleep: one fault per run");
   }
@@ -197,6 +200,11 @@ void add_star_options(CLI::App& cmd, StarOptions& o, bool reduce) {
   }
   cmd.add_flag("--json", o.json, "Print one JSON object instead of the summary");
   o.engine.add_to(cmd);
+  o.threads_option = cmd.add_option("--threads", o.threads,
+                                    fmt::format("Threads of the local engine, 0..{} (default 0: all cores); the "
+                                                "same trace and counters whatever the number",
+                                                api::MAX_THREADS))
+                         ->check(integer_in(0, api::MAX_THREADS));
   cmd.add_option("--gantt", o.gantt, "Draw the run as a Gantt chart, SVG (one row per node, at most 1000; docs/viz.md)")
       ->check(output_file({".svg"}))
       ->each([&o](const std::string&) { o.engine.keep_trace = true; });

@@ -4,8 +4,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <thread>
 #include <limits>
 
 namespace starnet::api {
@@ -73,8 +75,22 @@ unsigned EngineChoice::worker_count() const {
   return static_cast<unsigned>(*workers);
 }
 
+unsigned EngineChoice::thread_count() const {
+  if (threads && (*threads < 0 || *threads > static_cast<long>(MAX_THREADS))) {
+    throw UsageError(Setting{"threads", std::to_string(*threads)},
+                     fmt::format("expected a number of threads in 0..{} (0: every core)", MAX_THREADS));
+  }
+  if (threads && kind != EngineKind::LOCAL) {
+    throw UsageError(Setting{"threads", std::to_string(*threads)},
+                     "applies to the local engine (the zmq engine runs one thread per worker: «workers»)");
+  }
+  if (threads && *threads > 0) return static_cast<unsigned>(*threads);
+  return std::max(1U, std::thread::hardware_concurrency());
+}
+
 void EngineChoice::check(bool processes_allowed) const {
   (void)worker_count();
+  (void)thread_count();
   const bool any_processes = processes || joined();
   if (any_processes && kind != EngineKind::ZMQ) {
     throw UsageError(Setting{joined() ? "listen" : "processes", joined() ? listen : "true"},
@@ -85,11 +101,11 @@ void EngineChoice::check(bool processes_allowed) const {
                      "this call runs its zmq workers as threads, over inproc:// (worker processes are for the star "
                      "collectives)");
   }
-  const char* threads = "worker threads talk over inproc://: no address, port, key or timeout";
-  needs_processes(!any_processes && !address.empty(), "address", address, threads);
-  needs_processes(!any_processes && port.has_value(), "port", port ? std::to_string(*port) : "", threads);
-  needs_processes(!any_processes && peer_timeout.has_value(), "peer_timeout", seconds_text(peer_timeout), threads);
-  needs_processes(!any_processes && timeout.has_value(), "timeout", seconds_text(timeout), threads);
+  const char* inproc = "worker threads talk over inproc://: no address, port, key or timeout";
+  needs_processes(!any_processes && !address.empty(), "address", address, inproc);
+  needs_processes(!any_processes && port.has_value(), "port", port ? std::to_string(*port) : "", inproc);
+  needs_processes(!any_processes && peer_timeout.has_value(), "peer_timeout", seconds_text(peer_timeout), inproc);
+  needs_processes(!any_processes && timeout.has_value(), "timeout", seconds_text(timeout), inproc);
   if (port && (*port < 0 || *port > MAX_TCP_PORT)) {
     throw UsageError(Setting{"port", std::to_string(*port)}, fmt::format("expected a TCP port in 0..{}", MAX_TCP_PORT));
   }

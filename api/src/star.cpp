@@ -146,6 +146,7 @@ StarResult run_star(const StarRequest& request) {
                                                       request.n));
   emulator::RunConfig config;
   config.trace = request.trace;
+  config.threads = request.engine.thread_count();
   const emulator::UnitCosts<Rational> costs;
   const unsigned k = request.engine.worker_count();
   if (request.engine.kind == EngineKind::LOCAL) {

@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <limits>
 #include <tuple>
 
 namespace starnet::emulator {
@@ -25,92 +24,88 @@ static_assert(DenseStep::BYTES_PER_NODE == 2 * (sizeof(std::uint32_t) + sizeof(s
 /// The reacting node's view: the same checks and messages as Worker's, for sends only.
 class DenseStep::NodeContext final : public Context {
  public:
-  NodeContext(DenseStep& d, std::uint32_t v, bool starting) : Context(*d.topology_), d_(d) {
+  NodeContext(DenseStep& d, Lane& lane, std::uint32_t v, bool starting) : Context(*d.topology_), d_(d), lane_(lane) {
     node_ = v;
     step_ = d.step_;
     starting_ = starting;
-    received_ = d.deliveries_;
-    completed_ = d.completions_;
+    received_ = lane.deliveries;
+    completed_ = lane.completions;
   }
   void send(Port port, std::string payload, Rational size, std::uint64_t tag) override {
     const auto& topo = *d_.topology_;
     if (port >= topo.degree(node_)) {
-      d_.violation(node_, node_, violations::no_such_port(topo, node_, port));
+      d_.violation(lane_, node_, node_, violations::no_such_port(topo, node_, port));
       return;
     }
-    d_.send(static_cast<std::uint32_t>(node_), topo.neighbor(node_, port), port, std::move(payload), size, tag);
+    d_.send(lane_, static_cast<std::uint32_t>(node_), topo.neighbor(node_, port), port, std::move(payload), size, tag);
   }
   void send_to(NodeId to, std::string payload, Rational size, std::uint64_t tag) override {
     const auto& topo = *d_.topology_;
     const auto port = topo.find_port(node_, to);
     if (port == topology::Topology::NO_PORT) {
-      d_.violation(node_, to, violations::no_such_link(topo, node_, to));
+      d_.violation(lane_, node_, to, violations::no_such_link(topo, node_, to));
       return;
     }
-    d_.send(static_cast<std::uint32_t>(node_), to, port, std::move(payload), size, tag);
+    d_.send(lane_, static_cast<std::uint32_t>(node_), to, port, std::move(payload), size, tag);
   }
   // A program that only sends (sends_only()) never calls these; one that does broke its word.
   void compute(Rational, std::uint64_t) override { broke("compute()"); }
   void sleep(Rational, std::uint64_t) override { broke("sleep()"); }
   void accept(NodeId) override { broke("accept()"); }
-  [[nodiscard]] unsigned free_send_ports() const override { return d_.sends_now_ == 0 ? 1U : 0U; }
+  [[nodiscard]] unsigned free_send_ports() const override { return lane_.sends_now == 0 ? 1U : 0U; }
 
  private:
   [[noreturn]] static void broke(const char* call) {
     throw ScheduleError(fmt::format("a node program that declares sends_only() called {}", call));
   }
   DenseStep& d_;
+  Lane& lane_;
 };
 
-bool DenseStep::applies(const topology::Topology& topology, const CostModel<Rational>& costs, const RunConfig& config,
-                        const NodeProgram& program) {
-  return program.sends_only() && dynamic_cast<const UnitCosts<Rational>*>(&costs) != nullptr &&
-         config.time == TimeMode::UNIT && config.checking == Checking::STRICT && config.ports.ports == 1 &&
-         !config.ports.half_duplex && !config.horizon && topology.num_nodes() < NONE;
+bool DenseStep::qualifies(const topology::Topology& topology, const CostModel<Rational>& costs,
+                          const RunConfig& config) {
+  return dynamic_cast<const UnitCosts<Rational>*>(&costs) != nullptr && config.time == TimeMode::UNIT &&
+         config.checking == Checking::STRICT && config.ports.ports == 1 && !config.ports.half_duplex &&
+         !config.horizon && topology.num_nodes() < NONE;
 }
 
-void DenseStep::Arrivals::reset(std::size_t n) {
+unsigned DenseStep::lanes(std::uint64_t nodes, const RunConfig& config) {
+  const std::uint64_t most = std::max(1U, config.threads);
+  const std::uint64_t fit = nodes / std::max<std::uint64_t>(1, config.nodes_per_thread);
+  return static_cast<unsigned>(std::clamp<std::uint64_t>(fit, 1, most));
+}
+
+bool DenseStep::Arrivals::listed() const {
+  return std::all_of(lanes.begin(), lanes.end(), [](const LaneArrivals& l) { return l.listed(); });
+}
+
+std::uint64_t DenseStep::Arrivals::count() const {
+  std::uint64_t c = 0;
+  for (const auto& l : lanes) c += l.count;
+  return c;
+}
+
+void DenseStep::Arrivals::reset(std::size_t n, std::size_t lane_count, std::size_t list_capacity) {
   from.assign(n, NONE);
-  tag.reset(n);
   payload.assign(n, 0);
-  length.reset(n);
-  port.reset(n);
-  sizes.clear();
-  long_payloads.clear();
-  receivers.clear();
-  receivers.reserve(n / SPARSE_FRACTION + 1);
-  count = 0;
+  tag.reset(n, lane_count);
+  length.reset(n, lane_count);
+  port.reset(n, lane_count);
+  lanes.resize(lane_count);
+  for (auto& l : lanes) {
+    l.sizes.clear();
+    l.long_payloads.clear();
+    l.receivers.clear();
+    l.receivers.reserve(list_capacity);
+    l.count = 0;
+  }
+  extras = false;
 }
 
-void DenseStep::Arrivals::add(std::uint32_t to) {
-  if (listed() && receivers.size() < receivers.capacity()) receivers.push_back(to);
-  ++count;
-}
-
-template <class F>
-void DenseStep::Arrivals::each(F&& f) const {
-  if (listed()) {
-    for (const auto u : receivers) f(u);
-    return;
-  }
-  for (std::uint32_t u = 0; u < from.size(); ++u) {
-    if (from[u] != NONE) f(u);
-  }
-}
-
-void DenseStep::Arrivals::clear() {
-  if (listed()) {
-    for (const auto u : receivers) from[u] = NONE;
-  } else {
-    std::fill(from.begin(), from.end(), NONE);
-  }
-  receivers.clear();
-  count = 0;
-  tag.clear();
-  length.clear();
-  port.clear();
-  sizes.clear();
-  long_payloads.clear();
+std::size_t DenseStep::lane_of(std::uint32_t v) const {
+  if (lane_begins_.size() == 1) return 0;
+  return static_cast<std::size_t>(std::upper_bound(lane_begins_.begin(), lane_begins_.end(), v) -
+                                  lane_begins_.begin() - 1);
 }
 
 DenseStep::Message DenseStep::message_to(const Arrivals& a, std::uint32_t to) const {
@@ -118,99 +113,119 @@ DenseStep::Message DenseStep::message_to(const Arrivals& a, std::uint32_t to) co
   m.from = a.from[to];
   m.port = a.port.get(to);
   m.tag = a.tag.get(to);
-  if (!a.sizes.empty()) {
-    if (const auto s = a.sizes.find(to); s != a.sizes.end()) m.size = s->second;
-  }
   const auto length = a.length.get(to);
-  m.payload = length == LONG ? std::string_view(a.long_payloads[a.payload[to]])
-                             : std::string_view(reinterpret_cast<const char*>(&a.payload[to]), length);
+  if (a.extras) {
+    const auto& la = a.lanes[lane_of(m.from)];
+    if (!la.sizes.empty()) {
+      if (const auto s = la.sizes.find(to); s != la.sizes.end()) m.size = s->second;
+    }
+    if (length == LONG) {
+      m.payload = la.long_payloads[a.payload[to]];
+      return m;
+    }
+  }
+  m.payload = std::string_view(reinterpret_cast<const char*>(&a.payload[to]), length);
   return m;
 }
 
-void DenseStep::put(Arrivals& a, std::uint32_t to, std::uint32_t from, Port port, std::uint64_t tag,
-                    const Rational& size, std::string&& payload) {
-  a.from[to] = from;
-  a.add(to);
-  a.port.put(to, port);
-  a.tag.put(to, tag);
-  if (size != 1) a.sizes[to] = size;
+void DenseStep::put(Arrivals& a, std::size_t lane, std::uint32_t to, std::uint32_t from, Port port,
+                    std::uint64_t tag, const Rational& size, std::string&& payload) {
+  auto& la = a.lanes[lane];
+  if (la.listed() && la.receivers.size() < la.receivers.capacity()) la.receivers.push_back(to);
+  ++la.count;
+  a.port.put(lane, to, from, port);
+  a.tag.put(lane, to, from, tag);
+  if (size != 1) la.sizes[to] = size;
+  std::atomic_ref<std::uint64_t> slot(a.payload[to]);
   if (payload.size() <= INLINE_BYTES) {
     std::uint64_t word = 0;
     std::memcpy(&word, payload.data(), payload.size());
-    a.payload[to] = word;
-    a.length.put(to, static_cast<std::uint8_t>(payload.size()));
+    slot.store(word, std::memory_order_relaxed);
+    a.length.put(lane, to, from, static_cast<std::uint8_t>(payload.size()));
   } else {
-    a.payload[to] = a.long_payloads.size();
-    a.length.put(to, LONG);
-    a.long_payloads.push_back(std::move(payload));
+    slot.store(la.long_payloads.size(), std::memory_order_relaxed);
+    a.length.put(lane, to, from, LONG);
+    la.long_payloads.push_back(std::move(payload));
   }
 }
 
-void DenseStep::violation(NodeId node, NodeId peer, std::string message) {
+void DenseStep::violation(Lane& lane, NodeId node, NodeId peer, std::string message) {
   auto key = std::pair{node, peer};
   message = violations::at_step(step_, std::to_string(step_)) + ": " + message;
   // The smallest (node, peer, message) wins, as among Worker's faults.
-  if (!violation_ || std::tie(key, message) < std::tie(violation_->first, violation_->second)) {
-    violation_ = {key, std::move(message)};
+  if (!lane.violation || std::tie(key, message) < std::tie(lane.violation->first, lane.violation->second)) {
+    lane.violation = {key, std::move(message)};
   }
 }
 
-void DenseStep::record(EventKind kind, NodeId node, NodeId peer, Port port, std::uint64_t tag, const Rational& size,
-                       std::string_view payload) {
+void DenseStep::record(Lane& lane, EventKind kind, NodeId node, NodeId peer, Port port, std::uint64_t tag,
+                       const Rational& size, std::string_view payload) {
   const Rational now(static_cast<std::int64_t>(step_));
-  trace_.push_back({step_, 0, now, kind, node, peer, port, tag, size, payload.size(), std::string(payload)});
+  lane.trace.push_back({step_, 0, now, kind, node, peer, port, tag, size, payload.size(), std::string(payload)});
 }
 
 // A send is granted at once or refused: in unit time no transfer of this step ends before the
 // step's reactions are over, so the receive port is busy exactly when an earlier sender of this
-// step (in sender order, as Worker grants) already took it.
-void DenseStep::send(std::uint32_t from, NodeId to, Port port, std::string&& payload, const Rational& size,
-                     std::uint64_t tag) {
+// step (in sender order, as Worker grants) takes it; which sender that is, resolve_refused() says.
+void DenseStep::send(Lane& lane, std::uint32_t from, NodeId to, Port port, std::string&& payload,
+                     const Rational& size, std::uint64_t tag) {
   const auto& topo = *topology_;
   if (!(size >= 0)) {
-    violation(from, from, violations::negative_size(topo, from, size));
+    violation(lane, from, from, violations::negative_size(topo, from, size));
     return;
   }
-  if (sends_now_ != 0) {
-    violation(from, to, violations::send_port_busy(topo, from, to, port, config_.ports));
+  if (lane.sends_now != 0) {
+    violation(lane, from, to, violations::send_port_busy(topo, from, to, port, config_.ports));
     return;
   }
-  ++sends_now_;
-  counters_.max_concurrent_sends = 1;
+  ++lane.sends_now;
+  lane.counters.max_concurrent_sends = 1;
+  auto& a = next();
   const auto receiver = static_cast<std::uint32_t>(to);
-  if (next_.from[receiver] != NONE) {
-    violation(to, from, violations::receive_port_busy(topo, from, to, port, config_.ports));
+  std::atomic_ref<std::uint32_t> slot(a.from[receiver]);
+  if (slot.load(std::memory_order_relaxed) != NONE) {
+    lane.refused.push_back({receiver, from, port});
     return;
   }
-  counters_.max_concurrent_receives = 1;
-  if (config_.trace) record(EventKind::SEND, from, to, port, tag, size, payload);
-  if (send_notices_) sent_to_[from] = receiver;
-  put(next_, receiver, from, port, tag, size, std::move(payload));
-}
-
-void DenseStep::deliver() {
-  counters_.messages += now_.count;
-  if (!config_.trace && now_.long_payloads.empty()) {
-    now_.each([&](std::uint32_t u) { counters_.payload_bytes += now_.length.get(u); });
-    return;
-  }
-  now_.each([&](std::uint32_t u) {
-    const auto m = message_to(now_, u);
-    counters_.payload_bytes += m.payload.size();
-    if (config_.trace) {
-      record(EventKind::RECEIVE, u, m.from, m.port, m.tag, m.size, m.payload);
-      record(EventKind::SEND_END, m.from, u, 0, m.tag, 0, {});
+  if (lane.range.contains(receiver)) {
+    slot.store(from, std::memory_order_relaxed);
+  } else {
+    std::uint32_t empty = NONE;
+    if (!slot.compare_exchange_strong(empty, from, std::memory_order_relaxed)) {
+      lane.refused.push_back({receiver, from, port});
+      return;
     }
-  });
+    lane.crossed.emplace_back(receiver, from);
+  }
+  lane.counters.max_concurrent_receives = 1;
+  if (config_.trace) record(lane, EventKind::SEND, from, to, port, tag, size, payload);
+  if (send_notices_) sent_to_[from] = receiver;
+  put(a, static_cast<std::size_t>(&lane - lanes_.data()), receiver, from, port, tag, size, std::move(payload));
 }
 
-void DenseStep::react(std::uint32_t v, bool starting) {
-  deliveries_.clear();
-  completions_.clear();
+void DenseStep::deliver(Lane& lane, std::uint32_t u) {
+  const auto& a = now();
+  ++lane.counters.messages;
+  if (!config_.trace && !a.extras) {
+    lane.counters.payload_bytes += a.length.get(u);
+    return;
+  }
+  const auto m = message_to(a, u);
+  lane.counters.payload_bytes += m.payload.size();
+  if (config_.trace) {
+    record(lane, EventKind::RECEIVE, u, m.from, m.port, m.tag, m.size, m.payload);
+    record(lane, EventKind::SEND_END, m.from, u, 0, m.tag, 0, {});
+  }
+}
+
+void DenseStep::react(Lane& lane, std::uint32_t v, bool starting) {
+  lane.deliveries.clear();
+  lane.completions.clear();
   if (!starting) {
-    if (now_.from[v] != NONE) {
-      const auto m = message_to(now_, v);
-      auto& d = deliveries_.emplace_back();
+    const auto& a = now();
+    if (a.from[v] != NONE) {
+      const auto m = message_to(a, v);
+      auto& d = lane.deliveries.emplace_back();
       d.from = m.from;
       d.port = m.port;
       d.tag = m.tag;
@@ -218,63 +233,204 @@ void DenseStep::react(std::uint32_t v, bool starting) {
       d.payload.assign(m.payload);
     }
     // v's last send arrives now exactly when its receiver's arrival names v (see sent_to_).
-    if (send_notices_ && sent_to_[v] != NONE && now_.from[sent_to_[v]] == v) {
-      completions_.push_back({Completion::Kind::SEND, now_.tag.get(sent_to_[v]), sent_to_[v]});
+    if (send_notices_ && sent_to_[v] != NONE && a.from[sent_to_[v]] == v) {
+      lane.completions.push_back({Completion::Kind::SEND, a.tag.get(sent_to_[v]), sent_to_[v]});
     }
-    if (deliveries_.empty() && completions_.empty()) return;
+    if (lane.deliveries.empty() && lane.completions.empty()) return;
   }
-  sends_now_ = 0;
-  NodeContext ctx(*this, v, starting);
-  program_->react(ctx);
+  lane.sends_now = 0;
+  NodeContext ctx(*this, lane, v, starting);
+  lane.program->react(ctx);
 }
 
-void DenseStep::react_all(bool starting) {
-  const auto n = static_cast<std::uint32_t>(topology_->num_nodes());
-  // Every node that receives or whose send ends reacts, in node order; a scan of all nodes when
-  // that is most of them (the star collectives), the few otherwise.
-  if (starting || !now_.listed()) {
-    for (std::uint32_t v = 0; v < n; ++v) {
-      throw_if_stopped_every(v);  // a step of S_12 takes seconds
-      react(v, starting);
+void DenseStep::react_lane(std::size_t l, bool starting) {
+  auto& lane = lanes_[l];
+  try {
+    const auto& a = now();
+    // Every node that receives or whose send ends reacts, in node order; a scan of the lane's
+    // nodes when that is most of them (the star collectives), the few listed otherwise.
+    if (starting || !a.listed()) {
+      for (auto v = static_cast<std::uint32_t>(lane.range.begin); v < lane.range.end; ++v) {
+        throw_if_stopped_every(v);  // a step of S_12 takes seconds
+        if (!starting && a.from[v] != NONE) deliver(lane, v);
+        react(lane, v, starting);
+      }
+      return;
     }
-    return;
+    for (const auto u : a.lanes[l].receivers) deliver(lane, u);
+    const auto first = std::lower_bound(reacting_.begin(), reacting_.end(), lane.range.begin);
+    const auto last = std::lower_bound(first, reacting_.end(), lane.range.end);
+    for (auto it = first; it != last; ++it) react(lane, *it, false);
+  } catch (...) {
+    lane.error = std::current_exception();
   }
-  reacting_.assign(now_.receivers.begin(), now_.receivers.end());
-  if (send_notices_) {
-    for (const auto u : now_.receivers) reacting_.push_back(now_.from[u]);
-  }
-  std::sort(reacting_.begin(), reacting_.end());
-  reacting_.erase(std::unique(reacting_.begin(), reacting_.end()), reacting_.end());
-  for (const auto v : reacting_) react(v, false);
 }
 
-void DenseStep::run(const topology::Topology& topology, const RunConfig& config, NodeProgram& program) {
+void DenseStep::settle_lane(std::size_t l, bool wide) {
+  auto& lane = lanes_[l];
+  auto& a = next();
+  // A write outside the lane that another lane's overwrote lost a race: a refused send too.
+  for (const auto& [to, from] : lane.crossed) {
+    if (a.from[to] == from) continue;
+    const auto kept = a.port.kept(l, from);
+    lane.refused.push_back({to, from, kept ? *kept : topology_->find_port(from, to)});
+  }
+  lane.crossed.clear();
+  if (wide) {
+    const auto fill = [&](std::uint32_t u) {
+      const auto from = a.from[u];
+      const auto k = lane_of(from);
+      a.tag.fill(k, u, from);
+      a.length.fill(k, u, from);
+      a.port.fill(k, u, from);
+    };
+    if (a.listed()) {
+      // A receiver on two lanes' lists (a violating step) is filled by its holder's lane alone.
+      for (const auto u : a.lanes[l].receivers) {
+        if (lane.range.contains(a.from[u])) fill(u);
+      }
+    } else {
+      for (auto u = static_cast<std::uint32_t>(lane.range.begin); u < lane.range.end; ++u) {
+        if (a.from[u] != NONE) fill(u);
+      }
+    }
+  }
+  // This step's arrivals are read: the set is cleared for the step after next.
+  auto& old = now();
+  if (old.listed()) {
+    for (const auto u : old.lanes[l].receivers) old.from[u] = NONE;
+  } else {
+    std::fill(old.from.begin() + lane.range.begin, old.from.begin() + lane.range.end, NONE);
+  }
+}
+
+// Every sender to a receiver but the smallest violates, as when one lane grants in sender order.
+void DenseStep::resolve_refused() {
+  std::vector<Attempt> attempts;
+  for (auto& lane : lanes_) {
+    attempts.insert(attempts.end(), lane.refused.begin(), lane.refused.end());
+    lane.refused.clear();
+  }
+  if (attempts.empty()) return;
+  auto& a = next();
+  const auto refused = attempts.size();
+  for (std::size_t i = 0; i < refused; ++i) {
+    // The holder: a smaller sender than those refused on one lane, not always on several.
+    const auto to = attempts[i].to;
+    const auto holder = a.from[to];
+    const auto kept = a.port.kept(lane_of(holder), holder);
+    // Several lanes: the slot may hold the port of a message that lost the race (the note on top).
+    const Port port = kept ? *kept : lanes_.size() == 1 ? a.port.get(to) : topology_->find_port(holder, to);
+    attempts.push_back({to, holder, port});
+  }
+  std::sort(attempts.begin(), attempts.end(),
+            [](const Attempt& x, const Attempt& y) { return std::tie(x.to, x.from) < std::tie(y.to, y.from); });
+  attempts.erase(std::unique(attempts.begin(), attempts.end(),
+                             [](const Attempt& x, const Attempt& y) { return x.to == y.to && x.from == y.from; }),
+                 attempts.end());
+  for (std::size_t i = 0; i < attempts.size(); ++i) {
+    if (i == 0 || attempts[i - 1].to != attempts[i].to) continue;  // the smallest sender is granted
+    const auto& at = attempts[i];
+    violation(lanes_.front(), at.to, at.from,
+              violations::receive_port_busy(*topology_, at.from, at.to, at.port, config_.ports));
+  }
+}
+
+void DenseStep::step(bool starting) {
+  auto& a = now();
+  const bool listed = !starting && a.listed();
+  if (listed) {
+    reacting_.clear();
+    for (const auto& la : a.lanes) reacting_.insert(reacting_.end(), la.receivers.begin(), la.receivers.end());
+    if (send_notices_) {
+      for (const auto& la : a.lanes) {
+        for (const auto u : la.receivers) reacting_.push_back(a.from[u]);
+      }
+    }
+    std::sort(reacting_.begin(), reacting_.end());
+    reacting_.erase(std::unique(reacting_.begin(), reacting_.end()), reacting_.end());
+  }
+  threads_->each(lanes_.size(), [&](std::size_t l) { react_lane(l, starting); });
+  for (const auto& lane : lanes_) {
+    if (lane.error) std::rethrow_exception(lane.error);  // the lowest lane's: the first in node order
+  }
+  auto& b = next();
+  b.extras = std::any_of(b.lanes.begin(), b.lanes.end(),
+                         [](const LaneArrivals& l) { return !l.sizes.empty() || !l.long_payloads.empty(); });
+  bool wide = b.tag.settle();
+  wide = b.length.settle() || wide;
+  wide = b.port.settle() || wide;
+  threads_->each(lanes_.size(), [&](std::size_t l) { settle_lane(l, wide); });
+  for (auto& la : a.lanes) {
+    la.receivers.clear();
+    la.count = 0;
+    la.sizes.clear();
+    la.long_payloads.clear();
+  }
+  a.tag.clear();
+  a.length.clear();
+  a.port.clear();
+  a.extras = false;
+  resolve_refused();
+  const Lane* worst = nullptr;
+  for (const auto& lane : lanes_) {
+    if (lane.violation && (worst == nullptr || std::tie(lane.violation->first, lane.violation->second) <
+                                                   std::tie(worst->violation->first, worst->violation->second))) {
+      worst = &lane;
+    }
+  }
+  if (worst != nullptr) throw ModelViolation("strict port-model check: " + worst->violation->second);
+}
+
+void DenseStep::run(const topology::Topology& topology, const RunConfig& config,
+                    const std::vector<NodeProgram*>& programs, const std::vector<NodeRange>& ranges) {
+  STARNET_ASSERT(!programs.empty() && programs.size() == ranges.size());
   topology_ = &topology;
-  program_ = &program;
   config_ = config;
-  send_notices_ = program.reacts_to_sends();
+  send_notices_ = programs.front()->reacts_to_sends();
   step_ = 0;
-  counters_ = {};
-  counters_.event_times = 1;
-  trace_.clear();
-  violation_.reset();
+  event_times_ = 1;
+  lanes_.clear();
+  lanes_.resize(programs.size());
+  lane_begins_.clear();
+  for (std::size_t l = 0; l < programs.size(); ++l) {
+    lanes_[l].range = ranges[l];
+    lanes_[l].program = programs[l];
+    lane_begins_.push_back(ranges[l].begin);
+  }
+  threads_.emplace(lanes_.size() > 1 ? std::max(1U, config.threads) : 1U);
   const auto n = static_cast<std::size_t>(topology.num_nodes());
-  now_.reset(n);
-  next_.reset(n);
+  const std::size_t list_capacity = n / SPARSE_FRACTION / lanes_.size() + 1;
+  for (auto& set : sets_) set.reset(n, lanes_.size(), list_capacity);
+  now_ = 0;
   sent_to_.assign(send_notices_ ? n : 0, NONE);
   bool starting = true;
   for (;;) {
     throw_if_stopped();
-    deliver();
-    react_all(starting);
+    step(starting);
     starting = false;
-    if (violation_) throw ModelViolation("strict port-model check: " + violation_->second);
-    if (next_.count == 0) return;
-    std::swap(now_, next_);
-    next_.clear();
+    if (next().count() == 0) return;
+    now_ = 1 - now_;
     ++step_;
-    ++counters_.event_times;
+    ++event_times_;
   }
+}
+
+Counters DenseStep::counters() const {
+  Counters c;
+  for (const auto& lane : lanes_) c.merge(lane.counters);
+  c.event_times = event_times_;
+  return c;
+}
+
+std::vector<TraceEvent<Rational>> DenseStep::take_trace() {
+  std::vector<TraceEvent<Rational>> out;
+  if (lanes_.size() == 1) return std::move(lanes_.front().trace);
+  for (auto& lane : lanes_) {
+    out.insert(out.end(), std::make_move_iterator(lane.trace.begin()), std::make_move_iterator(lane.trace.end()));
+    lane.trace.clear();
+  }
+  return out;
 }
 
 }  // namespace starnet::emulator

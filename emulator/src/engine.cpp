@@ -1,4 +1,5 @@
 #include "dense_step.hpp"
+#include "trace_order.hpp"
 #include "worker.hpp"
 
 #include <starnet/emulator/engine.hpp>
@@ -50,34 +51,53 @@ LocalEngine<Time>::LocalEngine(LocalEngine&&) noexcept = default;
 template <class Time>
 LocalEngine<Time>& LocalEngine<Time>::operator=(LocalEngine&&) noexcept = default;
 
+namespace {
+
+/// The dense step path, on lanes of their own program each when config.threads allows: false
+/// (and the programs built, when there is one lane) when the programs do not only send.
+bool run_dense(const topology::Topology& topology, const ProgramFactory& factory, const RunConfig& config,
+               RunResult<Rational>& result) {
+  const auto lanes = DenseStep::lanes(topology.num_nodes(), config);
+  const auto ranges =
+      lanes == 1 ? std::vector<NodeRange>{{0, topology.num_nodes()}} : partition_nodes(topology, lanes);
+  for (const auto& r : ranges) result.programs.push_back(factory(r));
+  if (!result.programs.front()->sends_only()) {
+    if (lanes > 1) result.programs.clear();
+    return false;
+  }
+  std::vector<NodeProgram*> programs;
+  for (const auto& p : result.programs) programs.push_back(p.get());
+  DenseStep steps;
+  steps.run(topology, config, programs, ranges);
+  result.makespan = steps.makespan();
+  result.counters = steps.counters();
+  result.trace = steps.take_trace();
+  return true;
+}
+
+}  // namespace
+
 template <class Time>
 RunResult<Time> LocalEngine<Time>::run(const topology::Topology& topology, const CostModel<Time>& costs,
                                        const ProgramFactory& factory, const RunConfig& config) {
   const auto start = std::chrono::steady_clock::now();
   RunResult<Time> result;
-  const NodeRange all{0, topology.num_nodes()};
-  result.programs.push_back(factory(all));
-  NodeProgram& program = *result.programs.front();
   bool dense = false;
   if constexpr (std::is_same_v<Time, Rational>) {
-    if (config.dense_steps && DenseStep::applies(topology, costs, config, program)) {
-      DenseStep steps;
-      steps.run(topology, config, program);
-      result.makespan = steps.makespan();
-      result.counters = steps.counters();
-      result.trace = std::move(steps.trace());
-      dense = true;
+    if (config.dense_steps && DenseStep::qualifies(topology, costs, config)) {
+      dense = run_dense(topology, factory, config, result);
     }
   }
   if (!dense) {
-    worker_->reset(topology, costs, config, {all}, 0, program, nullptr);
+    if (result.programs.empty()) result.programs.push_back(factory({0, topology.num_nodes()}));
+    worker_->reset(topology, costs, config, {{0, topology.num_nodes()}}, 0, *result.programs.front(), nullptr);
     worker_->run();
     result.makespan = worker_->makespan();
     result.counters = worker_->counters();
     result.trace = std::move(worker_->trace());
   }
-  std::sort(result.trace.begin(), result.trace.end(), [](const auto& a, const auto& b) { return a.key() < b.key(); });
-  result.reports.push_back(result.programs.front()->report());
+  sort_trace(result.trace);
+  for (const auto& p : result.programs) result.reports.push_back(p->report());
   result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }

@@ -135,7 +135,7 @@ class Coordinator {
     gather_hellos();
     send_configs(parts, config, job);
     RunResult<Rational> result = collect_results();
-    sort_trace(result);
+    sort_trace(result.trace);
     result.wall_seconds = seconds_since(start);
     result.stray_messages = strays_;
     result.refused_connections = refused();

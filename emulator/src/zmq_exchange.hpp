@@ -4,6 +4,7 @@
 // Private to the emulator (zmq_threads.cpp, zmq_coordinator.cpp, zmq_worker_process.cpp).
 
 #include "secure.hpp"
+#include "trace_order.hpp"
 #include "wire.hpp"
 #include "worker.hpp"
 
@@ -281,11 +282,6 @@ void merge_into(RunResult<Time>& result, Worker<Time>& worker) {
   result.counters.merge(worker.counters());
   auto& t = worker.trace();
   result.trace.insert(result.trace.end(), std::make_move_iterator(t.begin()), std::make_move_iterator(t.end()));
-}
-
-template <class Time>
-void sort_trace(RunResult<Time>& result) {
-  std::sort(result.trace.begin(), result.trace.end(), [](const auto& a, const auto& b) { return a.key() < b.key(); });
 }
 
 }  // namespace starnet::emulator

@@ -78,7 +78,7 @@ RunResult<Time> run_threads(const topology::Topology& topology, const CostModel<
   if (!cause) cause = echo;
   if (cause) std::rethrow_exception(cause);
   for (auto& core : cores) merge_into(result, core);
-  sort_trace(result);
+  sort_trace(result.trace);
   for (const auto& p : result.programs) result.reports.push_back(p->report());
   result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;

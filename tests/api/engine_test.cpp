@@ -33,6 +33,21 @@ TEST(EngineChoice, RefusesWorkerCountsOutOfRangeOnEveryEngine) {
   EXPECT_ERROR(UsageError, zmq.check(), "workers 257");
 }
 
+TEST(EngineChoice, ThreadsDefaultToEveryCoreOnTheLocalEngineOnly) {
+  EngineChoice local;
+  EXPECT_GE(local.thread_count(), 1U);
+  local.threads = 0;
+  EXPECT_EQ(local.thread_count(), EngineChoice{}.thread_count());
+  local.threads = 3;
+  EXPECT_EQ(local.thread_count(), 3U);
+  local.threads = static_cast<long>(MAX_THREADS) + 1;
+  EXPECT_ERROR(UsageError, local.check(), "threads 1025", "0..1024");
+  EngineChoice zmq;
+  zmq.kind = EngineKind::ZMQ;
+  zmq.threads = 2;
+  EXPECT_ERROR(UsageError, zmq.check(), "threads 2", "local engine");
+}
+
 TEST(EngineChoice, RefusesWhatWorkerThreadsWouldIgnore) {
   EngineChoice e;
   e.timeout = 5;

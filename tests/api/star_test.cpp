@@ -43,6 +43,27 @@ TEST(RunStar, BroadcastAndZmqThreadsGiveTheLocalTrace) {
   EXPECT_EQ(zmq.to_json().at("workers"), 3);
 }
 
+TEST(RunStar, ThreadsGiveTheOneThreadCountersAndVerdict) {
+  // S_9 (362,880 nodes): lanes of the dense step path, one program each (traces are compared
+  // lane by lane in tests/algorithms/star/allreduce_test.cpp).
+  auto one = StarRequest::on("star:9");
+  one.engine.threads = 1;
+  const auto base = run_star(one);
+  ASSERT_TRUE(base.verified);
+  EXPECT_EQ(base.run.programs.size(), 1U);
+  for (const long threads : {2L, 3L}) {
+    auto r = StarRequest::on("star:9");
+    r.engine.threads = threads;
+    const auto o = run_star(r);
+    EXPECT_TRUE(o.verified) << " threads=" << threads;
+    EXPECT_EQ(o.run.programs.size(), static_cast<std::size_t>(threads));
+    EXPECT_EQ(o.run.counters.messages, base.run.counters.messages);
+    EXPECT_EQ(o.run.counters.payload_bytes, base.run.counters.payload_bytes);
+    EXPECT_EQ(o.report.nodes_correct, base.report.nodes_correct);
+    EXPECT_EQ(o.report.level_last, base.report.level_last);
+  }
+}
+
 TEST(RunStar, RefusesWhatDoesNotApplyNamingTheSetting) {
   EXPECT_ERROR(TopologyError, StarRequest::on("ring:4"), "ring:4");
   auto request = StarRequest::on("star:3");

@@ -1,6 +1,7 @@
 // Node-messages per second of the all-reduce on S_n over the emulator (issue: S_10, 163,296,000
 // node-messages, in < 60 s and < 8 GiB with the zmq engine and 2 worker threads), and the time
-// per node-message of the local engine's dense step path against its general path. Run:
+// per node-message of the local engine's dense step path against its general path, and of the
+// dense path on several threads (lanes, #36). Run:
 //   build/bin/starnet_benchmarks --benchmark_filter=AllReduce
 // Peak memory is the process's high-water mark after the run (VmHWM), so run one n at a time
 // to read it per n, e.g. --benchmark_filter='AllReduceZmq/10'.
@@ -34,7 +35,7 @@ double peak_rss_mib() {
 
 enum class Engine { ZMQ, LOCAL, LOCAL_GENERAL };
 
-void run(benchmark::State& state, Engine engine) {
+void run(benchmark::State& state, Engine engine, unsigned threads = 1) {
   const int n = static_cast<int>(state.range(0));
   const starnet::topology::StarGraph g(n);
   const starnet::emulator::UnitCosts<Rational> costs;
@@ -46,6 +47,7 @@ void run(benchmark::State& state, Engine engine) {
   std::uint64_t messages = 0;
   starnet::emulator::RunConfig config;
   config.dense_steps = engine != Engine::LOCAL_GENERAL;
+  config.threads = threads;
   double seconds = 0;  // the last iteration's wall time (they run one)
   for (auto _ : state) {
     const auto start = std::chrono::steady_clock::now();
@@ -72,5 +74,18 @@ BENCHMARK(BM_AllReduceZmq)->Arg(8)->Arg(9)->Arg(10)->Iterations(1)->Unit(benchma
 // (--benchmark_filter='AllReduceLocal/10') to read the dense path's own.
 BENCHMARK(BM_AllReduceLocalGeneral)->Arg(9)->Arg(10)->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();
 BENCHMARK(BM_AllReduceLocal)->Arg(8)->Arg(9)->Arg(10)->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();
+// The dense step path on lanes: {n, threads}; the same run on one thread is BM_AllReduceLocal/n,
+// or {n, 1} here. Compare in one run: --benchmark_filter='AllReduceLocal(Threads)?/10'.
+void BM_AllReduceLocalThreads(benchmark::State& state) {
+  run(state, Engine::LOCAL, static_cast<unsigned>(state.range(1)));
+}
+BENCHMARK(BM_AllReduceLocalThreads)
+    ->Args({10, 1})
+    ->Args({10, 2})
+    ->Args({10, 4})
+    ->Args({11, 2})
+    ->Iterations(1)
+    ->Unit(benchmark::kSecond)
+    ->UseRealTime();
 
 }  // namespace

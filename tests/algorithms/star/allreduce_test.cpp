@@ -206,3 +206,62 @@ TEST(StarEngines, AllReduceAndBroadcastVerifiedWithIdenticalTraces) {
 
 }  // namespace
 }  // namespace starnet::algorithms::star
+
+namespace starnet::algorithms::star {
+namespace {
+
+/// The merged account of a run's partitions.
+StarReport merged(const emulator::RunResult<Rational>& run) {
+  StarReport report;
+  for (const auto& text : run.reports) report.merge(StarReport::parse(text));
+  return report;
+}
+
+// The dense step path on lanes (RunConfig::threads): the same trace, counters and merged report
+// (the verdict) on 1, 2, 4 and 5 lanes, n = 2..8 (traced up to n = 6).
+TEST(StarEngines, DenseLanesGiveOneLanesTraceCountersAndVerdict) {
+  for (int n = 2; n <= 8; ++n) {
+    const StarGraph g(n);
+    const UnitCosts<Rational> costs;
+    RunConfig config;
+    config.trace = n <= 6;
+    config.nodes_per_thread = 1;
+    const Values values{true, /*seed=*/11};
+    const auto expected = reduce_sequentially(g, Op::SUM, values);
+    for (const bool broadcast : {false, true}) {
+      const emulator::ProgramFactory factory = [&](NodeRange r) {
+        return broadcast ? make_broadcast_program(g, r) : make_allreduce_program(g, Op::SUM, values, expected, r);
+      };
+      const auto one = LocalEngine<Rational>().run(g, costs, factory, config);
+      const auto report = merged(one);
+      ASSERT_EQ(report.nodes_correct, StarGraph::factorial(n)) << " n=" << n;
+      for (const unsigned threads : {2U, 4U, 5U}) {
+        RunConfig lanes_config = config;
+        lanes_config.threads = threads;
+        const auto lanes = LocalEngine<Rational>().run(g, costs, factory, lanes_config);
+        const auto where = ::testing::Message() << " n=" << n << " threads=" << threads << " b=" << broadcast;
+        EXPECT_EQ(lanes.programs.size(), std::min<std::uint64_t>(threads, g.size())) << where;
+        EXPECT_EQ(lanes.makespan, one.makespan) << where;
+        EXPECT_EQ(lanes.counters.messages, one.counters.messages) << where;
+        EXPECT_EQ(lanes.counters.payload_bytes, one.counters.payload_bytes) << where;
+        EXPECT_EQ(lanes.counters.event_times, one.counters.event_times) << where;
+        EXPECT_EQ(lanes.counters.max_concurrent_sends, one.counters.max_concurrent_sends) << where;
+        EXPECT_EQ(lanes.counters.max_concurrent_receives, one.counters.max_concurrent_receives) << where;
+        const auto r = merged(lanes);
+        EXPECT_EQ(r.nodes_checked, report.nodes_checked) << where;
+        EXPECT_EQ(r.nodes_correct, report.nodes_correct) << where;
+        EXPECT_EQ(r.level_first, report.level_first) << where;
+        EXPECT_EQ(r.level_last, report.level_last) << where;
+        EXPECT_EQ(r.items_received, report.items_received) << where;
+        ASSERT_EQ(lanes.trace.size(), one.trace.size()) << where;
+        for (std::size_t i = 0; i < lanes.trace.size(); ++i) {
+          ASSERT_EQ(emulator::to_json_line(lanes.trace[i], g), emulator::to_json_line(one.trace[i], g))
+              << where << " event " << i;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace starnet::algorithms::star

@@ -48,6 +48,9 @@ struct EngineChoice {
   std::optional<double> peer_timeout;
   /// Worker processes: seconds to wait for every worker to join or say hello, and for any answer.
   std::optional<double> timeout;
+  /// The local engine: threads of its dense step path (0..MAX_THREADS; 0 or none: every core).
+  /// Traces, counters and results are the same whatever the number.
+  std::optional<long> threads;
   /// Run even when the memory estimate exceeds what this process may use.
   bool force = false;
   /// Worker processes: the `starnet` command they run (default: this process's own executable).
@@ -59,6 +62,9 @@ struct EngineChoice {
   /// The number of workers. @throws UsageError about "workers" outside 1..MAX_WORKERS, or other
   /// than 1 on the local engine.
   [[nodiscard]] unsigned worker_count() const;
+  /// The threads of the local engine's dense step path: threads, every core when 0 or none.
+  /// @throws UsageError about "threads" outside 0..MAX_THREADS, or given to the zmq engine.
+  [[nodiscard]] unsigned thread_count() const;
   /// Refuses what does not apply: processes, addresses, ports, keys and timeouts without worker
   /// processes (or with a call that takes none, @p processes_allowed false), and options that do
   /// not go together. @throws UsageError about the setting at fault.

@@ -44,6 +44,10 @@ enum class TimeMode : std::uint8_t { UNIT, TIMED };
 /// (contending transfers wait their turn).
 [[nodiscard]] Checking default_checking(bool stepped, TimeMode time);
 
+/// The fewest nodes per lane of the dense step path by default (RunConfig::nodes_per_thread): 2^15,
+/// a step of a few hundred microseconds on one thread, well above the cost of starting the lanes.
+inline constexpr std::uint64_t DEFAULT_NODES_PER_THREAD = std::uint64_t{1} << 15;
+
 struct RunConfig {
   PortModel ports;
   Checking checking = Checking::STRICT;
@@ -55,6 +59,13 @@ struct RunConfig {
   /// Let the local engine run unit-time strict single-port runs of programs that only send on its
   /// dense step path (same trace and results; false: the general path, to compare the two).
   bool dense_steps = true;
+  /// Threads the dense step path may use: lanes over contiguous node ranges, one program object
+  /// each (the factory's, as for zmq workers), with the same trace, counters and violation whatever
+  /// their number. 1: this thread alone. The general path always runs on one thread.
+  unsigned threads = 1;
+  /// The fewest nodes a lane takes (fewer lanes than threads on small runs, where a step is too
+  /// short to share); DEFAULT_NODES_PER_THREAD unless a test wants lanes on a small graph.
+  std::uint64_t nodes_per_thread = DEFAULT_NODES_PER_THREAD;
 };
 
 }  // namespace starnet::emulator
