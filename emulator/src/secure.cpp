@@ -379,12 +379,12 @@ TcpTransport::TcpTransport(zmq::context_t& ctx, TcpAddress address, std::optiona
     // Owned here, so that both are closed before join() returns.
     zmq::socket_t handler_socket = std::move(h);
     zmq::socket_t stop_socket = std::move(s);
-    answer_zap(handler_socket, stop_socket, allowed, [&shared](std::string address) {
+    answer_zap(handler_socket, stop_socket, allowed, [&shared](std::string peer) {
       const std::lock_guard lock(shared->mutex);
       auto& r = shared->refusals;
       ++r.count;
-      if (r.addresses.size() < MAX_NAMED_REFUSALS && std::find(r.addresses.begin(), r.addresses.end(), address) == r.addresses.end()) {
-        r.addresses.push_back(std::move(address));
+      if (r.addresses.size() < MAX_NAMED_REFUSALS && std::find(r.addresses.begin(), r.addresses.end(), peer) == r.addresses.end()) {
+        r.addresses.push_back(std::move(peer));
       }
     });
   });

@@ -73,7 +73,8 @@ std::vector<std::string> node_names(const api::TopologyRef& t) {
 api::EngineChoice make_engine(const std::string& kind, std::optional<long> workers, bool processes,
                               const std::string& address, std::optional<long> port, const std::string& listen,
                               const std::string& key_file, std::optional<double> peer_timeout,
-                              std::optional<double> timeout, bool force, const std::string& executable) {
+                              std::optional<double> timeout, bool force, const std::string& executable,
+                              std::optional<long> threads) {
   api::EngineChoice e;
   e.kind = api::parse_engine(kind);
   e.workers = workers;
@@ -86,6 +87,7 @@ api::EngineChoice make_engine(const std::string& kind, std::optional<long> worke
   e.timeout = timeout;
   e.force = force;
   e.executable = executable;
+  e.threads = threads;
   e.check();
   return e;
 }
@@ -176,7 +178,7 @@ void bind_topology_and_star(py::module_& m) {
 
   py::class_<api::EngineChoice>(m, "EngineChoice");
   m.def("engine", &make_engine, arg("kind"), arg("workers"), arg("processes"), arg("address"), arg("port"),
-        arg("listen"), arg("key_file"), arg("peer_timeout"), arg("timeout"), arg("force"), arg("executable"));
+        arg("listen"), arg("key_file"), arg("peer_timeout"), arg("timeout"), arg("force"), arg("executable"), arg("threads"));
   m.def("run_star", &run_star, arg("topology"), arg("collective"), arg("op"), arg("values"), arg("seed"),
         arg("engine"), arg("trace"), arg("progress"));
   m.def("star_table2", &star_table2, arg("max_n"), arg("engine"), arg("op"), arg("values"), arg("seed"),

@@ -56,9 +56,10 @@ class StarResult(RunResult):
 
 
 def _star(topology, collective, op, values, seed, engine, workers, processes, address, port, listen, key_file,
-          peer_timeout, timeout, force, trace, progress, what):
+          peer_timeout, timeout, force, threads, trace, progress, what):
     spec = spec_of(topology)
-    choice = engine_choice(engine, workers, processes, address, port, listen, key_file, peer_timeout, timeout, force)
+    choice = engine_choice(engine, workers, processes, address, port, listen, key_file, peer_timeout, timeout, force,
+                           threads)
     with progress_bar(progress, what) as bar:
         doc, columns, intervals, page = _core.run_star(spec, collective, op, values, seed, choice, trace, bar)
     return StarResult(doc, columns, intervals, topology if isinstance(topology, Topology) else Topology(spec), page)
@@ -66,7 +67,7 @@ def _star(topology, collective, op, values, seed, engine, workers, processes, ad
 
 def allreduce(topology, engine="local", workers=None, trace=False, op="sum", values="index", seed=1, processes=False,
               address=None, port=None, listen=None, key_file=None, peer_timeout=None, timeout=None, force=False,
-              progress=False):
+              threads=None, progress=False):
     """The all-reduce of Oh, Choi and Primeaux on the star graph S_n in n(n−1)/2 single-port steps,
     every node's final value verified (``starnet allreduce``).
 
@@ -78,22 +79,24 @@ def allreduce(topology, engine="local", workers=None, trace=False, op="sum", val
     op: ``"sum"`` (mod 2^64), ``"min"``, ``"max"`` or ``"xor"``.
     values: ``"index"`` (node r holds r + 1) or ``"random"`` (seeded by ``seed``).
     force: run even when the memory estimate exceeds what the process may use.
+    threads: the local engine's threads (None or 0: every core; ``--threads``); the same trace,
+        counters and values whatever the number.
     progress: show a tqdm bar on anything that runs longer than a second.
 
     Returns a :class:`StarResult` (``steps``, ``messages``, ``verified``, ``to_dict()`` …).
     Raises InputError for bad input, RuntimeFailure when a worker fails.
     """
     return _star(topology, "allreduce", op, values, seed, engine, workers, processes, address, port, listen, key_file,
-                 peer_timeout, timeout, force, trace, progress, "allreduce")
+                 peer_timeout, timeout, force, threads, trace, progress, "allreduce")
 
 
 def broadcast(topology, engine="local", workers=None, trace=False, processes=False, address=None, port=None,
-              listen=None, key_file=None, peer_timeout=None, timeout=None, force=False, progress=False):
+              listen=None, key_file=None, peer_timeout=None, timeout=None, force=False, threads=None, progress=False):
     """The all-to-all broadcast of Oh, Choi and Primeaux on S_n (NODUP, meta messages) in n(n−1)/2
     steps: every node ends with every node's item exactly once, verified (``starnet broadcast
     --all-to-all``). Arguments as :func:`allreduce`. Returns a :class:`StarResult`."""
     return _star(topology, "allgather", "sum", "index", 1, engine, workers, processes, address, port, listen, key_file,
-                 peer_timeout, timeout, force, trace, progress, "broadcast")
+                 peer_timeout, timeout, force, threads, trace, progress, "broadcast")
 
 
 def table2(max_n=8, engine="local", workers=None, op="sum", values="index", seed=1, progress=False):

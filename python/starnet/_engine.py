@@ -26,8 +26,8 @@ def starnet_executable():
 
 
 def engine_choice(engine="local", workers=None, processes=False, address=None, port=None, listen=None, key_file=None,
-                  peer_timeout=None, timeout=None, force=False):
+                  peer_timeout=None, timeout=None, force=False, threads=None):
     """The extension's engine choice; refuses what does not apply (InputError naming the keyword)."""
     executable = starnet_executable() if (processes or listen) else ""
     return _core.engine(engine, workers, processes, address or "", port, listen or "", key_file or "", peer_timeout,
-                        timeout, force, executable)
+                        timeout, force, executable, threads)

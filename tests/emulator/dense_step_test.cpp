@@ -81,7 +81,7 @@ Outcome same_on_both_paths(const topology::Topology& g, const SendOnly::Body& bo
   const Outcome general = run_path(g, body, notices, false);
   EXPECT_EQ(dense.violation, general.violation);
   EXPECT_EQ(dense.result.has_value(), general.result.has_value());
-  if (!dense.result || !general.result) return std::move(dense);
+  if (!dense.result || !general.result) return dense;
   const auto& d = *dense.result;
   const auto& s = *general.result;
   EXPECT_EQ(d.makespan, s.makespan);
@@ -96,7 +96,7 @@ Outcome same_on_both_paths(const topology::Topology& g, const SendOnly::Body& bo
     EXPECT_EQ(to_json_line(d.trace[i], g), to_json_line(s.trace[i], g)) << " event " << i;
     EXPECT_EQ(d.trace[i].round, s.trace[i].round) << " event " << i;
   }
-  return std::move(dense);
+  return dense;
 }
 
 TEST(DenseStep, ExchangesAlongEveryDimensionAsTheGeneralPath) {
@@ -124,7 +124,7 @@ TEST(DenseStep, WideValuesLiveBesideTheArraysAndComeBackWhole) {
   const auto o = same_on_both_paths(*big, [](Context& ctx) {
     if (!ctx.starting()) return;
     const auto v = ctx.node();
-    const Port port = (v * 7 + 260) % 299;
+    const auto port = static_cast<Port>((v * 7 + 260) % 299);
     const std::uint64_t tag = v % 2 == 0 ? (std::uint64_t{1} << 40) + v : v;
     const Rational size = v % 3 == 0 ? Rational(0) : v % 3 == 1 ? Rational(1) : Rational(5, 2);
     const std::string payload = v % 2 == 0 ? std::string(20 + v % 5, 'p') : "w";

@@ -24,6 +24,19 @@ def test_every_option_mirrors_the_command_line():
     assert r.workers == 3 and r.transport == "inproc"
 
 
+def test_threads_give_one_threads_run():
+    # S_9 is the smallest star graph whose run takes two lanes (2^15 nodes each at least).
+    one = starnet.allreduce("star:9", threads=1)
+    two = starnet.allreduce("star:9", threads=2)
+    assert one.verified and one.steps == 36
+    assert stable(two.to_dict()) == stable(one.to_dict())
+    assert stable(two.to_dict()) == stable(cli_json("allreduce", "--topology", "star:9", "--threads", "2"))
+    with pytest.raises(starnet.InputError, match=r"threads=-1: expected a number of threads in 0\.\."):
+        starnet.allreduce("star:4", threads=-1)
+    with pytest.raises(starnet.InputError, match=r"threads=2: applies to the local engine"):
+        starnet.allreduce("star:4", engine="zmq", threads=2)
+
+
 def test_broadcast_is_the_command_lines_document():
     r = starnet.broadcast("star:4")
     assert r.verified and r.nodup
