@@ -187,15 +187,13 @@ void DenseStep::send(Lane& lane, std::uint32_t from, NodeId to, Port port, std::
     lane.refused.push_back({receiver, from, port});
     return;
   }
-  if (lane.range.contains(receiver)) {
+  // Several lanes: the receiver may be another lane's, or another lane's sender may take it, so
+  // the slot is claimed by compare-and-swap and whoever finds it taken is refused.
+  if (lanes_.size() == 1) {
     slot.store(from, std::memory_order_relaxed);
-  } else {
-    std::uint32_t empty = NONE;
-    if (!slot.compare_exchange_strong(empty, from, std::memory_order_relaxed)) {
-      lane.refused.push_back({receiver, from, port});
-      return;
-    }
-    lane.crossed.emplace_back(receiver, from);
+  } else if (std::uint32_t empty = NONE; !slot.compare_exchange_strong(empty, from, std::memory_order_relaxed)) {
+    lane.refused.push_back({receiver, from, port});
+    return;
   }
   lane.counters.max_concurrent_receives = 1;
   if (config_.trace) record(lane, EventKind::SEND, from, to, port, tag, size, payload);
@@ -269,13 +267,6 @@ void DenseStep::react_lane(std::size_t l, bool starting) {
 void DenseStep::settle_lane(std::size_t l, bool wide) {
   auto& lane = lanes_[l];
   auto& a = next();
-  // A write outside the lane that another lane's overwrote lost a race: a refused send too.
-  for (const auto& [to, from] : lane.crossed) {
-    if (a.from[to] == from) continue;
-    const auto kept = a.port.kept(l, from);
-    lane.refused.push_back({to, from, kept ? *kept : topology_->find_port(from, to)});
-  }
-  lane.crossed.clear();
   if (wide) {
     const auto fill = [&](std::uint32_t u) {
       const auto from = a.from[u];
@@ -315,13 +306,10 @@ void DenseStep::resolve_refused() {
   auto& a = next();
   const auto refused = attempts.size();
   for (std::size_t i = 0; i < refused; ++i) {
-    // The holder: a smaller sender than those refused on one lane, not always on several.
+    // The holder: a smaller sender than those refused on one lane, not always on several; its
+    // message, port included, is the one in the slot (settled).
     const auto to = attempts[i].to;
-    const auto holder = a.from[to];
-    const auto kept = a.port.kept(lane_of(holder), holder);
-    // Several lanes: the slot may hold the port of a message that lost the race (the note on top).
-    const Port port = kept ? *kept : lanes_.size() == 1 ? a.port.get(to) : topology_->find_port(holder, to);
-    attempts.push_back({to, holder, port});
+    attempts.push_back({to, a.from[to], a.port.get(to)});
   }
   std::sort(attempts.begin(), attempts.end(),
             [](const Attempt& x, const Attempt& y) { return std::tie(x.to, x.from) < std::tie(y.to, y.from); });

@@ -12,14 +12,12 @@
 // factory's, one per range, as the zmq engine's partitions), react at once on their own threads
 // (lanes.hpp).
 // A lane writes its messages straight into the shared arrays at their receivers (relaxed atomics,
-// plain stores on x86); a write outside its range by compare-and-swap, and listed. A receiver found
-// taken is an Attempt; after the step the attempts, and listed writes that lost a race, are
-// sorted out in sender order: every sender to a receiver but the smallest violates, as on one
-// lane, where the smallest always comes first. Lanes keep their own counters, trace and violation,
-// merged after the run; so trace, counters, violation and the programs' reports (summed) do not
-// depend on the number of lanes (tests/emulator/dense_lanes_test.cpp).
-// IMPORTANT: in a step that already violates, a message lost to a race between lanes on a
-// topology with parallel links is named by the port find_port() gives (a star graph has none).
+// plain stores on x86), claiming each receiver by compare-and-swap when there are several lanes
+// (one plain store on one lane). A receiver found taken is an Attempt; after the step the
+// attempts are sorted out in sender order: every sender to a receiver but the smallest violates,
+// as on one lane, where the smallest always comes first. Lanes keep their own counters, trace and
+// violation, merged after the run; so trace, counters, violation and the programs' reports
+// (summed) do not depend on the number of lanes (tests/emulator/dense_lanes_test.cpp).
 // Private to the emulator library.
 
 #include "lanes.hpp"
@@ -100,12 +98,6 @@ class Column {
   void fill(std::size_t lane, std::uint32_t to, std::uint32_t from) {
     const auto& s = lanes_[lane];
     if (wide_ && (s.wide_from == NONE || from < s.wide_from)) values_[to] = s.first;
-  }
-  /// The value lane @p lane gave @p from's message, when it kept it once; nullopt when in the array.
-  [[nodiscard]] std::optional<T> kept(std::size_t lane, std::uint32_t from) const {
-    const auto& s = lanes_[lane];
-    if (s.wide_from == NONE || from < s.wide_from) return s.first;
-    return std::nullopt;
   }
   /// @pre settle() (and fill()) since a value was put for @p to.
   [[nodiscard]] T get(std::uint32_t to) const { return wide_ ? values_[to] : first_; }
@@ -216,8 +208,7 @@ class DenseStep {
     Counters counters;
     std::vector<TraceEvent<Rational>> trace;
     std::optional<std::pair<std::pair<NodeId, NodeId>, std::string>> violation;
-    std::vector<Attempt> refused;  // receive ports found taken, and (lanes > 1) messages lost in a race
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> crossed;  // (receiver, sender) outside the range
+    std::vector<Attempt> refused;  // receive ports found taken
     std::vector<Delivery> deliveries;     // of the reacting node
     std::vector<Completion> completions;  // of the reacting node
     std::uint32_t sends_now = 0;          // sends of the reacting node in this reaction
