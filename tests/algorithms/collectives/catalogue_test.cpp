@@ -176,6 +176,21 @@ TEST(Catalogue, RefusesAlgorithmsOffTheirTopologiesAndCollectivesNamingThem) {
   EXPECT_EQ(find_builtin("star-broadcast"), Algorithm::STAR);
 }
 
+TEST(Catalogue, TheStarAllGatherIsBuiltUpToStar7BeyondTheOtherBlockedCollectivesLimit) {
+  // S_7 has 5,040 nodes, above MAX_BLOCK_NODES: the star algorithm has its own limit, star:7.
+  const auto s7 = topology::make_topology("star:7");
+  ASSERT_GT(s7->num_nodes(), MAX_BLOCK_NODES);
+  const auto built = build(Algorithm::STAR, Collective::ALLGATHER, *s7, "star:7", 0, {});
+  EXPECT_EQ(built.schedule.steps(), star::allreduce_steps(7));
+  EXPECT_EQ(built.schedule.chunks_moved(), std::uint64_t{5040} * 5039);
+  const auto run = sch::run_schedule(built.schedule, *s7, {});
+  EXPECT_TRUE(run.verified) << run.report.first_problem();
+  const auto s8 = topology::make_topology("star:8");
+  EXPECT_ERROR(ScheduleError, build(Algorithm::STAR, Collective::REDUCESCATTER, *s8, "star:8", 0, {}), "up to star:7");
+  EXPECT_ERROR(ScheduleError, build(Algorithm::UNIFORM, Collective::ALLGATHER, *s7, "star:7", 0, {}), "5040 nodes",
+               "up to 1024 nodes");
+}
+
 /// The families of the table at small sizes (and a few that are none of them).
 const char* const SPECS[] = {"star:3",    "star:4",     "hypercube:2", "hypercube:3", "ring:5",    "ring:6",
                              "torus:3x3", "torus:2x4",  "complete:5",  "complete:8",  "mesh:2x3", "debruijn:3"};
