@@ -369,6 +369,28 @@ TEST(WhatIfStudy, AlphaBetaPricesStepsAtTheirLargestMessageAndBoundsTheExchangeB
   for (const auto& r : study.rows()) EXPECT_TRUE(r.verified) << where(r);
 }
 
+TEST(WhatIfStudy, LinksOfEqualTimeButUnequalAlphaAndBetaRunTimedAgainstTheTimedBound) {
+  // a —(α 1, β 1)— b —(α 1/2, β 2/3)— c: a one-unit message takes 2 on either link, but a larger
+  // one does not, so the links are not equal: every row runs timed, its bound in the same units.
+  const auto path = std::filesystem::temp_directory_path() / ("starnet_whatif_eq_" + std::to_string(::getpid()) + ".dot");
+  std::ofstream(path) << "graph { a -- b [latency=1, bandwidth=1]; b -- c [latency=\"1/2\", bandwidth=\"2/3\"]; }\n";
+  for (const Collective c : {Collective::ALLREDUCE, Collective::BROADCAST, Collective::ALLGATHER}) {
+    WhatIfStudy study;
+    study.collective(c).topologies({path.string()}).costs(CostKind::TOPOLOGY).run();
+    expect_sound(study);
+    for (const auto& r : study.rows()) EXPECT_EQ(r.time, emulator::TimeMode::TIMED) << where(r);
+  }
+  WhatIfStudy study;
+  study.topologies({path.string()}).costs(CostKind::TOPOLOGY).run();
+  const auto& bfs = study.rows().back();
+  ASSERT_EQ(bfs.algorithm, Algorithm::BFS_TREE);
+  // Reduce to a along the path, then broadcast back: 2 · (2 + 2); the bound is the path, 4.
+  EXPECT_EQ(bfs.makespan, Rational(8));
+  EXPECT_EQ(bfs.lower_bound_time, Rational(4));
+  EXPECT_EQ(bfs.ratio, 2.0);
+  std::filesystem::remove(path);
+}
+
 TEST(WhatIfStudy, TheRootOfReduceAndBroadcastCanBeChosen) {
   WhatIfStudy study;
   study.collective(Collective::BROADCAST).topologies({"mesh:1x9"}).root("(0,4)").run();
