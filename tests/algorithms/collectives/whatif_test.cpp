@@ -357,7 +357,11 @@ TEST(WhatIfStudy, AlphaBetaPricesStepsAtTheirLargestMessageAndBoundsTheExchangeB
   EXPECT_EQ(one.steps, 12U);  // s = 3·4
   EXPECT_EQ(one.makespan, Rational(12 * 5));
   EXPECT_EQ(one.bound_status, 12U);
+  // Its own model's bound, the one the ratio is taken from: s steps of one packet, (α + 3)·s.
+  EXPECT_EQ(one.lower_bound, 12U);
+  EXPECT_EQ(one.lower_bound_time, Rational(12 * 5));
   EXPECT_TRUE(one.bound_reached);
+  EXPECT_EQ(one.ratio, 1.0);
   const auto& comb = study.rows()[1];
   ASSERT_EQ(comb.algorithm, Algorithm::COMBINING);
   EXPECT_EQ(comb.steps, 3U);
@@ -367,6 +371,18 @@ TEST(WhatIfStudy, AlphaBetaPricesStepsAtTheirLargestMessageAndBoundsTheExchangeB
   EXPECT_EQ(comb.lower_bound_time, Rational(2 * 3 + 3 * 12));
   EXPECT_TRUE(comb.bound_reached);
   for (const auto& r : study.rows()) EXPECT_TRUE(r.verified) << where(r);
+}
+
+TEST(WhatIfStudy, WithTwoPortsTheOnePacketExchangeStaysAtTheStatusAboveItsBound) {
+  // Two ports could carry two packets a step: ⌈s/2⌉ = 6 steps bound it; it takes s = 12.
+  WhatIfStudy study;
+  study.collective(Collective::ALLTOALL).topologies({"hypercube:3"}).port_models({{2, false}}).run();
+  const auto& one = study.rows()[0];
+  ASSERT_EQ(one.algorithm, Algorithm::ONE_PACKET);
+  EXPECT_EQ(one.steps, 12U);
+  EXPECT_EQ(one.lower_bound, 6U);
+  EXPECT_FALSE(one.bound_reached);
+  EXPECT_EQ(one.ratio, 2.0);
 }
 
 TEST(WhatIfStudy, LinksOfEqualTimeButUnequalAlphaAndBetaRunTimedAgainstTheTimedBound) {
