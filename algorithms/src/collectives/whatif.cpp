@@ -502,7 +502,8 @@ class Runner {
       return not_applicable(std::move(r), "every node sends and receives at every step, which single-port half "
                                           "duplex forbids");
     }
-    if (sc.net == nullptr || !sc.equal) {
+    if (sc.net == nullptr) return not_applicable(std::move(r), too_big_);
+    if (!sc.equal) {
       return not_applicable(std::move(r), "the exchange program is step-synchronous: it needs equal link costs");
     }
     const auto start = Clock::now();

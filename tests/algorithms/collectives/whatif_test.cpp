@@ -407,6 +407,16 @@ TEST(WhatIfStudy, LinksOfEqualTimeButUnequalAlphaAndBetaRunTimedAgainstTheTimedB
   std::filesystem::remove(path);
 }
 
+TEST(WhatIfStudy, BeyondTheGenericCollectivesATotalExchangeSaysTheTopologyIsTooLarge) {
+  WhatIfStudy study;
+  study.collective(Collective::ALLTOALL).topologies({"star:10"}).run();
+  ASSERT_FALSE(study.rows().empty());
+  for (const auto& r : study.rows()) {
+    EXPECT_FALSE(r.applicable) << where(r);
+    EXPECT_THAT(r.reason, HasSubstr("3628800 nodes exceed the 1048576 nodes")) << where(r);
+  }
+}
+
 TEST(WhatIfStudy, TheRootOfReduceAndBroadcastCanBeChosen) {
   WhatIfStudy study;
   study.collective(Collective::BROADCAST).topologies({"mesh:1x9"}).root("(0,4)").run();
