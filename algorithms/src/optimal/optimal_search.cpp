@@ -278,8 +278,10 @@ void OptimalSearch::upper_bound_from_builtins() {
         result_.upper_source = c.name;
         result_.upper_schedule = c.schedule;
       }
-    } catch (const Error&) {
+    } catch (const ModelViolation&) {
       // It breaks this port model.
+    } catch (const ScheduleError&) {
+      // It does not run on this topology as given.
     }
   }
   result_.builtin_steps = result_.upper_bound;
