@@ -6,6 +6,7 @@
 
 #include "../../core/expect_error.hpp"
 
+#include <starnet/algorithms/collectives/block_collectives.hpp>
 #include <starnet/algorithms/collectives/catalogue.hpp>
 #include <starnet/algorithms/generic/bfs_tree.hpp>
 #include <starnet/algorithms/generic/recursive_doubling.hpp>
@@ -256,6 +257,18 @@ TEST(Catalogue, EveryAllGatherMovesEachBlockOnceAndItsReduceScatterMirrorsIt) {
       EXPECT_EQ(sch::volume(gather).sent_max, sch::volume(scatter).received_max) << spec << " " << to_string(a);
     }
   }
+}
+
+TEST(Catalogue, AReduceScatterRefusesToReverseWhatIsNoPlainAllGatherSayingWhatItGot) {
+  const auto ring = topology::make_topology("ring:4");
+  const auto allreduce = build(Algorithm::RING, Collective::ALLREDUCE, *ring, "ring:4", 0, {}).schedule;
+  EXPECT_ERROR(ScheduleError, (void)reverse_allgather(allreduce), "not a stepped allreduce with");
+  // Node 1 keeps node 0's chunk 0 in its own chunk 1.
+  sch::ScheduleBuilder b(sch::ChunkRules(Collective::ALLGATHER, 2, 2, 0), /*scratch=*/0);
+  const sch::TransferItem moved[] = {{0, 1, sch::ItemOp::COPY}};
+  b.add_transfer(0, 0, 1, moved);
+  EXPECT_ERROR(ScheduleError, (void)reverse_allgather(std::move(b).build()),
+               "node 1 receives chunk 0 of node 0 at step 0 into chunk 1 by copy");
 }
 
 TEST(Catalogue, ACompleteGraphFromAFileIsComplete) {
