@@ -338,7 +338,7 @@ TEST(WhatIfCommand, BadInputIsExitTwoNamingTheInput) {
       {"whatif --collective alltoall --topologies star:4 --latency -1", "--latency -1"},
       {"whatif --collective alltoall --topologies star:4 --bandwidth 0", "--bandwidth 0"},
       {"whatif --collective alltoall --topologies star:4 --bandwidth 1/0", "--bandwidth 1/0"},
-      {"whatif --collective alltoall --topologies star:4 --latency 1e-99", "--latency 1e-99"},
+      {"whatif --collective alltoall --topologies star:4 --latency 1e-99", "--latency 1e-99: exponent -99 outside -18..18"},
       {"whatif --topologies star:4 --costs random --latency 1", "--latency 1"},
       {"whatif --topologies star:4,cube:7", "cube:7"},
       {"whatif --topologies hypercube:7 --fail-links 3-17", "--fail-links 3-17"},
