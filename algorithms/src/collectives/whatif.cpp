@@ -676,7 +676,9 @@ class Runner {
 
 WhatIfStudy& WhatIfStudy::run() {
   if (specs_.empty()) throw UsageError(Setting{"topologies", ""}, "no topology given (expected e.g. star:5,hypercube:7)");
-  if (models_.empty()) throw UsageError(Setting{"port models", ""}, "no port model given");
+  if (models_.empty()) {
+    throw UsageError(Setting{"port models", ""}, "no port model given (expected at least one, e.g. single-port full duplex)");
+  }
   for (const auto& m : models_) {
     if (m.ports < 1) {
       throw UsageError(Setting{"ports", std::to_string(m.ports)}, "a node needs at least one port (expected k ≥ 1)");
@@ -687,12 +689,7 @@ WhatIfStudy& WhatIfStudy::run() {
       throw UsageError(Setting{"failure probability", fmt::format("{}", p)}, "not a probability (expected 0 ≤ P ≤ 1)");
     }
   }
-  if (latency_ && !(*latency_ >= 0)) {
-    throw UsageError(Setting{"latency", latency_->to_string()}, "not a latency (expected a number ≥ 0)");
-  }
-  if (bandwidth_ && !(*bandwidth_ > 0)) {
-    throw UsageError(Setting{"bandwidth", bandwidth_->to_string()}, "not a bandwidth (expected a number > 0)");
-  }
+  generic::check_alpha_beta(latency_, bandwidth_);
   CostKind costs = costs_;
   if (latency_ || bandwidth_) {
     const Setting given = latency_ ? Setting{"latency", latency_->to_string()} : Setting{"bandwidth", bandwidth_->to_string()};

@@ -295,6 +295,9 @@ TEST(WhatIfStudy, BadInputIsAnErrorNamingTheInput) {
   EXPECT_ERROR(UsageError, study().failed_links("3-17").run(), "failed links 3-17", "no link", "hypercube:7");
   EXPECT_ERROR(UsageError, study().failed_nodes("300").run(), "failed nodes 300", "hypercube:7");
   EXPECT_ERROR(UsageError, study().port_models({{0, false}}).run(), "ports 0", "k ≥ 1");
+  EXPECT_ERROR(UsageError, study().port_models({}).run(), "port models", "expected at least one");
+  EXPECT_ERROR(UsageError, study().latency(Rational(-1)).run(), "latency -1", "≥ 0");
+  EXPECT_ERROR(UsageError, study().bandwidth(Rational(0)).run(), "bandwidth 0", "> 0");
   EXPECT_ERROR(UsageError, study().fault_rates({1.5}).run(), "failure probability 1.5");
   EXPECT_ERROR(UsageError, study().root("zz").run(), "root zz", "hypercube:7");
   EXPECT_ERROR(UsageError, study().failed_nodes("5").root("5").run(), "root 5", "among the failed nodes");
