@@ -128,9 +128,7 @@ std::vector<State> beam(std::vector<State> states, std::size_t width) {
 
 ParetoFront exchange_pareto(const CayleyGroup& g, const ParetoOptions& o) {
   const auto start = Clock::now();
-  const Clock::time_point deadline =
-      o.seconds > 0 ? start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.seconds))
-                    : Clock::time_point::max();
+  const auto deadline = optimal::deadline_after(o.seconds, start);
   const RightTables right(g);
   const auto geo = geodesics(g, right);
   ParetoFront front;
@@ -150,7 +148,7 @@ ParetoFront exchange_pareto(const CayleyGroup& g, const ParetoOptions& o) {
   std::uint64_t best = std::numeric_limits<std::uint64_t>::max();
   for (std::uint64_t t = 1; t <= deepest && !layer.empty(); ++t) {
     throw_if_stopped("the total exchange search");
-    if (Clock::now() >= deadline) {
+    if (deadline && Clock::now() >= *deadline) {
       front.timed_out = true;
       break;
     }

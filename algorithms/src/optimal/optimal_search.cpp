@@ -324,10 +324,7 @@ OptimalSearch& OptimalSearch::run() {
   if (const auto why = unreachable(t, goal_, root_)) {
     throw UsageError(fmt::format("{}: no schedule exists: {}", spec_, *why));
   }
-  const std::optional<Clock::time_point> deadline =
-      time_limit_ > 0 ? std::optional(start + std::chrono::duration_cast<Clock::duration>(
-                                                  std::chrono::duration<double>(time_limit_)))
-                      : std::nullopt;
+  const auto deadline = deadline_after(time_limit_, start);
   bool transitive = false;
   try {
     transitive = topology::is_vertex_transitive(spec_);
