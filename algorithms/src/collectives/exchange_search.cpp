@@ -28,9 +28,14 @@ struct State {
   int next_new = 0;
 };
 
+/// 2^64/φ: spreads the small next_new over the word (Fibonacci hashing).
+constexpr std::uint64_t GOLDEN_RATIO_64 = 0x9E3779B97F4A7C15ULL;
+/// The 64-bit FNV-1a prime: each route length is mixed in FNV-1a style.
+constexpr std::uint64_t FNV_PRIME_64 = 0x100000001B3ULL;
+
 std::uint64_t hash_of(const State& s) {
-  std::uint64_t h = static_cast<std::uint64_t>(s.next_new) * 0x9E3779B97F4A7C15ULL;
-  for (const auto x : s.d) h = (h ^ x) * 0x100000001B3ULL;
+  std::uint64_t h = static_cast<std::uint64_t>(s.next_new) * GOLDEN_RATIO_64;
+  for (const auto x : s.d) h = (h ^ x) * FNV_PRIME_64;
   return h;
 }
 

@@ -273,9 +273,9 @@ class Runner {
     sc.description = parts.empty() ? "none" : fmt::format("{}", fmt::join(parts, " + "));
     if (intact_ == nullptr) {
       // Too large for a Subnetwork: only an intact star graph gets here (its all-reduce runs on the
-      // implicit S_n), and S_n has diameter ⌊3(n−1)/2⌋ (Akers, Harel, Krishnamurthy 1987).
+      // implicit S_n), whose diameter is known.
       if (const auto* g = dynamic_cast<const StarGraph*>(base_); g != nullptr && sc.faults.empty()) {
-        sc.hops = {Rational(3 * (g->n() - 1) / 2), true};
+        sc.hops = {Rational(g->diameter()), true};
         sc.root_hops = sc.hops.value;
         // A family: its links are alike, unless their costs are drawn at random.
         if (s_.costs.kind != CostKind::RANDOM) sc.equal = std::pair{s_.costs.alpha(*g, 0, 0), s_.costs.per_unit(*g, 0, 0)};
