@@ -217,7 +217,9 @@ class WhatIfStudy {
   /// outside [0, 1], a failed link or node or a root that is not in a topology, a failed root, a
   /// negative latency, a bandwidth ≤ 0.
   /// @throws TopologyError naming the spec for an unknown or malformed topology.
-  /// @throws ModelViolation when an algorithm breaks the port model (a bug, never expected).
+  /// @throws ModelViolation when a word collective's plan or the star all-reduce breaks the port
+  /// model (a bug, never expected); a chunk schedule that breaks it is a row "not applicable:
+  /// breaks the port model: …".
   WhatIfStudy& run();
 
   /// @pre run() was called.
