@@ -112,6 +112,10 @@ std::string table_text(const std::vector<WhatIfRow>& rows, const WhatIfOptions& 
       notes.push_back(fmt::format("{} {} ({}, faults {}) NOT verified: {}", r.topology, to_string(r.algorithm),
                                   port_text(r.ports), r.faults, r.reason.empty() ? "no reason recorded" : r.reason));
     }
+    if (r.applicable && r.algorithm == Algorithm::ONE_PACKET && noted.insert("one-packet").second) {
+      notes.push_back("the one-packet rows' bound is their own model's: one packet per message, so ⌈s/k⌉ steps at "
+                      "least (s: the status) — docs/collectives.md");
+    }
     const auto key = r.topology + "|" + r.faults;
     if (!r.connected && noted.insert(key).second) {
       notes.push_back(

@@ -86,13 +86,17 @@ bool runs_in(const LoadedSchedule& l, std::uint64_t steps, const emulator::PortM
 
 namespace {
 
+/// Refuses the settings of the class searches (uniform, coset), which SAT does not take; @p why_sat
+/// says why SAT runs when it was not asked for by name.
+void refuse_class_settings(const OptimalRequest& request, std::string_view why_sat) {
+  if (!request.anytime && !request.beam_width && !request.max_steps) return;
+  const Setting setting = request.anytime      ? Setting{"anytime", ""}  // a flag: no value
+                          : request.beam_width ? Setting{"beam_width", std::to_string(*request.beam_width)}
+                                               : Setting{"max_steps", std::to_string(*request.max_steps)};
+  throw UsageError(setting, fmt::format("applies only with «method» uniform or coset{}", why_sat));
+}
+
 OptimalOutcome find_by_sat(const OptimalRequest& request, OptimalOutcome out) {
-  if (request.anytime || request.beam_width || request.max_steps) {
-    const Setting setting = request.anytime      ? Setting{"anytime", ""}
-                            : request.beam_width ? Setting{"beam_width", std::to_string(*request.beam_width)}
-                                                 : Setting{"max_steps", std::to_string(*request.max_steps)};
-    throw UsageError(setting, "applies only with «method» uniform or coset");
-  }
   const auto t = request.topology.topology();
   topology::NodeId root = 0;
   if (request.collective == Collective::BROADCAST) {
@@ -145,13 +149,11 @@ OptimalOutcome find_optimal(const OptimalRequest& request) {
     // SAT (its upper bound from the uniform search) where it can prove; the uniform search beyond.
     method = out.nodes > opt::MAX_EXACT_NODES || request.collective == Collective::ALLTOALL ? OptimalMethod::UNIFORM
                                                                                              : OptimalMethod::SAT;
-    if (method == OptimalMethod::SAT && (request.anytime || request.beam_width)) {
-      throw UsageError(Setting{request.anytime ? "anytime" : "beam_width", ""},
-                       fmt::format("applies only with «method» uniform or coset (auto runs SAT on {}, {} nodes)",
-                                   request.topology.spec(), out.nodes));
-    }
   }
   if (method != OptimalMethod::SAT) return find_in_class(request, method == OptimalMethod::COSET, std::move(out));
+  refuse_class_settings(request, request.method == OptimalMethod::AUTO
+                                     ? fmt::format(" (auto runs SAT on {}, {} nodes)", request.topology.spec(), out.nodes)
+                                     : std::string());
   return find_by_sat(request, std::move(out));
 }
 

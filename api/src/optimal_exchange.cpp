@@ -76,8 +76,12 @@ OptimalOutcome find_exchange_front(const OptimalRequest& o, OptimalOutcome out) 
 }
 
 LoadedSchedule exchange_point_schedule(const OptimalOutcome& outcome, std::size_t index) {
-  if (!outcome.found || index >= outcome.found->pareto.size()) {
-    throw UsageError(Setting{"output", ""}, fmt::format("no Pareto point {} to write", index));
+  const std::size_t points = outcome.found ? outcome.found->pareto.size() : 0;
+  if (index >= points) {
+    throw UsageError(Setting{"output", ""},
+                     points == 0 ? fmt::format("no Pareto point {} to write (the front has no point)", index)
+                                 : fmt::format("no Pareto point {} to write (the front has {} point{}: 0..{})", index,
+                                               points, points == 1 ? "" : "s", points - 1));
   }
   const auto& spec = outcome.request.topology.spec();
   const auto g = opt::CayleyGroup::of(spec);

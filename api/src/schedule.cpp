@@ -251,12 +251,7 @@ ScheduleRunResult run_schedule(const ScheduleRunRequest& request) {
     throw UsageError(Setting{"chunk_size", request.chunk_size.to_string()},
                      "applies only to timed runs («costs» topology)");
   }
-  if (request.latency && !(*request.latency >= 0)) {
-    throw UsageError(Setting{"latency", request.latency->to_string()}, "not a latency (expected a number ≥ 0)");
-  }
-  if (request.bandwidth && !(*request.bandwidth > 0)) {
-    throw UsageError(Setting{"bandwidth", request.bandwidth->to_string()}, "not a bandwidth (expected a number > 0)");
-  }
+  algorithms::generic::check_alpha_beta(request.latency, request.bandwidth);
   if (!request.timed && (request.latency || request.bandwidth)) {
     throw UsageError(request.latency ? Setting{"latency", request.latency->to_string()}
                                      : Setting{"bandwidth", request.bandwidth->to_string()},

@@ -60,11 +60,13 @@ algorithms::star::Values make_values(ValuesKind kind, std::uint64_t seed) { retu
 
 namespace {
 
-/// Most decimal exponent of a number (10^18 is the largest power of ten of 64 bits).
+/// Largest magnitude of a decimal exponent: 10^18 is the largest power of ten of 64 bits.
 constexpr long MAX_EXPONENT = 18;
 
 /// A decimal with an exponent, "1e-6" or "2.5E9", exactly: the mantissa as Rational::parse reads
 /// it, times 10^exponent.
+/// @throws UsageError about Setting{setting, text} for an exponent beyond ±MAX_EXPONENT;
+/// InputError for text that is no such number.
 Rational parse_scientific(std::string_view text, std::string_view setting) {
   const auto e = text.find_first_of("eE");
   if (e == std::string_view::npos) return Rational::parse(text, setting);
@@ -73,9 +75,14 @@ Rational parse_scientific(std::string_view text, std::string_view setting) {
   long exponent = 0;
   const auto* begin = exponent_text.data() + (exponent_text.starts_with('+') ? 1 : 0);
   const auto [end, ec] = std::from_chars(begin, exponent_text.data() + exponent_text.size(), exponent);
-  if (ec != std::errc() || end != exponent_text.data() + exponent_text.size() || begin == end ||
-      exponent > MAX_EXPONENT || exponent < -MAX_EXPONENT) {
-    throw InputError(fmt::format("{}: \"{}\" has no exponent of at most {} digits' worth", setting, text, MAX_EXPONENT));
+  if (ec == std::errc::result_out_of_range || (ec == std::errc() && (exponent > MAX_EXPONENT || exponent < -MAX_EXPONENT))) {
+    throw UsageError(Setting{std::string(setting), std::string(text)},
+                     fmt::format("exponent {} outside -{}..{} (expected a decimal such as 1e-6 with its exponent in "
+                                 "that range, or a fraction such as 1/1000000)",
+                                 exponent_text, MAX_EXPONENT, MAX_EXPONENT));
+  }
+  if (ec != std::errc() || end != exponent_text.data() + exponent_text.size() || begin == end) {
+    throw InputError(fmt::format("{}: \"{}\" has no integer exponent after its 'e'", setting, text));
   }
   std::int64_t power = 1;
   for (long i = 0; i < (exponent < 0 ? -exponent : exponent); ++i) power *= 10;
@@ -90,6 +97,8 @@ Rational parse_number(std::string_view text, std::string_view setting, Rational 
     value = parse_scientific(trimmed(text), setting);
   } catch (const OverflowError&) {
     throw;
+  } catch (const UsageError&) {
+    throw;  // it says what is wrong already
   } catch (const InputError& e) {
     const bool zero = std::string_view(e.what()).find("zero denominator") != std::string_view::npos;
     throw UsageError(Setting{std::string(setting), std::string(text)},

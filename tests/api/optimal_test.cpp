@@ -7,6 +7,7 @@
 #include <starnet/api/schedule.hpp>
 #include <starnet/core/error.hpp>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 namespace starnet::api {
@@ -70,7 +71,29 @@ TEST(FindOptimal, RefusesBadSettingsNamingThem) {
   EXPECT_EQ(with([](OptimalRequest& r) { r.collective = Collective::SCATTER; }), "collective=scatter");
   EXPECT_EQ(with([](OptimalRequest& r) { r.collective = Collective::BROADCAST, r.root = "zz"; }), "root=zz");
   EXPECT_EQ(with([](OptimalRequest& r) { r.beam_width = 3; }), "beam_width=3");
+  // auto chooses SAT on four nodes: the class searches' settings are refused with their value and why.
+  EXPECT_EQ(with([](OptimalRequest& r) { r.method = OptimalMethod::AUTO, r.beam_width = 3; }), "beam_width=3");
+  OptimalRequest bad;
+  bad.topology = "ring:4";
+  bad.method = OptimalMethod::AUTO;
+  bad.max_steps = 5;
+  EXPECT_ERROR(UsageError, (void)find_optimal(bad), "max_steps 5", "uniform or coset", "auto runs SAT on ring:4, 4 nodes");
   EXPECT_ERROR(UsageError, (void)parse_method("magic"), "method", "uniform");
+}
+
+TEST(ExchangePointSchedule, APointBeyondTheFrontNamesTheFrontsRange) {
+  OptimalRequest request;
+  request.topology = "hypercube:3";
+  request.collective = Collective::ALLTOALL;
+  request.method = OptimalMethod::UNIFORM;
+  const auto o = find_optimal(request);
+  ASSERT_TRUE(o.found.has_value());
+  const auto points = o.found->pareto.size();
+  ASSERT_GE(points, 1U);
+  EXPECT_NO_THROW((void)exchange_point_schedule(o, points - 1));
+  EXPECT_ERROR(UsageError, (void)exchange_point_schedule(o, points), fmt::format("no Pareto point {}", points),
+               fmt::format("the front has {} point", points), fmt::format("0..{}", points - 1));
+  EXPECT_ERROR(UsageError, (void)exchange_point_schedule(OptimalOutcome{}, 0), "the front has no point");
 }
 
 }  // namespace

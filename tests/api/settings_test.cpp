@@ -56,5 +56,17 @@ TEST(ParseNumber, ExactOrRefusedNamingTheSetting) {
   EXPECT_ERROR(UsageError, parse_number("0", "bandwidth", 0, true), "bandwidth 0", "> 0");
 }
 
+TEST(ParseNumber, ReadsDecimalExponentsExactlyAndNamesOneOutOfRange) {
+  EXPECT_EQ(parse_number("1e-6", "latency"), Rational(1, 1000000));
+  EXPECT_EQ(parse_number("2.5E+9", "bandwidth"), Rational(2500000000));
+  EXPECT_EQ(parse_number("1e18", "bandwidth"), Rational(1000000000000000000));
+  EXPECT_ERROR(UsageError, parse_number("1e-99", "latency"), "latency 1e-99: exponent -99 outside -18..18",
+               "1/1000000");
+  EXPECT_ERROR(UsageError, parse_number("1e19", "bandwidth"), "bandwidth 1e19: exponent 19 outside -18..18");
+  EXPECT_ERROR(UsageError, parse_number("1e99999999999999999999", "bandwidth"), "exponent 99999999999999999999 outside");
+  EXPECT_ERROR(UsageError, parse_number("1e", "latency"), "latency 1e", "not a number");
+  EXPECT_ERROR(UsageError, parse_number("1e2.5", "latency"), "latency 1e2.5", "not a number");
+}
+
 }  // namespace
 }  // namespace starnet::api

@@ -236,7 +236,10 @@ sch::Schedule tree_collective(const topology::Topology& t, NodeId root, Collecti
 
 sch::Schedule reverse_allgather(const sch::Schedule& s) {
   if (s.rules().kind() != Collective::ALLGATHER || s.form() != sch::Form::STEPPED || s.local_operations() > 0) {
-    throw ScheduleError("a reduce-scatter reverses a stepped all-gather without local operations");
+    throw ScheduleError(fmt::format("a reduce-scatter reverses a stepped all-gather without local operations, not a "
+                                    "{} {} with {} local operations",
+                                    s.form() == sch::Form::STEPPED ? "stepped" : "programmed", to_string(s.rules().kind()),
+                                    s.local_operations()));
   }
   const auto n = s.nodes();
   // Each send's chunks, by (step, from, to), to check that its receive keeps them where they were.
@@ -255,11 +258,20 @@ sch::Schedule reverse_allgather(const sch::Schedule& s) {
   for (std::uint32_t v = 0; v < n; ++v) {
     for (const auto& a : s.actions(v)) {
       if (a.kind != sch::Action::Kind::RECV) continue;
-      const auto chunks = s.items(sent.at(key(a.key, a.peer, v)));
+      const auto send = sent.find(key(a.key, a.peer, v));
+      if (send == sent.end()) {
+        throw ScheduleError(fmt::format("all-gather to reverse: node {} receives from node {} at step {}, which sends it "
+                                        "nothing then (expected a send for every receive)",
+                                        v, a.peer, a.key));
+      }
+      const auto chunks = s.items(send->second);
       items.clear();
       for (const auto& item : s.items(a.items)) {
         if (item.op != ItemOp::COPY || chunks[item.a].a != item.b) {
-          throw ScheduleError("a reduce-scatter reverses an all-gather that copies every chunk into the same chunk");
+          throw ScheduleError(fmt::format("a reduce-scatter reverses an all-gather that copies every chunk into the same "
+                                          "chunk, not one whose node {} receives chunk {} of node {} at step {} into "
+                                          "chunk {} by {}",
+                                          v, chunks[item.a].a, a.peer, a.key, item.b, sch::to_string(item.op)));
         }
         items.push_back({item.b, item.b, ItemOp::REDUCE});
       }

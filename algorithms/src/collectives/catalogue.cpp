@@ -251,7 +251,8 @@ Built build(Algorithm a, Collective c, const topology::Topology& t, std::string_
             const emulator::PortModel& ports) {
   const Shape s = shape_of(t, spec);
   if (auto why = why_not(a, c, s)) throw ScheduleError(*why);
-  if (is_blocked(c) && s.nodes > MAX_BLOCK_NODES) {
+  // The star all-gather and reduce-scatter have their own limit, MAX_STAR_BLOCK_N (why_not()).
+  if (is_blocked(c) && a != Algorithm::STAR && s.nodes > MAX_BLOCK_NODES) {
     throw ScheduleError(fmt::format("{} {} on {}: {} nodes; blocked collectives are built as schedules up to {} nodes",
                                     to_string(a), to_string(c), spec, s.nodes, MAX_BLOCK_NODES));
   }

@@ -28,9 +28,14 @@ struct State {
   int next_new = 0;
 };
 
+/// 2^64/φ: spreads the small next_new over the word (Fibonacci hashing).
+constexpr std::uint64_t GOLDEN_RATIO_64 = 0x9E3779B97F4A7C15ULL;
+/// The 64-bit FNV-1a prime: each route length is mixed in FNV-1a style.
+constexpr std::uint64_t FNV_PRIME_64 = 0x100000001B3ULL;
+
 std::uint64_t hash_of(const State& s) {
-  std::uint64_t h = static_cast<std::uint64_t>(s.next_new) * 0x9E3779B97F4A7C15ULL;
-  for (const auto x : s.d) h = (h ^ x) * 0x100000001B3ULL;
+  std::uint64_t h = static_cast<std::uint64_t>(s.next_new) * GOLDEN_RATIO_64;
+  for (const auto x : s.d) h = (h ^ x) * FNV_PRIME_64;
   return h;
 }
 
@@ -128,9 +133,7 @@ std::vector<State> beam(std::vector<State> states, std::size_t width) {
 
 ParetoFront exchange_pareto(const CayleyGroup& g, const ParetoOptions& o) {
   const auto start = Clock::now();
-  const Clock::time_point deadline =
-      o.seconds > 0 ? start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.seconds))
-                    : Clock::time_point::max();
+  const auto deadline = optimal::deadline_after(o.seconds, start);
   const RightTables right(g);
   const auto geo = geodesics(g, right);
   ParetoFront front;
@@ -150,7 +153,7 @@ ParetoFront exchange_pareto(const CayleyGroup& g, const ParetoOptions& o) {
   std::uint64_t best = std::numeric_limits<std::uint64_t>::max();
   for (std::uint64_t t = 1; t <= deepest && !layer.empty(); ++t) {
     throw_if_stopped("the total exchange search");
-    if (Clock::now() >= deadline) {
+    if (deadline && Clock::now() >= *deadline) {
       front.timed_out = true;
       break;
     }

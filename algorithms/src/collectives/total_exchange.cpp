@@ -213,7 +213,10 @@ ExchangeReport ExchangeReport::parse(const std::string& text) {
   std::istringstream in(text);
   ExchangeReport r;
   in >> r.nodes >> r.complete >> r.wrong;
-  if (!in) throw Error("total exchange report \"" + text + "\" is malformed");
+  if (!in) {
+    throw Error(fmt::format("total exchange report \"{}\" is malformed (expected three counts: nodes, complete, wrong)",
+                            text));
+  }
   return r;
 }
 
@@ -343,7 +346,11 @@ ExchangeCheck check_exchange(const CayleyGroup& g, const ExchangePlan& plan) {
     c.steps = static_cast<std::uint64_t>(r.run.makespan.num());
     c.messages = r.run.counters.messages;
     c.verified = r.verified && c.steps == plan.steps();
-    if (!r.verified) c.problem = r.report.first_problem();
+    if (!r.verified) {
+      c.problem = r.report.first_problem();
+    } else if (!c.verified) {
+      c.problem = fmt::format("every packet delivered, but in {} steps where the plan has {}", c.steps, plan.steps());
+    }
     return c;
   }
   const emulator::ProgramFactory programs = [&](emulator::NodeRange range) {

@@ -107,7 +107,8 @@ std::optional<std::string> chunk_blocker(const sch::Schedule& s, const topology:
 }
 
 /// α and u of every link of @p net when they are the same everywhere (a message of k packets then
-/// takes α + k·u on any link).
+/// takes α + k·u on any link): the one test of "equal links", which run in unit time. Equal sums
+/// α + u are not enough: messages of several packets, and the bounds' α·L + u·…, tell them apart.
 std::optional<std::pair<Rational, Rational>> equal_links(const Subnetwork& net, const LinkCosts& costs) {
   std::optional<std::pair<Rational, Rational>> model;
   for (NodeId v = 0; v < net.num_nodes(); ++v) {
@@ -272,11 +273,12 @@ class Runner {
     sc.description = parts.empty() ? "none" : fmt::format("{}", fmt::join(parts, " + "));
     if (intact_ == nullptr) {
       // Too large for a Subnetwork: only an intact star graph gets here (its all-reduce runs on the
-      // implicit S_n), and S_n has diameter ⌊3(n−1)/2⌋ (Akers, Harel, Krishnamurthy 1987).
+      // implicit S_n), whose diameter is known.
       if (const auto* g = dynamic_cast<const StarGraph*>(base_); g != nullptr && sc.faults.empty()) {
-        sc.hops = {Rational(3 * (g->n() - 1) / 2), true};
+        sc.hops = {Rational(g->diameter()), true};
         sc.root_hops = sc.hops.value;
-        sc.equal = std::pair{s_.costs.alpha(*g, 0, 0), s_.costs.per_unit(*g, 0, 0)};  // a family: links alike
+        // A family: its links are alike, unless their costs are drawn at random.
+        if (s_.costs.kind != CostKind::RANDOM) sc.equal = std::pair{s_.costs.alpha(*g, 0, 0), s_.costs.per_unit(*g, 0, 0)};
       }
       return sc;
     }
@@ -290,7 +292,7 @@ class Runner {
     sc.hops = generic::diameter(*sc.net, false, transitive);
     sc.root_hops = generic::eccentricity(*sc.net, sc.net->root(), false);
     sc.equal = equal_links(*sc.net, s_.costs);
-    if (!sc.net->uniform_cost() || !sc.equal) {
+    if (!sc.equal) {
       sc.weighted = generic::diameter(*sc.net, true, false);
       sc.root_weighted = generic::eccentricity(*sc.net, sc.net->root(), true);
     }
@@ -360,6 +362,11 @@ class Runner {
     return nodes - 1;
   }
 
+  /// equal_links() of @p net, the network a row runs on (sc.net's is computed once).
+  std::optional<std::pair<Rational, Rational>> equal_on(const Scenario& sc, const Subnetwork& net) const {
+    return &net == sc.net ? sc.equal : equal_links(net, s_.costs);
+  }
+
   /// Sets the bound of @p r (for @p c, on the network @p sc.net) and the ratio.
   void bound(WhatIfRow& r, const Scenario& sc, Collective c, const PortModel& model) const {
     const bool rooted = is_rooted(c);
@@ -371,9 +378,16 @@ class Runner {
       const auto [alpha, unit] = sc.equal.value_or(std::pair{Rational(1), Rational(0)});
       const Rational hops = rooted ? sc.root_hops : sc.hops.value;
       const generic::StepBound b = generic::step_lower_bound(c, model, r.nodes, static_cast<std::uint64_t>(hops.num()));
-      const auto steps = static_cast<std::int64_t>(b.value());
-      r.lower_bound = b.value();
-      r.lower_bound_time = alpha * steps + unit * std::max(steps, per_port);
+      auto steps = static_cast<std::int64_t>(b.value());
+      if (r.algorithm == Algorithm::ONE_PACKET && r.bound_status) {
+        // Its own model's bound (total_exchange.hpp): one packet per message, so some node sends
+        // the status s in ⌈s/k⌉ steps at least, each costing α + u.
+        steps = std::max(steps, per_port);
+        r.lower_bound_time = (alpha + unit) * steps;
+      } else {
+        r.lower_bound_time = alpha * steps + unit * std::max(steps, per_port);
+      }
+      r.lower_bound = static_cast<std::uint64_t>(steps);
       r.bound_counting = static_cast<std::int64_t>(b.counting);
       r.bound_distance = static_cast<std::int64_t>(b.distance);
     } else {
@@ -430,7 +444,6 @@ class Runner {
       }
     }
     if (!run_chunks(r, sc, net, built->schedule, model)) return;
-    if (a == Algorithm::ONE_PACKET) r.bound_reached = r.bound_status && r.steps == *r.bound_status;
     r.wall_seconds = seconds_since(start);
     rows_.push_back(std::move(r));
   }
@@ -440,7 +453,7 @@ class Runner {
   /// row "not applicable") when it breaks the port model.
   bool run_chunks(WhatIfRow& r, const Scenario& sc, const Subnetwork& net, const sch::Schedule& s,
                   const PortModel& model) {
-    const auto equal = &net == sc.net ? sc.equal : equal_links(net, s_.costs);
+    const auto equal = equal_on(sc, net);
     sch::ScheduleRunSettings settings;
     settings.config.ports = model;
     settings.config.time = equal ? TimeMode::UNIT : TimeMode::TIMED;
@@ -489,7 +502,8 @@ class Runner {
       return not_applicable(std::move(r), "every node sends and receives at every step, which single-port half "
                                           "duplex forbids");
     }
-    if (sc.net == nullptr || !sc.equal) {
+    if (sc.net == nullptr) return not_applicable(std::move(r), too_big_);
+    if (!sc.equal) {
       return not_applicable(std::move(r), "the exchange program is step-synchronous: it needs equal link costs");
     }
     const auto start = Clock::now();
@@ -511,7 +525,6 @@ class Runner {
     r.verified = check.verified;
     if (!check.verified) r.reason = check.problem;
     bound(r, sc, s_.collective, model);
-    if (a == Algorithm::ONE_PACKET) r.bound_reached = r.bound_status && r.steps == *r.bound_status;
     r.wall_seconds = seconds_since(start);
     rows_.push_back(std::move(r));
   }
@@ -525,7 +538,7 @@ class Runner {
                             "every node sends and receives at every step, which single-port half "
                             "duplex forbids");
     }
-    if (s_.costs.kind == CostKind::RANDOM) {
+    if (!sc.equal) {
       return not_applicable(std::move(r), "the star all-reduce is step-synchronous: it needs equal link costs");
     }
     const auto start = Clock::now();
@@ -542,8 +555,7 @@ class Runner {
     for (const auto& text : run.reports) report.merge(star::StarReport::parse(text));
     r.planned_steps = star::allreduce_steps(g.n());
     r.steps = static_cast<std::uint64_t>(run.makespan.num());
-    const auto [alpha, per_unit] = sc.equal.value_or(std::pair{Rational(1), Rational(0)});
-    r.makespan = (alpha + per_unit) * run.makespan;
+    r.makespan = (sc.equal->first + sc.equal->second) * run.makespan;
     r.messages = run.counters.messages;
     r.volume = r.planned_steps;  // one word per step
     r.verified = report.nodes_checked == g.size() && report.nodes_correct == g.size() && r.steps == r.planned_steps;
@@ -606,15 +618,15 @@ class Runner {
     std::vector<std::uint64_t> initial(net.num_nodes());
     for (NodeId v = 0; v < net.num_nodes(); ++v) initial[v] = s_.values.of(net.original(v));
     const auto expectation = generic::expected_result(c, s_.op, initial, net.root());
-    const auto cost = net.uniform_cost();
+    const auto equal = equal_on(sc, net);
     emulator::RunConfig config;
     config.ports = model;
-    config.time = cost ? TimeMode::UNIT : TimeMode::TIMED;
+    config.time = equal ? TimeMode::UNIT : TimeMode::TIMED;
     config.checking = emulator::default_checking(/*stepped=*/true, config.time);
     config.trace = static_cast<bool>(s_.observer);
     const emulator::UnitCosts<Rational> unit;
     const emulator::TopologyCosts<Rational> timed(net);
-    const emulator::CostModel<Rational>& costs = cost ? static_cast<const emulator::CostModel<Rational>&>(unit) : timed;
+    const emulator::CostModel<Rational>& costs = equal ? static_cast<const emulator::CostModel<Rational>&>(unit) : timed;
     const auto run = engine_.run(
         net, costs,
         [&](emulator::NodeRange range) {
@@ -629,9 +641,9 @@ class Runner {
     std::vector<std::uint64_t> sends(net.num_nodes(), 0);
     for (const auto& tr : plan.transfers()) ++sends[tr.from];
     r.volume = sends.empty() ? 0 : *std::max_element(sends.begin(), sends.end());
-    if (cost) {
+    if (equal) {
       r.steps = static_cast<std::uint64_t>(run.makespan.num());
-      r.makespan = *cost * run.makespan;
+      r.makespan = (equal->first + equal->second) * run.makespan;  // one packet per message
       r.verified = report.ok() && r.steps == plan.steps() && r.messages == plan.transfers().size();
     } else {
       r.makespan = run.makespan;
@@ -641,7 +653,7 @@ class Runner {
       r.reason = unverified_reason(report.ok() ? "" : fmt::format("{} of {} nodes end with a wrong result, {} plan errors",
                                                                  report.nodes_checked - report.nodes_correct,
                                                                  report.nodes_checked, report.plan_errors),
-                                   cost ? r.steps : plan.steps(), plan.steps(), r.messages, plan.transfers().size());
+                                   equal ? r.steps : plan.steps(), plan.steps(), r.messages, plan.transfers().size());
     }
     bound(r, sc, c, model);
     if (s_.observer) s_.observer(r, run, net);
@@ -664,7 +676,9 @@ class Runner {
 
 WhatIfStudy& WhatIfStudy::run() {
   if (specs_.empty()) throw UsageError(Setting{"topologies", ""}, "no topology given (expected e.g. star:5,hypercube:7)");
-  if (models_.empty()) throw UsageError(Setting{"port models", ""}, "no port model given");
+  if (models_.empty()) {
+    throw UsageError(Setting{"port models", ""}, "no port model given (expected at least one, e.g. single-port full duplex)");
+  }
   for (const auto& m : models_) {
     if (m.ports < 1) {
       throw UsageError(Setting{"ports", std::to_string(m.ports)}, "a node needs at least one port (expected k ≥ 1)");
@@ -675,12 +689,7 @@ WhatIfStudy& WhatIfStudy::run() {
       throw UsageError(Setting{"failure probability", fmt::format("{}", p)}, "not a probability (expected 0 ≤ P ≤ 1)");
     }
   }
-  if (latency_ && !(*latency_ >= 0)) {
-    throw UsageError(Setting{"latency", latency_->to_string()}, "not a latency (expected a number ≥ 0)");
-  }
-  if (bandwidth_ && !(*bandwidth_ > 0)) {
-    throw UsageError(Setting{"bandwidth", bandwidth_->to_string()}, "not a bandwidth (expected a number > 0)");
-  }
+  generic::check_alpha_beta(latency_, bandwidth_);
   CostKind costs = costs_;
   if (latency_ || bandwidth_) {
     const Setting given = latency_ ? Setting{"latency", latency_->to_string()} : Setting{"bandwidth", bandwidth_->to_string()};

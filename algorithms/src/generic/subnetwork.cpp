@@ -84,6 +84,15 @@ std::optional<NodeId> star_rank(const topology::StarGraph& g, std::string_view t
 
 }  // namespace
 
+void check_alpha_beta(const std::optional<Rational>& latency, const std::optional<Rational>& bandwidth) {
+  if (latency && !(*latency >= 0)) {
+    throw UsageError(Setting{"latency", latency->to_string()}, "not a latency (expected a number ≥ 0)");
+  }
+  if (bandwidth && !(*bandwidth > 0)) {
+    throw UsageError(Setting{"bandwidth", bandwidth->to_string()}, "not a bandwidth (expected a number > 0)");
+  }
+}
+
 Rational LinkCosts::of(const Topology& base, NodeId v, Port port) const {
   return alpha(base, v, port) + per_unit(base, v, port);
 }

@@ -278,8 +278,10 @@ void OptimalSearch::upper_bound_from_builtins() {
         result_.upper_source = c.name;
         result_.upper_schedule = c.schedule;
       }
-    } catch (const Error&) {
+    } catch (const ModelViolation&) {
       // It breaks this port model.
+    } catch (const ScheduleError&) {
+      // It does not run on this topology as given.
     }
   }
   result_.builtin_steps = result_.upper_bound;
@@ -322,10 +324,7 @@ OptimalSearch& OptimalSearch::run() {
   if (const auto why = unreachable(t, goal_, root_)) {
     throw UsageError(fmt::format("{}: no schedule exists: {}", spec_, *why));
   }
-  const std::optional<Clock::time_point> deadline =
-      time_limit_ > 0 ? std::optional(start + std::chrono::duration_cast<Clock::duration>(
-                                                  std::chrono::duration<double>(time_limit_)))
-                      : std::nullopt;
+  const auto deadline = deadline_after(time_limit_, start);
   bool transitive = false;
   try {
     transitive = topology::is_vertex_transitive(spec_);

@@ -239,11 +239,6 @@ bool late(const std::optional<Clock::time_point>& deadline) {
   return deadline && Clock::now() >= *deadline;
 }
 
-std::optional<Clock::time_point> deadline_after(double seconds) {
-  if (seconds <= 0) return std::nullopt;
-  return Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
-}
-
 /// Sets of at most this many words are remembered by the depth-first search (65,536 elements).
 constexpr std::size_t MEMO_MAX_WORDS = 1024;
 /// At most this many words of remembered sets in all (256 MB).

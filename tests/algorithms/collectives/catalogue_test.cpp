@@ -6,6 +6,7 @@
 
 #include "../../core/expect_error.hpp"
 
+#include <starnet/algorithms/collectives/block_collectives.hpp>
 #include <starnet/algorithms/collectives/catalogue.hpp>
 #include <starnet/algorithms/generic/bfs_tree.hpp>
 #include <starnet/algorithms/generic/recursive_doubling.hpp>
@@ -176,6 +177,21 @@ TEST(Catalogue, RefusesAlgorithmsOffTheirTopologiesAndCollectivesNamingThem) {
   EXPECT_EQ(find_builtin("star-broadcast"), Algorithm::STAR);
 }
 
+TEST(Catalogue, TheStarAllGatherIsBuiltUpToStar7BeyondTheOtherBlockedCollectivesLimit) {
+  // S_7 has 5,040 nodes, above MAX_BLOCK_NODES: the star algorithm has its own limit, star:7.
+  const auto s7 = topology::make_topology("star:7");
+  ASSERT_GT(s7->num_nodes(), MAX_BLOCK_NODES);
+  const auto built = build(Algorithm::STAR, Collective::ALLGATHER, *s7, "star:7", 0, {});
+  EXPECT_EQ(built.schedule.steps(), star::allreduce_steps(7));
+  EXPECT_EQ(built.schedule.chunks_moved(), std::uint64_t{5040} * 5039);
+  const auto run = sch::run_schedule(built.schedule, *s7, {});
+  EXPECT_TRUE(run.verified) << run.report.first_problem();
+  const auto s8 = topology::make_topology("star:8");
+  EXPECT_ERROR(ScheduleError, build(Algorithm::STAR, Collective::REDUCESCATTER, *s8, "star:8", 0, {}), "up to star:7");
+  EXPECT_ERROR(ScheduleError, build(Algorithm::UNIFORM, Collective::ALLGATHER, *s7, "star:7", 0, {}), "5040 nodes",
+               "up to 1024 nodes");
+}
+
 /// The families of the table at small sizes (and a few that are none of them).
 const char* const SPECS[] = {"star:3",    "star:4",     "hypercube:2", "hypercube:3", "ring:5",    "ring:6",
                              "torus:3x3", "torus:2x4",  "complete:5",  "complete:8",  "mesh:2x3", "debruijn:3"};
@@ -241,6 +257,18 @@ TEST(Catalogue, EveryAllGatherMovesEachBlockOnceAndItsReduceScatterMirrorsIt) {
       EXPECT_EQ(sch::volume(gather).sent_max, sch::volume(scatter).received_max) << spec << " " << to_string(a);
     }
   }
+}
+
+TEST(Catalogue, AReduceScatterRefusesToReverseWhatIsNoPlainAllGatherSayingWhatItGot) {
+  const auto ring = topology::make_topology("ring:4");
+  const auto allreduce = build(Algorithm::RING, Collective::ALLREDUCE, *ring, "ring:4", 0, {}).schedule;
+  EXPECT_ERROR(ScheduleError, (void)reverse_allgather(allreduce), "not a stepped allreduce with");
+  // Node 1 keeps node 0's chunk 0 in its own chunk 1.
+  sch::ScheduleBuilder b(sch::ChunkRules(Collective::ALLGATHER, 2, 2, 0), /*scratch=*/0);
+  const sch::TransferItem moved[] = {{0, 1, sch::ItemOp::COPY}};
+  b.add_transfer(0, 0, 1, moved);
+  EXPECT_ERROR(ScheduleError, (void)reverse_allgather(std::move(b).build()),
+               "node 1 receives chunk 0 of node 0 at step 0 into chunk 1 by copy");
 }
 
 TEST(Catalogue, ACompleteGraphFromAFileIsComplete) {

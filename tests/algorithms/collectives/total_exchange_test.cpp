@@ -11,6 +11,7 @@
 #include <starnet/core/error.hpp>
 #include <starnet/topology/families.hpp>
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -54,6 +55,23 @@ TEST(TotalExchange, TheProgramCatchesAPacketThatEndsAtTheWrongNode) {
   for (const auto& text : run.reports) total.merge(ExchangeReport::parse(text));
   EXPECT_GT(total.wrong, 0U);
   EXPECT_LT(total.complete, t->num_nodes());
+}
+
+TEST(TotalExchange, ARunShorterThanItsPlanIsNotVerifiedAndSaysBothStepCounts) {
+  // A last step that carries nothing: every packet arrives, one step before the plan ends.
+  const auto g = CayleyGroup::of("hypercube:2");
+  auto plan = one_packet_exchange(g);
+  ASSERT_EQ(plan.steps(), 4U);
+  plan.generators.push_back(g.first());
+  plan.packets.push_back(0);
+  const auto check = check_exchange(g, plan);
+  EXPECT_FALSE(check.verified);
+  EXPECT_EQ(check.steps, 4U);
+  EXPECT_THAT(check.problem, ::testing::HasSubstr("in 4 steps where the plan has 5"));
+}
+
+TEST(TotalExchange, AMalformedReportNamesItAndWhatWasExpected) {
+  EXPECT_ERROR(Error, (void)ExchangeReport::parse("3 x"), "\"3 x\"", "expected three counts");
 }
 
 TEST(TotalExchange, CombiningAlongTheGossipRoutesEveryOffsetWithVolumeAtLeastTheStatus) {

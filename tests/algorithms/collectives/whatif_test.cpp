@@ -295,6 +295,9 @@ TEST(WhatIfStudy, BadInputIsAnErrorNamingTheInput) {
   EXPECT_ERROR(UsageError, study().failed_links("3-17").run(), "failed links 3-17", "no link", "hypercube:7");
   EXPECT_ERROR(UsageError, study().failed_nodes("300").run(), "failed nodes 300", "hypercube:7");
   EXPECT_ERROR(UsageError, study().port_models({{0, false}}).run(), "ports 0", "k ≥ 1");
+  EXPECT_ERROR(UsageError, study().port_models({}).run(), "port models", "expected at least one");
+  EXPECT_ERROR(UsageError, study().latency(Rational(-1)).run(), "latency -1", "≥ 0");
+  EXPECT_ERROR(UsageError, study().bandwidth(Rational(0)).run(), "bandwidth 0", "> 0");
   EXPECT_ERROR(UsageError, study().fault_rates({1.5}).run(), "failure probability 1.5");
   EXPECT_ERROR(UsageError, study().root("zz").run(), "root zz", "hypercube:7");
   EXPECT_ERROR(UsageError, study().failed_nodes("5").root("5").run(), "root 5", "among the failed nodes");
@@ -357,7 +360,11 @@ TEST(WhatIfStudy, AlphaBetaPricesStepsAtTheirLargestMessageAndBoundsTheExchangeB
   EXPECT_EQ(one.steps, 12U);  // s = 3·4
   EXPECT_EQ(one.makespan, Rational(12 * 5));
   EXPECT_EQ(one.bound_status, 12U);
+  // Its own model's bound, the one the ratio is taken from: s steps of one packet, (α + 3)·s.
+  EXPECT_EQ(one.lower_bound, 12U);
+  EXPECT_EQ(one.lower_bound_time, Rational(12 * 5));
   EXPECT_TRUE(one.bound_reached);
+  EXPECT_EQ(one.ratio, 1.0);
   const auto& comb = study.rows()[1];
   ASSERT_EQ(comb.algorithm, Algorithm::COMBINING);
   EXPECT_EQ(comb.steps, 3U);
@@ -367,6 +374,50 @@ TEST(WhatIfStudy, AlphaBetaPricesStepsAtTheirLargestMessageAndBoundsTheExchangeB
   EXPECT_EQ(comb.lower_bound_time, Rational(2 * 3 + 3 * 12));
   EXPECT_TRUE(comb.bound_reached);
   for (const auto& r : study.rows()) EXPECT_TRUE(r.verified) << where(r);
+}
+
+TEST(WhatIfStudy, WithTwoPortsTheOnePacketExchangeStaysAtTheStatusAboveItsBound) {
+  // Two ports could carry two packets a step: ⌈s/2⌉ = 6 steps bound it; it takes s = 12.
+  WhatIfStudy study;
+  study.collective(Collective::ALLTOALL).topologies({"hypercube:3"}).port_models({{2, false}}).run();
+  const auto& one = study.rows()[0];
+  ASSERT_EQ(one.algorithm, Algorithm::ONE_PACKET);
+  EXPECT_EQ(one.steps, 12U);
+  EXPECT_EQ(one.lower_bound, 6U);
+  EXPECT_FALSE(one.bound_reached);
+  EXPECT_EQ(one.ratio, 2.0);
+}
+
+TEST(WhatIfStudy, LinksOfEqualTimeButUnequalAlphaAndBetaRunTimedAgainstTheTimedBound) {
+  // a —(α 1, β 1)— b —(α 1/2, β 2/3)— c: a one-unit message takes 2 on either link, but a larger
+  // one does not, so the links are not equal: every row runs timed, its bound in the same units.
+  const auto path = std::filesystem::temp_directory_path() / ("starnet_whatif_eq_" + std::to_string(::getpid()) + ".dot");
+  std::ofstream(path) << "graph { a -- b [latency=1, bandwidth=1]; b -- c [latency=\"1/2\", bandwidth=\"2/3\"]; }\n";
+  for (const Collective c : {Collective::ALLREDUCE, Collective::BROADCAST, Collective::ALLGATHER}) {
+    WhatIfStudy study;
+    study.collective(c).topologies({path.string()}).costs(CostKind::TOPOLOGY).run();
+    expect_sound(study);
+    for (const auto& r : study.rows()) EXPECT_EQ(r.time, emulator::TimeMode::TIMED) << where(r);
+  }
+  WhatIfStudy study;
+  study.topologies({path.string()}).costs(CostKind::TOPOLOGY).run();
+  const auto& bfs = study.rows().back();
+  ASSERT_EQ(bfs.algorithm, Algorithm::BFS_TREE);
+  // Reduce to a along the path, then broadcast back: 2 · (2 + 2); the bound is the path, 4.
+  EXPECT_EQ(bfs.makespan, Rational(8));
+  EXPECT_EQ(bfs.lower_bound_time, Rational(4));
+  EXPECT_EQ(bfs.ratio, 2.0);
+  std::filesystem::remove(path);
+}
+
+TEST(WhatIfStudy, BeyondTheGenericCollectivesATotalExchangeSaysTheTopologyIsTooLarge) {
+  WhatIfStudy study;
+  study.collective(Collective::ALLTOALL).topologies({"star:10"}).run();
+  ASSERT_FALSE(study.rows().empty());
+  for (const auto& r : study.rows()) {
+    EXPECT_FALSE(r.applicable) << where(r);
+    EXPECT_THAT(r.reason, HasSubstr("3628800 nodes exceed the 1048576 nodes")) << where(r);
+  }
 }
 
 TEST(WhatIfStudy, TheRootOfReduceAndBroadcastCanBeChosen) {

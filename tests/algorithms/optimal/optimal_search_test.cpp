@@ -6,6 +6,7 @@
 #include <starnet/algorithms/optimal/optimal_search.hpp>
 #include <starnet/algorithms/optimal/step_encoding.hpp>
 #include <starnet/core/error.hpp>
+#include <starnet/core/interrupt.hpp>
 #include <starnet/topology/families.hpp>
 
 #include <cadical.hpp>
@@ -250,6 +251,23 @@ TEST(OptimalSearch, WithoutTheCatalogueOnlyTheUniformScheduleBoundsFromAbove) {
   EXPECT_FALSE(r.builtin_steps.has_value());
   EXPECT_EQ(r.upper_source, "uniform");
   EXPECT_EQ(r.optimum, 3U);
+}
+
+TEST(OptimalSearch, AStopRequestWhileABuiltInRunsEndsTheSearchThere) {
+  // Only a built-in that breaks the port model or does not fit is passed over: a stop request
+  // (or any other failure) during its run ends the search with it.
+  const auto t = topology::make_topology("hypercube:3");
+  const StopScope scope;
+  OptimalSearch s;
+  s.topology(*t, "hypercube:3")
+      .goal(Goal::GOSSIP)
+      .builtins([](const topology::Topology& g, const std::string& spec, Goal goal, NodeId root,
+                   const emulator::PortModel& ports) {
+        auto candidates = collectives::optimal_candidates(g, spec, goal, root, ports);
+        request_stop();
+        return candidates;
+      });
+  EXPECT_ERROR(Interrupted, s.run(), "the run: stopped on request");
 }
 
 TEST(OptimalSearch, TheCatalogueBoundsCompleteGraphsLogarithmically) {

@@ -59,8 +59,9 @@ enum class ValuesKind : std::uint8_t { INDEX, RANDOM };
 [[nodiscard]] std::string to_string(ValuesKind kind);
 [[nodiscard]] algorithms::star::Values make_values(ValuesKind kind, std::uint64_t seed);
 
-/// An exact number such as "3", "7/2" or "0.25". @throws UsageError about @p setting when it is
-/// not one, or when it is not ≥ @p at_least (> it with @p strictly).
+/// An exact number such as "3", "7/2", "0.25" or "1e-6" (a decimal exponent in -18..18).
+/// @throws UsageError about @p setting when it is not one, when its exponent is beyond ±18, or when
+/// it is not ≥ @p at_least (> it with @p strictly).
 [[nodiscard]] Rational parse_number(std::string_view text, std::string_view setting, Rational at_least = 0,
                                     bool strictly = false);
 

@@ -62,6 +62,8 @@ class StarGraph final : public Topology {
   [[nodiscard]] vertex_descriptor substar_begin(vertex_descriptor v, int m) const;
   /// The symbol in the last position of v's label: v lies in the paper's S_{n-1}^i, i = this.
   [[nodiscard]] int last_symbol(vertex_descriptor v) const;
+  /// ⌊3(n−1)/2⌋, the largest distance (Akers, Harel, Krishnamurthy 1987).
+  [[nodiscard]] int diameter() const { return 3 * (n_ - 1) / 2; }
   /// "1234"-style label for n ≤ 9, "1.2.10.11"-style (dot separated) above.
   [[nodiscard]] std::string label_string(vertex_descriptor v) const;
   /// m! for 0 ≤ m ≤ 12.

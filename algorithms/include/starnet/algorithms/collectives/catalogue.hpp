@@ -73,7 +73,7 @@ inline constexpr Algorithm BUILTINS[] = {Algorithm::STAR,     Algorithm::RECURSI
 [[nodiscard]] std::string builtin_choices();
 
 /// Largest node count of the blocked collectives' schedules (N chunks per node; a gather of N²
-/// chunks in all).
+/// chunks in all), but the star algorithm's (MAX_STAR_BLOCK_N).
 inline constexpr topology::NodeId MAX_BLOCK_NODES = 1024;
 /// Largest S_n whose star all-gather is built (S_7: 25 million chunks moved).
 inline constexpr int MAX_STAR_BLOCK_N = 7;

@@ -64,7 +64,8 @@ struct ParetoFront {
   double seconds = 0;
 };
 
-/// The front of @p g (file comment). @throws UsageError for more than INFINITE_HOPS − 1 steps.
+/// The front of @p g (file comment), up to T = max_steps (0: s) steps, and never beyond
+/// INFINITE_HOPS − 1 (route lengths are 16-bit): a front cut there is not reached_status.
 [[nodiscard]] ParetoFront exchange_pareto(const CayleyGroup& g, const ParetoOptions& options);
 
 }  // namespace starnet::algorithms::collectives

@@ -28,8 +28,9 @@
 /// (1 for a word collective, N − 1 for the blocked ones but all-to-all, whose W is the mean
 /// status ⌈Σ d(u, v) / N⌉, s on a vertex-transitive graph); with k ports a node moves ⌈W/k⌉ in
 /// the steps' largest messages. Step-synchronous: T ≥ α·L + u·max(L, ⌈W/k⌉) (every step costs α
-/// plus its largest message, at least one packet). Timed: T ≥ max(c_min·⌈log_{k+1} N⌉, weighted
-/// distance, α_min + u_min·⌈W/k⌉).
+/// plus its largest message, at least one packet); the one-packet exchange's rows take its own
+/// model's bound, (α + u)·max(L, ⌈s/k⌉) (one packet per message, total_exchange.hpp). Timed:
+/// T ≥ max(c_min·⌈log_{k+1} N⌉, weighted distance, α_min + u_min·⌈W/k⌉).
 ///
 /// Complexity: per row, one plan (O(V log V + E)) or schedule (O(items)) and one emulation
 /// (O(transfers + items)); per topology and scenario one diameter (bounds.hpp). Memory
@@ -115,7 +116,7 @@ struct WhatIfRow {
   Rational bound_distance;        ///< the distance term, likewise
   std::uint64_t bound_volume = 0;  ///< W: packets some node must send or receive
   std::optional<std::uint64_t> bound_status;  ///< all-to-all: the mean status s (the one-packet model's steps)
-  /// The measurement meets its bound: makespan = lower_bound_time; one-packet rows: steps = s.
+  /// The measurement meets its bound: makespan = lower_bound_time (the bound ratio is taken from).
   bool bound_reached = false;
   std::optional<double> ratio;    ///< makespan / lower_bound_time; none when the bound is 0 < makespan
   bool verified = false;
@@ -216,7 +217,9 @@ class WhatIfStudy {
   /// outside [0, 1], a failed link or node or a root that is not in a topology, a failed root, a
   /// negative latency, a bandwidth ≤ 0.
   /// @throws TopologyError naming the spec for an unknown or malformed topology.
-  /// @throws ModelViolation when an algorithm breaks the port model (a bug, never expected).
+  /// @throws ModelViolation when a word collective's plan or the star all-reduce breaks the port
+  /// model (a bug, never expected); a chunk schedule that breaks it is a row "not applicable:
+  /// breaks the port model: …".
   WhatIfStudy& run();
 
   /// @pre run() was called.

@@ -69,6 +69,10 @@ struct LinkCosts {
   [[nodiscard]] Rational per_unit(const Topology& base, NodeId v, Port port) const;
 };
 
+/// Checks the α–β model's latency and bandwidth given for every link.
+/// @throws UsageError about Setting{"latency", …} unless α ≥ 0, Setting{"bandwidth", …} unless β > 0.
+void check_alpha_beta(const std::optional<Rational>& latency, const std::optional<Rational>& bandwidth);
+
 /// Failed links (as pairs of original node ids) and failed nodes.
 struct Faults {
   std::vector<std::pair<NodeId, NodeId>> links;

@@ -36,6 +36,7 @@
 /// bitset of |G| bits per search depth. IMPORTANT: uniform schedules are one class among all
 /// schedules: their optimum bounds the true optimum from above only.
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -55,6 +56,13 @@ inline constexpr int MAX_UNIFORM_N = 10;
 inline constexpr std::uint64_t MAX_UNIFORM_ORDER = 3'628'800;
 /// Largest number of table entries (generators × order) of one group: complete:N has N − 1.
 inline constexpr std::uint64_t MAX_UNIFORM_TABLE = 40'000'000;
+
+/// When a search given @p seconds from @p from must stop: none for seconds ≤ 0 (no limit).
+[[nodiscard]] inline std::optional<std::chrono::steady_clock::time_point> deadline_after(
+    double seconds, std::chrono::steady_clock::time_point from = std::chrono::steady_clock::now()) {
+  if (seconds <= 0) return std::nullopt;
+  return from + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
+}
 
 /// A Cayley graph's group as tables, and the set algebra P ∪ g⁻¹·P on bitsets of its elements.
 class CayleyGroup {
