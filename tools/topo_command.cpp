@@ -133,15 +133,15 @@ void add_topo_command(CLI::App& app, Action& action) {
   topo->require_subcommand(0, 1);  // none: main() names the choices
   topo->footer(SPEC_SYNTAX);
 
-  auto* info = topo->add_subcommand(
+  auto* info_cmd = topo->add_subcommand(
       "info", "Size, degrees, diameter, average distance and distance histogram of one topology (hop distances)");
-  info->add_option("SPEC", opts->spec, "The topology (see 'starnet topo --help')")->required();
-  info->add_flag("--json", opts->json,
+  info_cmd->add_option("SPEC", opts->spec, "The topology (see 'starnet topo --help')")->required();
+  info_cmd->add_flag("--json", opts->json,
                  "Print one JSON object: name, model, nodes, links, directed, processors, degree_min, degree_max, "
                  "diameter (null if some pair is unreachable), unreachable_pairs, average_distance, "
                  "average_distance_exact, distance_histogram (ordered pairs at distance d), method");
-  info->footer(SPEC_SYNTAX);
-  info->callback([opts, &action] {
+  info_cmd->footer(SPEC_SYNTAX);
+  info_cmd->callback([opts, &action] {
     action = [opts] {
       const auto info = api::topology_info(opts->spec);
       if (!info.verified) return verification_failed(self_check_failure(opts->spec));
