@@ -3,6 +3,8 @@
 // the same port-model violation or error, word for word, whatever the number of lanes. Lanes are
 // forced onto small graphs by RunConfig::nodes_per_thread = 1. The star collectives on lanes are
 // compared in tests/algorithms/star/allreduce_test.cpp.
+#include "send_only_runs.hpp"
+
 #include <starnet/core/error.hpp>
 #include <starnet/core/interrupt.hpp>
 #include <starnet/emulator/engine.hpp>
@@ -13,115 +15,24 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <functional>
-#include <map>
-#include <optional>
-#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace starnet::emulator {
 namespace {
 
 using ::testing::HasSubstr;
+using testing::Outcome;
+using testing::SendOnly;
+using testing::run_lanes;
+using testing::same_on_lanes;
 using topology::StarGraph;
-
-/// A send-only program given as a function of the context, one object per lane; logs what each
-/// node sees.
-class SendOnly final : public NodeProgram {
- public:
-  using Body = std::function<void(Context&)>;
-  SendOnly(const Body& body, bool notices) : body_(body), notices_(notices) {}
-  void react(Context& ctx) override {
-    auto& log = seen[ctx.node()];
-    log.push_back("step " + std::to_string(ctx.step()) + (ctx.starting() ? " starting" : ""));
-    for (const auto& d : ctx.received()) {
-      log.push_back(fmt::format("from {} port {} tag {} size {} payload {}", d.from, d.port, d.tag, d.size.to_string(),
-                                d.payload));
-    }
-    for (const auto& c : ctx.completed()) log.push_back(fmt::format("sent to {} tag {}", c.peer, c.tag));
-    log.push_back("free " + std::to_string(ctx.free_send_ports()));
-    body_(ctx);
-  }
-  [[nodiscard]] bool sends_only() const override { return true; }
-  [[nodiscard]] bool reacts_to_sends() const override { return notices_; }
-  [[nodiscard]] std::string report() const override { return std::to_string(seen.size()); }
-  std::map<NodeId, std::vector<std::string>> seen;
-
- private:
-  Body body_;
-  bool notices_;
-};
-
-struct Outcome {
-  std::optional<RunResult<Rational>> result;
-  std::string error;
-  std::map<NodeId, std::vector<std::string>> seen;  // over every lane's program
-  std::size_t programs = 0;
-};
-
-/// @p threads lanes (0: the general path).
-Outcome run_lanes(const topology::Topology& g, const SendOnly::Body& body, bool notices, unsigned threads) {
-  RunConfig config;
-  config.trace = true;
-  config.dense_steps = threads != 0;
-  config.threads = std::max(1U, threads);
-  config.nodes_per_thread = 1;
-  const UnitCosts<Rational> costs;
-  Outcome o;
-  try {
-    o.result = LocalEngine<Rational>().run(
-        g, costs, [&](NodeRange) { return std::make_unique<SendOnly>(body, notices); }, config);
-    o.programs = o.result->programs.size();
-    for (const auto& p : o.result->programs) {
-      const auto& seen = dynamic_cast<const SendOnly&>(*p).seen;
-      o.seen.insert(seen.begin(), seen.end());
-    }
-  } catch (const Error& e) {
-    o.error = e.what();
-  } catch (const std::runtime_error& e) {
-    o.error = e.what();
-  }
-  return o;
-}
-
-void expect_same(const topology::Topology& g, const Outcome& a, const Outcome& b, const std::string& what) {
-  SCOPED_TRACE(what);
-  EXPECT_EQ(a.error, b.error);
-  ASSERT_EQ(a.result.has_value(), b.result.has_value());
-  if (!a.result) return;
-  const auto& x = *a.result;
-  const auto& y = *b.result;
-  EXPECT_EQ(x.makespan, y.makespan);
-  EXPECT_EQ(x.counters.event_times, y.counters.event_times);
-  EXPECT_EQ(x.counters.messages, y.counters.messages);
-  EXPECT_EQ(x.counters.payload_bytes, y.counters.payload_bytes);
-  EXPECT_EQ(x.counters.max_concurrent_sends, y.counters.max_concurrent_sends);
-  EXPECT_EQ(x.counters.max_concurrent_receives, y.counters.max_concurrent_receives);
-  EXPECT_EQ(a.seen, b.seen);
-  ASSERT_EQ(x.trace.size(), y.trace.size());
-  for (std::size_t i = 0; i < x.trace.size(); ++i) {
-    ASSERT_EQ(to_json_line(x.trace[i], g), to_json_line(y.trace[i], g)) << " event " << i;
-  }
-}
 
 /// Runs @p body on one lane, on 2, 3 and 7 lanes and on the general path; expects the same of
 /// everything. Returns the one-lane outcome.
 Outcome same_on_every_lane_count(const topology::Topology& g, const SendOnly::Body& body, bool notices = false) {
-  Outcome one = run_lanes(g, body, notices, 1);
-  EXPECT_EQ(one.error.empty(), one.result.has_value());
-  if (one.result) {
-    EXPECT_EQ(one.programs, 1U);
-  }
-  expect_same(g, one, run_lanes(g, body, notices, 0), "the general path");
-  for (const unsigned lanes : {2U, 3U, 7U}) {
-    const Outcome several = run_lanes(g, body, notices, lanes);
-    if (several.result) {
-      EXPECT_EQ(several.programs, std::min<std::size_t>(lanes, g.num_nodes()));
-    }
-    expect_same(g, one, several, fmt::format("{} lanes", lanes));
-  }
-  return one;
+  return same_on_lanes(g, body, notices, {2, 3, 7});
 }
 
 TEST(DenseLanes, ExchangesAlongEveryDimensionAsOneLane) {

@@ -2,6 +2,8 @@
 // same send-only programs: the same results, counters, trace, deliveries and completions, and the
 // same port-model violation, word for word. The star collectives are compared across every
 // engine in tests/algorithms/star/allreduce_test.cpp.
+#include "send_only_runs.hpp"
+
 #include <starnet/emulator/engine.hpp>
 #include <starnet/core/error.hpp>
 #include <starnet/topology/complete_graph.hpp>
@@ -12,91 +14,29 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <functional>
-#include <map>
-#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace starnet::emulator {
 namespace {
 
 using ::testing::HasSubstr;
+using testing::Outcome;
+using testing::SendOnly;
+using testing::run_lanes;
+using testing::same_on_lanes;
 using topology::StarGraph;
 
-/// A send-only program given as a function of the context; logs what each node sees.
-class SendOnly final : public NodeProgram {
- public:
-  using Body = std::function<void(Context&)>;
-  SendOnly(Body body, bool notices) : body_(std::move(body)), notices_(notices) {}
-  void react(Context& ctx) override {
-    auto& log = seen[ctx.node()];
-    log.push_back("step " + std::to_string(ctx.step()) + (ctx.starting() ? " starting" : ""));
-    for (const auto& d : ctx.received()) {
-      log.push_back(fmt::format("from {} port {} tag {} size {} payload {}", d.from, d.port, d.tag, d.size.to_string(),
-                                d.payload));
-    }
-    for (const auto& c : ctx.completed()) log.push_back(fmt::format("sent to {} tag {}", c.peer, c.tag));
-    log.push_back("free " + std::to_string(ctx.free_send_ports()));
-    body_(ctx);
-  }
-  [[nodiscard]] bool sends_only() const override { return true; }
-  [[nodiscard]] bool reacts_to_sends() const override { return notices_; }
-  std::map<NodeId, std::vector<std::string>> seen;
-
- private:
-  Body body_;
-  bool notices_;
-};
-
-struct Outcome {
-  std::optional<RunResult<Rational>> result;
-  std::string violation;
-  std::map<NodeId, std::vector<std::string>> seen;
-};
-
-Outcome run_path(const topology::Topology& g, const SendOnly::Body& body, bool notices, bool dense) {
-  RunConfig config;
-  config.trace = true;
-  config.dense_steps = dense;
-  const UnitCosts<Rational> costs;
-  Outcome o;
-  SendOnly* program = nullptr;
-  try {
-    o.result = LocalEngine<Rational>().run(g, costs, [&](NodeRange) {
-      auto p = std::make_unique<SendOnly>(body, notices);
-      program = p.get();
-      return p;
-    }, config);
-    o.seen = program->seen;
-  } catch (const ModelViolation& e) {
-    o.violation = e.what();
-  }
-  return o;
+/// Runs @p body on both paths (one lane) and expects the same of everything; returns the dense
+/// outcome.
+Outcome same_on_both_paths(const topology::Topology& g, const SendOnly::Body& body, bool notices = false) {
+  return same_on_lanes(g, body, notices, {});
 }
 
-/// Runs @p body on both paths and expects the same of everything; returns the dense outcome.
-Outcome same_on_both_paths(const topology::Topology& g, const SendOnly::Body& body, bool notices = false) {
-  Outcome dense = run_path(g, body, notices, true);
-  const Outcome general = run_path(g, body, notices, false);
-  EXPECT_EQ(dense.violation, general.violation);
-  EXPECT_EQ(dense.result.has_value(), general.result.has_value());
-  if (!dense.result || !general.result) return dense;
-  const auto& d = *dense.result;
-  const auto& s = *general.result;
-  EXPECT_EQ(d.makespan, s.makespan);
-  EXPECT_EQ(d.counters.event_times, s.counters.event_times);
-  EXPECT_EQ(d.counters.messages, s.counters.messages);
-  EXPECT_EQ(d.counters.payload_bytes, s.counters.payload_bytes);
-  EXPECT_EQ(d.counters.max_concurrent_sends, s.counters.max_concurrent_sends);
-  EXPECT_EQ(d.counters.max_concurrent_receives, s.counters.max_concurrent_receives);
-  EXPECT_EQ(dense.seen, general.seen);
-  EXPECT_EQ(d.trace.size(), s.trace.size());
-  for (std::size_t i = 0; i < std::min(d.trace.size(), s.trace.size()); ++i) {
-    EXPECT_EQ(to_json_line(d.trace[i], g), to_json_line(s.trace[i], g)) << " event " << i;
-    EXPECT_EQ(d.trace[i].round, s.trace[i].round) << " event " << i;
-  }
-  return dense;
+/// The dense path (one lane) or the general one.
+Outcome run_path(const topology::Topology& g, const SendOnly::Body& body, bool notices, bool dense) {
+  return run_lanes(g, body, notices, dense ? 1 : testing::GENERAL_PATH);
 }
 
 TEST(DenseStep, ExchangesAlongEveryDimensionAsTheGeneralPath) {
@@ -190,7 +130,7 @@ TEST(DenseStep, ViolationsAreTheGeneralPathsWordForWord) {
     SCOPED_TRACE(what);
     const auto o = same_on_both_paths(g, body);
     EXPECT_FALSE(o.result);
-    EXPECT_THAT(o.violation, HasSubstr("strict port-model check: step "));
+    EXPECT_THAT(o.error, HasSubstr("strict port-model check: step "));
   }
 }
 
@@ -201,12 +141,9 @@ TEST(DenseStep, AProgramThatBreaksItsWordIsToldOnTheDensePathOnly) {
   const SendOnly::Body computes = [](Context& ctx) {
     if (ctx.starting() && ctx.node() == 0) ctx.compute(1);
   };
-  try {
-    (void)run_path(g, computes, false, true);
-    FAIL() << "the dense path ran a computation";
-  } catch (const ScheduleError& e) {
-    EXPECT_THAT(e.what(), HasSubstr("declares sends_only() called compute()"));
-  }
+  const auto dense = run_path(g, computes, false, true);
+  EXPECT_FALSE(dense.result) << "the dense path ran a computation";
+  EXPECT_THAT(dense.error, HasSubstr("declares sends_only() called compute()"));
   EXPECT_TRUE(run_path(g, computes, false, false).result);
 }
 

@@ -1,0 +1,128 @@
+#pragma once
+// Send-only programs given as functions of the context, run on the local engine's general path
+// and on its dense step path with one or several lanes, and compared event for event: the tests
+// of the dense path (dense_step_test.cpp) and of its lanes (dense_lanes_test.cpp).
+
+#include <starnet/core/error.hpp>
+#include <starnet/emulator/engine.hpp>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <functional>
+#include <initializer_list>
+#include <map>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace starnet::emulator::testing {
+
+/// A send-only program given as a function of the context, one object per lane; logs what each
+/// node sees.
+class SendOnly final : public NodeProgram {
+ public:
+  using Body = std::function<void(Context&)>;
+  SendOnly(Body body, bool notices) : body_(std::move(body)), notices_(notices) {}
+  void react(Context& ctx) override {
+    auto& log = seen[ctx.node()];
+    log.push_back("step " + std::to_string(ctx.step()) + (ctx.starting() ? " starting" : ""));
+    for (const auto& d : ctx.received()) {
+      log.push_back(fmt::format("from {} port {} tag {} size {} payload {}", d.from, d.port, d.tag, d.size.to_string(),
+                                d.payload));
+    }
+    for (const auto& c : ctx.completed()) log.push_back(fmt::format("sent to {} tag {}", c.peer, c.tag));
+    log.push_back("free " + std::to_string(ctx.free_send_ports()));
+    body_(ctx);
+  }
+  [[nodiscard]] bool sends_only() const override { return true; }
+  [[nodiscard]] bool reacts_to_sends() const override { return notices_; }
+  [[nodiscard]] std::string report() const override { return std::to_string(seen.size()); }
+  std::map<NodeId, std::vector<std::string>> seen;
+
+ private:
+  Body body_;
+  bool notices_;
+};
+
+struct Outcome {
+  std::optional<RunResult<Rational>> result;
+  std::string error;  // a port-model violation or another error, as the run threw it
+  std::map<NodeId, std::vector<std::string>> seen;  // over every lane's program
+  std::size_t programs = 0;
+};
+
+/// The general path; a lane count of 0 in same_on_lanes().
+inline constexpr unsigned GENERAL_PATH = 0;
+
+/// Runs @p body on the dense path with @p lanes lanes (one per node at most), or on the general
+/// path (GENERAL_PATH).
+inline Outcome run_lanes(const topology::Topology& g, const SendOnly::Body& body, bool notices, unsigned lanes) {
+  RunConfig config;
+  config.trace = true;
+  config.dense_steps = lanes != GENERAL_PATH;
+  config.threads = std::max(1U, lanes);
+  config.nodes_per_thread = 1;
+  const UnitCosts<Rational> costs;
+  Outcome o;
+  try {
+    o.result = LocalEngine<Rational>().run(
+        g, costs, [&](NodeRange) { return std::make_unique<SendOnly>(body, notices); }, config);
+    o.programs = o.result->programs.size();
+    for (const auto& p : o.result->programs) {
+      const auto& seen = dynamic_cast<const SendOnly&>(*p).seen;
+      o.seen.insert(seen.begin(), seen.end());
+    }
+  } catch (const Error& e) {
+    o.error = e.what();
+  } catch (const std::runtime_error& e) {
+    o.error = e.what();
+  }
+  return o;
+}
+
+inline void expect_same(const topology::Topology& g, const Outcome& a, const Outcome& b, const std::string& what) {
+  SCOPED_TRACE(what);
+  EXPECT_EQ(a.error, b.error);
+  ASSERT_EQ(a.result.has_value(), b.result.has_value());
+  if (!a.result) return;
+  const auto& x = *a.result;
+  const auto& y = *b.result;
+  EXPECT_EQ(x.makespan, y.makespan);
+  EXPECT_EQ(x.counters.event_times, y.counters.event_times);
+  EXPECT_EQ(x.counters.messages, y.counters.messages);
+  EXPECT_EQ(x.counters.payload_bytes, y.counters.payload_bytes);
+  EXPECT_EQ(x.counters.max_concurrent_sends, y.counters.max_concurrent_sends);
+  EXPECT_EQ(x.counters.max_concurrent_receives, y.counters.max_concurrent_receives);
+  EXPECT_EQ(a.seen, b.seen);
+  ASSERT_EQ(x.trace.size(), y.trace.size());
+  for (std::size_t i = 0; i < x.trace.size(); ++i) {
+    ASSERT_EQ(to_json_line(x.trace[i], g), to_json_line(y.trace[i], g)) << " event " << i;
+    ASSERT_EQ(x.trace[i].round, y.trace[i].round) << " event " << i;
+  }
+}
+
+/// Runs @p body on one lane, on the general path and on each of @p lanes; expects the same of
+/// everything. Returns the one-lane outcome.
+inline Outcome same_on_lanes(const topology::Topology& g, const SendOnly::Body& body, bool notices,
+                             std::initializer_list<unsigned> lanes) {
+  Outcome one = run_lanes(g, body, notices, 1);
+  EXPECT_EQ(one.error.empty(), one.result.has_value());
+  if (one.result) {
+    EXPECT_EQ(one.programs, 1U);
+  }
+  expect_same(g, one, run_lanes(g, body, notices, GENERAL_PATH), "the general path");
+  for (const unsigned count : lanes) {
+    const Outcome several = run_lanes(g, body, notices, count);
+    if (several.result) {
+      EXPECT_EQ(several.programs, std::min<std::size_t>(count, g.num_nodes()));
+    }
+    expect_same(g, one, several, fmt::format("{} lanes", count));
+  }
+  return one;
+}
+
+}  // namespace starnet::emulator::testing
