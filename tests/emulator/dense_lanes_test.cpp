@@ -74,6 +74,8 @@ TEST(DenseLanes, WideValuesOfEveryLaneComeBackWhole) {
 }
 
 TEST(DenseLanes, ASparseTokenCrossesEveryLane) {
+  // One message per step on a ring of 64 (a sparse step): the receivers are listed, and the
+  // reacting nodes sorted; with send notices the sender reacts too.
   const auto ring = topology::make_topology("ring:64");
   for (const bool notices : {false, true}) {
     const auto o = same_on_every_lane_count(*ring, [](Context& ctx) {

@@ -74,65 +74,8 @@ TEST(DenseStep, WideValuesLiveBesideTheArraysAndComeBackWhole) {
   EXPECT_GT(o.result->counters.messages, 0U);
 }
 
-TEST(DenseStep, ASparseTokenIsListedNotScanned) {
-  // One message per step on a ring of 64 (a sparse step): the receivers are listed, and the
-  // reacting nodes sorted; with send notices the sender reacts too.
-  const auto ring = topology::make_topology("ring:64");
-  for (const bool notices : {false, true}) {
-    const auto o = same_on_both_paths(*ring, [](Context& ctx) {
-      const bool holds = (ctx.starting() && ctx.node() == 0) || !ctx.received().empty();
-      if (holds && ctx.step() < 100) ctx.send_to((ctx.node() + 1) % 64, "token", 1, ctx.step());
-    }, notices);
-    ASSERT_TRUE(o.result);
-    EXPECT_EQ(o.result->counters.messages, 100U);
-  }
-}
-
-TEST(DenseStep, ViolationsAreTheGeneralPathsWordForWord) {
-  const StarGraph g(/*n=*/4);
-  const std::vector<std::pair<std::string, SendOnly::Body>> cases = {
-      {"a second send in one reaction",
-       [](Context& ctx) {
-         if (ctx.starting() && ctx.node() == 5) {
-           ctx.send(0, "x");
-           ctx.send(1, "y");
-         }
-       }},
-      {"two senders to one receiver",
-       [](Context& ctx) {
-         // Every neighbour of node 1 sends to it.
-         if (ctx.starting() && ctx.topology().find_port(ctx.node(), 1) != topology::Topology::NO_PORT) {
-           ctx.send_to(1, "z");
-         }
-       }},
-      {"a port the node does not have",
-       [](Context& ctx) {
-         if (ctx.starting() && ctx.node() == 3) ctx.send(7, "x");
-       }},
-      {"a node that is no neighbour",
-       [](Context& ctx) {
-         if (ctx.starting() && ctx.node() == 2) ctx.send_to(2, "x");  // itself
-       }},
-      {"a negative size",
-       [](Context& ctx) {
-         if (ctx.starting() && ctx.node() == 1) ctx.send(0, "x", Rational(-1));
-       }},
-      {"violations at a later step, the smallest named",
-       [](Context& ctx) {
-         if (ctx.starting()) ctx.send(0, "a");
-         if (ctx.step() == 1) {
-           ctx.send(1, "b");
-           ctx.send(2, "c");
-         }
-       }},
-  };
-  for (const auto& [what, body] : cases) {
-    SCOPED_TRACE(what);
-    const auto o = same_on_both_paths(g, body);
-    EXPECT_FALSE(o.result);
-    EXPECT_THAT(o.error, HasSubstr("strict port-model check: step "));
-  }
-}
+// A sparse token and every kind of port-model violation are compared between the general path,
+// one lane and several in dense_lanes_test.cpp.
 
 TEST(DenseStep, AProgramThatBreaksItsWordIsToldOnTheDensePathOnly) {
   // sends_only() is a promise: on the dense path a computation is refused, which also shows that
