@@ -724,7 +724,7 @@ TEST_P(BadInputTest, IsRefusedWithOneMessageNamingIt) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Battery, BadInputTest, ::testing::ValuesIn(BATTERY),
-                         [](const ::testing::TestParamInfo<BadInput>& info) { return info.param.name; });
+                         [](const ::testing::TestParamInfo<BadInput>& row) { return row.param.name; });
 
 }  // namespace
 }  // namespace starnet::tools::testing
