@@ -24,10 +24,18 @@ constexpr std::uint64_t LOCAL_BYTES_PER_NODE = 232;
 constexpr std::uint64_t STAR_PROGRAM_BYTES_PER_NODE = 16;
 /// Per node on the local engine's dense step path: the path's and the program's.
 constexpr std::uint64_t DENSE_BYTES_PER_NODE = emulator::DENSE_STEP_BYTES_PER_NODE + STAR_PROGRAM_BYTES_PER_NODE;
-/// Per node with zmq worker threads: the same plus the batches in flight between workers.
+/// Per node with zmq worker threads on the general core: its node state and the batches in flight.
 constexpr std::uint64_t ZMQ_BYTES_PER_NODE = 333;
-/// Per node of a worker process: as threads, plus a process's own buffers.
+/// Per node of a worker process on the general core: as threads, plus a process's own buffers.
 constexpr std::uint64_t PROCESS_WORKER_BYTES_PER_NODE = 364;
+/// Per node of a step's batch between workers on the dense path: at most one 16-byte row
+/// (receiver, sender, payload) per node, written once (emulator/src/dense_batch.hpp).
+constexpr std::uint64_t DENSE_BATCH_BYTES_PER_NODE = 16;
+/// Per node with zmq worker threads on the dense path: the path's and the batches, which pass
+/// from worker to worker without a copy.
+constexpr std::uint64_t ZMQ_DENSE_BYTES_PER_NODE = DENSE_BYTES_PER_NODE + DENSE_BATCH_BYTES_PER_NODE;
+/// Per node of a worker process on the dense path: the batch it sends and the one it receives.
+constexpr std::uint64_t PROCESS_DENSE_BYTES_PER_NODE = DENSE_BYTES_PER_NODE + 2 * DENSE_BATCH_BYTES_PER_NODE;
 /// Per message of a kept trace: its record and its share of the written text.
 constexpr std::uint64_t TRACE_BYTES_PER_MESSAGE = 1100;
 /// The largest TCP port number.
@@ -172,7 +180,11 @@ emulator::MemoryEstimate EngineChoice::memory_estimate(std::uint64_t nodes, std:
   std::uint64_t process_count = 1;
   const bool worker_processes = processes || joined();
   if (kind == EngineKind::ZMQ) {
-    per_node = worker_processes ? PROCESS_WORKER_BYTES_PER_NODE : ZMQ_BYTES_PER_NODE;
+    if (path == LocalPath::DENSE) {
+      per_node = worker_processes ? PROCESS_DENSE_BYTES_PER_NODE : ZMQ_DENSE_BYTES_PER_NODE;
+    } else {
+      per_node = worker_processes ? PROCESS_WORKER_BYTES_PER_NODE : ZMQ_BYTES_PER_NODE;
+    }
     if (worker_processes && !joined()) process_count += worker_count();
   }
   // Workers that join run on their own hosts: this one holds the coordinator and the trace.

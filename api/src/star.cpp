@@ -37,6 +37,10 @@ class FaultAtStep final : public emulator::NodeProgram {
     inner_->react(ctx);
   }
   [[nodiscard]] std::string report() const override { return inner_->report(); }
+  // The same path as the other workers' programs (the dense step path's batches or the general
+  // core's requests): every worker of a run must take the same.
+  [[nodiscard]] bool sends_only() const override { return inner_->sends_only(); }
+  [[nodiscard]] bool reacts_to_sends() const override { return inner_->reacts_to_sends(); }
 
  private:
   std::unique_ptr<emulator::NodeProgram> inner_;

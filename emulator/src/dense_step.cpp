@@ -13,8 +13,8 @@
 namespace starnet::emulator {
 namespace {
 
-constexpr std::uint8_t LONG = 0xFF;
-constexpr std::size_t INLINE_BYTES = sizeof(std::uint64_t);
+constexpr std::uint8_t LONG = DenseBatch::LONG;
+constexpr std::size_t INLINE_BYTES = DenseBatch::INLINE_BYTES;
 
 }  // namespace
 
@@ -102,29 +102,32 @@ void DenseStep::Arrivals::reset(std::size_t n, std::size_t lane_count, std::size
   extras = false;
 }
 
-std::size_t DenseStep::lane_of(std::uint32_t v) const {
-  if (lane_begins_.size() == 1) return 0;
-  return static_cast<std::size_t>(std::upper_bound(lane_begins_.begin(), lane_begins_.end(), v) -
-                                  lane_begins_.begin() - 1);
+std::size_t DenseStep::source_of(std::uint32_t from) const {
+  const auto index = [](const std::vector<NodeId>& begins, std::uint32_t v) {
+    return static_cast<std::size_t>(std::upper_bound(begins.begin(), begins.end(), v) - begins.begin() - 1);
+  };
+  if (!own_.contains(from)) return lanes_.size() + index(part_begins_, from);
+  return lane_begins_.size() == 1 ? 0 : index(lane_begins_, from);
 }
 
 DenseStep::Message DenseStep::message_to(const Arrivals& a, std::uint32_t to) const {
   Message m;
-  m.from = a.from[to];
-  m.port = a.port.get(to);
-  m.tag = a.tag.get(to);
-  const auto length = a.length.get(to);
+  const auto i = at(to);
+  m.from = a.from[i];
+  m.port = a.port.get(i);
+  m.tag = a.tag.get(i);
+  const auto length = a.length.get(i);
   if (a.extras) {
-    const auto& la = a.lanes[lane_of(m.from)];
+    const auto& la = a.lanes[source_of(m.from)];
     if (!la.sizes.empty()) {
       if (const auto s = la.sizes.find(to); s != la.sizes.end()) m.size = s->second;
     }
     if (length == LONG) {
-      m.payload = la.long_payloads[a.payload[to]];
+      m.payload = la.long_payloads[a.payload[i]];
       return m;
     }
   }
-  m.payload = std::string_view(reinterpret_cast<const char*>(&a.payload[to]), length);
+  m.payload = std::string_view(reinterpret_cast<const char*>(&a.payload[i]), length);
   return m;
 }
 
@@ -133,18 +136,19 @@ void DenseStep::put(Arrivals& a, std::size_t lane, std::uint32_t to, std::uint32
   auto& la = a.lanes[lane];
   if (la.listed() && la.receivers.size() < la.receivers.capacity()) la.receivers.push_back(to);
   ++la.count;
-  a.port.put(lane, to, from, port);
-  a.tag.put(lane, to, from, tag);
+  const auto i = at(to);
+  a.port.put(lane, i, from, port);
+  a.tag.put(lane, i, from, tag);
   if (size != 1) la.sizes[to] = size;
-  std::atomic_ref<std::uint64_t> slot(a.payload[to]);
+  std::atomic_ref<std::uint64_t> slot(a.payload[i]);
   if (payload.size() <= INLINE_BYTES) {
     std::uint64_t word = 0;
     std::memcpy(&word, payload.data(), payload.size());
     slot.store(word, std::memory_order_relaxed);
-    a.length.put(lane, to, from, static_cast<std::uint8_t>(payload.size()));
+    a.length.put(lane, i, from, static_cast<std::uint8_t>(payload.size()));
   } else {
     slot.store(la.long_payloads.size(), std::memory_order_relaxed);
-    a.length.put(lane, to, from, LONG);
+    a.length.put(lane, i, from, LONG);
     la.long_payloads.push_back(std::move(payload));
   }
 }
@@ -180,9 +184,16 @@ void DenseStep::send(Lane& lane, std::uint32_t from, NodeId to, Port port, std::
   }
   ++lane.sends_now;
   lane.counters.max_concurrent_sends = 1;
-  auto& a = next();
   const auto receiver = static_cast<std::uint32_t>(to);
-  std::atomic_ref<std::uint32_t> slot(a.from[receiver]);
+  if (!own_.contains(to)) {
+    // Another worker's node: its worker grants or refuses the message when it arrives (trade).
+    lane.counters.max_concurrent_receives = 1;
+    if (config_.trace) record(lane, EventKind::SEND, from, to, port, tag, size, payload);
+    lane.outbound[source_of(receiver) - lanes_.size()].add(receiver, from, port, tag, size, std::move(payload));
+    return;
+  }
+  auto& a = next();
+  std::atomic_ref<std::uint32_t> slot(a.from[at(receiver)]);
   if (slot.load(std::memory_order_relaxed) != NONE) {
     lane.refused.push_back({receiver, from, port});
     return;
@@ -197,7 +208,7 @@ void DenseStep::send(Lane& lane, std::uint32_t from, NodeId to, Port port, std::
   }
   lane.counters.max_concurrent_receives = 1;
   if (config_.trace) record(lane, EventKind::SEND, from, to, port, tag, size, payload);
-  if (send_notices_) sent_to_[from] = receiver;
+  if (send_notices_) sent_to_[at(from)] = receiver;
   put(a, static_cast<std::size_t>(&lane - lanes_.data()), receiver, from, port, tag, size, std::move(payload));
 }
 
@@ -205,7 +216,7 @@ void DenseStep::deliver(Lane& lane, std::uint32_t u) {
   const auto& a = now();
   ++lane.counters.messages;
   if (!config_.trace && !a.extras) {
-    lane.counters.payload_bytes += a.length.get(u);
+    lane.counters.payload_bytes += a.length.get(at(u));
     return;
   }
   const auto m = message_to(a, u);
@@ -221,7 +232,7 @@ void DenseStep::react(Lane& lane, std::uint32_t v, bool starting) {
   lane.completions.clear();
   if (!starting) {
     const auto& a = now();
-    if (a.from[v] != NONE) {
+    if (a.from[at(v)] != NONE) {
       const auto m = message_to(a, v);
       auto& d = lane.deliveries.emplace_back();
       d.from = m.from;
@@ -231,8 +242,8 @@ void DenseStep::react(Lane& lane, std::uint32_t v, bool starting) {
       d.payload.assign(m.payload);
     }
     // v's last send arrives now exactly when its receiver's arrival names v (see sent_to_).
-    if (send_notices_ && sent_to_[v] != NONE && a.from[sent_to_[v]] == v) {
-      lane.completions.push_back({Completion::Kind::SEND, a.tag.get(sent_to_[v]), sent_to_[v]});
+    if (const auto to = send_notices_ ? sent_to_[at(v)] : NONE; to != NONE && a.from[at(to)] == v) {
+      lane.completions.push_back({Completion::Kind::SEND, a.tag.get(at(to)), to});
     }
     if (lane.deliveries.empty() && lane.completions.empty()) return;
   }
@@ -250,12 +261,16 @@ void DenseStep::react_lane(std::size_t l, bool starting) {
     if (starting || !a.listed()) {
       for (auto v = static_cast<std::uint32_t>(lane.range.begin); v < lane.range.end; ++v) {
         throw_if_stopped_every(v);  // a step of S_12 takes seconds
-        if (!starting && a.from[v] != NONE) deliver(lane, v);
+        if (!starting && a.from[at(v)] != NONE) deliver(lane, v);
         react(lane, v, starting);
       }
       return;
     }
+    // Each lane counts the messages it sent; the first, those from other workers' nodes.
     for (const auto u : a.lanes[l].receivers) deliver(lane, u);
+    for (auto k = lanes_.size(); l == 0 && k < a.lanes.size(); ++k) {
+      for (const auto u : a.lanes[k].receivers) deliver(lane, u);
+    }
     const auto first = std::lower_bound(reacting_.begin(), reacting_.end(), lane.range.begin);
     const auto last = std::lower_bound(first, reacting_.end(), lane.range.end);
     for (auto it = first; it != last; ++it) react(lane, *it, false);
@@ -268,30 +283,50 @@ void DenseStep::settle_lane(std::size_t l, bool wide) {
   auto& lane = lanes_[l];
   auto& a = next();
   if (wide) {
-    const auto fill = [&](std::uint32_t u) {
-      const auto from = a.from[u];
-      const auto k = lane_of(from);
-      a.tag.fill(k, u, from);
-      a.length.fill(k, u, from);
-      a.port.fill(k, u, from);
-    };
     if (a.listed()) {
       // A receiver on two lanes' lists (a violating step) is filled by its holder's lane alone.
       for (const auto u : a.lanes[l].receivers) {
-        if (lane.range.contains(a.from[u])) fill(u);
+        if (lane.range.contains(a.from[at(u)])) fill(a, u);
       }
     } else {
       for (auto u = static_cast<std::uint32_t>(lane.range.begin); u < lane.range.end; ++u) {
-        if (a.from[u] != NONE) fill(u);
+        if (a.from[at(u)] != NONE) fill(a, u);
       }
     }
   }
   // This step's arrivals are read: the set is cleared for the step after next.
   auto& old = now();
   if (old.listed()) {
-    for (const auto u : old.lanes[l].receivers) old.from[u] = NONE;
+    for (const auto u : old.lanes[l].receivers) old.from[at(u)] = NONE;
   } else {
-    std::fill(old.from.begin() + lane.range.begin, old.from.begin() + lane.range.end, NONE);
+    const auto first = old.from.begin() + static_cast<std::ptrdiff_t>(lane.range.begin - own_.begin);
+    std::fill(first, first + static_cast<std::ptrdiff_t>(lane.range.size()), NONE);
+  }
+}
+
+void DenseStep::fill(Arrivals& a, std::uint32_t u) {
+  const auto i = at(u);
+  const auto from = a.from[i];
+  const auto k = source_of(from);
+  a.tag.fill(k, i, from);
+  a.length.fill(k, i, from);
+  a.port.fill(k, i, from);
+}
+
+// What arrived from other workers' nodes, while listed: the lanes' share (settle_lane) covers
+// only the receivers they listed themselves.
+void DenseStep::settle_from_workers(bool wide) {
+  auto& a = next();
+  auto& old = now();
+  for (auto k = lanes_.size(); k < a.lanes.size(); ++k) {
+    if (wide && a.listed()) {
+      for (const auto u : a.lanes[k].receivers) {
+        if (source_of(a.from[at(u)]) == k) fill(a, u);
+      }
+    }
+    if (old.listed()) {
+      for (const auto u : old.lanes[k].receivers) old.from[at(u)] = NONE;
+    }
   }
 }
 
@@ -309,7 +344,7 @@ void DenseStep::resolve_refused() {
     // The holder: a smaller sender than those refused on one lane, not always on several; its
     // message, port included, is the one in the slot (settled).
     const auto to = attempts[i].to;
-    attempts.push_back({to, a.from[to], a.port.get(to)});
+    attempts.push_back({to, a.from[at(to)], a.port.get(at(to))});
   }
   std::sort(attempts.begin(), attempts.end(),
             [](const Attempt& x, const Attempt& y) { return std::tie(x.to, x.from) < std::tie(y.to, y.from); });
@@ -332,7 +367,7 @@ void DenseStep::step(bool starting) {
     for (const auto& la : a.lanes) reacting_.insert(reacting_.end(), la.receivers.begin(), la.receivers.end());
     if (send_notices_) {
       for (const auto& la : a.lanes) {
-        for (const auto u : la.receivers) reacting_.push_back(a.from[u]);
+        for (const auto u : la.receivers) reacting_.push_back(a.from[at(u)]);
       }
     }
     std::sort(reacting_.begin(), reacting_.end());
@@ -342,6 +377,7 @@ void DenseStep::step(bool starting) {
   for (const auto& lane : lanes_) {
     if (lane.error) std::rethrow_exception(lane.error);  // the lowest lane's: the first in node order
   }
+  if (exchange_ != nullptr) trade();
   auto& b = next();
   b.extras = std::any_of(b.lanes.begin(), b.lanes.end(),
                          [](const LaneArrivals& l) { return !l.sizes.empty() || !l.long_payloads.empty(); });
@@ -349,6 +385,7 @@ void DenseStep::step(bool starting) {
   wide = b.length.settle() || wide;
   wide = b.port.settle() || wide;
   threads_->each(lanes_.size(), [&](std::size_t l) { settle_lane(l, wide); });
+  settle_from_workers(wide);
   for (auto& la : a.lanes) {
     la.receivers.clear();
     la.count = 0;
@@ -360,18 +397,70 @@ void DenseStep::step(bool starting) {
   a.port.clear();
   a.extras = false;
   resolve_refused();
-  const Lane* worst = nullptr;
-  for (const auto& lane : lanes_) {
-    if (lane.violation && (worst == nullptr || std::tie(lane.violation->first, lane.violation->second) <
-                                                   std::tie(worst->violation->first, worst->violation->second))) {
-      worst = &lane;
-    }
-  }
-  if (worst != nullptr) throw ModelViolation("strict port-model check: " + worst->violation->second);
 }
 
-void DenseStep::run(const topology::Topology& topology, const RunConfig& config,
-                    const std::vector<NodeProgram*>& programs, const std::vector<NodeRange>& ranges) {
+void DenseStep::trade() {
+  for (std::size_t w = 0; w < out_.size(); ++w) {
+    out_[w].clear();
+    for (auto& lane : lanes_) {
+      lane.outbound[w].move_to(out_[w].requests);  // lanes in node order: the senders in order
+    }
+  }
+  exchange_->exchange(out_, in_);
+  DenseBatchReader::Message m;
+  for (std::size_t w = 0; w < in_.size(); ++w) {
+    if (w == self_) continue;
+    DenseBatchReader r(in_[w].received);
+    const NodeRange theirs{part_begins_[w], w + 1 < part_begins_.size() ? part_begins_[w + 1] : topology_->num_nodes()};
+    while (r.next(m)) {
+      if (!own_.contains(m.to) || !theirs.contains(m.from)) wire::Reader::malformed("a message between wrong workers");
+      put_arrival(lanes_.size() + w, m.to, m.from, m.port, m.tag, m.size, std::move(m.payload));
+    }
+    in_[w].clear();
+  }
+}
+
+// Messages from other workers' nodes come after this worker's own sends of the step: a receiver
+// found taken is refused, and resolve_refused() puts the senders in order, as on one lane.
+void DenseStep::put_arrival(std::size_t source, std::uint32_t to, std::uint32_t from, Port port, std::uint64_t tag,
+                            const Rational& size, std::string&& payload) {
+  auto& a = next();
+  auto& slot = a.from[at(to)];
+  if (slot != NONE) {
+    lanes_.front().refused.push_back({to, from, port});
+    return;
+  }
+  slot = from;
+  put(a, source, to, from, port, tag, size, std::move(payload));
+}
+
+bool DenseStep::conclude() {
+  std::optional<Fault> fault;
+  for (const auto& lane : lanes_) {
+    if (!lane.violation) continue;
+    Fault f{lane.violation->first.first, lane.violation->first.second, lane.violation->second};
+    if (!fault || f.before(*fault)) fault = std::move(f);
+  }
+  bool more = next().count() > 0;
+  if (exchange_ != nullptr) {
+    for (auto& b : out_) {
+      b.clear();
+      b.header.violation = fault;
+      b.header.has_next = more;
+    }
+    exchange_->exchange(out_, in_);
+    for (auto& b : in_) {
+      if (b.header.violation && (!fault || b.header.violation->before(*fault))) fault = b.header.violation;
+      more = more || b.header.has_next;
+      b.clear();
+    }
+  }
+  if (fault) throw ModelViolation("strict port-model check: " + fault->message);
+  return more;
+}
+
+void DenseStep::start(const topology::Topology& topology, const RunConfig& config,
+                      const std::vector<NodeProgram*>& programs, const std::vector<NodeRange>& ranges) {
   STARNET_ASSERT(!programs.empty() && programs.size() == ranges.size());
   topology_ = &topology;
   config_ = config;
@@ -384,24 +473,52 @@ void DenseStep::run(const topology::Topology& topology, const RunConfig& config,
   for (std::size_t l = 0; l < programs.size(); ++l) {
     lanes_[l].range = ranges[l];
     lanes_[l].program = programs[l];
+    lanes_[l].outbound.resize(part_begins_.size());
+    for (auto& b : lanes_[l].outbound) b.expect_at_most(ranges[l].size());
     lane_begins_.push_back(ranges[l].begin);
   }
+  own_ = {ranges.front().begin, ranges.back().end};
   threads_.emplace(lanes_.size() > 1 ? std::max(1U, config.threads) : 1U);
-  const auto n = static_cast<std::size_t>(topology.num_nodes());
+  const auto n = static_cast<std::size_t>(own_.size());
+  const auto sources = lanes_.size() + part_begins_.size();
   const std::size_t list_capacity = n / SPARSE_FRACTION / lanes_.size() + 1;
-  for (auto& set : sets_) set.reset(n, lanes_.size(), list_capacity);
+  for (auto& set : sets_) set.reset(n, sources, list_capacity);
   now_ = 0;
   sent_to_.assign(send_notices_ ? n : 0, NONE);
+  out_.assign(part_begins_.size(), {});
+  in_.assign(part_begins_.size(), {});
+}
+
+void DenseStep::loop() {
   bool starting = true;
   for (;;) {
     throw_if_stopped();
     step(starting);
     starting = false;
-    if (next().count() == 0) return;
+    if (!conclude()) return;
     now_ = 1 - now_;
     ++step_;
     ++event_times_;
   }
+}
+
+void DenseStep::run(const topology::Topology& topology, const RunConfig& config,
+                    const std::vector<NodeProgram*>& programs, const std::vector<NodeRange>& ranges) {
+  exchange_ = nullptr;
+  part_begins_.clear();
+  start(topology, config, programs, ranges);
+  loop();
+}
+
+void DenseStep::run(const topology::Topology& topology, const RunConfig& config, NodeProgram& program,
+                    const std::vector<NodeRange>& parts, unsigned self, Exchange<Rational>& exchange) {
+  STARNET_ASSERT(self < parts.size() && !program.reacts_to_sends());
+  exchange_ = &exchange;
+  self_ = self;
+  part_begins_.clear();
+  for (const auto& p : parts) part_begins_.push_back(p.begin);
+  start(topology, config, {&program}, {parts[self]});
+  loop();
 }
 
 Counters DenseStep::counters() const {

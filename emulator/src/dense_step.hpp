@@ -20,7 +20,9 @@
 // (summed) do not depend on the number of lanes (tests/emulator/dense_lanes_test.cpp).
 // Private to the emulator library.
 
+#include "dense_batch.hpp"
 #include "lanes.hpp"
+#include "protocol.hpp"
 
 #include <starnet/emulator/config.hpp>
 #include <starnet/emulator/costs.hpp>
@@ -154,6 +156,19 @@ class DenseStep {
   void run(const topology::Topology& topology, const RunConfig& config, NodeProgram& program) {
     run(topology, config, {&program}, {NodeRange{0, topology.num_nodes()}});
   }
+  /// Whether zmq workers take this path: applies(), for a program that takes no send notices (a
+  /// worker does not see whether its send to another worker's node has arrived).
+  [[nodiscard]] static bool workers_apply(const topology::Topology& topology, const CostModel<Rational>& costs,
+                                          const RunConfig& config, const NodeProgram& program) {
+    return applies(topology, costs, config, program) && !program.reacts_to_sends();
+  }
+  /// Zmq worker @p self's share of a run (workers_apply()): @p program over the nodes of
+  /// @p parts[self], on one lane, its arrays as long as the partition; at the end of each step
+  /// the messages for other workers' nodes travel to them through @p exchange as columns
+  /// (dense_batch.hpp), then the workers agree on the violation and on whether any message is in
+  /// flight. Once merged, the workers' traces and counters are the local run's.
+  void run(const topology::Topology& topology, const RunConfig& config, NodeProgram& program,
+           const std::vector<NodeRange>& parts, unsigned self, Exchange<Rational>& exchange);
 
   [[nodiscard]] Counters counters() const;
   [[nodiscard]] Rational makespan() const { return Rational(static_cast<std::int64_t>(step_)); }
@@ -212,6 +227,7 @@ class DenseStep {
     std::vector<Delivery> deliveries;     // of the reacting node
     std::vector<Completion> completions;  // of the reacting node
     std::uint32_t sends_now = 0;          // sends of the reacting node in this reaction
+    std::vector<DenseBatch> outbound;     // zmq workers: this step's messages for each worker's nodes
     std::exception_ptr error;
   };
   struct Message {
@@ -224,7 +240,14 @@ class DenseStep {
 
   Arrivals& now() { return sets_[now_]; }
   Arrivals& next() { return sets_[1 - now_]; }
-  [[nodiscard]] std::size_t lane_of(std::uint32_t v) const;
+  /// A receiver's slot in the arrays, which hold this worker's nodes (all nodes in a local run).
+  [[nodiscard]] std::uint32_t at(std::uint32_t v) const { return v - static_cast<std::uint32_t>(own_.begin); }
+  /// The arrivals' lane that holds what @p from sent: its own lane, or past the lanes one per
+  /// worker (zmq workers: messages from the other workers' nodes).
+  [[nodiscard]] std::size_t source_of(std::uint32_t from) const;
+  void start(const topology::Topology& topology, const RunConfig& config, const std::vector<NodeProgram*>& programs,
+             const std::vector<NodeRange>& ranges);
+  void loop();
   [[nodiscard]] Message message_to(const Arrivals& a, std::uint32_t to) const;
   void put(Arrivals& a, std::size_t lane, std::uint32_t to, std::uint32_t from, Port port, std::uint64_t tag,
            const Rational& size, std::string&& payload);
@@ -236,7 +259,16 @@ class DenseStep {
   void deliver(Lane& lane, std::uint32_t u);
   void react(Lane& lane, std::uint32_t v, bool starting);
   void settle_lane(std::size_t l, bool wide);
+  void fill(Arrivals& a, std::uint32_t u);  // a wide step: u's tag, length and port into the arrays
+  void settle_from_workers(bool wide);
+  // zmq workers: the messages for other workers' nodes leave, those for this worker's arrive.
+  void trade();
+  void put_arrival(std::size_t source, std::uint32_t to, std::uint32_t from, Port port, std::uint64_t tag,
+                   const Rational& size, std::string&& payload);
   void resolve_refused();
+  /// The end of a step: throws the violation (the smallest of all workers'), or says whether a
+  /// message is in flight (on any worker).
+  [[nodiscard]] bool conclude();
   void violation(Lane& lane, NodeId node, NodeId peer, std::string message);
   void record(Lane& lane, EventKind kind, NodeId node, NodeId peer, Port port, std::uint64_t tag,
               const Rational& size, std::string_view payload);
@@ -248,6 +280,12 @@ class DenseStep {
   std::uint64_t event_times_ = 0;
   std::vector<Lane> lanes_;
   std::vector<NodeId> lane_begins_;
+  NodeRange own_;                    // the nodes of this worker (a local run: every node)
+  std::vector<NodeId> part_begins_;  // zmq workers: where each worker's nodes begin
+  unsigned self_ = 0;
+  Exchange<Rational>* exchange_ = nullptr;
+  std::vector<Batch<Rational>> out_;
+  std::vector<Batch<Rational>> in_;
   std::optional<Lanes> threads_;
   std::array<Arrivals, 2> sets_;
   std::size_t now_ = 0;  // sets_[now_] arrives at step_, the other was sent at step_ (arrives next)

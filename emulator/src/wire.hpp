@@ -73,6 +73,13 @@ class Reader {
     at_ += sizeof value;
     return value;
   }
+  /// The next @p n bytes, in place.
+  std::string_view get_bytes(std::size_t n) {
+    need(n);
+    const auto s = in_.substr(at_, n);
+    at_ += n;
+    return s;
+  }
   std::string get_string() {
     const auto n = get<std::uint64_t>();
     need(n);

@@ -6,7 +6,7 @@
 #include "secure.hpp"
 #include "trace_order.hpp"
 #include "wire.hpp"
-#include "worker.hpp"
+#include "partition_run.hpp"
 
 #include <starnet/emulator/engine.hpp>
 #include <starnet/emulator/zmq_engine.hpp>
@@ -277,7 +277,7 @@ class ZmqExchange final : public Exchange<Time> {
 };
 
 template <class Time>
-void merge_into(RunResult<Time>& result, Worker<Time>& worker) {
+void merge_into(RunResult<Time>& result, PartitionRun<Time>& worker) {
   result.makespan = std::max(result.makespan, worker.makespan());
   result.counters.merge(worker.counters());
   auto& t = worker.trace();

@@ -30,7 +30,7 @@ RunResult<Time> run_threads(const topology::Topology& topology, const CostModel<
   }
   RunResult<Time> result;
   for (const auto& p : parts) result.programs.push_back(factory(p));
-  std::vector<Worker<Time>> cores(workers);
+  std::vector<PartitionRun<Time>> cores(workers);
   std::vector<std::exception_ptr> errors(workers);
   std::atomic<bool> failed{false};
   // Every exchange, and so every worker's bound PULL socket, outlives all the threads: a socket
@@ -44,8 +44,7 @@ RunResult<Time> run_threads(const topology::Topology& topology, const CostModel<
       try {
         exchange.emplace(ctx, i, std::move(pulls[i]), endpoints, nullptr, nullptr, DEFAULT_RUN_TIMEOUT_SECONDS,
                          &failed);
-        cores[i].reset(topology, costs, config, parts, i, *result.programs[i], &*exchange);
-        cores[i].run();
+        cores[i].run(topology, costs, config, parts, i, *result.programs[i], *exchange);
       } catch (const zmq::error_t& e) {
         errors[i] = std::make_exception_ptr(zmq_failure(e));
         failed = true;

@@ -196,9 +196,8 @@ int serve_as_worker(const WorkerOptions& options, const WorkerSetupFunction& set
     exchange.emplace(ctx, c.index, std::move(pull), c.endpoints, &control, &tcp, c.barrier_timeout_seconds);
     exchange->watch_coordinator(c.peer_timeout, &longest_step);
     auto program = s.factory(c.parts.at(c.index));
-    Worker<Rational> worker;
-    worker.reset(*s.topology, *s.costs, c.config, c.parts, c.index, *program, &*exchange);
-    worker.run();
+    PartitionRun<Rational> worker;
+    worker.run(*s.topology, *s.costs, c.config, c.parts, c.index, *program, *exchange);
     answer.put(RESULT);
     answer.put(worker.makespan());
     answer.put(worker.counters());

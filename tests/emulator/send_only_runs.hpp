@@ -1,15 +1,18 @@
 #pragma once
-// Send-only programs given as functions of the context, run on the local engine's general path
-// and on its dense step path with one or several lanes, and compared event for event: the tests
-// of the dense path (dense_step_test.cpp) and of its lanes (dense_lanes_test.cpp).
+// Send-only programs given as functions of the context, run on the local engine's general path,
+// on its dense step path with one or several lanes, and on zmq worker threads, and compared event
+// for event: the tests of the dense path (dense_step_test.cpp), of its lanes
+// (dense_lanes_test.cpp) and of its batches between workers (dense_batch_test.cpp).
 
 #include <starnet/core/error.hpp>
 #include <starnet/emulator/engine.hpp>
+#include <starnet/emulator/zmq_engine.hpp>
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <functional>
 #include <initializer_list>
 #include <map>
@@ -17,6 +20,8 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <typeinfo>
 #include <vector>
 
 namespace starnet::emulator::testing {
@@ -26,8 +31,12 @@ namespace starnet::emulator::testing {
 class SendOnly final : public NodeProgram {
  public:
   using Body = std::function<void(Context&)>;
-  SendOnly(Body body, bool notices) : body_(std::move(body)), notices_(notices) {}
+  /// @p dense: set when a reaction runs on the dense step path (shared by every lane's program).
+  SendOnly(Body body, bool notices, std::shared_ptr<std::atomic<bool>> dense = nullptr)
+      : body_(std::move(body)), notices_(notices), dense_(std::move(dense)) {}
   void react(Context& ctx) override {
+    // The dense path's context is a class of DenseStep's own (a test's only way to tell the paths).
+    if (dense_ && std::string_view(typeid(ctx).name()).find("DenseStep") != std::string_view::npos) *dense_ = true;
     auto& log = seen[ctx.node()];
     log.push_back("step " + std::to_string(ctx.step()) + (ctx.starting() ? " starting" : ""));
     for (const auto& d : ctx.received()) {
@@ -46,6 +55,7 @@ class SendOnly final : public NodeProgram {
  private:
   Body body_;
   bool notices_;
+  std::shared_ptr<std::atomic<bool>> dense_;
 };
 
 struct Outcome {
@@ -53,10 +63,33 @@ struct Outcome {
   std::string error;  // a port-model violation or another error, as the run threw it
   std::map<NodeId, std::vector<std::string>> seen;  // over every lane's program
   std::size_t programs = 0;
+  bool dense = false;  // some reaction ran on the dense step path
 };
 
 /// The general path; a lane count of 0 in same_on_lanes().
 inline constexpr unsigned GENERAL_PATH = 0;
+
+inline Outcome run_on(Engine<Rational>&& engine, const topology::Topology& g, const SendOnly::Body& body,
+                      bool notices, const RunConfig& config) {
+  const UnitCosts<Rational> costs;
+  Outcome o;
+  const auto dense = std::make_shared<std::atomic<bool>>(false);
+  try {
+    o.result =
+        engine.run(g, costs, [&](NodeRange) { return std::make_unique<SendOnly>(body, notices, dense); }, config);
+    o.programs = o.result->programs.size();
+    for (const auto& p : o.result->programs) {
+      const auto& program = dynamic_cast<const SendOnly&>(*p);
+      o.seen.insert(program.seen.begin(), program.seen.end());
+    }
+  } catch (const Error& e) {
+    o.error = e.what();
+  } catch (const std::runtime_error& e) {
+    o.error = e.what();
+  }
+  o.dense = *dense;
+  return o;
+}
 
 /// Runs @p body on the dense path with @p lanes lanes (one per node at most), or on the general
 /// path (GENERAL_PATH).
@@ -66,22 +99,16 @@ inline Outcome run_lanes(const topology::Topology& g, const SendOnly::Body& body
   config.dense_steps = lanes != GENERAL_PATH;
   config.threads = std::max(1U, lanes);
   config.nodes_per_thread = 1;
-  const UnitCosts<Rational> costs;
-  Outcome o;
-  try {
-    o.result = LocalEngine<Rational>().run(
-        g, costs, [&](NodeRange) { return std::make_unique<SendOnly>(body, notices); }, config);
-    o.programs = o.result->programs.size();
-    for (const auto& p : o.result->programs) {
-      const auto& seen = dynamic_cast<const SendOnly&>(*p).seen;
-      o.seen.insert(seen.begin(), seen.end());
-    }
-  } catch (const Error& e) {
-    o.error = e.what();
-  } catch (const std::runtime_error& e) {
-    o.error = e.what();
-  }
-  return o;
+  return run_on(LocalEngine<Rational>(), g, body, notices, config);
+}
+
+/// Runs @p body on @p workers zmq worker threads, on the dense path unless @p dense_steps is false.
+inline Outcome run_workers(const topology::Topology& g, const SendOnly::Body& body, bool notices, unsigned workers,
+                           bool dense_steps = true) {
+  RunConfig config;
+  config.trace = true;
+  config.dense_steps = dense_steps;
+  return run_on(ZmqThreadsEngine<Rational>(workers), g, body, notices, config);
 }
 
 inline void expect_same(const topology::Topology& g, const Outcome& a, const Outcome& b, const std::string& what) {
@@ -111,10 +138,13 @@ inline Outcome same_on_lanes(const topology::Topology& g, const SendOnly::Body& 
                              std::initializer_list<unsigned> lanes) {
   Outcome one = run_lanes(g, body, notices, 1);
   EXPECT_EQ(one.error.empty(), one.result.has_value());
+  EXPECT_TRUE(one.dense);
   if (one.result) {
     EXPECT_EQ(one.programs, 1U);
   }
-  expect_same(g, one, run_lanes(g, body, notices, GENERAL_PATH), "the general path");
+  const Outcome general = run_lanes(g, body, notices, GENERAL_PATH);
+  EXPECT_FALSE(general.dense);
+  expect_same(g, one, general, "the general path");
   for (const unsigned count : lanes) {
     const Outcome several = run_lanes(g, body, notices, count);
     if (several.result) {

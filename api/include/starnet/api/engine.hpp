@@ -25,8 +25,8 @@ enum class EngineKind : std::uint8_t { LOCAL, ZMQ };
 /// @throws UsageError about setting "engine" for anything but local or zmq.
 [[nodiscard]] EngineKind parse_engine(std::string_view text);
 
-/// The path a run takes on the local engine: the star collectives take the dense step path
-/// (NodeProgram::sends_only()), other programs the general one.
+/// The path a run takes on the local engine and on zmq workers: the star collectives take the
+/// dense step path (NodeProgram::sends_only()), other programs the general one.
 enum class LocalPath : std::uint8_t { GENERAL, DENSE };
 
 struct EngineChoice {
@@ -80,7 +80,7 @@ struct EngineChoice {
 
   /// What a run of @p nodes nodes needs on this engine, @p traced_messages of them recorded when
   /// @p trace, plus @p program_bytes that the node programs hold beyond the star programs' (named
-  /// @p program_what); on the local engine, along @p path. Figures measured on the star
+  /// @p program_what), along @p path. Figures measured on the star
   /// collectives (docs/limits.md).
   [[nodiscard]] emulator::MemoryEstimate memory_estimate(std::uint64_t nodes, std::uint64_t traced_messages, bool trace,
                                                          std::uint64_t program_bytes = 0,
