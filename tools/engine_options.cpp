@@ -45,8 +45,9 @@ void EngineOptions::add_to(CLI::App& app, bool with_processes) {
                  "default 5 s beyond the longest step seen")
       ->check(finite_number(emulator::MIN_PEER_TIMEOUT_SECONDS));
   app.add_option("--timeout", timeout,
-                 fmt::format("With --processes: seconds to wait for every worker to join (--listen) or say hello, and "
-                             "for any answer while running (default {:g})",
+                 fmt::format("With --engine zmq: seconds a worker waits at a step's barrier for its peers; with "
+                             "--processes also to wait for every worker to join (--listen) or say hello, and for any "
+                             "answer while running (default {:g})",
                              emulator::ProcessOptions{}.timeout_seconds))
       ->check(finite_number(0));
 }

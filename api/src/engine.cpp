@@ -109,11 +109,14 @@ void EngineChoice::check(bool processes_allowed) const {
                      "this call runs its zmq workers as threads, over inproc:// (worker processes are for the star "
                      "collectives)");
   }
-  const char* inproc = "worker threads talk over inproc://: no address, port, key or timeout";
+  const char* inproc = "worker threads talk over inproc://: no address, port, key or peer timeout";
   needs_processes(!any_processes && !address.empty(), "address", address, inproc);
   needs_processes(!any_processes && port.has_value(), "port", port ? std::to_string(*port) : "", inproc);
   needs_processes(!any_processes && peer_timeout.has_value(), "peer_timeout", seconds_text(peer_timeout), inproc);
-  needs_processes(!any_processes && timeout.has_value(), "timeout", seconds_text(timeout), inproc);
+  if (kind != EngineKind::ZMQ && timeout) {
+    throw UsageError(Setting{"timeout", seconds_text(timeout)},
+                     "applies only to the zmq engine (how long a worker waits for its peers at a step's barrier)");
+  }
   if (port && (*port < 0 || *port > MAX_TCP_PORT)) {
     throw UsageError(Setting{"port", std::to_string(*port)}, fmt::format("expected a TCP port in 0..{}", MAX_TCP_PORT));
   }

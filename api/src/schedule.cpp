@@ -269,6 +269,7 @@ ScheduleRunResult run_schedule(const ScheduleRunRequest& request) {
   settings.op = request.op;
   settings.values = make_values(request.values, request.seed);
   settings.zmq_workers = request.engine.kind == EngineKind::ZMQ ? request.engine.worker_count() : 0;
+  settings.zmq_timeout_seconds = request.engine.barrier_timeout();
   const emulator::TopologyCosts<Rational> link_costs(topo);
   const AlphaBetaLinks alpha_beta(topo, request.latency, request.bandwidth);
   if (request.timed) settings.costs = request.latency || request.bandwidth

@@ -156,7 +156,8 @@ StarResult run_star(const StarRequest& request) {
   if (request.engine.kind == EngineKind::LOCAL) {
     out.run = emulator::LocalEngine<Rational>().run(g, costs, star_factory(g, request, out.expected_value), config);
   } else if (!request.engine.processes && !request.engine.joined()) {
-    out.run = emulator::run_zmq_threads<Rational>(g, costs, star_factory(g, request, out.expected_value), config, k);
+    out.run = emulator::run_zmq_threads<Rational>(g, costs, star_factory(g, request, out.expected_value), config, k,
+                                                   request.engine.barrier_timeout());
   } else {
     emulator::ProcessOptions options = request.engine.process_options();
     options.executable = request.engine.executable.empty() ? self_executable() : request.engine.executable;

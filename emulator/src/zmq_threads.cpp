@@ -16,7 +16,8 @@ std::atomic<unsigned> run_counter{0};
 
 template <class Time>
 RunResult<Time> run_threads(const topology::Topology& topology, const CostModel<Time>& costs,
-                            const ProgramFactory& factory, const RunConfig& config, unsigned workers) {
+                            const ProgramFactory& factory, const RunConfig& config, unsigned workers,
+                            double timeout_seconds) {
   const auto start = std::chrono::steady_clock::now();
   const auto parts = partition_nodes(topology, workers);
   zmq::context_t ctx;
@@ -42,8 +43,7 @@ RunResult<Time> run_threads(const topology::Topology& topology, const CostModel<
     threads.emplace_back([&, i] {
       auto& exchange = exchanges[i];
       try {
-        exchange.emplace(ctx, i, std::move(pulls[i]), endpoints, nullptr, nullptr, DEFAULT_RUN_TIMEOUT_SECONDS,
-                         &failed);
+        exchange.emplace(ctx, i, std::move(pulls[i]), endpoints, nullptr, nullptr, timeout_seconds, &failed);
         cores[i].run(topology, costs, config, parts, i, *result.programs[i], *exchange);
       } catch (const zmq::error_t& e) {
         errors[i] = std::make_exception_ptr(zmq_failure(e));
@@ -88,17 +88,18 @@ RunResult<Time> run_threads(const topology::Topology& topology, const CostModel<
 
 template <class Time>
 RunResult<Time> run_zmq_threads(const topology::Topology& topology, const CostModel<Time>& costs,
-                                const ProgramFactory& factory, const RunConfig& config, unsigned workers) {
+                                const ProgramFactory& factory, const RunConfig& config, unsigned workers,
+                                double timeout_seconds) {
   try {
-    return run_threads(topology, costs, factory, config, workers);
+    return run_threads(topology, costs, factory, config, workers, timeout_seconds);
   } catch (const zmq::error_t& e) {
     throw zmq_failure(e);
   }
 }
 
 template RunResult<Rational> run_zmq_threads(const topology::Topology&, const CostModel<Rational>&,
-                                             const ProgramFactory&, const RunConfig&, unsigned);
+                                             const ProgramFactory&, const RunConfig&, unsigned, double);
 template RunResult<double> run_zmq_threads(const topology::Topology&, const CostModel<double>&,
-                                           const ProgramFactory&, const RunConfig&, unsigned);
+                                           const ProgramFactory&, const RunConfig&, unsigned, double);
 
 }  // namespace starnet::emulator

@@ -51,7 +51,11 @@ TEST(EngineChoice, ThreadsDefaultToEveryCoreOnTheLocalEngineOnly) {
 TEST(EngineChoice, RefusesWhatWorkerThreadsWouldIgnore) {
   EngineChoice e;
   e.timeout = 5;
-  EXPECT_ERROR(UsageError, e.check(), "timeout 5", "applies only with «processes»");
+  EXPECT_ERROR(UsageError, e.check(), "timeout 5", "applies only to the zmq engine");
+  e.kind = EngineKind::ZMQ;  // worker threads wait at a step's barrier that long
+  EXPECT_NO_THROW(e.check());
+  EXPECT_EQ(e.barrier_timeout(), 5);
+  EXPECT_EQ(EngineChoice{}.barrier_timeout(), emulator::DEFAULT_RUN_TIMEOUT_SECONDS);
   e = {};
   e.peer_timeout = 9;
   EXPECT_ERROR(UsageError, e.check(), "peer_timeout 9");

@@ -33,11 +33,15 @@ using topology::StarGraph;
 
 class Lambda final : public NodeProgram {
  public:
-  explicit Lambda(std::function<void(Context&)> f) : f_(std::move(f)) {}
+  /// @p sends_only: the program promises to only send, and takes no send notices (the dense path).
+  explicit Lambda(std::function<void(Context&)> f, bool sends_only = false) : f_(std::move(f)), only_(sends_only) {}
   void react(Context& ctx) override { f_(ctx); }
+  [[nodiscard]] bool sends_only() const override { return only_; }
+  [[nodiscard]] bool reacts_to_sends() const override { return !only_; }
 
  private:
   std::function<void(Context&)> f_;
+  bool only_;
 };
 
 template <class Time>
@@ -72,6 +76,25 @@ TEST(ZmqEngine, TheCoordinatorsTimeoutReachesEveryWorkersBarrier) {
   wire::Reader r(std::string_view(w.str()).substr(1));  // after the type byte
   EXPECT_EQ(get_worker_config(r).barrier_timeout_seconds, 7.5);
   EXPECT_EQ(WorkerConfig{}.barrier_timeout_seconds, ProcessOptions{}.timeout_seconds);
+}
+
+TEST(ZmqEngine, TheTimeoutReachesEveryWorkerThreadsBarrier) {
+  // Node 0's program takes 1 s over one reaction: worker 1 gives up at the barrier after 0.3 s,
+  // on the dense step path and on the general core alike.
+  const StarGraph g(/*n=*/4);
+  const UnitCosts<Rational> costs;
+  for (const bool dense : {true, false}) {
+    RunConfig config;
+    config.dense_steps = dense;
+    const auto slow = [](NodeRange) {
+      return std::make_unique<Lambda>([](Context& ctx) {
+        if (ctx.node() == 0 && ctx.step() == 1) std::this_thread::sleep_for(std::chrono::seconds(1));
+        if (ctx.step() < 3) ctx.send(static_cast<Port>(ctx.step() % 3), "x");
+      }, /*sends_only=*/true);
+    };
+    EXPECT_ERROR(TransportError, ZmqThreadsEngine<Rational>(2, 0.3).run(g, costs, slow, config),
+                 "worker 1 waited 0.3 s for its peers' batches (step barrier)");
+  }
 }
 
 TEST(ZmqEngine, SameTraceAsLocalForAnyWorkerCount) {

@@ -77,7 +77,7 @@ def test_gantt_is_a_figure():
 def test_bad_input_raises_input_error_naming_the_keyword():
     with pytest.raises(starnet.InputError, match=r"workers=-1: expected a number of workers in 1\.\.256"):
         starnet.allreduce("star:4", workers=-1)
-    with pytest.raises(starnet.InputError, match=r"timeout=5.*applies only with processes="):
+    with pytest.raises(starnet.InputError, match=r"timeout=5.*applies only to the zmq engine"):
         starnet.allreduce("star:4", timeout=5)
     with pytest.raises(starnet.InputError, match="op=prod"):
         starnet.allreduce("star:4", op="prod")

@@ -29,7 +29,8 @@ ScheduleRun run_schedule(const Schedule& schedule, const topology::Topology& top
   if (settings.zmq_workers == 0) {
     engine = std::make_unique<emulator::LocalEngine<Rational>>();
   } else {
-    engine = std::make_unique<emulator::ZmqThreadsEngine<Rational>>(settings.zmq_workers);
+    engine = std::make_unique<emulator::ZmqThreadsEngine<Rational>>(settings.zmq_workers,
+                                                                    settings.zmq_timeout_seconds);
   }
   out.run = engine->run(topology, costs, factory, settings.config);
   for (const auto& text : out.run.reports) out.report.merge(ChunkReport::parse(text));

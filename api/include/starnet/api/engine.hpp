@@ -46,7 +46,8 @@ struct EngineChoice {
   /// Worker processes: seconds without a heartbeat before a worker is declared gone (default:
   /// emulator::DEFAULT_PEER_TIMEOUT_SECONDS beyond the longest step seen).
   std::optional<double> peer_timeout;
-  /// Worker processes: seconds to wait for every worker to join or say hello, and for any answer.
+  /// The zmq engine: seconds a worker waits at a step's barrier for its peers; worker processes
+  /// also: to wait for every worker to join or say hello, and for any answer while running.
   std::optional<double> timeout;
   /// The local engine: threads of its dense step path (0..MAX_THREADS; 0 or none: every core).
   /// Traces, counters and results are the same whatever the number.
@@ -65,8 +66,10 @@ struct EngineChoice {
   /// The threads of the local engine's dense step path: threads, every core when 0 or none.
   /// @throws UsageError about "threads" outside 0..MAX_THREADS, or given to the zmq engine.
   [[nodiscard]] unsigned thread_count() const;
-  /// Refuses what does not apply: processes, addresses, ports, keys and timeouts without worker
-  /// processes (or with a call that takes none, @p processes_allowed false), and options that do
+  /// How long a zmq worker waits at a step's barrier: timeout, or the default.
+  [[nodiscard]] double barrier_timeout() const { return timeout.value_or(emulator::DEFAULT_RUN_TIMEOUT_SECONDS); }
+  /// Refuses what does not apply: processes, addresses, ports, keys and a peer timeout without worker
+  /// processes, a timeout on the local engine (or with a call that takes none, @p processes_allowed false), and options that do
   /// not go together. @throws UsageError about the setting at fault.
   void check(bool processes_allowed = true) const;
   /// Whether workers join from other hosts.

@@ -33,25 +33,33 @@
 
 namespace starnet::emulator {
 
-/// Runs with @p workers threads. @throws UsageError for 0 workers or more workers than nodes,
-/// ModelViolation as LocalEngine does, TransportError when a worker fails.
+/// The default of ProcessOptions::timeout_seconds and of the barrier wait of worker threads.
+inline constexpr double DEFAULT_RUN_TIMEOUT_SECONDS = 600;
+
+/// Runs with @p workers threads, each waiting at most @p timeout_seconds at a step's barrier for
+/// its peers' batches (a sibling that fails tells the others at once; the timeout is for one that
+/// is slow or stuck in its program). @throws UsageError for 0 workers or more workers than nodes,
+/// ModelViolation as LocalEngine does, TransportError when a worker fails or waits too long.
 template <class Time>
 RunResult<Time> run_zmq_threads(const topology::Topology& topology, const CostModel<Time>& costs,
-                                const ProgramFactory& factory, const RunConfig& config, unsigned workers);
+                                const ProgramFactory& factory, const RunConfig& config, unsigned workers,
+                                double timeout_seconds = DEFAULT_RUN_TIMEOUT_SECONDS);
 
 /// run_zmq_threads behind the Engine interface, for callers that pick an engine at run time.
 template <class Time>
 class ZmqThreadsEngine final : public Engine<Time> {
  public:
   /// @p workers threads; checked when a run starts (run_zmq_threads).
-  explicit ZmqThreadsEngine(unsigned workers) : workers_(workers) {}
+  explicit ZmqThreadsEngine(unsigned workers, double timeout_seconds = DEFAULT_RUN_TIMEOUT_SECONDS)
+      : workers_(workers), timeout_(timeout_seconds) {}
   RunResult<Time> run(const topology::Topology& topology, const CostModel<Time>& costs, const ProgramFactory& factory,
                       const RunConfig& config) override {
-    return run_zmq_threads(topology, costs, factory, config, workers_);
+    return run_zmq_threads(topology, costs, factory, config, workers_, timeout_);
   }
 
  private:
   unsigned workers_;
+  double timeout_;
 };
 
 /// Whether the tcp connections of a process run use CURVE.
@@ -86,10 +94,6 @@ void write_key_file(const std::string& path);
 /// Resolves @p host (a numeric address, [IPv6], or a name) to one numeric address, without
 /// brackets. @throws UsageError naming @p what and @p host when it does not resolve.
 std::string resolve_host(const std::string& host, std::string_view what);
-
-/// The default of ProcessOptions::timeout_seconds, and the barrier wait of worker threads (which
-/// take no timeout: a thread that fails tells its siblings at once).
-inline constexpr double DEFAULT_RUN_TIMEOUT_SECONDS = 600;
 
 struct ProcessOptions {
   unsigned workers = 2;

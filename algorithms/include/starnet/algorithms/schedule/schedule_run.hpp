@@ -16,6 +16,7 @@
 
 #include <starnet/algorithms/schedule/chunk_program.hpp>
 #include <starnet/emulator/engine.hpp>
+#include <starnet/emulator/zmq_engine.hpp>
 
 #include <cstdint>
 
@@ -30,6 +31,8 @@ struct ScheduleRunSettings {
   star::Values values{true, 1};
   /// 0: the local engine; K ≥ 1: the zmq engine with K worker threads.
   unsigned zmq_workers = 0;
+  /// The zmq engine: seconds a worker waits at a step's barrier.
+  double zmq_timeout_seconds = emulator::DEFAULT_RUN_TIMEOUT_SECONDS;
   /// Link costs for timed runs (config.time == TIMED); unit costs when null.
   const emulator::CostModel<Rational>* costs = nullptr;
 };
