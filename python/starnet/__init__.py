@@ -74,7 +74,8 @@ def allreduce(topology, engine="local", workers=None, trace=False, op="sum", val
     topology: ``"star:N"`` (N in 1..12) or a Topology of one.
     engine: ``"local"`` (one process) or ``"zmq"`` (``workers`` threads, default 2; with
         ``processes=True`` worker processes, over ``address``/``port``; ``listen="HOST:PORT"`` with
-        ``key_file`` for workers that join from other hosts; ``peer_timeout``, ``timeout`` seconds).
+        ``key_file`` for workers that join from other hosts; ``peer_timeout`` seconds; ``timeout``
+        seconds a worker waits at a step's barrier, and worker processes to join or answer).
     trace: keep every event: ``result.trace`` (a DataFrame), ``result.transfers``, ``result.gantt()``.
     op: ``"sum"`` (mod 2^64), ``"min"``, ``"max"`` or ``"xor"``.
     values: ``"index"`` (node r holds r + 1) or ``"random"`` (seeded by ``seed``).
