@@ -1,4 +1,5 @@
 #include "dense_step.hpp"
+#include "node_context.hpp"
 #include "violations.hpp"
 
 #include <starnet/core/error.hpp>
@@ -22,31 +23,11 @@ static_assert(DenseStep::BYTES_PER_NODE == 2 * (sizeof(std::uint32_t) + sizeof(s
               "the figure the memory estimate of the star collectives builds on (api/src/engine.cpp)");
 
 /// The reacting node's view: the same checks and messages as Worker's, for sends only.
-class DenseStep::NodeContext final : public Context {
+class DenseStep::NodeContext final : public NodeContextOf<NodeContext> {
  public:
-  NodeContext(DenseStep& d, Lane& lane, std::uint32_t v, bool starting) : Context(*d.topology_), d_(d), lane_(lane) {
-    node_ = v;
-    step_ = d.step_;
-    starting_ = starting;
-    received_ = lane.deliveries;
-    completed_ = lane.completions;
-  }
-  void send(Port port, std::string payload, Rational size, std::uint64_t tag) override {
-    const auto& topo = *d_.topology_;
-    if (port >= topo.degree(node_)) {
-      d_.violation(lane_, node_, node_, violations::no_such_port(topo, node_, port));
-      return;
-    }
-    d_.send(lane_, static_cast<std::uint32_t>(node_), topo.neighbor(node_, port), port, std::move(payload), size, tag);
-  }
-  void send_to(NodeId to, std::string payload, Rational size, std::uint64_t tag) override {
-    const auto& topo = *d_.topology_;
-    const auto port = topo.find_port(node_, to);
-    if (port == topology::Topology::NO_PORT) {
-      d_.violation(lane_, node_, to, violations::no_such_link(topo, node_, to));
-      return;
-    }
-    d_.send(lane_, static_cast<std::uint32_t>(node_), to, port, std::move(payload), size, tag);
+  NodeContext(DenseStep& d, Lane& lane, std::uint32_t v, bool starting)
+      : NodeContextOf(*d.topology_), d_(d), lane_(lane) {
+    at(v, d.step_, starting, lane.deliveries, lane.completions);
   }
   // A program that only sends (sends_only()) never calls these; one that does broke its word.
   void compute(Rational, std::uint64_t) override { broke("compute()"); }
@@ -57,6 +38,11 @@ class DenseStep::NodeContext final : public Context {
  private:
   [[noreturn]] static void broke(const char* call) {
     throw ScheduleError(fmt::format("a node program that declares sends_only() called {}", call));
+  }
+  friend class NodeContextOf<NodeContext>;
+  void refuse(NodeId peer, std::string message) { d_.violation(lane_, node_, peer, std::move(message)); }
+  void take(NodeId to, Port port, std::string&& payload, const Rational& size, std::uint64_t tag) {
+    d_.send(lane_, static_cast<std::uint32_t>(node_), to, port, std::move(payload), size, tag);
   }
   DenseStep& d_;
   Lane& lane_;

@@ -54,17 +54,19 @@ LocalEngine<Time>& LocalEngine<Time>::operator=(LocalEngine&&) noexcept = defaul
 namespace {
 
 /// The dense step path, on lanes of their own program each when config.threads allows: false
-/// (and the programs built, when there is one lane) when the programs do not only send.
+/// (and the program built, when there is one lane) when the programs do not only send. The
+/// first lane's program says so before the others are built.
 bool run_dense(const topology::Topology& topology, const ProgramFactory& factory, const RunConfig& config,
                RunResult<Rational>& result) {
   const auto lanes = DenseStep::lanes(topology.num_nodes(), config);
   const auto ranges =
       lanes == 1 ? std::vector<NodeRange>{{0, topology.num_nodes()}} : partition_nodes(topology, lanes);
-  for (const auto& r : ranges) result.programs.push_back(factory(r));
+  result.programs.push_back(factory(ranges.front()));
   if (!result.programs.front()->sends_only()) {
     if (lanes > 1) result.programs.clear();
     return false;
   }
+  for (std::size_t l = 1; l < ranges.size(); ++l) result.programs.push_back(factory(ranges[l]));
   std::vector<NodeProgram*> programs;
   for (const auto& p : result.programs) programs.push_back(p.get());
   DenseStep steps;

@@ -6,6 +6,7 @@
 // --benchmark_filter='TreeDynRun|MonteCarloPoint'` gave 7.73–7.85 µs and 77.6–78.3 ms against
 // 7.54–7.61 µs and 76.2–76.3 ms with this shape.
 #include "worker.hpp"
+#include "node_context.hpp"
 
 #include <starnet/core/interrupt.hpp>
 
@@ -36,33 +37,14 @@ std::string time_text(const Time& t) {
 }  // namespace
 
 template <class Time>
-class Worker<Time>::NodeContext final : public Context {
+class Worker<Time>::NodeContext final : public NodeContextOf<NodeContext> {
+  using Base = NodeContextOf<NodeContext>;
+  using Base::node_;
+
  public:
-  explicit NodeContext(Worker& w) : Context(*w.topology_), w_(w) {}
+  explicit NodeContext(Worker& w) : Base(*w.topology_), w_(w) {}
   /// Prepares the reaction of node @p v to what node_deliveries_ and node_completions_ hold.
-  void at(NodeId v, bool starting) {
-    node_ = v;
-    step_ = w_.step_;
-    starting_ = starting;
-    received_ = w_.node_deliveries_;
-    completed_ = w_.node_completions_;
-  }
-  void send(Port port, std::string payload, Rational size, std::uint64_t tag) override {
-    const auto& topo = *w_.topology_;
-    if (port >= topo.degree(node_)) {
-      w_.violation(node_, node_, violations::no_such_port(topo, node_, port));
-      return;
-    }
-    w_.start_send(request(topo.neighbor(node_, port), port, std::move(payload), size, tag));
-  }
-  void send_to(NodeId to, std::string payload, Rational size, std::uint64_t tag) override {
-    const auto port = w_.topology_->find_port(node_, to);
-    if (port == topology::Topology::NO_PORT) {
-      w_.violation(node_, to, violations::no_such_link(*w_.topology_, node_, to));
-      return;
-    }
-    w_.start_send(request(to, port, std::move(payload), size, tag));
-  }
+  void at(NodeId v, bool starting) { Base::at(v, w_.step_, starting, w_.node_deliveries_, w_.node_completions_); }
   void compute(Rational work, std::uint64_t tag) override { w_.start_compute(task(work, tag)); }
   void sleep(Rational delay, std::uint64_t tag) override { w_.start_timer(task(delay, tag)); }
   void accept(NodeId from) override { w_.post(node_, from); }
@@ -92,6 +74,11 @@ class Worker<Time>::NodeContext final : public Context {
     t.tag = tag;
     t.work = work;
     return added;
+  }
+  friend class NodeContextOf<NodeContext>;
+  void refuse(NodeId peer, std::string message) { w_.violation(node_, peer, std::move(message)); }
+  void take(NodeId to, Port port, std::string&& payload, const Rational& size, std::uint64_t tag) {
+    w_.start_send(request(to, port, std::move(payload), size, tag));
   }
   Worker& w_;
 };
