@@ -47,19 +47,13 @@ Outcome same_on_workers(const topology::Topology& g, const SendOnly::Body& body,
 }
 
 TEST(DenseBatch, ExchangesAlongEveryDimensionAsTheLocalRun) {
-  // Every node sends along link k at step k − 2, payloads of 0 to 8 bytes, tags that differ per
-  // node (a wide tag column); the steps along the highest links cross workers.
+  // The steps along the highest links cross workers; with send notices the workers take the
+  // general core, which must agree too.
   for (int n = 3; n <= 6; ++n) {
     const StarGraph g(n);
     for (const bool notices : {false, true}) {
       SCOPED_TRACE(fmt::format("n={} notices={}", n, notices));
-      const auto o = same_on_workers(g, [n](Context& ctx) {
-        const auto step = ctx.step();
-        if (step + 2 > static_cast<std::uint64_t>(n)) return;
-        const auto v = ctx.node();
-        ctx.send(StarGraph::port_of(static_cast<int>(step) + 2), std::string(v % 9, static_cast<char>('a' + step)),
-                 1, v * 1000 + step);
-      }, notices);
+      const auto o = same_on_workers(g, testing::along_every_dimension(n), notices);
       ASSERT_TRUE(o.result);
       EXPECT_EQ(o.result->counters.messages, static_cast<std::uint64_t>(n - 1) * StarGraph::factorial(n));
     }
@@ -67,65 +61,26 @@ TEST(DenseBatch, ExchangesAlongEveryDimensionAsTheLocalRun) {
 }
 
 TEST(DenseBatch, WideValuesCrossWorkersWhole) {
-  // Payloads over 8 bytes, tags of 2^32 and more, sizes other than 1 and 0, ports that differ,
-  // workers whose batches each agree but differ from worker to worker.
+  // Workers whose batches each agree but differ from worker to worker; a shift of 13 sends most
+  // messages to another worker.
   const auto big = topology::make_topology("complete:40");
-  const auto o = same_on_workers(*big, [](Context& ctx) {
-    if (ctx.step() > 2) return;
-    const auto v = ctx.node();
-    const auto step = ctx.step();
-    const std::uint64_t tag = v < 20 ? 5 : (std::uint64_t{1} << 40) + step;
-    const Rational size = v % 3 == 0 ? Rational(0) : v % 3 == 1 ? Rational(1) : Rational(5, 2);
-    const std::string payload = v % 2 == 0 ? std::string(20 + v % 5, 'p') : std::string(v < 20 ? 1 : 3, 'w');
-    ctx.send_to((v + 13 * (step + 1)) % 40, payload, size, tag);  // one message to each receiver
-  });
+  const auto o = same_on_workers(*big, testing::wide_values(13));
   ASSERT_TRUE(o.result);
   EXPECT_EQ(o.result->counters.messages, 3U * 40U);
 }
 
 TEST(DenseBatch, ASparseTokenCrossesEveryWorker) {
-  // One message per step around a ring of 64: listed receivers, some of them from another worker.
+  // Listed receivers, some of them reached from another worker (the token goes backwards).
   const auto ring = topology::make_topology("ring:64");
-  const auto o = same_on_workers(*ring, [](Context& ctx) {
-    const bool holds = (ctx.starting() && ctx.node() == 0) || !ctx.received().empty();
-    if (holds && ctx.step() < 100) ctx.send_to((ctx.node() + 63) % 64, "token", 1, ctx.step());
-  });
+  const auto o = same_on_workers(*ring, testing::token_around(64, 63));
   ASSERT_TRUE(o.result);
   EXPECT_EQ(o.result->counters.messages, 100U);
 }
 
 TEST(DenseBatch, ViolationsAreTheLocalRunsWordForWord) {
+  // Among them senders of several workers to one receiver, the smallest on another worker.
   const StarGraph g(/*n=*/5);
-  const std::vector<std::pair<std::string, SendOnly::Body>> cases = {
-      {"senders of several workers to one receiver, the smallest from another worker",
-       [](Context& ctx) {
-         for (const NodeId target : {NodeId{1}, NodeId{100}}) {
-           if (ctx.starting() && ctx.topology().find_port(ctx.node(), target) != topology::Topology::NO_PORT) {
-             ctx.send_to(target, "z");
-           }
-         }
-       }},
-      {"every node sends along link 5 to a node that also receives along link 2",
-       [](Context& ctx) {
-         if (ctx.starting()) ctx.send(ctx.node() % 2 == 0 ? StarGraph::port_of(5) : StarGraph::port_of(2), "c");
-       }},
-      {"a second send in one reaction, on one worker only",
-       [](Context& ctx) {
-         if (ctx.starting() && ctx.node() == 110) {
-           ctx.send(0, "x");
-           ctx.send(1, "y");
-         }
-       }},
-      {"violations at a later step on several workers, the smallest named",
-       [](Context& ctx) {
-         if (ctx.starting()) ctx.send(0, "a");
-         if (ctx.step() == 1 && ctx.node() > 50) {
-           ctx.send(1, "b");
-           ctx.send(2, "c");
-         }
-       }},
-  };
-  for (const auto& [what, body] : cases) {
+  for (const auto& [what, body] : testing::violations_on_star5()) {
     SCOPED_TRACE(what);
     const auto o = same_on_workers(g, body);
     EXPECT_FALSE(o.result);
@@ -135,13 +90,7 @@ TEST(DenseBatch, ViolationsAreTheLocalRunsWordForWord) {
 
 TEST(DenseBatch, TheErrorOfTheFirstWorkerWins) {
   const StarGraph g(/*n=*/5);
-  const auto o = same_on_workers(g, [](Context& ctx) {
-    if (ctx.step() == 1 && (ctx.node() == 17 || ctx.node() == 80 || ctx.node() == 119)) {
-      throw std::runtime_error(fmt::format("node {} fails", ctx.node()));
-    }
-    if (ctx.starting()) ctx.send(StarGraph::port_of(5), "a");
-  });
-  EXPECT_EQ(o.error, "node 17 fails");
+  EXPECT_EQ(same_on_workers(g, testing::failing_nodes(StarGraph::port_of(5))).error, "node 17 fails");
 }
 
 TEST(DenseBatch, ColumnsThatAgreeTravelOnce) {

@@ -36,19 +36,12 @@ Outcome same_on_every_lane_count(const topology::Topology& g, const SendOnly::Bo
 }
 
 TEST(DenseLanes, ExchangesAlongEveryDimensionAsOneLane) {
-  // Every node sends along link k at step k − 2, payloads of 0 to 8 bytes, tags that differ per
-  // node (a wide tag column), with and without send notices; most steps cross lanes.
+  // With and without send notices; most steps cross lanes.
   for (int n = 2; n <= 6; ++n) {
     const StarGraph g(n);
     for (const bool notices : {false, true}) {
       SCOPED_TRACE(fmt::format("n={} notices={}", n, notices));
-      const auto o = same_on_every_lane_count(g, [n](Context& ctx) {
-        const auto step = ctx.step();
-        if (step + 2 > static_cast<std::uint64_t>(n)) return;
-        const auto v = ctx.node();
-        ctx.send(StarGraph::port_of(static_cast<int>(step) + 2), std::string(v % 9, static_cast<char>('a' + step)),
-                 1, v * 1000 + step);
-      }, notices);
+      const auto o = same_on_every_lane_count(g, testing::along_every_dimension(n), notices);
       ASSERT_TRUE(o.result);
       EXPECT_EQ(o.result->counters.messages, static_cast<std::uint64_t>(n - 1) * StarGraph::factorial(n));
     }
@@ -56,32 +49,17 @@ TEST(DenseLanes, ExchangesAlongEveryDimensionAsOneLane) {
 }
 
 TEST(DenseLanes, WideValuesOfEveryLaneComeBackWhole) {
-  // Payloads over 8 bytes, tags of 2^32 and more, sizes other than 1, ports that differ, lanes
-  // whose values each agree but differ from lane to lane (a column wide only once merged).
   const auto big = topology::make_topology("complete:40");
-  const auto o = same_on_every_lane_count(*big, [](Context& ctx) {
-    if (ctx.step() > 2) return;
-    const auto v = ctx.node();
-    const auto step = ctx.step();
-    const std::uint64_t tag = v < 20 ? 5 : (std::uint64_t{1} << 40) + step;
-    const Rational size = v % 3 == 0 ? Rational(0) : v % 3 == 1 ? Rational(1) : Rational(5, 2);
-    const std::string payload = v % 2 == 0 ? std::string(20 + v % 5, 'p') : std::string(v < 20 ? 1 : 3, 'w');
-    // A shift of every node by step + 1: one message to each receiver, through ports that differ.
-    ctx.send_to((v + step + 1) % 40, payload, size, tag);
-  });
+  const auto o = same_on_every_lane_count(*big, testing::wide_values(1));
   ASSERT_TRUE(o.result);
   EXPECT_EQ(o.result->counters.messages, 3U * 40U);
 }
 
 TEST(DenseLanes, ASparseTokenCrossesEveryLane) {
-  // One message per step on a ring of 64 (a sparse step): the receivers are listed, and the
-  // reacting nodes sorted; with send notices the sender reacts too.
+  // The receivers are listed, and the reacting nodes sorted; with send notices the sender reacts too.
   const auto ring = topology::make_topology("ring:64");
   for (const bool notices : {false, true}) {
-    const auto o = same_on_every_lane_count(*ring, [](Context& ctx) {
-      const bool holds = (ctx.starting() && ctx.node() == 0) || !ctx.received().empty();
-      if (holds && ctx.step() < 100) ctx.send_to((ctx.node() + 1) % 64, "token", 1, ctx.step());
-    }, notices);
+    const auto o = same_on_every_lane_count(*ring, testing::token_around(64, 1), notices);
     ASSERT_TRUE(o.result);
     EXPECT_EQ(o.result->counters.messages, 100U);
   }
@@ -89,49 +67,7 @@ TEST(DenseLanes, ASparseTokenCrossesEveryLane) {
 
 TEST(DenseLanes, ViolationsAreOneLanesWordForWord) {
   const StarGraph g(/*n=*/5);
-  const std::vector<std::pair<std::string, SendOnly::Body>> cases = {
-      {"a second send in one reaction",
-       [](Context& ctx) {
-         if (ctx.starting() && ctx.node() % 37 == 5) {
-           ctx.send(0, "x");
-           ctx.send(1, "y");
-         }
-       }},
-      {"senders of several lanes to one receiver",
-       [](Context& ctx) {
-         // Every neighbour of nodes 1 and 100 sends to it: along link 5 from another lane.
-         for (const NodeId target : {NodeId{1}, NodeId{100}}) {
-           if (ctx.starting() && ctx.topology().find_port(ctx.node(), target) != topology::Topology::NO_PORT) {
-             ctx.send_to(target, "z");
-           }
-         }
-       }},
-      {"every node sends along link 5 to a node that also receives along link 2",
-       [](Context& ctx) {
-         if (ctx.starting()) ctx.send(ctx.node() % 2 == 0 ? StarGraph::port_of(5) : StarGraph::port_of(2), "c");
-       }},
-      {"a port the node does not have",
-       [](Context& ctx) {
-         if (ctx.starting() && (ctx.node() == 3 || ctx.node() == 90)) ctx.send(7, "x");
-       }},
-      {"a node that is no neighbour",
-       [](Context& ctx) {
-         if (ctx.starting() && ctx.node() == 70) ctx.send_to(70, "x");  // itself
-       }},
-      {"a negative size",
-       [](Context& ctx) {
-         if (ctx.starting() && ctx.node() == 110) ctx.send(0, "x", Rational(-1));
-       }},
-      {"violations at a later step, the smallest named",
-       [](Context& ctx) {
-         if (ctx.starting()) ctx.send(0, "a");
-         if (ctx.step() == 1 && ctx.node() > 50) {
-           ctx.send(1, "b");
-           ctx.send(2, "c");
-         }
-       }},
-  };
-  for (const auto& [what, body] : cases) {
+  for (const auto& [what, body] : testing::violations_on_star5()) {
     SCOPED_TRACE(what);
     const auto o = same_on_every_lane_count(g, body);
     EXPECT_FALSE(o.result);
@@ -142,13 +78,7 @@ TEST(DenseLanes, ViolationsAreOneLanesWordForWord) {
 TEST(DenseLanes, TheErrorOfTheFirstNodeInNodeOrderWins) {
   // Errors in several lanes: the one a single lane meets first.
   const StarGraph g(/*n=*/5);
-  const auto o = same_on_every_lane_count(g, [](Context& ctx) {
-    if (ctx.step() == 1 && (ctx.node() == 17 || ctx.node() == 80 || ctx.node() == 119)) {
-      throw std::runtime_error(fmt::format("node {} fails", ctx.node()));
-    }
-    if (ctx.starting()) ctx.send(0, "a");
-  });
-  EXPECT_EQ(o.error, "node 17 fails");
+  EXPECT_EQ(same_on_every_lane_count(g, testing::failing_nodes(0)).error, "node 17 fails");
 }
 
 TEST(DenseLanes, AStopRequestEndsEveryLane) {

@@ -7,6 +7,7 @@
 #include <starnet/core/error.hpp>
 #include <starnet/emulator/engine.hpp>
 #include <starnet/emulator/zmq_engine.hpp>
+#include <starnet/topology/star_graph.hpp>
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -21,6 +22,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <typeinfo>
 #include <vector>
 
@@ -153,6 +155,100 @@ inline Outcome same_on_lanes(const topology::Topology& g, const SendOnly::Body& 
     expect_same(g, one, several, fmt::format("{} lanes", count));
   }
   return one;
+}
+
+/// Every node of S_n sends along link k at step k − 2, payloads of 0 to 8 bytes, tags that differ
+/// per node (a wide tag column); the steps along high links cross lanes and workers.
+inline SendOnly::Body along_every_dimension(int n) {
+  return [n](Context& ctx) {
+    const auto step = ctx.step();
+    if (step + 2 > static_cast<std::uint64_t>(n)) return;
+    const auto v = ctx.node();
+    ctx.send(topology::StarGraph::port_of(static_cast<int>(step) + 2),
+             std::string(v % 9, static_cast<char>('a' + step)), 1, v * 1000 + step);
+  };
+}
+
+/// On complete:40, three steps of payloads over 8 bytes, tags of 2^32 and more, sizes other than
+/// 1 and 0, ports that differ, node ranges whose values each agree but differ from range to range
+/// (a column wide only once merged): node v sends to v + @p shift·(step + 1) mod 40, one message
+/// to each receiver.
+inline SendOnly::Body wide_values(NodeId shift) {
+  return [shift](Context& ctx) {
+    if (ctx.step() > 2) return;
+    const auto v = ctx.node();
+    const auto step = ctx.step();
+    const std::uint64_t tag = v < 20 ? 5 : (std::uint64_t{1} << 40) + step;
+    const Rational size = v % 3 == 0 ? Rational(0) : v % 3 == 1 ? Rational(1) : Rational(5, 2);
+    const std::string payload = v % 2 == 0 ? std::string(20 + v % 5, 'p') : std::string(v < 20 ? 1 : 3, 'w');
+    ctx.send_to((v + shift * (step + 1)) % 40, payload, size, tag);
+  };
+}
+
+/// One message a step for 100 steps around a ring of @p nodes, each hop @p hop nodes on (a
+/// sparse step: the receivers are listed).
+inline SendOnly::Body token_around(NodeId nodes, NodeId hop) {
+  return [nodes, hop](Context& ctx) {
+    const bool holds = (ctx.starting() && ctx.node() == 0) || !ctx.received().empty();
+    if (holds && ctx.step() < 100) ctx.send_to((ctx.node() + hop) % nodes, "token", 1, ctx.step());
+  };
+}
+
+/// Programs on S_5 that break the port model, each a different way.
+inline std::vector<std::pair<std::string, SendOnly::Body>> violations_on_star5() {
+  using topology::StarGraph;
+  return {
+      {"a second send in one reaction",
+       [](Context& ctx) {
+         if (ctx.starting() && ctx.node() % 37 == 5) {
+           ctx.send(0, "x");
+           ctx.send(1, "y");
+         }
+       }},
+      {"senders of several lanes or workers to one receiver",
+       [](Context& ctx) {
+         // Every neighbour of nodes 1 and 100 sends to it: along link 5 from another range.
+         for (const NodeId target : {NodeId{1}, NodeId{100}}) {
+           if (ctx.starting() && ctx.topology().find_port(ctx.node(), target) != topology::Topology::NO_PORT) {
+             ctx.send_to(target, "z");
+           }
+         }
+       }},
+      {"every node sends along link 5 to a node that also receives along link 2",
+       [](Context& ctx) {
+         if (ctx.starting()) ctx.send(ctx.node() % 2 == 0 ? StarGraph::port_of(5) : StarGraph::port_of(2), "c");
+       }},
+      {"a port the node does not have",
+       [](Context& ctx) {
+         if (ctx.starting() && (ctx.node() == 3 || ctx.node() == 90)) ctx.send(7, "x");
+       }},
+      {"a node that is no neighbour",
+       [](Context& ctx) {
+         if (ctx.starting() && ctx.node() == 70) ctx.send_to(70, "x");  // itself
+       }},
+      {"a negative size",
+       [](Context& ctx) {
+         if (ctx.starting() && ctx.node() == 110) ctx.send(0, "x", Rational(-1));
+       }},
+      {"violations at a later step, the smallest named",
+       [](Context& ctx) {
+         if (ctx.starting()) ctx.send(0, "a");
+         if (ctx.step() == 1 && ctx.node() > 50) {
+           ctx.send(1, "b");
+           ctx.send(2, "c");
+         }
+       }},
+  };
+}
+
+/// On S_5, nodes 17, 80 and 119 throw at step 1, after every node sent through @p port.
+inline SendOnly::Body failing_nodes(Port port) {
+  return [port](Context& ctx) {
+    if (ctx.step() == 1 && (ctx.node() == 17 || ctx.node() == 80 || ctx.node() == 119)) {
+      throw std::runtime_error(fmt::format("node {} fails", ctx.node()));
+    }
+    if (ctx.starting()) ctx.send(port, "a");
+  };
 }
 
 }  // namespace starnet::emulator::testing
