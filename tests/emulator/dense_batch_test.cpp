@@ -12,31 +12,25 @@
 #include <starnet/topology/star_graph.hpp>
 
 #include <fmt/format.h>
-#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <string>
 #include <utility>
-#include <vector>
 
 namespace starnet::emulator {
 namespace {
 
-using ::testing::HasSubstr;
 using testing::Outcome;
-using testing::SendOnly;
-using testing::run_lanes;
-using testing::run_workers;
 using topology::StarGraph;
 
 /// Runs @p body on one local lane and on 2, 3 and 5 zmq worker threads; expects the same of
 /// everything, and the dense path on the workers unless the program takes send notices (then the
 /// general core, which must agree too). Returns the local outcome.
-Outcome same_on_workers(const topology::Topology& g, const SendOnly::Body& body, bool notices = false) {
-  Outcome local = run_lanes(g, body, notices, 1);
+Outcome same_on_workers(const topology::Topology& g, const testing::SendOnly::Body& body, bool notices) {
+  Outcome local = testing::run_lanes(g, body, notices, 1);
   EXPECT_TRUE(local.dense);
   for (const unsigned workers : {2U, 3U, 5U}) {
-    const Outcome zmq = run_workers(g, body, notices, workers);
+    const Outcome zmq = testing::run_workers(g, body, notices, workers);
     EXPECT_EQ(zmq.dense, !notices) << workers << " workers";
     if (zmq.result) {
       EXPECT_EQ(zmq.programs, workers);
@@ -46,51 +40,19 @@ Outcome same_on_workers(const topology::Topology& g, const SendOnly::Body& body,
   return local;
 }
 
-TEST(DenseBatch, ExchangesAlongEveryDimensionAsTheLocalRun) {
-  // The steps along the highest links cross workers; with send notices the workers take the
-  // general core, which must agree too.
-  for (int n = 3; n <= 6; ++n) {
-    const StarGraph g(n);
-    for (const bool notices : {false, true}) {
-      SCOPED_TRACE(fmt::format("n={} notices={}", n, notices));
-      const auto o = same_on_workers(g, testing::along_every_dimension(n), notices);
-      ASSERT_TRUE(o.result);
-      EXPECT_EQ(o.result->counters.messages, static_cast<std::uint64_t>(n - 1) * StarGraph::factorial(n));
-    }
-  }
-}
-
-TEST(DenseBatch, WideValuesCrossWorkersWhole) {
-  // Workers whose batches each agree but differ from worker to worker; a shift of 13 sends most
-  // messages to another worker.
-  const auto big = topology::make_topology("complete:40");
-  const auto o = same_on_workers(*big, testing::wide_values(13));
-  ASSERT_TRUE(o.result);
-  EXPECT_EQ(o.result->counters.messages, 3U * 40U);
-}
-
-TEST(DenseBatch, ASparseTokenCrossesEveryWorker) {
-  // Listed receivers, some of them reached from another worker (the token goes backwards).
-  const auto ring = topology::make_topology("ring:64");
-  const auto o = same_on_workers(*ring, testing::token_around(64, 63));
-  ASSERT_TRUE(o.result);
-  EXPECT_EQ(o.result->counters.messages, 100U);
-}
-
-TEST(DenseBatch, ViolationsAreTheLocalRunsWordForWord) {
-  // Among them senders of several workers to one receiver, the smallest on another worker.
-  const StarGraph g(/*n=*/5);
-  for (const auto& [what, body] : testing::violations_on_star5()) {
-    SCOPED_TRACE(what);
-    const auto o = same_on_workers(g, body);
-    EXPECT_FALSE(o.result);
-    EXPECT_THAT(o.error, HasSubstr("strict port-model check: step "));
-  }
-}
+// Along every dimension (the steps along the highest links cross workers; with send notices the
+// workers take the general core, which must agree too), wide values (a shift of 13: most
+// messages to another worker, batches that each agree but differ from worker to worker), a
+// token going backwards (listed receivers reached from another worker), violations (among them
+// senders of several workers to one receiver, the smallest on another worker).
+TEST(DenseBatch, ExchangesAlongEveryDimensionAsTheLocalRun) { testing::check_every_dimension(same_on_workers, 3); }
+TEST(DenseBatch, WideValuesCrossWorkersWhole) { testing::check_wide_values(same_on_workers, 13); }
+TEST(DenseBatch, ASparseTokenCrossesEveryWorker) { testing::check_token(same_on_workers, 63, {false}); }
+TEST(DenseBatch, ViolationsAreTheLocalRunsWordForWord) { testing::check_violations(same_on_workers); }
 
 TEST(DenseBatch, TheErrorOfTheFirstWorkerWins) {
   const StarGraph g(/*n=*/5);
-  EXPECT_EQ(same_on_workers(g, testing::failing_nodes(StarGraph::port_of(5))).error, "node 17 fails");
+  EXPECT_EQ(same_on_workers(g, testing::failing_nodes(StarGraph::port_of(5)), false).error, "node 17 fails");
 }
 
 TEST(DenseBatch, ColumnsThatAgreeTravelOnce) {

@@ -35,45 +35,12 @@ Outcome same_on_every_lane_count(const topology::Topology& g, const SendOnly::Bo
   return same_on_lanes(g, body, notices, {2, 3, 7});
 }
 
-TEST(DenseLanes, ExchangesAlongEveryDimensionAsOneLane) {
-  // With and without send notices; most steps cross lanes.
-  for (int n = 2; n <= 6; ++n) {
-    const StarGraph g(n);
-    for (const bool notices : {false, true}) {
-      SCOPED_TRACE(fmt::format("n={} notices={}", n, notices));
-      const auto o = same_on_every_lane_count(g, testing::along_every_dimension(n), notices);
-      ASSERT_TRUE(o.result);
-      EXPECT_EQ(o.result->counters.messages, static_cast<std::uint64_t>(n - 1) * StarGraph::factorial(n));
-    }
-  }
-}
-
-TEST(DenseLanes, WideValuesOfEveryLaneComeBackWhole) {
-  const auto big = topology::make_topology("complete:40");
-  const auto o = same_on_every_lane_count(*big, testing::wide_values(1));
-  ASSERT_TRUE(o.result);
-  EXPECT_EQ(o.result->counters.messages, 3U * 40U);
-}
-
-TEST(DenseLanes, ASparseTokenCrossesEveryLane) {
-  // The receivers are listed, and the reacting nodes sorted; with send notices the sender reacts too.
-  const auto ring = topology::make_topology("ring:64");
-  for (const bool notices : {false, true}) {
-    const auto o = same_on_every_lane_count(*ring, testing::token_around(64, 1), notices);
-    ASSERT_TRUE(o.result);
-    EXPECT_EQ(o.result->counters.messages, 100U);
-  }
-}
-
-TEST(DenseLanes, ViolationsAreOneLanesWordForWord) {
-  const StarGraph g(/*n=*/5);
-  for (const auto& [what, body] : testing::violations_on_star5()) {
-    SCOPED_TRACE(what);
-    const auto o = same_on_every_lane_count(g, body);
-    EXPECT_FALSE(o.result);
-    EXPECT_THAT(o.error, HasSubstr("strict port-model check: step "));
-  }
-}
+// Along every dimension (most steps cross lanes), wide values, a sparse token (the receivers
+// listed, the reacting nodes sorted; with send notices the sender reacts too), violations.
+TEST(DenseLanes, ExchangesAlongEveryDimensionAsOneLane) { testing::check_every_dimension(same_on_every_lane_count, 2); }
+TEST(DenseLanes, WideValuesOfEveryLaneComeBackWhole) { testing::check_wide_values(same_on_every_lane_count, 1); }
+TEST(DenseLanes, ASparseTokenCrossesEveryLane) { testing::check_token(same_on_every_lane_count, 1, {false, true}); }
+TEST(DenseLanes, ViolationsAreOneLanesWordForWord) { testing::check_violations(same_on_every_lane_count); }
 
 TEST(DenseLanes, TheErrorOfTheFirstNodeInNodeOrderWins) {
   // Errors in several lanes: the one a single lane meets first.

@@ -7,6 +7,7 @@
 #include <starnet/core/error.hpp>
 #include <starnet/emulator/engine.hpp>
 #include <starnet/emulator/zmq_engine.hpp>
+#include <starnet/topology/families.hpp>
 #include <starnet/topology/star_graph.hpp>
 
 #include <fmt/format.h>
@@ -249,6 +250,52 @@ inline SendOnly::Body failing_nodes(Port port) {
     }
     if (ctx.starting()) ctx.send(port, "a");
   };
+}
+
+/// Runs a body on one path and on others and expects the same of everything (same_on_lanes, or a
+/// test's own comparison); returns the first path's outcome.
+using Compare = std::function<Outcome(const topology::Topology&, const SendOnly::Body&, bool notices)>;
+
+/// along_every_dimension on S_n for n in @p first_n..6, with and without send notices.
+inline void check_every_dimension(const Compare& same, int first_n) {
+  for (int n = first_n; n <= 6; ++n) {
+    const topology::StarGraph g(n);
+    for (const bool notices : {false, true}) {
+      SCOPED_TRACE(fmt::format("n={} notices={}", n, notices));
+      const auto o = same(g, along_every_dimension(n), notices);
+      ASSERT_TRUE(o.result);
+      EXPECT_EQ(o.result->counters.messages, static_cast<std::uint64_t>(n - 1) * topology::StarGraph::factorial(n));
+    }
+  }
+}
+
+/// wide_values(@p shift) on complete:40.
+inline void check_wide_values(const Compare& same, NodeId shift) {
+  const auto big = topology::make_topology("complete:40");
+  const auto o = same(*big, wide_values(shift), false);
+  ASSERT_TRUE(o.result);
+  EXPECT_EQ(o.result->counters.messages, 3U * 40U);
+}
+
+/// token_around(64, @p hop) on ring:64, with send notices as given.
+inline void check_token(const Compare& same, NodeId hop, std::initializer_list<bool> notices) {
+  const auto ring = topology::make_topology("ring:64");
+  for (const bool with : notices) {
+    const auto o = same(*ring, token_around(64, hop), with);
+    ASSERT_TRUE(o.result);
+    EXPECT_EQ(o.result->counters.messages, 100U);
+  }
+}
+
+/// Every case of violations_on_star5 ends in a port-model violation.
+inline void check_violations(const Compare& same) {
+  const topology::StarGraph g(/*n=*/5);
+  for (const auto& [what, body] : violations_on_star5()) {
+    SCOPED_TRACE(what);
+    const auto o = same(g, body, false);
+    EXPECT_FALSE(o.result);
+    EXPECT_NE(o.error.find("strict port-model check: step "), std::string::npos) << o.error;
+  }
 }
 
 }  // namespace starnet::emulator::testing
