@@ -40,10 +40,6 @@ class BatchColumn {
     }
     for (const auto& v : values_) w.put(v);
   }
-  void clear() {
-    values_.clear();
-    values_.shrink_to_fit();
-  }
 
  private:
   T first_{};

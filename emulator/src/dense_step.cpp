@@ -88,12 +88,18 @@ void DenseStep::Arrivals::reset(std::size_t n, std::size_t lane_count, std::size
   extras = false;
 }
 
+namespace {
+
+/// The index of the range, among those beginning at @p begins (in order), that holds @p v.
+std::size_t range_of(const std::vector<NodeId>& begins, std::uint32_t v) {
+  return static_cast<std::size_t>(std::upper_bound(begins.begin(), begins.end(), v) - begins.begin() - 1);
+}
+
+}  // namespace
+
 std::size_t DenseStep::source_of(std::uint32_t from) const {
-  const auto index = [](const std::vector<NodeId>& begins, std::uint32_t v) {
-    return static_cast<std::size_t>(std::upper_bound(begins.begin(), begins.end(), v) - begins.begin() - 1);
-  };
-  if (!own_.contains(from)) return lanes_.size() + index(part_begins_, from);
-  return lane_begins_.size() == 1 ? 0 : index(lane_begins_, from);
+  if (!own_.contains(from)) return lanes_.size() + range_of(part_begins_, from);
+  return lane_begins_.size() == 1 ? 0 : range_of(lane_begins_, from);
 }
 
 DenseStep::Message DenseStep::message_to(const Arrivals& a, std::uint32_t to) const {
@@ -175,7 +181,7 @@ void DenseStep::send(Lane& lane, std::uint32_t from, NodeId to, Port port, std::
     // Another worker's node: its worker grants or refuses the message when it arrives (trade).
     lane.counters.max_concurrent_receives = 1;
     if (config_.trace) record(lane, EventKind::SEND, from, to, port, tag, size, payload);
-    lane.outbound[source_of(receiver) - lanes_.size()].add(receiver, from, port, tag, size, std::move(payload));
+    lane.outbound[range_of(part_begins_, receiver)].add(receiver, from, port, tag, size, std::move(payload));
     return;
   }
   auto& a = next();
