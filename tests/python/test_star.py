@@ -24,6 +24,11 @@ def test_every_option_mirrors_the_command_line():
     assert r.workers == 3 and r.transport == "inproc"
 
 
+def test_zmq_worker_threads_take_the_timeout():
+    r = starnet.allreduce("star:5", engine="zmq", workers=3, timeout=5)
+    assert r.verified and r.nodes_verified == 120
+
+
 def test_threads_give_one_threads_run():
     # S_9 is the smallest star graph whose run takes two lanes (2^15 nodes each at least).
     one = starnet.allreduce("star:9", threads=1)

@@ -70,6 +70,15 @@ TEST(AllReduceCommand, OtherOperatorsAndRandomValues) {
   }
 }
 
+TEST(AllReduceCommand, ZmqWorkerThreadsTakeTheTimeout) {
+  // The barrier's wait of worker threads: accepted and the run verified (refused on the local
+  // engine: BadInputIsExitTwoNamingTheInput).
+  const auto r = run_starnet("allreduce --topology star:5 --engine zmq --workers 3 --timeout 5 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.json()["verified"], true);
+  EXPECT_EQ(r.json()["nodes_verified"], 120);
+}
+
 TEST(AllReduceCommand, EveryEngineWritesTheSameTrace) {
   const std::vector<std::pair<std::string, std::string>> engines = {
       {"local", ""},
