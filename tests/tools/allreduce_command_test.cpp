@@ -1,4 +1,5 @@
 // `starnet allreduce`, `broadcast` and `demo`, run as a user runs them (`worker`: worker_command_test.cpp).
+#include "../core/scratch_dir.hpp"
 #include "starnet_test_paths.hpp"
 #include "../../emulator/src/secure.hpp"
 #include "cli_runner.hpp"
@@ -24,9 +25,7 @@ using ::testing::HasSubstr;
 std::uint64_t factorial(int n) { return n <= 1 ? 1 : n * factorial(n - 1); }
 
 std::filesystem::path scratch(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("starnet_cli_" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  return dir / name;
+  return starnet::testing::scratch_dir("starnet_cli") / name;
 }
 
 TEST(AllReduceCommand, VerifiedInNTimesNMinusOneHalfStepsForNTwoToNine) {

@@ -1,6 +1,7 @@
 // `starnet schedule run --duplex half --checking arbitrated` on the schedules people write, where
 // every node sends and receives at every step (issue #34): contending transfers take turns and the
 // run ends with a makespan, the same on every engine.
+#include "../core/scratch_dir.hpp"
 #include "cli_runner.hpp"
 
 #include <fmt/format.h>
@@ -17,9 +18,7 @@ namespace {
 using ::testing::HasSubstr;
 
 std::filesystem::path scratch() {
-  const auto dir = std::filesystem::temp_directory_path() / ("starnet_arbitration_" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  return dir;
+  return starnet::testing::scratch_dir("starnet_arbitration");
 }
 
 /// The ring all-gather on ring:N as a stepped schedule: at step k node v passes chunk v − k on.

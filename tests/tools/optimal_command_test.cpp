@@ -1,4 +1,5 @@
 // `starnet optimal`, run as a user runs it.
+#include "../core/scratch_dir.hpp"
 #include "cli_runner.hpp"
 
 #include <fmt/format.h>
@@ -14,9 +15,7 @@ namespace {
 using ::testing::HasSubstr;
 
 std::filesystem::path optimal_scratch() {
-  const auto dir = std::filesystem::temp_directory_path() / ("starnet_optimal_cli_" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  return dir;
+  return starnet::testing::scratch_dir("starnet_optimal_cli");
 }
 
 TEST(OptimalCommand, ProvesTheS4GossipOptimumBothWaysAndWritesItsSchedule) {

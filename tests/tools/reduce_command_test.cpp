@@ -1,4 +1,5 @@
 // `starnet reduce`, run as a user runs it.
+#include "../core/scratch_dir.hpp"
 #include "cli_runner.hpp"
 
 #include <gmock/gmock.h>
@@ -24,10 +25,7 @@ std::string read(const std::filesystem::path& path) {
 
 /// A fresh scratch folder for output files.
 std::filesystem::path scratch(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("starnet_reduce_" + name + "_" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
+  return starnet::testing::scratch_dir("starnet_reduce_" + name);
 }
 
 // The plan's structure, read back from JSON: a tree rooted at 0, one transfer per non-root

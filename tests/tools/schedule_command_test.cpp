@@ -1,4 +1,5 @@
 // `starnet schedule run|export`, run as a user runs it.
+#include "../core/scratch_dir.hpp"
 #include "starnet_test_paths.hpp"
 #include "cli_runner.hpp"
 
@@ -17,9 +18,7 @@ namespace {
 using ::testing::HasSubstr;
 
 std::filesystem::path scratch_dir() {
-  const auto dir = std::filesystem::temp_directory_path() / ("starnet_schedule_cli_" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  return dir;
+  return starnet::testing::scratch_dir("starnet_schedule_cli");
 }
 
 std::string write(const std::string& name, const std::string& text) {

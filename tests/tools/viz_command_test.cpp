@@ -1,6 +1,7 @@
 // `starnet viz allreduce` and `starnet viz broadcast --all-to-all`, run as a user runs them: the page
 // is checked against the run's own trace (what it draws is what happened), against the paper's
 // schedule (level m and link d of every step), and, for S_3, against a stored transcript.
+#include "../core/scratch_dir.hpp"
 #include "cli_runner.hpp"
 #include "viz_xml.hpp"
 
@@ -18,9 +19,7 @@ namespace {
 using ::testing::HasSubstr;
 
 std::filesystem::path scratch_dir() {
-  const auto dir = std::filesystem::temp_directory_path() / ("starnet_viz_" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  return dir;
+  return starnet::testing::scratch_dir("starnet_viz");
 }
 
 /// The JSON document a page embeds (<script type="application/json" id="starnet-data">).

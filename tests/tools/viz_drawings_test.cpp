@@ -1,5 +1,6 @@
 // The SVG drawings of the command line: `starnet topo draw` (Graphviz) and `starnet allreduce
 // --gantt` (tools/gantt.hpp), run as a user runs them; every SVG must be well-formed XML.
+#include "../core/scratch_dir.hpp"
 #include "starnet_test_paths.hpp"
 #include "cli_runner.hpp"
 #include "viz_xml.hpp"
@@ -18,9 +19,7 @@ namespace {
 using ::testing::HasSubstr;
 
 std::filesystem::path scratch(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("starnet_drawings_" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  return dir / name;
+  return starnet::testing::scratch_dir("starnet_drawings") / name;
 }
 
 /// The titles of Graphviz's node groups (<g class="node"><title>NAME</title>…).

@@ -1,4 +1,5 @@
 // `starnet whatif`, run as a user runs it.
+#include "../core/scratch_dir.hpp"
 #include "starnet_test_paths.hpp"
 #include "cli_runner.hpp"
 
@@ -19,9 +20,7 @@ namespace {
 using ::testing::HasSubstr;
 
 std::filesystem::path whatif_scratch(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("starnet_whatif_cli_" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  return dir / name;
+  return starnet::testing::scratch_dir("starnet_whatif_cli") / name;
 }
 
 std::string slurp(const std::filesystem::path& p) {
