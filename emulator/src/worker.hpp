@@ -71,7 +71,8 @@ class Worker {
   };
 
   [[nodiscard]] std::size_t local(NodeId v) const { return static_cast<std::size_t>(v - range_.begin); }
-  [[nodiscard]] unsigned owner(NodeId v) const;
+  [[nodiscard]] unsigned owner(NodeId v) const { return partitions_.size() == 1 ? 0 : owner_among(v); }
+  [[nodiscard]] unsigned owner_among(NodeId v) const;  // several workers: a binary search
   [[nodiscard]] bool can_send(std::size_t i) const;
   [[nodiscard]] bool can_receive(std::size_t i) const;
   [[nodiscard]] std::string where() const;
@@ -114,6 +115,8 @@ class Worker {
   // The phases of a round.
   void deliver_due();
   void apply_send_done(const SendDone& done);
+  /// The sender's side of a transfer that ended: its port, the trace, its notice.
+  void finish_send(const SendDone& done);
   void react(bool starting);
   void accept_requests();
   void accept(std::uint32_t message);
