@@ -4,6 +4,8 @@
 // split-duplex link per host), every node's final value checked by the program's report as in
 // `starnet allreduce`. Built with -DSTARNET_SIMGRID_PEER=ON where Debian's libsimgrid-dev is
 // installed; not a test, a measuring stick: `simgrid_star_peer N` prints what it ran.
+#include "star_zone.hpp"
+
 #include <starnet/algorithms/star/allreduce.hpp>
 #include <starnet/emulator/program.hpp>
 #include <starnet/topology/star_graph.hpp>
@@ -15,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,7 +39,7 @@ struct Message {
   std::string payload;
 };
 
-std::string mailbox_of(NodeId v) { return "n" + std::to_string(v); }
+std::string mailbox_of(NodeId v) { return starnet::simgrid_peer::named('n', v); }
 
 /// The reacting node's view: sends become detached SimGrid communications to the neighbour's
 /// mailbox, each waited for once the step's message has arrived. The all-reduce only sends.
@@ -93,20 +96,10 @@ int main(int argc, char** argv) {
   // SimGrid's Constant network model (--cfg=network/model:Constant: every transfer takes the same
   // time, no contention, as starnet's unit steps) takes no links; the others a link per host.
   const bool constant = simgrid::config::get_value<std::string>("network/model") == "Constant";
-  auto* zone = constant ? sg4::create_empty_zone("star") : sg4::create_star_zone("star");
-  std::vector<sg4::Host*> hosts;
+  const auto hosts = starnet::simgrid_peer::star_hosts(
+      g.num_nodes(), 1e9, constant ? std::nullopt : std::optional<starnet::simgrid_peer::Link>({1e12, 0.5}));
   for (NodeId v = 0; v < g.num_nodes(); ++v) {
-    auto* host = zone->create_host("h" + std::to_string(v), 1e9);
-    if (!constant) {
-      auto* link = zone->create_split_duplex_link("l" + std::to_string(v), 1e12)->set_latency(0.5);
-      zone->add_route(host->get_netpoint(), nullptr, nullptr, nullptr, {{link, sg4::LinkInRoute::Direction::UP}},
-                      true);
-    }
-    hosts.push_back(host);
-  }
-  zone->seal();
-  for (NodeId v = 0; v < g.num_nodes(); ++v) {
-    sg4::Actor::create("a" + std::to_string(v), hosts[v], [&g, &program, v, steps] {
+    sg4::Actor::create(starnet::simgrid_peer::named('a', v), hosts[v], [&g, &program, v, steps] {
       PeerContext ctx(g, v);
       std::vector<Delivery> received;
       ctx.at(0, true, received);

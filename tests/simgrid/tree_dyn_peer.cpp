@@ -9,6 +9,8 @@
 // result checked by the program's report. Built with -DSTARNET_SIMGRID_PEER=ON where Debian's
 // libsimgrid-dev is installed; not a test, a measuring stick:
 //   simgrid_tree_dyn_peer N RUNS   prints both rates and the ratio.
+#include "star_zone.hpp"
+
 #include <starnet/algorithms/nonclairvoyant/tree_dyn.hpp>
 #include <starnet/emulator/engine.hpp>
 #include <starnet/topology/complete_graph.hpp>
@@ -74,7 +76,7 @@ struct Message {
   std::string payload;
 };
 
-std::string mailbox_of(NodeId v) { return "p" + std::to_string(v); }
+std::string mailbox_of(NodeId v) { return starnet::simgrid_peer::named('p', v); }
 
 /// The reacting processor's view. Tree-dyn sends or computes at most once a reaction; the actor
 /// carries out what the reaction asked for after it returns.
@@ -110,7 +112,7 @@ double simgrid_run(const std::vector<sg4::Host*>& hosts, const starnet::topology
   const double start = sg4::Engine::get_clock();
   auto merged = std::make_shared<NodeId>(0);  // values combined so far: n − 1 at the end
   for (NodeId v = 0; v < g.num_nodes(); ++v) {
-    sg4::Actor::create("a" + std::to_string(v), hosts[v], [&g, &program, v, x, merged] {
+    sg4::Actor::create(starnet::simgrid_peer::named('a', v), hosts[v], [&g, &program, v, x, merged] {
       PeerContext ctx(g, v);
       ctx.at(true, {}, {});
       program->react(ctx);
@@ -159,15 +161,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const starnet::topology::CompleteGraph g(static_cast<NodeId>(n));
-  auto* zone = sg4::create_star_zone("star");
-  std::vector<sg4::Host*> hosts;
-  for (NodeId v = 0; v < g.num_nodes(); ++v) {
-    auto* host = zone->create_host("h" + std::to_string(v), BANDWIDTH);
-    auto* link = zone->create_split_duplex_link("l" + std::to_string(v), BANDWIDTH)->set_latency(0);
-    zone->add_route(host->get_netpoint(), nullptr, nullptr, nullptr, {{link, sg4::LinkInRoute::Direction::UP}}, true);
-    hosts.push_back(host);
-  }
-  zone->seal();
+  const auto hosts = starnet::simgrid_peer::star_hosts(g.num_nodes(), BANDWIDTH, starnet::simgrid_peer::Link{BANDWIDTH, 0});
 
   // starnet: the Monte-Carlo's configuration (timed, arbitrated, one port), one reused engine.
   // The two engines take turns, a block of runs each, so that the machine's drift in speed
