@@ -21,12 +21,8 @@
 #include <string>
 #include <vector>
 
-namespace sg4 = simgrid::s4u;
+using namespace starnet::simgrid_peer;  // NOLINT(google-build-using-namespace): the peer's own names
 using starnet::Rational;
-using starnet::emulator::Completion;
-using starnet::emulator::Delivery;
-using starnet::emulator::NodeId;
-using starnet::topology::Port;
 using starnet::topology::StarGraph;
 
 namespace {
@@ -39,7 +35,7 @@ struct Message {
   std::string payload;
 };
 
-std::string mailbox_of(NodeId v) { return starnet::simgrid_peer::named('n', v); }
+std::string mailbox_of(NodeId v) { return named('n', v); }
 
 /// The reacting node's view: sends become detached SimGrid communications to the neighbour's
 /// mailbox, each waited for once the step's message has arrived. The all-reduce only sends.
@@ -96,10 +92,10 @@ int main(int argc, char** argv) {
   // SimGrid's Constant network model (--cfg=network/model:Constant: every transfer takes the same
   // time, no contention, as starnet's unit steps) takes no links; the others a link per host.
   const bool constant = simgrid::config::get_value<std::string>("network/model") == "Constant";
-  const auto hosts = starnet::simgrid_peer::star_hosts(
-      g.num_nodes(), 1e9, constant ? std::nullopt : std::optional<starnet::simgrid_peer::Link>({1e12, 0.5}));
+  const auto hosts = star_hosts(
+      g.num_nodes(), 1e9, constant ? std::nullopt : std::optional<Link>({1e12, 0.5}));
   for (NodeId v = 0; v < g.num_nodes(); ++v) {
-    sg4::Actor::create(starnet::simgrid_peer::named('a', v), hosts[v], [&g, &program, v, steps] {
+    sg4::Actor::create(named('a', v), hosts[v], [&g, &program, v, steps] {
       PeerContext ctx(g, v);
       std::vector<Delivery> received;
       ctx.at(0, true, received);

@@ -1,6 +1,9 @@
 #pragma once
-// What the SimGrid peers share: names of hosts, links, mailboxes and actors, and the platform,
-// one host per node on a star zone.
+// What the SimGrid peers share: the names they use, names of hosts, links, mailboxes and actors,
+// and the platform, one host per node on a star zone. A peer says `using namespace
+// starnet::simgrid_peer;`.
+
+#include <starnet/emulator/program.hpp>
 
 #include <simgrid/s4u.hpp>
 
@@ -10,6 +13,12 @@
 #include <vector>
 
 namespace starnet::simgrid_peer {
+
+namespace sg4 = simgrid::s4u;
+using emulator::Completion;
+using emulator::Delivery;
+using emulator::NodeId;
+using topology::Port;
 
 /// @p prefix followed by @p v, e.g. "h12" (appended, not concatenated: GCC 12 warns wrongly of
 /// overlapping copies in `"h" + std::to_string(v)`).

@@ -28,12 +28,8 @@
 #include <string>
 #include <vector>
 
-namespace sg4 = simgrid::s4u;
+using namespace starnet::simgrid_peer;  // NOLINT(google-build-using-namespace): the peer's own names
 using starnet::Rational;
-using starnet::emulator::Completion;
-using starnet::emulator::Delivery;
-using starnet::emulator::NodeId;
-using starnet::topology::Port;
 
 namespace {
 
@@ -76,7 +72,7 @@ struct Message {
   std::string payload;
 };
 
-std::string mailbox_of(NodeId v) { return starnet::simgrid_peer::named('p', v); }
+std::string mailbox_of(NodeId v) { return named('p', v); }
 
 /// The reacting processor's view. Tree-dyn sends or computes at most once a reaction; the actor
 /// carries out what the reaction asked for after it returns.
@@ -112,7 +108,7 @@ double simgrid_run(const std::vector<sg4::Host*>& hosts, const starnet::topology
   const double start = sg4::Engine::get_clock();
   auto merged = std::make_shared<NodeId>(0);  // values combined so far: n − 1 at the end
   for (NodeId v = 0; v < g.num_nodes(); ++v) {
-    sg4::Actor::create(starnet::simgrid_peer::named('a', v), hosts[v], [&g, &program, v, x, merged] {
+    sg4::Actor::create(named('a', v), hosts[v], [&g, &program, v, x, merged] {
       PeerContext ctx(g, v);
       ctx.at(true, {}, {});
       program->react(ctx);
@@ -161,7 +157,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const starnet::topology::CompleteGraph g(static_cast<NodeId>(n));
-  const auto hosts = starnet::simgrid_peer::star_hosts(g.num_nodes(), BANDWIDTH, starnet::simgrid_peer::Link{BANDWIDTH, 0});
+  const auto hosts = star_hosts(g.num_nodes(), BANDWIDTH, Link{BANDWIDTH, 0});
 
   // starnet: the Monte-Carlo's configuration (timed, arbitrated, one port), one reused engine.
   // The two engines take turns, a block of runs each, so that the machine's drift in speed
