@@ -700,8 +700,13 @@ void Worker<Time>::run() {
     deliver_due();
     exchange();  // send-done notices
     for (auto& batch : inbound()) {
-      // One worker: the notices are its own, not a peer's to be checked (2 % of a sparse run).
-      for (const auto& done : batch.done) exchange_ != nullptr ? apply_send_done(done) : finish_send(done);
+      for (const auto& done : batch.done) {
+        if (exchange_ == nullptr) {
+          finish_send(done);  // one worker: its own notices, not a peer's to be checked (1.7 %)
+        } else {
+          apply_send_done(done);
+        }
+      }
       batch.done.clear();
     }
     react(starting);
