@@ -56,7 +56,8 @@ bool DenseStep::qualifies(const topology::Topology& topology, const CostModel<Ra
 }
 
 unsigned DenseStep::lanes(std::uint64_t nodes, const RunConfig& config) {
-  const std::uint64_t most = std::max(1U, config.threads);
+  const std::uint64_t threads = std::max(1U, config.threads);
+  const std::uint64_t most = threads == 1 ? 1 : threads * std::max(1U, config.lanes_per_thread);
   const std::uint64_t fit = nodes / std::max<std::uint64_t>(1, config.nodes_per_thread);
   return static_cast<unsigned>(std::clamp<std::uint64_t>(fit, 1, most));
 }

@@ -143,8 +143,8 @@ class DenseStep {
                                     const RunConfig& config, const NodeProgram& program) {
     return program.sends_only() && qualifies(topology, costs, config);
   }
-  /// The lanes a run of @p nodes nodes takes: config.threads, but no fewer than
-  /// config.nodes_per_thread nodes each, and at least one.
+  /// The lanes a run of @p nodes nodes takes: config.threads × config.lanes_per_thread (one on one
+  /// thread), but no fewer than config.nodes_per_thread nodes each, and at least one.
   [[nodiscard]] static unsigned lanes(std::uint64_t nodes, const RunConfig& config);
 
   /// Runs @p programs[l] over the nodes of @p ranges[l] (contiguous, in order, covering every

@@ -6,8 +6,11 @@
 #include <starnet/api/star.hpp>
 #include <starnet/core/error.hpp>
 #include <starnet/core/interrupt.hpp>
+#include <starnet/emulator/config.hpp>
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 namespace starnet::api {
 namespace {
@@ -46,6 +49,7 @@ TEST(RunStar, BroadcastAndZmqThreadsGiveTheLocalTrace) {
 TEST(RunStar, ThreadsGiveTheOneThreadCountersAndVerdict) {
   // S_9 (362,880 nodes): lanes of the dense step path, one program each (traces are compared
   // lane by lane in tests/algorithms/star/allreduce_test.cpp).
+  constexpr std::size_t S9_NODES = 362'880;
   auto one = StarRequest::on("star:9");
   one.engine.threads = 1;
   const auto base = run_star(one);
@@ -56,7 +60,10 @@ TEST(RunStar, ThreadsGiveTheOneThreadCountersAndVerdict) {
     r.engine.threads = threads;
     const auto o = run_star(r);
     EXPECT_TRUE(o.verified) << " threads=" << threads;
-    EXPECT_EQ(o.run.programs.size(), static_cast<std::size_t>(threads));
+    // lanes_per_thread lanes a thread, each of DEFAULT_NODES_PER_THREAD nodes at least (11 on S_9).
+    EXPECT_EQ(o.run.programs.size(),
+              std::min<std::size_t>(threads * emulator::DEFAULT_LANES_PER_THREAD,
+                                    S9_NODES / emulator::DEFAULT_NODES_PER_THREAD));
     EXPECT_EQ(o.run.counters.messages, base.run.counters.messages);
     EXPECT_EQ(o.run.counters.payload_bytes, base.run.counters.payload_bytes);
     EXPECT_EQ(o.report.nodes_correct, base.report.nodes_correct);

@@ -78,5 +78,23 @@ TEST(DenseLanes, SmallRunsKeepOneLane) {
             3U);
 }
 
+TEST(DenseLanes, SeveralLanesAThreadGiveOneLanesRun) {
+  // Two threads take 2 × lanes_per_thread lanes, handed out as threads come free: the same trace,
+  // counters and what every node saw as one lane.
+  const StarGraph g(/*n=*/5);
+  const SendOnly::Body body = [](Context& ctx) {
+    if (ctx.step() < 8) ctx.send(StarGraph::port_of(2 + static_cast<int>(ctx.step() % 4)), "x");
+  };
+  RunConfig config;
+  config.trace = true;
+  config.nodes_per_thread = 1;
+  config.threads = 2;
+  const auto several = testing::run_on(LocalEngine<Rational>(), g, body, false, config);
+  EXPECT_EQ(several.programs, 2 * DEFAULT_LANES_PER_THREAD);
+  ASSERT_TRUE(several.result);
+  EXPECT_EQ(several.result->counters.messages, 8 * g.size());
+  testing::expect_same(g, run_lanes(g, body, false, 1), several, "2 threads of several lanes");
+}
+
 }  // namespace
 }  // namespace starnet::emulator

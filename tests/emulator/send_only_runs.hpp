@@ -102,6 +102,7 @@ inline Outcome run_lanes(const topology::Topology& g, const SendOnly::Body& body
   config.dense_steps = lanes != GENERAL_PATH;
   config.threads = std::max(1U, lanes);
   config.nodes_per_thread = 1;
+  config.lanes_per_thread = 1;
   return run_on(LocalEngine<Rational>(), g, body, notices, config);
 }
 

@@ -218,7 +218,8 @@ StarReport merged(const emulator::RunResult<Rational>& run) {
 }
 
 // The dense step path on lanes (RunConfig::threads): the same trace, counters and merged report
-// (the verdict) on 1, 2, 4 and 5 lanes, n = 2..8 (traced up to n = 6).
+// (the verdict) on 1 lane and on 2, 4 and 5 threads of several lanes each, n = 2..8 (traced up to
+// n = 6).
 TEST(StarEngines, DenseLanesGiveOneLanesTraceCountersAndVerdict) {
   for (int n = 2; n <= 8; ++n) {
     const StarGraph g(n);
@@ -240,7 +241,9 @@ TEST(StarEngines, DenseLanesGiveOneLanesTraceCountersAndVerdict) {
         lanes_config.threads = threads;
         const auto lanes = LocalEngine<Rational>().run(g, costs, factory, lanes_config);
         const auto where = ::testing::Message() << " n=" << n << " threads=" << threads << " b=" << broadcast;
-        EXPECT_EQ(lanes.programs.size(), std::min<std::uint64_t>(threads, g.size())) << where;
+        // Several lanes a thread (RunConfig::lanes_per_thread, by default), one node each at least.
+        EXPECT_EQ(lanes.programs.size(), std::min<std::uint64_t>(threads * lanes_config.lanes_per_thread, g.size()))
+            << where;
         EXPECT_EQ(lanes.makespan, one.makespan) << where;
         EXPECT_EQ(lanes.counters.messages, one.counters.messages) << where;
         EXPECT_EQ(lanes.counters.payload_bytes, one.counters.payload_bytes) << where;

@@ -47,6 +47,11 @@ enum class TimeMode : std::uint8_t { UNIT, TIMED };
 /// The fewest nodes per lane of the dense step path by default (RunConfig::nodes_per_thread): 2^15,
 /// a step of a few hundred microseconds on one thread, well above the cost of starting the lanes.
 inline constexpr std::uint64_t DEFAULT_NODES_PER_THREAD = std::uint64_t{1} << 15;
+/// Lanes per thread of the dense step path by default (RunConfig::lanes_per_thread): a lane's work
+/// in a step depends on where its nodes send (in one step of S_10, 16 lanes took 18 to 55 ms), so
+/// one lane per thread leaves threads waiting for the slowest at every step (62 % busy on 16
+/// cores); several, taken as threads come free, even the load (docs/emulator.md, "Scale", "Lanes").
+inline constexpr unsigned DEFAULT_LANES_PER_THREAD = 4;
 
 struct RunConfig {
   PortModel ports;
@@ -66,6 +71,9 @@ struct RunConfig {
   /// The fewest nodes a lane takes (fewer lanes than threads on small runs, where a step is too
   /// short to share); DEFAULT_NODES_PER_THREAD unless a test wants lanes on a small graph.
   std::uint64_t nodes_per_thread = DEFAULT_NODES_PER_THREAD;
+  /// Lanes per thread when there are several threads (one thread: one lane); tests set 1 to have
+  /// exactly `threads` lanes.
+  unsigned lanes_per_thread = DEFAULT_LANES_PER_THREAD;
 };
 
 }  // namespace starnet::emulator
