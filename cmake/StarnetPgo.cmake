@@ -31,13 +31,16 @@ elseif(STARNET_PGO AND CMAKE_BUILD_TYPE STREQUAL "Release" AND CMAKE_CXX_COMPILE
                -DSTARNET_BENCHMARKS=OFF -DCMAKE_CXX_COMPILER=${CMAKE_CXX_COMPILER}
     BUILD_COMMAND ${CMAKE_COMMAND} --build <BINARY_DIR> --target starnet
     # Training: the Monte-Carlo runs of Figures 4 and 5 (zero and non-zero computation costs)
-    # and a unit-time all-reduce on S_7, one thread each.
+    # and a unit-time all-reduce on S_7, one thread each; S_9's on two threads trains the dense
+    # path's lanes, which S_9 and larger take by default (--threads: all cores) and the runs
+    # before never reach (their branches would be laid out as cold).
     INSTALL_COMMAND ${CMAKE_COMMAND} -E rm -rf ${profile}
       COMMAND ${trainer} montecarlo --algos binomial-stat,fibonacci-stat,tree-dyn,noncommut-tree-dyn --n 64
               --dist gamma --cv 1 --mu-d 1 --mu-c 0 --runs 3000 --threads 1 --seed 1
       COMMAND ${trainer} montecarlo --algos binomial-stat,fibonacci-stat,tree-dyn,noncommut-tree-dyn --n 64
               --dist uniform --cv 0.5 --mu-d 1 --mu-c 1 --runs 1000 --threads 1 --seed 1
       COMMAND ${trainer} allreduce --topology star:7 --engine local
+      COMMAND ${trainer} allreduce --topology star:9 --engine local --threads 2
     BUILD_ALWAYS ON
     LOG_CONFIGURE ON
     LOG_INSTALL ON)
