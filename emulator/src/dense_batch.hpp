@@ -1,5 +1,5 @@
 #pragma once
-// A step's messages from one zmq worker's dense step path to one peer (dense_step.hpp): receiver,
+// A round's messages from one zmq worker's dense step path to one peer (dense_step.hpp): receiver,
 // sender and inline payload, 16 bytes a message, written once into the string ZeroMQ sends
 // without a copy; the other fields as columns, kept once when every message of the batch agrees
 // on them (tag, port and length: every step of a star all-reduce), else one per message; sizes
@@ -46,7 +46,7 @@ class BatchColumn {
   std::vector<T> values_;
 };
 
-/// The messages of one step for one peer, in sender order, as they are sent.
+/// The messages of one round for one peer, in sender order, as they are sent.
 class DenseBatch {
  public:
   static constexpr std::uint8_t LONG = 0xFF;  ///< the length of a payload over 8 bytes
@@ -80,10 +80,10 @@ class DenseBatch {
     ++count_;
   }
   [[nodiscard]] std::uint64_t count() const { return count_; }
-  /// The most messages a batch takes: one per sender of the worker.
+  /// The most messages a batch takes: one per sender of the worker, at most a round's.
   void expect_at_most(std::uint64_t messages) { most_ = messages; }
   /// Appends the encoding to @p out (moved there when @p out is empty) and forgets the messages,
-  /// their storage too: a step's batch is as large as the messages crossing to the peer.
+  /// their storage too: a round's batch is as large as its messages for the peer.
   void move_to(std::string& out) {
     if (count_ == 0) {
       wire::Appender(out).put(count_);

@@ -183,6 +183,7 @@ void DenseStep::send(Lane& lane, std::uint32_t from, NodeId to, Port port, std::
     lane.counters.max_concurrent_receives = 1;
     if (config_.trace) record(lane, EventKind::SEND, from, to, port, tag, size, payload);
     lane.outbound[range_of(part_begins_, receiver)].add(receiver, from, port, tag, size, std::move(payload));
+    ++lane.outbound_count;
     return;
   }
   auto& a = next();
@@ -256,6 +257,7 @@ void DenseStep::react_lane(std::size_t l, bool starting) {
         throw_if_stopped_every(v);  // a step of S_12 takes seconds
         if (!starting && a.from[at(v)] != NONE) deliver(lane, v);
         react(lane, v, starting);
+        trade_full(lane);
       }
       return;
     }
@@ -266,7 +268,10 @@ void DenseStep::react_lane(std::size_t l, bool starting) {
     }
     const auto first = std::lower_bound(reacting_.begin(), reacting_.end(), lane.range.begin);
     const auto last = std::lower_bound(first, reacting_.end(), lane.range.end);
-    for (auto it = first; it != last; ++it) react(lane, *it, false);
+    for (auto it = first; it != last; ++it) {
+      react(lane, *it, false);
+      trade_full(lane);
+    }
   } catch (...) {
     lane.error = std::current_exception();
   }
@@ -370,7 +375,7 @@ void DenseStep::step(bool starting) {
   for (const auto& lane : lanes_) {
     if (lane.error) std::rethrow_exception(lane.error);  // the lowest lane's: the first in node order
   }
-  if (exchange_ != nullptr) trade();
+  if (exchange_ != nullptr) trade_rest();
   auto& b = next();
   b.extras = std::any_of(b.lanes.begin(), b.lanes.end(),
                          [](const LaneArrivals& l) { return !l.sizes.empty() || !l.long_payloads.empty(); });
@@ -392,17 +397,24 @@ void DenseStep::step(bool starting) {
   resolve_refused();
 }
 
-void DenseStep::trade() {
+// A worker's messages from one round arrive before those of its next: each source's senders
+// keep their order (Column::put), and a receiver taken out of sender order is sorted out with
+// the refused sends (resolve_refused), as are those of the step's end.
+bool DenseStep::trade(bool more) {
   for (std::size_t w = 0; w < out_.size(); ++w) {
     out_[w].clear();
+    out_[w].header.has_now = more;
     for (auto& lane : lanes_) {
       lane.outbound[w].move_to(out_[w].requests);  // lanes in node order: the senders in order
     }
   }
+  for (auto& lane : lanes_) lane.outbound_count = 0;
   exchange_->exchange(out_, in_);
+  bool peers_more = false;
   DenseBatchReader::Message m;
   for (std::size_t w = 0; w < in_.size(); ++w) {
     if (w == self_) continue;
+    peers_more = peers_more || in_[w].header.has_now;
     DenseBatchReader r(in_[w].received);
     const NodeRange theirs{part_begins_[w], w + 1 < part_begins_.size() ? part_begins_[w + 1] : topology_->num_nodes()};
     while (r.next(m)) {
@@ -410,6 +422,16 @@ void DenseStep::trade() {
       put_arrival(lanes_.size() + w, m.to, m.from, m.port, m.tag, m.size, std::move(m.payload));
     }
     in_[w].clear();
+  }
+  return peers_more;
+}
+
+void DenseStep::trade_full(Lane& lane) {
+  if (exchange_ != nullptr && lane.outbound_count >= config_.batch_messages) trade(true);
+}
+
+void DenseStep::trade_rest() {
+  while (trade(false)) {
   }
 }
 
@@ -467,7 +489,7 @@ void DenseStep::start(const topology::Topology& topology, const RunConfig& confi
     lanes_[l].range = ranges[l];
     lanes_[l].program = programs[l];
     lanes_[l].outbound.resize(part_begins_.size());
-    for (auto& b : lanes_[l].outbound) b.expect_at_most(ranges[l].size());
+    for (auto& b : lanes_[l].outbound) b.expect_at_most(std::min(ranges[l].size(), config.batch_messages));
     lane_begins_.push_back(ranges[l].begin);
   }
   own_ = {ranges.front().begin, ranges.back().end};

@@ -166,7 +166,9 @@ class DenseStep {
   /// @p parts[self], on one lane, its arrays as long as the partition; at the end of each step
   /// the messages for other workers' nodes travel to them through @p exchange as columns
   /// (dense_batch.hpp), then the workers agree on the violation and on whether any message is in
-  /// flight. Once merged, the workers' traces and counters are the local run's.
+  /// flight. The messages leave in rounds of at most config.batch_messages, during the step as
+  /// they gather and at its end, so a worker's batches are bounded whatever its share. Once
+  /// merged, the workers' traces and counters are the local run's.
   void run(const topology::Topology& topology, const RunConfig& config, NodeProgram& program,
            const std::vector<NodeRange>& parts, unsigned self, Exchange<Rational>& exchange);
 
@@ -227,7 +229,8 @@ class DenseStep {
     std::vector<Delivery> deliveries;     // of the reacting node
     std::vector<Completion> completions;  // of the reacting node
     std::uint32_t sends_now = 0;          // sends of the reacting node in this reaction
-    std::vector<DenseBatch> outbound;     // zmq workers: this step's messages for each worker's nodes
+    std::vector<DenseBatch> outbound;     // zmq workers: the round's messages for each worker's nodes
+    std::uint64_t outbound_count = 0;     // zmq workers: messages in `outbound`
     std::exception_ptr error;
   };
   struct Message {
@@ -261,8 +264,12 @@ class DenseStep {
   void settle_lane(std::size_t l, bool wide);
   void fill(Arrivals& a, std::uint32_t u);  // a wide step: u's tag, length and port into the arrays
   void settle_from_workers(bool wide);
-  // zmq workers: the messages for other workers' nodes leave, those for this worker's arrive.
-  void trade();
+  // zmq workers: a round of the exchange, in which the messages gathered for other workers' nodes
+  // leave and those for this worker's arrive; @p more: this worker will trade again this step.
+  // Returns whether a peer will. A step ends with rounds until no worker has more (trade_rest).
+  bool trade(bool more);
+  void trade_full(Lane& lane);  // a round once the lane has gathered config.batch_messages
+  void trade_rest();
   void put_arrival(std::size_t source, std::uint32_t to, std::uint32_t from, Port port, std::uint64_t tag,
                    const Rational& size, std::string&& payload);
   void resolve_refused();

@@ -4,6 +4,7 @@
 // port-model violation or error word for word, for 2, 3 and 5 workers. The star collectives over
 // workers are compared in tests/algorithms/star/allreduce_test.cpp.
 #include "../../emulator/src/dense_batch.hpp"
+#include "../../emulator/src/dense_step.hpp"
 #include "send_only_runs.hpp"
 
 #include <starnet/core/error.hpp>
@@ -14,8 +15,14 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <array>
+#include <barrier>
+#include <exception>
+#include <memory>
 #include <string>
+#include <thread>
 #include <utility>
+#include <vector>
 
 namespace starnet::emulator {
 namespace {
@@ -23,21 +30,35 @@ namespace {
 using testing::Outcome;
 using topology::StarGraph;
 
-/// Runs @p body on one local lane and on 2, 3 and 5 zmq worker threads; expects the same of
-/// everything, and the dense path on the workers unless the program takes send notices (then the
-/// general core, which must agree too). Returns the local outcome.
-Outcome same_on_workers(const topology::Topology& g, const testing::SendOnly::Body& body, bool notices) {
+/// Runs @p body on one local lane and on 2, 3 and 5 zmq worker threads, the messages between
+/// workers leaving in rounds of at most @p batch_messages; expects the same of everything, and
+/// the dense path on the workers unless the program takes send notices (then the general core,
+/// which must agree too). Returns the local outcome.
+Outcome same_on_workers_in_rounds(const topology::Topology& g, const testing::SendOnly::Body& body, bool notices,
+                                  std::uint64_t batch_messages) {
   Outcome local = testing::run_lanes(g, body, notices, 1);
   EXPECT_TRUE(local.dense);
   for (const unsigned workers : {2U, 3U, 5U}) {
-    const Outcome zmq = testing::run_workers(g, body, notices, workers);
+    const Outcome zmq = testing::run_workers(g, body, notices, workers, true, batch_messages);
     EXPECT_EQ(zmq.dense, !notices) << workers << " workers";
     if (zmq.result) {
       EXPECT_EQ(zmq.programs, workers);
     }
-    testing::expect_same(g, local, zmq, fmt::format("{} workers", workers));
+    testing::expect_same(g, local, zmq, fmt::format("{} workers, rounds of {}", workers, batch_messages));
   }
   return local;
+}
+
+/// The same, a step's messages in one round (the default bound is far above these graphs').
+Outcome same_on_workers(const topology::Topology& g, const testing::SendOnly::Body& body, bool notices) {
+  return same_on_workers_in_rounds(g, body, notices, DEFAULT_BATCH_MESSAGES);
+}
+
+/// The same, a step's messages in rounds of one and of seven messages (rounds during the step,
+/// as many as the busiest worker needs, the others trading empty batches meanwhile).
+Outcome same_in_small_rounds(const topology::Topology& g, const testing::SendOnly::Body& body, bool notices) {
+  same_on_workers_in_rounds(g, body, notices, 1);
+  return same_on_workers_in_rounds(g, body, notices, 7);
 }
 
 // Along every dimension (the steps along the highest links cross workers; with send notices the
@@ -53,6 +74,99 @@ TEST(DenseBatch, ViolationsAreTheLocalRunsWordForWord) { testing::check_violatio
 TEST(DenseBatch, TheErrorOfTheFirstWorkerWins) {
   const StarGraph g(/*n=*/5);
   EXPECT_EQ(same_on_workers(g, testing::failing_nodes(StarGraph::port_of(5)), false).error, "node 17 fails");
+  EXPECT_EQ(same_in_small_rounds(g, testing::failing_nodes(StarGraph::port_of(5)), false).error, "node 17 fails");
+}
+
+// The same cases with a step's messages in rounds of 1 and 7: messages from another worker reach
+// receivers while this worker's own senders still react (refused in sender order all the same).
+TEST(DenseBatch, RoundsWithinAStepGiveTheLocalRun) {
+  testing::check_every_dimension(same_in_small_rounds, 3);
+  testing::check_wide_values(same_in_small_rounds, 13);
+  testing::check_token(same_in_small_rounds, 63, {false});
+  testing::check_violations(same_in_small_rounds);
+}
+
+/// Two workers' exchange in memory: counts the rounds and the messages of the largest batch.
+class PairExchange {
+ public:
+  class Side final : public Exchange<Rational> {
+   public:
+    Side(PairExchange& pair, std::size_t self) : pair_(pair), self_(self) {}
+    void exchange(std::vector<Batch<Rational>>& out, std::vector<Batch<Rational>>& in) override {
+      const auto peer = 1 - self_;
+      std::uint64_t messages = 0;
+      DenseBatchReader r(out[peer].requests);
+      for (DenseBatchReader::Message m; r.next(m);) ++messages;
+      pair_.most[self_] = std::max(pair_.most[self_], messages);
+      ++pair_.rounds[self_];
+      pair_.slot[self_] = std::move(out[peer]);
+      pair_.meet.arrive_and_wait();
+      in[peer] = std::move(pair_.slot[peer]);
+      auto bytes = std::make_shared<const std::string>(std::move(in[peer].requests));
+      in[peer].requests.clear();
+      in[peer].received = *bytes;
+      in[peer].holder = bytes;
+      in[self_] = std::move(out[self_]);
+      pair_.meet.arrive_and_wait();  // both have taken their batch: the slots are free again
+    }
+
+   private:
+    PairExchange& pair_;
+    std::size_t self_;
+  };
+  std::array<Batch<Rational>, 2> slot;
+  std::array<std::uint64_t, 2> most{};
+  std::array<std::uint64_t, 2> rounds{};
+  std::barrier<> meet{2};
+};
+
+TEST(DenseBatch, AWorkersBatchesHoldAtMostTheBoundWhateverItsShare) {
+  // Every node of S_6 sends along every link in turn (5 steps, 6 with the last arrivals); along
+  // link 6, 3 of the 5 other sub-stars S_5 are the other worker's. In rounds of 10 messages no
+  // batch holds more, and that step takes a round per 10; the workers see every message once.
+  const StarGraph g(/*n=*/6);
+  const std::vector<NodeRange> parts{{0, 360}, {360, 720}};
+  std::array<std::uint64_t, 2> crossing{};
+  for (unsigned w = 0; w < 2; ++w) {
+    for (auto v = parts[w].begin; v < parts[w].end; ++v) {
+      crossing[w] += parts[w].contains(g.neighbor_along(static_cast<StarGraph::vertex_descriptor>(v), 6)) ? 0 : 1;
+    }
+  }
+  ASSERT_EQ(crossing, (std::array<std::uint64_t, 2>{216, 216}));
+  constexpr std::uint64_t STEPS = 6;  // each ends in a round and the workers' conclusion
+  for (const std::uint64_t bound : {std::uint64_t{10}, DEFAULT_BATCH_MESSAGES}) {
+    SCOPED_TRACE(bound);
+    RunConfig config;
+    config.batch_messages = bound;
+    PairExchange pair;
+    std::array<std::unique_ptr<testing::SendOnly>, 2> programs;
+    std::array<DenseStep, 2> workers;
+    std::array<std::exception_ptr, 2> errors;
+    std::vector<std::thread> threads;
+    for (unsigned w = 0; w < 2; ++w) {
+      programs[w] = std::make_unique<testing::SendOnly>(testing::along_every_dimension(6), false);
+      threads.emplace_back([&, w] {
+        try {
+          PairExchange::Side side(pair, w);
+          workers[w].run(g, config, *programs[w], parts, w, side);
+        } catch (...) {
+          errors[w] = std::current_exception();
+        }
+      });
+    }
+    for (auto& t : threads) t.join();
+    for (const auto& e : errors) ASSERT_FALSE(e);
+    EXPECT_EQ(workers[0].counters().messages + workers[1].counters().messages, 5U * 720U);
+    for (unsigned w = 0; w < 2; ++w) {
+      if (bound == 10) {
+        EXPECT_EQ(pair.most[w], 10U);
+        EXPECT_EQ(pair.rounds[w], 2 * STEPS + crossing[w] / 10);  // 21 rounds during the step
+      } else {
+        EXPECT_EQ(pair.most[w], crossing[w]);
+        EXPECT_EQ(pair.rounds[w], 2 * STEPS);
+      }
+    }
+  }
 }
 
 TEST(DenseBatch, ColumnsThatAgreeTravelOnce) {

@@ -106,12 +106,14 @@ inline Outcome run_lanes(const topology::Topology& g, const SendOnly::Body& body
   return run_on(LocalEngine<Rational>(), g, body, notices, config);
 }
 
-/// Runs @p body on @p workers zmq worker threads, on the dense path unless @p dense_steps is false.
+/// Runs @p body on @p workers zmq worker threads, on the dense path unless @p dense_steps is false,
+/// the messages between workers leaving in rounds of at most @p batch_messages.
 inline Outcome run_workers(const topology::Topology& g, const SendOnly::Body& body, bool notices, unsigned workers,
-                           bool dense_steps = true) {
+                           bool dense_steps = true, std::uint64_t batch_messages = DEFAULT_BATCH_MESSAGES) {
   RunConfig config;
   config.trace = true;
   config.dense_steps = dense_steps;
+  config.batch_messages = batch_messages;
   return run_on(ZmqThreadsEngine<Rational>(workers), g, body, notices, config);
 }
 

@@ -52,6 +52,10 @@ inline constexpr std::uint64_t DEFAULT_NODES_PER_THREAD = std::uint64_t{1} << 15
 /// one lane per thread leaves threads waiting for the slowest at every step (62 % busy on 16
 /// cores); several, taken as threads come free, even the load (docs/emulator.md, "Scale", "Lanes").
 inline constexpr unsigned DEFAULT_LANES_PER_THREAD = 4;
+/// The most messages a zmq worker on the dense step path gathers for its peers before they travel
+/// (RunConfig::batch_messages): 2^17 rows of 16 bytes, 2 MiB, so a worker holds at most that many
+/// bytes of batches it sends and as many from each peer, whatever its share of the graph.
+inline constexpr std::uint64_t DEFAULT_BATCH_MESSAGES = std::uint64_t{1} << 17;
 
 struct RunConfig {
   PortModel ports;
@@ -74,6 +78,10 @@ struct RunConfig {
   /// Lanes per thread when there are several threads (one thread: one lane); tests set 1 to have
   /// exactly `threads` lanes.
   unsigned lanes_per_thread = DEFAULT_LANES_PER_THREAD;
+  /// zmq workers on the dense step path: a step's messages for other workers leave in rounds of
+  /// at most this many (the workers exchange as often as the busiest needs); tests set a few.
+  /// Like the knobs above, an engine setting that worker processes take at its default.
+  std::uint64_t batch_messages = DEFAULT_BATCH_MESSAGES;
 };
 
 }  // namespace starnet::emulator
