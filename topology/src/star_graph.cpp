@@ -3,12 +3,37 @@
 
 #include <fmt/format.h>
 
+#include <array>
+#include <cstddef>
+#include <utility>
+
 namespace starnet::topology {
 namespace {
 
 constexpr std::array<std::uint64_t, 13> FACTORIALS = {1,       1,        2,         6,          24,
                                                       120,     720,      5040,      40320,      362880,
                                                       3628800, 39916800, 479001600};
+
+using Below = std::array<std::int32_t, StarGraph::MAX_N>;
+
+/// i_j = j − c_j for j = 1..K−1, the digits a neighbour along link K depends on (those of the
+/// positions ≥ K stay), peeled from the low end of @p rest with constant divisors; the other
+/// MAX_N − K digits would cost as much again on average (callgrind, docs/emulator.md "Scale").
+template <std::size_t K>
+void digits_below(std::uint32_t rest, Below& below) {
+  for (std::uint32_t j = 1; j < K; ++j) {
+    below[j] = static_cast<std::int32_t>(j - rest % (j + 1));
+    rest /= j + 1;
+  }
+}
+
+template <std::size_t... K>
+constexpr auto digits_below_table(std::index_sequence<K...> /*links*/) {
+  return std::array{&digits_below<K>...};
+}
+
+/// digits_below<K> by K = 0..MAX_N.
+constexpr auto DIGITS_BELOW = digits_below_table(std::make_index_sequence<StarGraph::MAX_N + 1>{});
 
 }  // namespace
 
@@ -76,12 +101,8 @@ StarGraph::vertex_descriptor StarGraph::rank(const Label& label) const {
 // time placing all n symbols (15 % of an S_9 run, perf).
 StarGraph::vertex_descriptor StarGraph::neighbor_along(vertex_descriptor v, int k) const {
   STARNET_ASSERT(v < size_ && k >= 2 && k <= n_);
-  std::array<std::int32_t, MAX_N> below{};  // i_j
-  std::uint32_t rest = v;
-  for (std::uint32_t j = 1; j < static_cast<std::uint32_t>(MAX_N); ++j) {  // constant divisors
-    below[j] = static_cast<std::int32_t>(j - rest % (j + 1));
-    rest /= j + 1;
-  }
+  Below below{};  // i_j
+  DIGITS_BELOW[static_cast<std::size_t>(k)](v, below);
   std::uint32_t smaller_than_b = 0;  // bit j: l_j < b
   std::int32_t tau = below[static_cast<std::size_t>(k - 1)];
   for (int j = k - 2; j >= 1; --j) {
