@@ -32,7 +32,7 @@ elseif(STARNET_PGO AND CMAKE_BUILD_TYPE STREQUAL "Release" AND CMAKE_CXX_COMPILE
     BUILD_COMMAND ${CMAKE_COMMAND} --build <BINARY_DIR> --target starnet
     # Training: the Monte-Carlo runs of Figures 4 and 5 (zero and non-zero computation costs)
     # and a unit-time all-reduce on S_7, one thread each; S_9's on two threads trains the dense
-    # path's lanes, which S_9 and larger take by default (--threads: all cores) and the runs
+    # path's lanes, which S_8 and larger take by default (--threads: all cores) and the runs
     # before never reach (their branches would be laid out as cold).
     INSTALL_COMMAND ${CMAKE_COMMAND} -E rm -rf ${profile}
       COMMAND ${trainer} montecarlo --algos binomial-stat,fibonacci-stat,tree-dyn,noncommut-tree-dyn --n 64

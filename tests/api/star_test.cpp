@@ -60,7 +60,7 @@ TEST(RunStar, ThreadsGiveTheOneThreadCountersAndVerdict) {
     r.engine.threads = threads;
     const auto o = run_star(r);
     EXPECT_TRUE(o.verified) << " threads=" << threads;
-    // lanes_per_thread lanes a thread, each of DEFAULT_NODES_PER_THREAD nodes at least (11 on S_9).
+    // lanes_per_thread lanes a thread, each of DEFAULT_NODES_PER_THREAD nodes at least (22 on S_9).
     EXPECT_EQ(o.run.programs.size(),
               std::min<std::size_t>(threads * emulator::DEFAULT_LANES_PER_THREAD,
                                     S9_NODES / emulator::DEFAULT_NODES_PER_THREAD));

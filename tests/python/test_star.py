@@ -30,7 +30,7 @@ def test_zmq_worker_threads_take_the_timeout():
 
 
 def test_threads_give_one_threads_run():
-    # S_9 is the smallest star graph whose run takes two lanes (2^15 nodes each at least).
+    # S_9's run takes several lanes (2^14 nodes each at least; S_8 is the smallest that takes two).
     one = starnet.allreduce("star:9", threads=1)
     two = starnet.allreduce("star:9", threads=2)
     assert one.verified and one.steps == 36

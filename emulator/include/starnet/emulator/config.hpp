@@ -44,9 +44,10 @@ enum class TimeMode : std::uint8_t { UNIT, TIMED };
 /// (contending transfers wait their turn).
 [[nodiscard]] Checking default_checking(bool stepped, TimeMode time);
 
-/// The fewest nodes per lane of the dense step path by default (RunConfig::nodes_per_thread): 2^15,
-/// a step of a few hundred microseconds on one thread, well above the cost of starting the lanes.
-inline constexpr std::uint64_t DEFAULT_NODES_PER_THREAD = std::uint64_t{1} << 15;
+/// The fewest nodes per lane of the dense step path by default (RunConfig::nodes_per_thread): 2^14,
+/// so that S_8 (a step of about 2 ms on one thread) takes two lanes: its whole run 1.26× faster on
+/// two cores than on one lane, and than on four lanes of 2^13 (docs/emulator.md, "Scale").
+inline constexpr std::uint64_t DEFAULT_NODES_PER_THREAD = std::uint64_t{1} << 14;
 /// Lanes per thread of the dense step path by default (RunConfig::lanes_per_thread): a lane's work
 /// in a step depends on where its nodes send (in one step of S_10, 16 lanes took 18 to 55 ms), so
 /// one lane per thread leaves threads waiting for the slowest at every step (62 % busy on 16
