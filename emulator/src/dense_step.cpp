@@ -27,7 +27,7 @@ class DenseStep::NodeContext final : public NodeContextOf<NodeContext> {
  public:
   NodeContext(DenseStep& d, Lane& lane, std::uint32_t v, bool starting)
       : NodeContextOf(*d.topology_), d_(d), lane_(lane) {
-    at(v, d.step_, starting, lane.deliveries, lane.completions);
+    at(v, d.step_, starting, std::span<const Delivery>(&lane.delivery, lane.delivered), lane.completions);
   }
   // A program that only sends (sends_only()) never calls these; one that does broke its word.
   void compute(Rational, std::uint64_t) override { broke("compute()"); }
@@ -222,13 +222,14 @@ void DenseStep::deliver(Lane& lane, std::uint32_t u) {
 }
 
 void DenseStep::react(Lane& lane, std::uint32_t v, bool starting) {
-  lane.deliveries.clear();
+  lane.delivered = 0;
   lane.completions.clear();
   if (!starting) {
     const auto& a = now();
     if (a.from[at(v)] != NONE) {
       const auto m = message_to(a, v);
-      auto& d = lane.deliveries.emplace_back();
+      auto& d = lane.delivery;
+      lane.delivered = 1;
       d.from = m.from;
       d.port = m.port;
       d.tag = m.tag;
@@ -239,7 +240,7 @@ void DenseStep::react(Lane& lane, std::uint32_t v, bool starting) {
     if (const auto to = send_notices_ ? sent_to_[at(v)] : NONE; to != NONE && a.from[at(to)] == v) {
       lane.completions.push_back({Completion::Kind::SEND, a.tag.get(at(to)), to});
     }
-    if (lane.deliveries.empty() && lane.completions.empty()) return;
+    if (lane.delivered == 0 && lane.completions.empty()) return;
   }
   lane.sends_now = 0;
   NodeContext ctx(*this, lane, v, starting);
