@@ -436,8 +436,9 @@ void DenseStep::trade_rest() {
   }
 }
 
-// Messages from other workers' nodes come after this worker's own sends of the step: a receiver
-// found taken is refused, and resolve_refused() puts the senders in order, as on one lane.
+// Messages from other workers' nodes come in rounds, before or after this worker's own sends to
+// the same receiver: whichever finds it taken is refused, and resolve_refused() puts the senders
+// in order, as on one lane.
 void DenseStep::put_arrival(std::size_t source, std::uint32_t to, std::uint32_t from, Port port, std::uint64_t tag,
                             const Rational& size, std::string&& payload) {
   auto& a = next();

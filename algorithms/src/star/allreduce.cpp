@@ -185,7 +185,7 @@ class AllReduceProgram final : public emulator::NodeProgram {
 
  private:
   /// Every node of a step reacts with the same step: its level and that of the step before are
-  /// found once (a search over the levels, 17 % of an S_8 run's instructions when done per node).
+  /// found once (a search over the levels, 10 % of an S_8 run's instructions when done per node).
   void at_step(std::uint64_t step) {
     step_ = step;
     if (step > 0) sent_ = level_of_step(step - 1);
