@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <limits>
 #include <memory>
+#include <span>
 #include <type_traits>
 
 namespace starnet::emulator {
@@ -44,7 +45,10 @@ class Worker<Time>::NodeContext final : public NodeContextOf<NodeContext> {
  public:
   explicit NodeContext(Worker& w) : Base(*w.topology_), w_(w) {}
   /// Prepares the reaction of node @p v to what node_deliveries_ and node_completions_ hold.
-  void at(NodeId v, bool starting) { Base::at(v, w_.step_, starting, w_.node_deliveries_, w_.node_completions_); }
+  void at(NodeId v, bool starting) {
+    Base::at(v, w_.step_, starting, std::span<const Delivery>(w_.node_deliveries_.data(), w_.delivered_),
+             w_.node_completions_);
+  }
   void compute(Rational work, std::uint64_t tag) override { w_.start_compute(task(work, tag)); }
   void sleep(Rational delay, std::uint64_t tag) override { w_.start_timer(task(delay, tag)); }
   void accept(NodeId from) override { w_.post(node_, from); }
@@ -127,6 +131,8 @@ void Worker<Time>::reset(const topology::Topology& topology, const CostModel<Tim
   incoming_.clear();
   deliveries_.clear();
   completions_.clear();
+  delivered_ = 0;  // a program that threw in an earlier run left its reaction's behind
+  node_completions_.clear();
   deliveries_.reserve(expected);
   completions_.reserve(expected);
   incoming_.reserve(expected);
@@ -378,8 +384,9 @@ void Worker<Time>::react(bool starting) {
   const std::size_t n = static_cast<std::size_t>(range_.size());
   NodeContext ctx(*this);
   const auto run_node = [&](NodeId v, bool start) {
-    if (node_deliveries_.size() > 1) {
-      std::sort(node_deliveries_.begin(), node_deliveries_.end(),
+    if (delivered_ > 1) {
+      const auto end = node_deliveries_.begin() + static_cast<std::ptrdiff_t>(delivered_);
+      std::sort(node_deliveries_.begin(), end,
                 [](const Delivery& a, const Delivery& b) { return std::tie(a.from, a.tag) < std::tie(b.from, b.tag); });
     }
     if (node_completions_.size() > 1) {
@@ -389,7 +396,7 @@ void Worker<Time>::react(bool starting) {
     }
     ctx.at(v, start);
     program_->react(ctx);
-    node_deliveries_.clear();
+    delivered_ = 0;
     node_completions_.clear();
   };
   const auto d = static_cast<std::uint32_t>(deliveries_.size());
@@ -402,7 +409,8 @@ void Worker<Time>::react(bool starting) {
   if (total == 0) return;
   const auto deliver = [&](std::uint32_t message) {
     auto& m = messages_[message];
-    auto& delivery = node_deliveries_.emplace_back();
+    if (delivered_ == node_deliveries_.size()) node_deliveries_.emplace_back();
+    auto& delivery = node_deliveries_[delivered_++];
     delivery.from = m.from;
     delivery.port = m.port;
     delivery.tag = m.tag;

@@ -177,7 +177,10 @@ class Worker {
   std::vector<std::pair<NodeId, Completion>> completions_;
   std::vector<std::uint32_t> order_;
   std::vector<std::uint32_t> counts_;
+  // The reacting node's deliveries: the first delivered_ of node_deliveries_, whose records are
+  // kept built from one reaction to the next (a string and a Rational less to make and free each).
   std::vector<Delivery> node_deliveries_;
+  std::size_t delivered_ = 0;
   std::vector<Completion> node_completions_;
 };
 

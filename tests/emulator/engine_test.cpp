@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <stdexcept>
 
 namespace starnet::emulator {
 namespace {
@@ -362,6 +363,34 @@ TEST(Engine, AProgramThatDeclinesSendNoticesIsNotWokenForThem) {
   EXPECT_EQ(std::count_if(traces[0].begin(), traces[0].end(),
                           [](const std::string& l) { return l.find("send_end") != std::string::npos; }),
             2);
+}
+
+TEST(Engine, AReusedEngineForgetsTheReactionOfAProgramThatThrew) {
+  // A program that throws leaves its reaction unfinished; the engine's next run must not hand
+  // that reaction's deliveries to its first node.
+  const StarGraph g(/*n=*/3);
+  const UnitCosts<Rational> costs;
+  const auto send_then = [](bool fail) {
+    return [fail](Context& ctx, Script&) {
+      if (fail && !ctx.received().empty()) throw std::runtime_error("the program gives up");
+      if (ctx.starting() && ctx.node() == 0) ctx.send(StarGraph::port_of(2), "x");
+    };
+  };
+  LocalEngine<Rational> engine;
+  RunConfig config;
+  config.trace = true;
+  const auto on = [&](LocalEngine<Rational>& e, bool fail) {
+    return e.run(g, costs, [&](NodeRange) { return std::make_unique<Script>(send_then(fail)); }, config);
+  };
+  EXPECT_THROW(on(engine, true), std::runtime_error);
+  auto again = on(engine, false);
+  auto fresh = [&] {
+    LocalEngine<Rational> other;
+    return on(other, false);
+  }();
+  EXPECT_EQ(script(again).received, script(fresh).received);
+  EXPECT_EQ(script(again).received.size(), 1U);  // node 0's message, at its neighbour only
+  EXPECT_EQ(again.trace.size(), fresh.trace.size());
 }
 
 TEST(Engine, HorizonStopsAnEndlessProgram) {
