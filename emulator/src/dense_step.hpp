@@ -45,11 +45,6 @@
 
 namespace starnet::emulator {
 
-/// What each lane writes on every message (its counters, its columns' first values) sits on cache
-/// lines of its own: lanes sharing a line pass it between their cores on every write, which made
-/// two lanes slower than one (docs/emulator.md, "Lanes").
-inline constexpr std::size_t CACHE_LINE = 64;
-
 /// One field of a step's messages, by receiver: a single value while every message agrees on it,
 /// an array of one per node from the first that differs (its storage kept for the next steps).
 /// Each lane puts the messages of its senders, in sender order, and keeps its own first value and

@@ -6,6 +6,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstring>
 #include <map>
 #include <set>
@@ -244,6 +245,10 @@ TEST(StarEngines, DenseLanesGiveOneLanesTraceCountersAndVerdict) {
         // Several lanes a thread (RunConfig::lanes_per_thread, by default), one node each at least.
         EXPECT_EQ(lanes.programs.size(), std::min<std::uint64_t>(threads * lanes_config.lanes_per_thread, g.size()))
             << where;
+        // What a lane's program writes on every message is on lines no other lane's program writes.
+        for (const auto& p : lanes.programs) {
+          EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p.get()) % emulator::CACHE_LINE, 0U) << where;
+        }
         EXPECT_EQ(lanes.makespan, one.makespan) << where;
         EXPECT_EQ(lanes.counters.messages, one.counters.messages) << where;
         EXPECT_EQ(lanes.counters.payload_bytes, one.counters.payload_bytes) << where;

@@ -51,8 +51,10 @@ inline constexpr std::uint64_t DEFAULT_NODES_PER_THREAD = std::uint64_t{1} << 14
 /// Lanes per thread of the dense step path by default (RunConfig::lanes_per_thread): a lane's work
 /// in a step depends on where its nodes send (in one step of S_10, 16 lanes took 18 to 55 ms), so
 /// one lane per thread leaves threads waiting for the slowest at every step (62 % busy on 16
-/// cores); several, taken as threads come free, even the load (docs/emulator.md, "Scale", "Lanes").
-inline constexpr unsigned DEFAULT_LANES_PER_THREAD = 4;
+/// cores); many, taken as threads come free, even the load: S_10 on two threads 166–168 % busy
+/// with 4 lanes a thread, 192 % with 16, 194–195 % with 64 for no less time (docs/emulator.md,
+/// "Scale", "Lanes").
+inline constexpr unsigned DEFAULT_LANES_PER_THREAD = 16;
 /// The most messages a zmq worker on the dense step path gathers for its peers before they travel
 /// (RunConfig::batch_messages): 2^17 rows of 16 bytes, 2 MiB, so a worker holds at most that many
 /// bytes of batches it sends and as many from each peer, whatever its share of the graph.

@@ -23,6 +23,7 @@
 #include <starnet/core/rational.hpp>
 #include <starnet/topology/topology.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -48,6 +49,13 @@ struct Completion {
   std::uint64_t tag = 0;
   NodeId peer = 0;  ///< for SEND: the receiver
 };
+
+/// The bytes of a cache line. Lanes of the dense step path (dense_step.hpp) run the programs of
+/// neighbouring node ranges on different threads at once: state that a program object or a lane
+/// writes on every message is kept on lines of its own (`alignas(CACHE_LINE)`, held inline
+/// rather than in small heap blocks that sit side by side), else two cores pass the line between
+/// them on every write (docs/emulator.md, "Lanes").
+inline constexpr std::size_t CACHE_LINE = 64;
 
 /// The contiguous node-id range [begin, end) one program object serves.
 struct NodeRange {
