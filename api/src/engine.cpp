@@ -20,10 +20,9 @@ constexpr std::uint64_t MIB = std::uint64_t{1} << 20;
 constexpr std::uint64_t PROCESS_BYTES = 12 * MIB;
 /// Per node: the local engine's agenda and node state, and the star program's.
 constexpr std::uint64_t LOCAL_BYTES_PER_NODE = 232;
-/// Per node, the star all-reduce's own state: its value and the value it forwards.
-constexpr std::uint64_t STAR_PROGRAM_BYTES_PER_NODE = 16;
-/// Per node on the local engine's dense step path: the path's and the program's.
-constexpr std::uint64_t DENSE_BYTES_PER_NODE = emulator::DENSE_STEP_BYTES_PER_NODE + STAR_PROGRAM_BYTES_PER_NODE;
+/// Per node on the local engine's dense step path, its program's aside (the star all-reduce's 16
+/// bytes, the all-to-all broadcast's 6: algorithms/star/allreduce.hpp).
+constexpr std::uint64_t DENSE_BYTES_PER_NODE = emulator::DENSE_STEP_BYTES_PER_NODE;
 /// Per node with zmq worker threads on the general core: its node state and the batches in flight.
 constexpr std::uint64_t ZMQ_BYTES_PER_NODE = 333;
 /// Per node of a worker process on the general core: as threads, plus a process's own buffers.
@@ -31,8 +30,8 @@ constexpr std::uint64_t PROCESS_WORKER_BYTES_PER_NODE = 364;
 /// Per node of a step's batch between workers on the dense path: at most one 16-byte row
 /// (receiver, sender, payload) per node, written once (emulator/src/dense_batch.hpp).
 constexpr std::uint64_t DENSE_BATCH_BYTES_PER_NODE = 16;
-/// Per node with zmq worker threads on the dense path: the path's and the batches, which pass
-/// from worker to worker without a copy.
+/// Per node with zmq worker threads on the dense path, the program's aside: the path's and the
+/// batches, which pass from worker to worker without a copy.
 constexpr std::uint64_t ZMQ_DENSE_BYTES_PER_NODE = DENSE_BYTES_PER_NODE + DENSE_BATCH_BYTES_PER_NODE;
 /// Per node of a worker process on the dense path: the batch it sends and the one it receives.
 constexpr std::uint64_t PROCESS_DENSE_BYTES_PER_NODE = DENSE_BYTES_PER_NODE + 2 * DENSE_BATCH_BYTES_PER_NODE;
@@ -177,7 +176,7 @@ std::string EngineChoice::transport_text() const {
 
 emulator::MemoryEstimate EngineChoice::memory_estimate(std::uint64_t nodes, std::uint64_t traced_messages, bool trace,
                                                        std::uint64_t program_bytes, std::string_view program_what,
-                                                       LocalPath path) const {
+                                                       LocalPath path, std::uint64_t dense_program_bytes) const {
   const std::uint64_t traced = trace ? traced_messages : 0;
   std::uint64_t per_node = path == LocalPath::DENSE ? DENSE_BYTES_PER_NODE : LOCAL_BYTES_PER_NODE;
   std::uint64_t process_count = 1;
@@ -190,6 +189,7 @@ emulator::MemoryEstimate EngineChoice::memory_estimate(std::uint64_t nodes, std:
     }
     if (worker_processes && !joined()) process_count += worker_count();
   }
+  if (path == LocalPath::DENSE) per_node += dense_program_bytes;
   // Workers that join run on their own hosts: this one holds the coordinator and the trace.
   if (joined()) nodes = 0;
   emulator::MemoryEstimate e;

@@ -67,7 +67,9 @@ std::uint64_t expected_value(const StarGraph& g, const StarRequest& r) {
 emulator::MemoryEstimate star_memory(const StarRequest& r) {
   const auto nodes = StarGraph::factorial(r.n);
   return r.engine.memory_estimate(nodes, nodes * algorithms::star::allreduce_steps(r.n), r.trace, 0, {},
-                                  LocalPath::DENSE);
+                                  LocalPath::DENSE,
+                                  broadcast(r) ? algorithms::star::BROADCAST_PROGRAM_BYTES_PER_NODE
+                                               : algorithms::star::ALLREDUCE_PROGRAM_BYTES_PER_NODE);
 }
 
 void check_request(const StarRequest& r) {

@@ -99,6 +99,12 @@ TEST(EngineChoice, MemoryEstimateCountsNodesTraceAndProcesses) {
   const auto dense = local.memory_estimate(1000, 0, false, 0, {}, LocalPath::DENSE);
   const auto general = local.memory_estimate(1000, 0, false);
   EXPECT_LT(dense.bytes, general.bytes);
+  // On the dense path the program's own bytes count: the broadcast's 6 a node, not the all-reduce's 16.
+  const auto broadcast = local.memory_estimate(1000, 0, false, 0, {}, LocalPath::DENSE,
+                                               algorithms::star::BROADCAST_PROGRAM_BYTES_PER_NODE);
+  EXPECT_EQ(dense.bytes - broadcast.bytes, 1000 * (algorithms::star::ALLREDUCE_PROGRAM_BYTES_PER_NODE -
+                                                   algorithms::star::BROADCAST_PROGRAM_BYTES_PER_NODE));
+  EXPECT_NE(broadcast.breakdown.find("1000 nodes × 30 B"), std::string::npos) << broadcast.breakdown;
   const auto traced = local.memory_estimate(1000, 500, true);
   EXPECT_GT(traced.bytes, general.bytes);
   EXPECT_NE(traced.breakdown.find("500 traced messages"), std::string::npos) << traced.breakdown;

@@ -206,6 +206,7 @@ class alignas(emulator::CACHE_LINE) AllReduceProgram final : public emulator::No
   NodeRange range_;
   std::vector<std::uint64_t> result_;
   std::vector<std::uint64_t> forward_;
+  static_assert(ALLREDUCE_PROGRAM_BYTES_PER_NODE == 2 * sizeof(std::uint64_t), "the memory estimate's figure");
   LevelLog log_;
   std::uint64_t step_ = std::numeric_limits<std::uint64_t>::max();
   LevelStep sent_;  // of step_ − 1
@@ -301,6 +302,8 @@ class alignas(emulator::CACHE_LINE) BroadcastProgram final : public emulator::No
   NodeRange range_;
   std::vector<std::uint16_t> held_;
   std::vector<std::uint32_t> forward_;
+  static_assert(BROADCAST_PROGRAM_BYTES_PER_NODE == sizeof(std::uint16_t) + sizeof(std::uint32_t),
+                "the memory estimate's figure");
   LevelLog log_;
   std::uint64_t items_ = 0;
   std::uint64_t duplicates_ = 0;

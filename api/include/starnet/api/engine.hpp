@@ -8,6 +8,7 @@
 ///
 /// Errors name the setting (core/error.hpp) under the names of the fields below.
 
+#include <starnet/algorithms/star/allreduce.hpp>
 #include <starnet/emulator/memory.hpp>
 #include <starnet/emulator/zmq_engine.hpp>
 
@@ -83,12 +84,13 @@ struct EngineChoice {
 
   /// What a run of @p nodes nodes needs on this engine, @p traced_messages of them recorded when
   /// @p trace, plus @p program_bytes that the node programs hold beyond the star programs' (named
-  /// @p program_what), along @p path. Figures measured on the star
-  /// collectives (docs/limits.md).
-  [[nodiscard]] emulator::MemoryEstimate memory_estimate(std::uint64_t nodes, std::uint64_t traced_messages, bool trace,
-                                                         std::uint64_t program_bytes = 0,
-                                                         std::string_view program_what = {},
-                                                         LocalPath path = LocalPath::GENERAL) const;
+  /// @p program_what), along @p path; on the dense path the programs hold @p dense_program_bytes
+  /// per node (the star all-reduce's by default). Figures measured on the star collectives
+  /// (docs/limits.md).
+  [[nodiscard]] emulator::MemoryEstimate memory_estimate(
+      std::uint64_t nodes, std::uint64_t traced_messages, bool trace, std::uint64_t program_bytes = 0,
+      std::string_view program_what = {}, LocalPath path = LocalPath::GENERAL,
+      std::uint64_t dense_program_bytes = algorithms::star::ALLREDUCE_PROGRAM_BYTES_PER_NODE) const;
   /// Refuses @p need when it does not fit (emulator::check_memory), naming @p what, unless force.
   void check_memory(const emulator::MemoryEstimate& need, std::string_view what) const;
 };

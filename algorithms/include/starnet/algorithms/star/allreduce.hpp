@@ -78,6 +78,12 @@ struct StarReport {
 /// The sequential reduction of every node's value: what every node must end with.
 [[nodiscard]] std::uint64_t reduce_sequentially(const topology::StarGraph& g, Op op, const Values& values);
 
+/// Bytes per node the all-reduce program holds: the node's value and the value it forwards.
+inline constexpr std::uint64_t ALLREDUCE_PROGRAM_BYTES_PER_NODE = 16;
+/// Bytes per node the all-to-all broadcast program holds: the sub-stars the node holds (16 bits)
+/// and the first item of the block it forwards (32 bits).
+inline constexpr std::uint64_t BROADCAST_PROGRAM_BYTES_PER_NODE = 6;
+
 /// The all-reduce node program for the nodes of @p range. Its report() checks every node's
 /// final value against @p expected.
 [[nodiscard]] std::unique_ptr<emulator::NodeProgram> make_allreduce_program(const topology::StarGraph& g, Op op,
