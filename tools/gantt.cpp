@@ -27,14 +27,10 @@ double to_double(const Time& t) {
   }
 }
 
-/// Exact where the time is exact ("7/2"), shortest decimal otherwise.
+/// A label: exact where the time is exact ("7/2"), six significant digits otherwise.
 template <class Time>
-std::string time_text(const Time& t) {
-  if constexpr (std::is_same_v<Time, Rational>) {
-    return t.to_string();
-  } else {
-    return fmt::format("{:g}", t);
-  }
+std::string time_label(const Time& t) {
+  return emulator::time_text(t, emulator::TimeText::BRIEF);
 }
 
 /// A round number of time units between axis ticks: 1, 2 or 5 times a power of ten, so that
@@ -119,7 +115,7 @@ std::string gantt_svg(const std::vector<emulator::TraceEvent<Time>>& trace, cons
   const double lane_h = 10;
 
   const std::string title = options.title.empty()
-                                ? fmt::format("{}: makespan {}", topology.name(), time_text(intervals.makespan))
+                                ? fmt::format("{}: makespan {}", topology.name(), time_label(intervals.makespan))
                                 : options.title;
   std::string s = fmt::format(
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -193,7 +189,7 @@ std::string gantt_svg(const std::vector<emulator::TraceEvent<Time>>& trace, cons
   for (const auto& t : intervals.transfers) {
     const std::string what =
         fmt::format("{} → {} via {}, time {} to {}{}, {} bytes", topology.node_name(t.from), topology.node_name(t.to),
-                    topology.link_name(t.from, t.port), time_text(t.start), time_text(t.end),
+                    topology.link_name(t.from, t.port), time_label(t.start), time_label(t.end),
                     t.finished ? "" : " (unfinished)", t.payload.size());
     bar("send", t.finished, x(t.start), row_y(t.from) + send_y, x(t.end) - x(t.start), "send " + what,
         "to " + topology.node_name(t.to));
@@ -203,7 +199,7 @@ std::string gantt_svg(const std::vector<emulator::TraceEvent<Time>>& trace, cons
   for (const auto& c : intervals.computations) {
     bar("compute", c.finished, x(c.start), row_y(c.node) + compute_y, x(c.end) - x(c.start),
         fmt::format("compute at {}: {} tasks, time {} to {}{}", topology.node_name(c.node), c.work.to_string(),
-                    time_text(c.start), time_text(c.end), c.finished ? "" : " (unfinished)"),
+                    time_label(c.start), time_label(c.end), c.finished ? "" : " (unfinished)"),
         c.work.to_string() + " tasks");
   }
   s += "</g>\n";
@@ -213,7 +209,7 @@ std::string gantt_svg(const std::vector<emulator::TraceEvent<Time>>& trace, cons
       "<text class=\"makespan-label\" x=\"{0:.2f}\" y=\"{3:.1f}\" text-anchor=\"end\" fill=\"#c00\">makespan "
       "{4}</text>\n"
       "</svg>\n",
-      mx, top - 12, height - 34, top - 16, xml_escape(time_text(intervals.makespan)));
+      mx, top - 12, height - 34, top - 16, xml_escape(time_label(intervals.makespan)));
   return s;
 }
 

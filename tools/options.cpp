@@ -4,6 +4,7 @@
 // each library setting is given by, for the messages of errors about one.
 #include "command.hpp"
 
+#include <starnet/api/settings.hpp>
 #include <starnet/core/error.hpp>
 
 #include <fmt/format.h>
@@ -97,29 +98,12 @@ std::string flag_of(std::string_view setting) {
   return flag;
 }
 
-std::string name_settings(std::string_view text) {
-  // A library message names another setting between «»: «max_n» → --max-n (api/settings.hpp).
-  constexpr std::string_view OPEN = "«";
-  constexpr std::string_view CLOSE = "»";
-  std::string out;
-  std::size_t at = 0;
-  while (at < text.size()) {
-    const auto open = text.find(OPEN, at);
-    const auto close = open == std::string_view::npos ? open : text.find(CLOSE, open + OPEN.size());
-    if (close == std::string_view::npos) break;
-    out += text.substr(at, open - at);
-    out += flag_of(text.substr(open + OPEN.size(), close - open - OPEN.size()));
-    at = close + CLOSE.size();
-  }
-  out += text.substr(at);
-  return out;
-}
-
 std::string command_line_message(const Error& e) {
   const Setting* setting = e.setting();
-  if (setting == nullptr) return name_settings(e.what());
+  if (setting == nullptr) return api::name_settings(e.what(), flag_of);
   const std::string flag = flag_of(setting->name);
-  return fmt::format("{}{}{}: {}", flag, setting->value.empty() ? "" : " ", setting->value, name_settings(e.reason()));
+  return fmt::format("{}{}{}: {}", flag, setting->value.empty() ? "" : " ", setting->value,
+                     api::name_settings(e.reason(), flag_of));
 }
 
 }  // namespace starnet::tools

@@ -19,6 +19,23 @@ std::string_view trimmed(std::string_view s) {
 
 }  // namespace
 
+std::string name_settings(std::string_view message, const std::function<std::string(std::string_view)>& word) {
+  constexpr std::string_view OPEN = "«";
+  constexpr std::string_view CLOSE = "»";
+  std::string out;
+  std::size_t at = 0;
+  while (at < message.size()) {
+    const auto open = message.find(OPEN, at);
+    const auto close = open == std::string_view::npos ? open : message.find(CLOSE, open + OPEN.size());
+    if (close == std::string_view::npos) break;
+    out += message.substr(at, open - at);
+    out += word(message.substr(open + OPEN.size(), close - open - OPEN.size()));
+    at = close + CLOSE.size();
+  }
+  out += message.substr(at);
+  return out;
+}
+
 emulator::PortModel port_model(long ports, std::string_view duplex) {
   if (ports < 1 || ports > static_cast<long>(MAX_PORTS)) {
     throw UsageError(Setting{"ports", std::to_string(ports)},

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <type_traits>
+
 namespace starnet::emulator {
 
 std::string to_string(EventKind kind) {
@@ -29,14 +31,19 @@ void Counters::merge(const Counters& other) {
   max_concurrent_receives = std::max(max_concurrent_receives, other.max_concurrent_receives);
 }
 
+std::string time_text(const Rational& t, TimeText /*style*/) {
+  return t.to_string();
+}
+
+std::string time_text(double t, TimeText style) {
+  return style == TimeText::BRIEF ? fmt::format("{:g}", t) : fmt::format("{}", t);
+}
+
 template <class Time>
 std::string to_json_line(const TraceEvent<Time>& e, const topology::Topology& topology) {
-  std::string time;
-  if constexpr (std::is_same_v<Time, Rational>) {
-    time = fmt::format("\"{}\"", e.time.to_string());
-  } else {
-    time = fmt::format("{}", e.time);
-  }
+  // Exact times are strings in JSON, stochastic ones numbers.
+  const bool exact = std::is_same_v<Time, Rational>;
+  const std::string time = exact ? fmt::format("\"{}\"", time_text(e.time)) : time_text(e.time);
   std::string line = fmt::format(R"({{"step":{},"round":{},"time":{},"event":"{}","node":"{}")", e.step, e.round, time,
                                  to_string(e.kind), topology.node_name(e.node));
   switch (e.kind) {

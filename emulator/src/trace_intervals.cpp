@@ -5,25 +5,10 @@
 
 #include <algorithm>
 #include <tuple>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
 namespace starnet::emulator {
-namespace {
-
-/// Exact where the time is exact ("7/2"), shortest decimal otherwise.
-template <class Time>
-std::string time_text(const Time& t) {
-  if constexpr (std::is_same_v<Time, Rational>) {
-    return t.to_string();
-  } else {
-    return fmt::format("{:g}", t);
-  }
-}
-
-}  // namespace
-
 template <class Time>
 std::string describe_event(std::size_t index, const TraceEvent<Time>& e) {
   return fmt::format("trace event {} (step {}, time {}, {} at node {}, peer {}, tag {})", index, e.step,

@@ -21,22 +21,8 @@
 #include <limits>
 #include <memory>
 #include <span>
-#include <type_traits>
 
 namespace starnet::emulator {
-namespace {
-
-template <class Time>
-std::string time_text(const Time& t) {
-  if constexpr (std::is_same_v<Time, Rational>) {
-    return t.to_string();
-  } else {
-    return fmt::format("{}", t);
-  }
-}
-
-}  // namespace
-
 template <class Time>
 class Worker<Time>::NodeContext final : public NodeContextOf<NodeContext> {
   using Base = NodeContextOf<NodeContext>;

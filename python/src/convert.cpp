@@ -1,5 +1,6 @@
 #include "convert.hpp"
 
+#include <starnet/api/settings.hpp>
 #include <starnet/core/interrupt.hpp>
 #include <starnet/emulator/trace_intervals.hpp>
 
@@ -124,21 +125,7 @@ constexpr emulator::EventKind ALL_EVENTS[] = {emulator::EventKind::REQUEST,  emu
 
 /// A message with every «setting» written as the keyword `setting=`.
 std::string keywords(std::string_view text) {
-  constexpr std::string_view OPEN = "«";
-  constexpr std::string_view CLOSE = "»";
-  std::string out;
-  std::size_t at = 0;
-  while (at < text.size()) {
-    const auto open = text.find(OPEN, at);
-    const auto close = open == std::string_view::npos ? open : text.find(CLOSE, open + OPEN.size());
-    if (close == std::string_view::npos) break;
-    out += text.substr(at, open - at);
-    out += text.substr(open + OPEN.size(), close - open - OPEN.size());
-    out += "=";
-    at = close + CLOSE.size();
-  }
-  out += text.substr(at);
-  return out;
+  return api::name_settings(text, [](std::string_view setting) { return std::string(setting) + "="; });
 }
 
 }  // namespace

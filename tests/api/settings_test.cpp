@@ -6,6 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <string_view>
+
 namespace starnet::api {
 namespace {
 
@@ -19,6 +22,14 @@ TEST(PortModel, OneLimitForEveryCall) {
   EXPECT_EQ(setting_of([] { (void)port_model(MAX_PORTS + 1, "full"); }), "ports=1025");
   EXPECT_EQ(setting_of([] { (void)port_model(1, "simplex"); }), "duplex=simplex");
   EXPECT_ERROR(UsageError, port_model(0, "full"), "ports 0", "1..1024");
+}
+
+TEST(NameSettings, WritesEachNamedSettingInTheFacesWords) {
+  const auto flag = [](std::string_view s) { return "--" + std::string(s); };
+  EXPECT_EQ(name_settings("raise «max_n» or «ports».", flag), "raise --max_n or --ports.");
+  EXPECT_EQ(name_settings("«n»", flag), "--n");
+  EXPECT_EQ(name_settings("no setting", flag), "no setting");
+  EXPECT_EQ(name_settings("unclosed «n", flag), "unclosed «n");
 }
 
 TEST(SplitList, TrimsSpacesAndKeepsParenthesisedCommas) {

@@ -13,11 +13,24 @@
 #include <map>
 #include <optional>
 #include <random>
+#include <string>
 #include <tuple>
 #include <vector>
 
 namespace starnet::emulator {
 namespace {
+
+TEST(TimeText, ExactTimesAsFractionsStochasticOnesReadBackTheSame) {
+  EXPECT_EQ(time_text(Rational(7, 2)), "7/2");
+  EXPECT_EQ(time_text(Rational(7, 2), TimeText::BRIEF), "7/2");
+  const double t = 1234567.0 / 3;
+  EXPECT_EQ(std::stod(time_text(t)), t);
+  EXPECT_EQ(time_text(t, TimeText::BRIEF), "411522");
+  // A message about an event names its time in full.
+  TraceEvent<double> e;
+  e.time = t;
+  EXPECT_NE(describe_event(0, e).find("time " + time_text(t) + ","), std::string::npos) << describe_event(0, e);
+}
 
 TEST(TraceIntervals, PairsEqualTransfersFirstInFirstOut) {
   std::vector<TraceEvent<Rational>> trace(4);

@@ -15,6 +15,7 @@
 #include <starnet/emulator/config.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -24,6 +25,11 @@ namespace starnet::api {
 
 using algorithms::Collective;
 using algorithms::star::Op;
+
+/// @p message with each setting it names «like_this» written as @p word(like_this) says: the
+/// command line's flag, the Python module's keyword.
+[[nodiscard]] std::string name_settings(std::string_view message,
+                                        const std::function<std::string(std::string_view)>& word);
 
 /// Most ports a node may have (k-port model), in every call.
 inline constexpr unsigned MAX_PORTS = 1024;
