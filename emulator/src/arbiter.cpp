@@ -27,22 +27,13 @@ void Arbiter::reset(NodeId nodes, const PortModel& ports) {
 
 std::optional<std::optional<NodeId>> Arbiter::posted(NodeId v) const {
   if (posts_.empty() || !posts_[v].used) return std::nullopt;
-  const Posts& p = posts_[v];
+  const SlabList& p = posts_[v];
   return p.head == NIL ? std::optional<NodeId>() : std::optional<NodeId>(posted_[p.head]);
 }
 
 void Arbiter::post(NodeId v, NodeId from) {
   if (posts_.empty()) posts_.resize(nodes_);
-  Posts& p = posts_[v];
-  const auto record = posted_.add(from);
-  posted_.next(record) = NIL;
-  if (p.tail == NIL) {
-    p.head = record;
-  } else {
-    posted_.next(p.tail) = record;
-  }
-  p.tail = record;
-  p.used = true;
+  posts_[v].push(posted_, posted_.add(from));
   mark(v, IN);
 }
 
@@ -62,10 +53,9 @@ void Arbiter::start(std::uint32_t message, NodeId from, NodeId to, bool occupies
     ++receiving_[to];
   }
   if (!posts_.empty() && posts_[to].used) {
-    Posts& p = posts_[to];
+    SlabList& p = posts_[to];
     const auto used = p.head;
-    p.head = posted_.next(used);
-    if (p.head == NIL) p.tail = NIL;
+    p.unlink(posted_, NIL, used);
     posted_.release(used);
     // The next sender posted may have asked earlier than the transfers still to be looked at.
     if (p.head != NIL) mark(to, IN);

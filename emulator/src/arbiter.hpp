@@ -119,14 +119,10 @@ class Arbiter {
   struct Ends {
     std::uint32_t out_head = NIL, out_tail = NIL, in_head = NIL, in_tail = NIL;
   };
-  struct Posts {
-    std::uint32_t head = NIL, tail = NIL;
-    bool used = false;
-  };
 
   [[nodiscard]] bool accepts(NodeId v, NodeId from) const {
     if (posts_.empty()) return true;
-    const Posts& p = posts_[v];
+    const SlabList& p = posts_[v];
     return !p.used || (p.head != NIL && posted_[p.head] == from);
   }
   [[nodiscard]] bool can_start(NodeId from, NodeId to, bool occupies) const {
@@ -154,7 +150,7 @@ class Arbiter {
   std::uint32_t free_ = NIL;              // free records_, linked through out_next
   std::size_t waiting_ = 0;
   std::vector<Ends> lists_;               // per node, once a transfer has waited
-  std::vector<Posts> posts_;              // per node, once a node has posted
+  std::vector<SlabList> posts_;           // per node, once a node has posted
   Slab<NodeId> posted_;                   // the senders posted
   std::vector<std::uint8_t> dirty_;       // per node: OUT | IN
   std::vector<NodeId> marked_;            // nodes with dirty_ set

@@ -70,4 +70,27 @@ class Slab {
   std::uint32_t free_ = SLAB_NIL;
 };
 
+/// A first-in first-out list of records of one slab, linked through it: a node's queued
+/// computations, the senders it posted.
+struct SlabList {
+  std::uint32_t head = SLAB_NIL;
+  std::uint32_t tail = SLAB_NIL;
+  bool used = false;  ///< something was appended since the list was made (posted receives)
+
+  template <class T>
+  void push(Slab<T>& slab, std::uint32_t item) {
+    slab.next(item) = SLAB_NIL;
+    (tail == SLAB_NIL ? head : slab.next(tail)) = item;
+    tail = item;
+    used = true;
+  }
+  /// Unlinks @p item, which follows @p before (SLAB_NIL: it is the head).
+  template <class T>
+  void unlink(Slab<T>& slab, std::uint32_t before, std::uint32_t item) {
+    const auto after = slab.next(item);
+    (before == SLAB_NIL ? head : slab.next(before)) = after;
+    if (tail == item) tail = before;
+  }
+};
+
 }  // namespace starnet::emulator

@@ -104,7 +104,7 @@ void Worker<Time>::reset(const topology::Topology& topology, const CostModel<Tim
   posts_.reset(0);
   agenda_.clear();
   for (auto* q : {&compute_queue_, &posted_}) {
-    if (!q->of.empty()) q->of.assign(n, Fifo{});
+    if (!q->of.empty()) q->of.assign(n, SlabList{});
     q->size = 0;
   }
   violation_.reset();
@@ -128,29 +128,14 @@ template <class Time>
 template <class T>
 void Worker<Time>::push(Fifos& q, Slab<T>& slab, NodeId v, std::uint32_t item) {
   if (q.of.empty()) q.of.resize(static_cast<std::size_t>(range_.size()));
-  auto& f = q.of[local(v)];
-  slab.next(item) = NIL;
-  if (f.tail == NIL) {
-    f.head = item;
-  } else {
-    slab.next(f.tail) = item;
-  }
-  f.tail = item;
-  f.used = true;
+  q.of[local(v)].push(slab, item);
   ++q.size;
 }
 
 template <class Time>
 template <class T>
 void Worker<Time>::unlink(Fifos& q, Slab<T>& slab, NodeId v, std::uint32_t before, std::uint32_t item) {
-  auto& f = q.of[local(v)];
-  const auto after = slab.next(item);
-  if (before == NIL) {
-    f.head = after;
-  } else {
-    slab.next(before) = after;
-  }
-  if (f.tail == item) f.tail = before;
+  q.of[local(v)].unlink(slab, before, item);
   --q.size;
 }
 

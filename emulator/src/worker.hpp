@@ -49,13 +49,8 @@ class Worker {
 
   /// First-in first-out lists of slab records, one per node, linked through the slab; the
   /// array exists only once a run uses the feature (strict runs on S_n never do).
-  struct Fifo {
-    std::uint32_t head = NIL;
-    std::uint32_t tail = NIL;
-    bool used = false;  // posted receives: the node has posted at least once
-  };
   struct Fifos {
-    std::vector<Fifo> of;  // per local node
+    std::vector<SlabList> of;  // per local node
     std::size_t size = 0;  // records queued over all nodes
   };
 
