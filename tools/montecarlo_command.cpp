@@ -43,15 +43,9 @@ namespace st = algorithms::stochastic;
 using json = nlohmann::ordered_json;
 
 struct Options {
-  std::string algos = "binomial-stat,fibonacci-stat,tree-dyn,noncommut-tree-dyn";
-  int n = 64;
-  std::string dist = "gamma";
-  double cv = 1;
-  double mu_d = 1;
-  double mu_c = 0;
+  // The scenario's settings and their defaults are the library's; --runs and --run are checked here.
+  api::MonteCarloRequest scenario;
   std::int64_t runs = 0;  // 0: the default of the mode
-  std::uint64_t seed = 1;
-  unsigned threads = 0;
   bool json = false;
   std::string csv;
   std::string gantt;
@@ -304,19 +298,11 @@ int run_scenario(const Options& o) {
   if (!one_run && o.has("--run")) {
     throw UsageError("--run chooses the run --gantt draws and --trace records: give --gantt FILE.svg or --trace FILE");
   }
-  if (one_run && o.n >= 1 && !o.gantt.empty()) {
-    require_gantt_rows(topology::CompleteGraph(static_cast<emulator::NodeId>(o.n)));
+  if (one_run && o.scenario.n >= 1 && !o.gantt.empty()) {
+    require_gantt_rows(topology::CompleteGraph(static_cast<emulator::NodeId>(o.scenario.n)));
   }
-  api::MonteCarloRequest request;
-  request.algorithms = o.algos;
-  request.n = o.n;
-  request.dist = o.dist;
-  request.cv = o.cv;
-  request.mu_d = o.mu_d;
-  request.mu_c = o.mu_c;
+  api::MonteCarloRequest request = o.scenario;
   if (o.has("--runs")) request.runs = runs_given(o);
-  request.seed = o.seed;
-  request.threads = o.threads;
   if (one_run) {
     if (o.run < 0) throw UsageError(fmt::format("--run {}: expected a run of this study, 0..runs − 1", o.run));
     request.run = static_cast<std::uint64_t>(o.run);
@@ -326,9 +312,10 @@ int run_scenario(const Options& o) {
     o.trace.write(r.run_trace, *r.machines);
     if (!o.gantt.empty()) {
       GanttOptions g;
+      const auto& sc = o.scenario;
       g.title = fmt::format("{}, n = {}, {} CV {}, mu_d = {}, mu_c = {}, seed {}, run {}: makespan {:.6g}",
-                            nc::to_string(r.outcomes.front().algorithm), o.n, o.dist, o.cv, o.mu_d, o.mu_c, o.seed,
-                            o.run, *r.run_makespan);
+                            nc::to_string(r.outcomes.front().algorithm), sc.n, sc.dist, sc.cv, sc.mu_d, sc.mu_c,
+                            sc.seed, o.run, *r.run_makespan);
       write_file_atomically(o.gantt, gantt_svg(r.run_trace, *r.machines, g));
     }
   }
@@ -339,8 +326,9 @@ int run_scenario(const Options& o) {
     if (!o.gantt.empty()) out["gantt"] = {{"file", o.gantt}, {"run", o.run}, {"makespan", *r.run_makespan}};
     print_json(std::move(out));
   } else {
-    fmt::print("Monte-Carlo: n = {}, {} costs with CV {}, mu_d = {}, mu_c = {}, {}, seed {}\n", o.n, o.dist, o.cv,
-               o.mu_d, o.mu_c, plural(r.runs, "run", "runs"), o.seed);
+    const auto& sc = o.scenario;
+    fmt::print("Monte-Carlo: n = {}, {} costs with CV {}, mu_d = {}, mu_c = {}, {}, seed {}\n", sc.n, sc.dist, sc.cv,
+               sc.mu_d, sc.mu_c, plural(r.runs, "run", "runs"), sc.seed);
     fmt::print("{:<20} {:>11} {:>11} {:>10} {:>11} {:>11} {:>11}  {}\n", "algorithm", "mean", "stddev", "sem", "q10",
                "q50", "q90", "verified");
     for (const auto& outcome : r.outcomes) {
@@ -372,10 +360,10 @@ int run_study(const Options& o) {
   if (o.study == "figure4" && o.has("--ratio-points")) throw UsageError("--ratio-points belongs to figure5 and figure6");
   api::MonteCarloStudyRequest request;
   request.study = o.study;
-  request.n = o.n;
+  request.n = o.scenario.n;
   if (o.has("--runs")) request.runs = runs_given(o);
-  request.seed = o.seed;
-  request.threads = o.threads;
+  request.seed = o.scenario.seed;
+  request.threads = o.scenario.threads;
   request.points = o.points;
   request.ratio_points = o.ratio_points;
   const auto r = api::run_montecarlo_study(request);
@@ -465,23 +453,30 @@ void add_montecarlo_command(CLI::App& app, Action& action) {
       "Same --seed, same numbers whatever --threads. Exit codes: 0 success, 1 a run was not\n"
       "verified (or a worst case broke its proven bound), 2 bad input. See docs/montecarlo.md.");
   static Options o;
-  cmd->add_option("--algos", o.algos,
+  auto& sc = o.scenario;
+  const api::MonteCarloRequest defaults;
+  cmd->add_option("--algos", sc.algorithms,
                   "Comma-separated algorithms: binomial-stat, fibonacci-stat, tree-dyn, noncommut-tree-dyn (default: all)");
-  cmd->add_option("--n", o.n, "Number of processors (default 64)");
-  cmd->add_option("--dist", o.dist,
-                  "Cost law of Table II: bernoulli, beta0.01, beta1, beta100, binomial, exponential, gamma,\n"
-                  "poisson, triangle, uniform (default gamma)");
-  cmd->add_option("--cv", o.cv, "Coefficient of variation of both costs, within the law's range (default 1)")
+  cmd->add_option("--n", sc.n, fmt::format("Number of processors (default {})", defaults.n));
+  cmd->add_option("--dist", sc.dist,
+                  fmt::format("Cost law of Table II: bernoulli, beta0.01, beta1, beta100, binomial, exponential, gamma,\n"
+                              "poisson, triangle, uniform (default {})",
+                              defaults.dist));
+  cmd->add_option("--cv", sc.cv,
+                  fmt::format("Coefficient of variation of both costs, within the law's range (default {})", defaults.cv))
       ->check(finite_number(0));
-  cmd->add_option("--mu-d", o.mu_d, "Mean transfer time mu_d >= 0 (default 1)")->check(finite_number(0));
-  cmd->add_option("--mu-c", o.mu_c, "Mean reduction time mu_c >= 0; 0: free computation (default 0)")
+  cmd->add_option("--mu-d", sc.mu_d, fmt::format("Mean transfer time mu_d >= 0 (default {})", defaults.mu_d))
+      ->check(finite_number(0));
+  cmd->add_option("--mu-c", sc.mu_c,
+                  fmt::format("Mean reduction time mu_c >= 0; 0: free computation (default {})", defaults.mu_c))
       ->check(finite_number(0));
   cmd->add_option("--runs", o.runs,
                   fmt::format("Monte-Carlo runs (default {}; figure4: {}; figure5/6: {} per cell)", api::DEFAULT_MONTECARLO_RUNS,
                               nc::FIGURE4_RUNS, nc::GRID_RUNS));
-  cmd->add_option("--seed", o.seed, "Seed: run r of algorithm a draws from Philox(seed, r, a) (default 1)")
+  cmd->add_option("--seed", sc.seed,
+                  fmt::format("Seed: run r of algorithm a draws from Philox(seed, r, a) (default {})", defaults.seed))
       ->check(any_seed());
-  cmd->add_option("--threads", o.threads, fmt::format("Worker threads, 0..{} (default 0: all cores)", api::MAX_THREADS))
+  cmd->add_option("--threads", sc.threads, fmt::format("Worker threads, 0..{} (default 0: all cores)", api::MAX_THREADS))
       ->check(integer_in(0, api::MAX_THREADS));
   cmd->add_flag("--json", o.json,
                 "Print one JSON document: per algorithm mean, stddev, sem, min, q10, q50, q90, max, runs, verified\n"
