@@ -69,6 +69,17 @@ std::string choice_message(const std::string& text) {
   return fmt::format("{} {}: expected {}", m[1].str(), m[2].str(), choices);
 }
 
+/// @p code, unless standard output could not be written: a full disk or a closed pipe must not
+/// pass for success (exit 3).
+int checked_stdout(int code) {
+  std::cout.flush();
+  if (!std::cout || std::fflush(stdout) != 0) {
+    std::fprintf(stderr, "starnet: error: standard output: writing failed (%s)\n", std::strerror(errno));
+    return 3;
+  }
+  return code;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -111,11 +122,11 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
     require_subcommand_chosen(app);
   } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
+    return checked_stdout(app.exit(e));
   } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
+    return checked_stdout(app.exit(e));
   } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
+    return checked_stdout(app.exit(e));
   } catch (const CLI::ParseError& e) {
     std::string message = choice_message(e.what());
     if (const auto* conversion = dynamic_cast<const CLI::ConversionError*>(&e)) message = conversion_message(app, *conversion);
@@ -139,13 +150,7 @@ int main(int argc, char** argv) {
       const ProgressMeter meter(command->get_name(), worker ? ProgressMode::NEVER : parse_progress_mode(progress));
       code = action ? action() : 0;
     }
-    // A full disk or a closed pipe must not pass for success: standard output is checked too.
-    std::cout.flush();
-    if (!std::cout || std::fflush(stdout) != 0) {
-      std::fprintf(stderr, "starnet: error: standard output: writing failed (%s)\n", std::strerror(errno));
-      return 3;
-    }
-    return code;
+    return checked_stdout(code);
   } catch (const starnet::Error& e) {
     std::fprintf(stderr, "starnet: error: %s\n", printable(command_line_message(e), Lines::ONE).c_str());
     return e.exit_code();

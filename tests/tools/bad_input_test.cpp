@@ -632,6 +632,11 @@ const std::vector<BadInput> BATTERY = {
     {"CompareOntoFullStdout", "topo compare star:3 ring:4 > /dev/full",
      {},
      3, "standard output", "No space left on device"},
+    // Help and the version are output too.
+    {"HelpOntoFullStdout", "--help > /dev/full", {}, 3, "standard output", "No space left on device"},
+    {"SubcommandHelpOntoFullStdout", "steady --help > /dev/full", {}, 3, "standard output", "No space left on device"},
+    {"HelpAllOntoFullStdout", "--help-all > /dev/full", {}, 3, "standard output", "No space left on device"},
+    {"VersionOntoFullStdout", "--version > /dev/full", {}, 3, "standard output", "No space left on device"},
 };
 // clang-format on
 
