@@ -180,13 +180,7 @@ class alignas(emulator::CACHE_LINE) AllReduceProgram final : public emulator::No
   [[nodiscard]] std::string report() const override {
     StarReport r;
     r.nodes_checked = range_.size();
-    for (std::size_t i = 0; i < result_.size(); ++i) {
-      if (result_[i] == expected_) {
-        ++r.nodes_correct;
-      } else if (r.first_wrong < 0) {
-        r.first_wrong = static_cast<std::int64_t>(range_.begin + i);
-      }
-    }
+    for (std::size_t i = 0; i < result_.size(); ++i) r.count(range_.begin + i, result_[i] == expected_);
     log_.fill(r);
     return r.serialize();
   }
@@ -268,13 +262,9 @@ class alignas(emulator::CACHE_LINE) BroadcastProgram final : public emulator::No
     r.items_received = items_;
     const int n = g_.n();
     const std::uint32_t all = n == 1 ? 0U : (1U << n) - 1;
+    // At the end a node holds all n blocks S_{n−1} of S_n, i.e. all n! items, none twice.
     for (std::size_t i = 0; i < held_.size(); ++i) {
-      // At the end a node holds all n blocks S_{n−1} of S_n, i.e. all n! items, none twice.
-      if (held_[i] == all && bad_ == 0 && duplicates_ == 0) {
-        ++r.nodes_correct;
-      } else if (r.first_wrong < 0) {
-        r.first_wrong = static_cast<std::int64_t>(range_.begin + i);
-      }
+      r.count(range_.begin + i, held_[i] == all && bad_ == 0 && duplicates_ == 0);
     }
     log_.fill(r);
     return r.serialize();

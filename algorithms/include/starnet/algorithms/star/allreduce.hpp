@@ -70,6 +70,14 @@ struct StarReport {
   std::int64_t first_wrong = -1;          ///< a node whose final state is wrong, -1 if none
   std::vector<std::uint64_t> level_first;  ///< index m: first step a message of level m was sent
   std::vector<std::uint64_t> level_last;   ///< index m: last step a message of level m arrived
+  /// Counts node @p v's final state, right or wrong.
+  void count(std::uint64_t v, bool correct) {
+    if (correct) {
+      ++nodes_correct;
+    } else if (first_wrong < 0) {
+      first_wrong = static_cast<std::int64_t>(v);
+    }
+  }
   [[nodiscard]] std::string serialize() const;
   static StarReport parse(const std::string& text);
   void merge(const StarReport& other);
