@@ -101,7 +101,9 @@ TEST(ScheduleCommand, ExportsEveryAlgorithmOfTheCatalogueThatRunsVerified) {
     const auto j = r.json();
     EXPECT_EQ(j["collective"], collective) << algorithm;
     EXPECT_EQ(j["verified"], true) << algorithm;
-    if (steps >= 0) EXPECT_EQ(j["steps"], steps) << algorithm << " " << spec;
+    if (steps >= 0) {
+      EXPECT_EQ(j["steps"], steps) << algorithm << " " << spec;
+    }
   }
 }
 
