@@ -6,9 +6,11 @@
 # of the `starnet` tool is built in pgo-training/, runs a short training workload that writes
 # its profile to pgo-profile/, and every target of this build is then compiled with it. The
 # profile is remade on every build (a few seconds); a source edited since only loses the profile
-# of what changed. STARNET_PGO=OFF builds without it.
+# of what changed. Off by default, since it doubles the first build for a gain only the big
+# studies feel: `tools/bootstrap --fast-binary` (or -DSTARNET_PGO=ON) turns it on; the figures of
+# what it costs and buys are in docs/architecture.md, "Build".
 
-option(STARNET_PGO "Release builds with GCC: profile-guided optimization (trains an instrumented build first)" ON)
+option(STARNET_PGO "Release builds with GCC: profile-guided optimization (trains an instrumented build first)" OFF)
 set(STARNET_PGO_GENERATE "" CACHE PATH "Internal (the training build): write the profile to this directory")
 
 set(STARNET_PGO_DEPENDENCY "")

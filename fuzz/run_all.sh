@@ -4,7 +4,7 @@
 # executions, coverage and findings of each. Exits 1 when one found a crash, a leak, a timeout
 # or an out-of-memory, 2 on a usage error.
 #
-#   fuzz/run_all.sh SECONDS [HARNESS...]      (default: all; BUILD=dir overrides build-fuzz)
+#   fuzz/run_all.sh SECONDS [HARNESS...]      (default: all; BUILD=dir overrides build-asan)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -17,7 +17,7 @@ seconds=$1
 shift
 harnesses=("$@")
 [[ ${#harnesses[@]} -eq 0 ]] && harnesses=("${all[@]}")
-bin=${BUILD:-$here/../build-fuzz}/bin
+bin=${BUILD:-$here/../build-asan}/bin
 work=$(mktemp -d "${TMPDIR:-/tmp}/starnet-fuzz.XXXXXX")
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
@@ -27,7 +27,7 @@ printf '%-14s %12s %8s %8s  %s\n' harness executions cov ft findings
 for name in "${harnesses[@]}"; do
   exe=$bin/${name}_fuzz
   if [[ ! -x $exe || ! -d $here/corpus/$name ]]; then
-    echo "$name: no harness $exe or corpus $here/corpus/$name (cmake --preset fuzz && cmake --build --preset fuzz --target starnet_fuzz)" >&2
+    echo "$name: no harness $exe or corpus $here/corpus/$name (cmake --preset asan && cmake --build --preset asan --target starnet_fuzz)" >&2
     exit 2
   fi
   max_len=8192
@@ -55,7 +55,7 @@ if [[ ${#found[@]} -gt 0 ]]; then
   echo
   echo "Findings (each with its log beside it):"
   printf '  %s\n' "${found[@]}"
-  echo "Reproduce with build-fuzz/bin/NAME_fuzz ARTIFACT; minimise with NAME_fuzz -minimize_crash=1 -runs=10000 ARTIFACT."
+  echo "Reproduce with build-asan/bin/NAME_fuzz ARTIFACT; minimise with NAME_fuzz -minimize_crash=1 -runs=10000 ARTIFACT."
   echo "Once fixed, add the minimised input to fuzz/corpus/NAME/ as a regression input (a ctest test replays it)."
   exit 1
 fi

@@ -1,6 +1,8 @@
 #include <starnet/emulator/memory.hpp>
 #include <starnet/core/error.hpp>
 
+#include "../core/sanitizers.hpp"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -64,7 +66,7 @@ std::uint64_t mapped_bytes() {
 }
 
 TEST(Memory, AnAddressSpaceLimitBoundsWhatTheProcessMayUse) {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#ifdef STARNET_UNDER_SANITIZER
   GTEST_SKIP() << "sanitizers map terabytes of shadow memory: an address-space limit cannot be set under them";
 #else
   rlimit old{};

@@ -2,6 +2,7 @@
 #include "../core/scratch_dir.hpp"
 #include "starnet_test_paths.hpp"
 #include "../../emulator/src/secure.hpp"
+#include "../core/sanitizers.hpp"
 #include "cli_runner.hpp"
 
 #include <gmock/gmock.h>
@@ -124,7 +125,7 @@ TEST(AllReduceCommand, WorkerProcessesVerifyEveryNUpToSeven) {
       ASSERT_EQ(j["worker_peak_bytes"].size(), 2U);
       for (const auto& peak : j["worker_peak_bytes"]) {
         EXPECT_GT(peak.get<std::uint64_t>(), 1U << 20U) << collective << " n=" << n;
-#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+#ifndef STARNET_UNDER_SANITIZER
         EXPECT_LT(peak.get<std::uint64_t>(), j["memory_estimate_bytes"].get<std::uint64_t>());
 #endif
       }
@@ -267,7 +268,7 @@ TEST(AllReduceCommand, AStoppedWorkerProcessEndsTheRunWithExitThreeInsteadOfAHan
 }
 
 TEST(AllReduceCommand, ZeroMqRunningOutOfFilesIsARuntimeFailureNotAnInternalError) {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#ifdef STARNET_UNDER_SANITIZER
   GTEST_SKIP() << "the sanitizers' runtime needs file descriptors of its own (UBSan probes memory through a pipe): "
                   "it cannot run out of them with the program";
 #else

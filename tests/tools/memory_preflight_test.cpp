@@ -1,6 +1,7 @@
 // The memory pre-flight of the star collectives (api/src/engine.cpp, docs/limits.md): the
 // estimate against the peaks the kernel measures, and refusals before any work.
 #include "starnet_test_paths.hpp"
+#include "../core/sanitizers.hpp"
 #include "cli_runner.hpp"
 
 #include <gmock/gmock.h>
@@ -59,7 +60,7 @@ Measured run_measured(const std::string& args) {
 }
 
 TEST(StarRunner, MemoryEstimateIsWithinAQuarterOfTheMeasuredPeak) {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#ifdef STARNET_UNDER_SANITIZER
   GTEST_SKIP() << "sanitizers double what a run holds (shadow memory, quarantine): the figures are for plain builds";
 #else
   const auto trace = std::filesystem::temp_directory_path() / ("starnet_peak_trace_" + std::to_string(::getpid()) + ".jsonl");
@@ -81,7 +82,7 @@ TEST(StarRunner, S12IsRefusedUpFrontNamingEstimateBoundAndForce) {
   const auto traced = run_starnet("allreduce --topology star:10 --trace /dev/null --engine zmq --processes");
   EXPECT_EQ(traced.exit_code, 2) << traced.err;
   EXPECT_THAT(traced.err, AllOf(HasSubstr("traced messages"), HasSubstr("zmq worker processes"), HasSubstr("3 processes")));
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#ifdef STARNET_UNDER_SANITIZER
   GTEST_SKIP() << "sanitizers map terabytes of shadow memory: the ulimit -v that makes S_12 too big cannot be set";
 #else
   // 479,001,600 nodes: about 18 GiB on the local engine's dense step path (it runs on a 24 GB
@@ -99,7 +100,7 @@ TEST(StarRunner, S12IsRefusedUpFrontNamingEstimateBoundAndForce) {
 }
 
 TEST(StarRunner, AnAddressSpaceLimitRefusesAndForceOverrides) {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#ifdef STARNET_UNDER_SANITIZER
   GTEST_SKIP() << "sanitizers map terabytes of shadow memory: a ulimit -v cannot be set under them";
 #else
   // star:10 needs about 150 MiB: under `ulimit -v 100000` (98 MiB, of which the program maps

@@ -67,7 +67,7 @@ std::optional<Rational> exact_value(const Decimal& d, std::int64_t pow10, std::i
   for (const char c : d.digits) num = num * 10 + (c - '0');
   Wide den = 1;
   // Each loop ends within 127 rounds: x ≥ 1 grows until it passes LIMIT.
-  const auto times = [LIMIT](Wide& x, Wide k, std::int64_t count) {
+  const auto times = [](Wide& x, Wide k, std::int64_t count) {
     for (std::int64_t i = 0; i < count; ++i) {
       if (x > LIMIT / k) return false;
       x *= k;

@@ -22,7 +22,7 @@ namespace {
 /// S_n's nodes with their class (last symbol − 1) and neighbours, and every legal step.
 class CosetSpace {
  public:
-  explicit CosetSpace(int n) : n_(n), g_(n), order_(g_.size()), words_((order_ + 63) / 64) {
+  explicit CosetSpace(int n) : g_(n), order_(g_.size()), words_((order_ + 63) / 64) {
     if (n < 3 || n > MAX_COSET_N) {
       throw UsageError(fmt::format("star:{}: the coset search handles star:3..star:{} (n!² bits per state)", n,
                                    MAX_COSET_N));
@@ -86,7 +86,6 @@ class CosetSpace {
   }
 
  private:
-  int n_;
   StarGraph g_;
   std::uint64_t order_;
   std::size_t words_;
