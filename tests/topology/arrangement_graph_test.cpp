@@ -1,4 +1,5 @@
 #include "../core/expect_error.hpp"
+#include "platform_names.hpp"
 
 #include <starnet/core/error.hpp>
 #include <starnet/topology/arrangement_graph.hpp>
@@ -50,12 +51,6 @@ std::set<std::string> neighbours_by_rule(const std::string& family, const std::s
   return out;
 }
 
-std::set<std::string> neighbours_in(const Platform& p, Platform::vertex_descriptor v) {
-  const auto& g = p.graph();
-  std::set<std::string> out;
-  for (const auto e : boost::make_iterator_range(boost::out_edges(v, g))) out.insert(g[boost::target(e, g)].name);
-  return out;
-}
 
 /// One row per family and size: the closed forms the literature gives (arrangement_graph.hpp).
 struct Row {
@@ -139,7 +134,7 @@ TEST(ArrangementGraph, PlatformLinksFollowThePapersRules) {
     for (const auto v : boost::make_iterator_range(boost::vertices(p.graph()))) {
       const auto& node = p.graph()[v];
       names.insert(node.name);
-      ASSERT_EQ(neighbours_in(p, v), neighbours_by_rule(row.family, node.name, row.n)) << spec << " " << node.name;
+      ASSERT_EQ(neighbour_names(p, v), neighbours_by_rule(row.family, node.name, row.n)) << spec << " " << node.name;
       EXPECT_EQ(node.label, row.k == 0 ? node.name : "") << spec;
       EXPECT_EQ(node.role, Role::PROCESSOR);
     }
@@ -215,6 +210,7 @@ TEST(ArrangementGraph, RefusesBadSpecsNamingTheSpecAndTheForm) {
   EXPECT_ERROR(TopologyError, make_platform("nkstar:5"), "\"nkstar:5\"", "nkstar:N:K");
   EXPECT_ERROR(TopologyError, make_platform("arrangement:1:1"), "\"arrangement:1:1\"", "N of arrangement:N:K", "2..12");
   EXPECT_ERROR(TopologyError, make_platform("pancake:9"), "\"pancake:9\"", "362,880", "65,536");
+  EXPECT_ERROR(TopologyError, make_platform("transposition:9"), "\"transposition:9\"", "65,536");
   EXPECT_ERROR(TopologyError, topology_properties("pancake:11"), "\"pancake:11\"", "3628800");
   EXPECT_ERROR(TopologyError, ArrangementGraph(ArrangementRule::PANCAKE, 5, 4), "pancake:5", "k = n");
   EXPECT_ERROR(TopologyError, ArrangementGraph(ArrangementRule::ARRANGEMENT, 13, 2), "arrangement:13:2", "2..12");

@@ -1,4 +1,5 @@
 #include "../core/expect_error.hpp"
+#include "platform_names.hpp"
 
 #include <starnet/core/error.hpp>
 #include <starnet/topology/families.hpp>
@@ -57,12 +58,6 @@ int role_diameter(const Platform& p, Role role, bool routers_only) {
   return out;
 }
 
-std::set<std::string> neighbours(const Platform& p, const std::string& name) {
-  const auto& g = p.graph();
-  std::set<std::string> out;
-  for (const auto e : boost::make_iterator_range(boost::out_edges(*p.find(name), g))) out.insert(g[boost::target(e, g)].name);
-  return out;
-}
 
 TEST(FatTree, CountsDegreesAndHostDiameterAreAlFaresLoukissasVahdats) {
   for (const int k : {2, 4, 6, 8}) {
@@ -110,10 +105,10 @@ TEST(FatTree, NamesSayPodSwitchAndHost) {
   EXPECT_EQ(p.graph()[0].name, "h0_0_0");
   EXPECT_EQ(p.graph()[16].name, "e0_0");  // hosts first: 4³/4 = 16 of them
   EXPECT_EQ(p.graph()[35].name, "c3");    // last: (4/2)² = 4 core switches
-  EXPECT_EQ(neighbours(p, "h1_1_0"), (std::set<std::string>{"e1_1"}));
-  EXPECT_EQ(neighbours(p, "e1_1"), (std::set<std::string>{"h1_1_0", "h1_1_1", "a1_0", "a1_1"}));
-  EXPECT_EQ(neighbours(p, "a2_1"), (std::set<std::string>{"e2_0", "e2_1", "c2", "c3"}));
-  EXPECT_EQ(neighbours(p, "c0"), (std::set<std::string>{"a0_0", "a1_0", "a2_0", "a3_0"}));
+  EXPECT_EQ(neighbour_names(p, "h1_1_0"), (std::set<std::string>{"e1_1"}));
+  EXPECT_EQ(neighbour_names(p, "e1_1"), (std::set<std::string>{"h1_1_0", "h1_1_1", "a1_0", "a1_1"}));
+  EXPECT_EQ(neighbour_names(p, "a2_1"), (std::set<std::string>{"e2_0", "e2_1", "c2", "c3"}));
+  EXPECT_EQ(neighbour_names(p, "c0"), (std::set<std::string>{"a0_0", "a1_0", "a2_0", "a3_0"}));
   EXPECT_EQ(p.graph()[*p.find("c0")].role, Role::ROUTER);
   EXPECT_EQ(p.graph()[*p.find("h0_0_0")].role, Role::PROCESSOR);
 }
@@ -176,8 +171,8 @@ TEST(Dragonfly, OneGlobalLinkJoinsEveryTwoGroupsInTheAbsoluteArrangement) {
   EXPECT_EQ(global.size(), static_cast<std::size_t>(groups * (groups - 1)));  // ordered pairs
   for (const auto& [pair, links] : global) EXPECT_EQ(links, 1) << pair.first << "-" << pair.second;
   for (const auto& [router, links] : per_router) EXPECT_EQ(links, s.h) << router;
-  EXPECT_EQ(neighbours(p, "h2_1_0"), (std::set<std::string>{"r2_1"}));
-  EXPECT_EQ(neighbours(p, "r0_0"), (std::set<std::string>{"h0_0_0", "h0_0_1", "r0_1", "r0_2", "r0_3", "r1_0", "r2_0"}));
+  EXPECT_EQ(neighbour_names(p, "h2_1_0"), (std::set<std::string>{"r2_1"}));
+  EXPECT_EQ(neighbour_names(p, "r0_0"), (std::set<std::string>{"h0_0_0", "h0_0_1", "r0_1", "r0_2", "r0_3", "r1_0", "r2_0"}));
 }
 
 TEST(Dragonfly, RefusesBadShapesNamingTheSpec) {
