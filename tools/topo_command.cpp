@@ -27,13 +27,20 @@ using topology::TopologyProperties;
 constexpr const char* SPEC_SYNTAX =
     "SPEC is one of:\n"
     "  star:N            star graph S_N, N = 1..12 (implicit; distances: N <= 11;\n                    export and products: N <= 8)\n"
+    "  pancake:N         pancake graph (prefix reversals), N = 1..12; bubblesort:N\n"
+    "                    (adjacent swaps), transposition:N (all swaps): implicit,\n"
+    "                    distances up to 10! nodes, export up to 65,536 nodes\n"
+    "  nkstar:N:K        (n,k)-star graph, arrangement:N:K arrangement graph,\n"
+    "                    1 <= K < N <= 12 (implicit, like pancake:N)\n"
     "  hypercube:D       D-cube, D = 1..16\n"
     "  debruijn:D        undirected binary de Bruijn graph, D = 1..16\n"
     "  complete:N        complete graph, N = 1..1448\n"
     "  ring:N            cycle, N = 1..65536\n"
-    "  torus:AxB         ring:A x ring:B;  mesh:AxB: grid of A x B nodes\n"
+    "  torus:AxBx...     ring:A x ring:B x ...;  mesh:AxBx...: grid of paths (1..16 sides)\n"
     "  mct:D:L           mesh-connected trees: product of D complete binary trees of\n                    L levels (MCT_D(L)); properties up to 2^28 nodes\n"
     "  product:S1*S2...  Cartesian product of two or more of the above or of files\n"
+    "  fattree:K         k-ary fat-tree, K even 2..62: K^3/4 hosts, 5K^2/4 switches (routers)\n"
+    "  dragonfly:A:P:H   dragonfly: A*H+1 groups of A routers, P hosts and H global links\n                    per router\n"
     "  tiers:SEED        seeded random WAN/MAN/LAN platform (routers and LAN processors)\n"
     "  FILE.dot|.gv|.graphml  a platform file (schema: docs/topology.md; extensions in any case)\n"
     "  FILE.xml          a SimGrid platform (docs/simgrid.md)\n"
@@ -63,7 +70,7 @@ std::string info_text(const TopologyProperties& p) {
                                 plural(p.processors, "processor", "processors"),
                                 p.directed ? plural(p.links, "arc (directed)", "arcs (directed)")
                                            : plural(p.links, "link (undirected)", "links (undirected)"),
-                                p.implicit ? ", implicit star graph" : "");
+                                p.implicit ? ", implicit " + p.implicit_graph : "");
   out += fmt::format("degree {}, diameter {}, average distance {}\n", api::degree_text(p), diameter_text(p),
                      average.is_integer() ? average.to_string()
                                           : fmt::format("{} ≈ {:.4f}", average.to_string(), average.to_double()));

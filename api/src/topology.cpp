@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <numeric>
 
 namespace starnet::api {
@@ -38,10 +39,24 @@ bool self_check(const topology::TopologyProperties& p) {
   return pairs + p.unreachable_pairs == p.nodes * p.nodes && (p.nodes == 0 || p.distance_histogram[0] == p.nodes);
 }
 
+/// "implicit-star-graph", "implicit-pancake-graph", "implicit-nk-star-graph", or "platform".
+std::string model_text(const topology::TopologyProperties& p) {
+  if (!p.implicit) return "platform";
+  std::string out = "implicit-";  // then the kind, spaces as dashes, "(n,k)" as "nk"
+  for (const char c : p.implicit_graph) {
+    if (c == ' ' || c == '-') {
+      out += '-';
+    } else if (std::isalnum(static_cast<unsigned char>(c)) != 0) {
+      out += c;
+    }
+  }
+  return out;
+}
+
 nlohmann::json properties_json(const topology::TopologyProperties& p) {
   const auto diameter = p.diameter();
   nlohmann::json j = {{"name", p.name},
-                      {"model", p.implicit ? "implicit-star-graph" : "platform"},
+                      {"model", model_text(p)},
                       {"nodes", p.nodes},
                       {"links", p.links},
                       {"directed", p.directed},

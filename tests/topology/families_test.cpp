@@ -1,4 +1,5 @@
 #include "../core/expect_error.hpp"
+#include "platform_names.hpp"
 
 #include <starnet/core/error.hpp>
 #include <starnet/topology/families.hpp>
@@ -36,12 +37,6 @@ std::set<Link> links_of(const Platform& p) {
   return out;
 }
 
-std::vector<std::string> neighbours(const Platform& p, const std::string& name) {
-  const auto& g = p.graph();
-  std::vector<std::string> out;
-  for (const auto e : boost::make_iterator_range(boost::out_edges(*p.find(name), g))) out.push_back(g[boost::target(e, g)].name);
-  return out;
-}
 
 TEST(StarPlatform, MatchesTheImplicitStarGraphPortByPort) {
   for (int n = 1; n <= 6; ++n) {
@@ -152,9 +147,42 @@ TEST(TorusAndMesh, AreProductsOfRingsAndPaths) {
   const Platform mesh = mesh_platform(/*a=*/3, /*b=*/4);
   EXPECT_EQ(mesh.num_nodes(), 12U);
   EXPECT_EQ(mesh.num_links(), 3U * 3U + 4U * 2U);
-  const auto corner = neighbours(mesh, "(0,0)");
+  const auto corner = neighbour_names(mesh, "(0,0)");
   EXPECT_EQ(std::set<std::string>(corner.begin(), corner.end()), (std::set<std::string>{"(1,0)", "(0,1)"}));
   EXPECT_EQ(torus_platform(/*a=*/2, /*b=*/2).num_links(), 4U);  // a side of 2: wrap link merged
+}
+
+TEST(TorusAndMesh, AnyDimensionIsTheProductOfItsSides) {
+  const Platform torus = make_platform("torus:3x4x5");
+  const Platform rings[] = {ring_platform(3), ring_platform(4), ring_platform(5)};
+  Platform product = product_platform(rings);
+  product.set_name("torus:3x4x5");
+  EXPECT_EQ(difference(torus, product), std::nullopt);
+  EXPECT_EQ(torus.num_links(), 3U * 60U);  // each ring of ≥ 3 nodes: one link per node
+  EXPECT_EQ(torus.graph()[1 * 20 + 2 * 5 + 3].name, "(1,2,3)");
+  const auto props = topology_properties("torus:3x4x5");
+  EXPECT_EQ(props.diameter(), 1U + 2U + 2U);
+  EXPECT_EQ(props.method, DistanceMethod::ONE_BFS_VERTEX_TRANSITIVE);
+
+  const Platform mesh = make_platform("mesh:2x3x4");
+  EXPECT_EQ(mesh.num_nodes(), 24U);
+  EXPECT_EQ(mesh.num_links(), 1U * 12U + 2U * 8U + 3U * 6U);
+  EXPECT_EQ(topology_properties("mesh:2x3x4").diameter(), 1U + 2U + 3U);
+  EXPECT_EQ(make_platform("mesh:4x4x4x4").num_nodes(), 256U);
+  // One side is the ring or the path itself, named like it.
+  EXPECT_EQ(difference(make_platform("torus:6"), make_platform("ring:6")).value_or(""), "");
+  EXPECT_EQ(make_platform("mesh:5").num_links(), 4U);
+  EXPECT_EQ(make_platform("torus:6").graph()[5].name, "5");
+  // Two sides keep the AxB names and order.
+  EXPECT_EQ(make_platform("torus:4x4").graph()[5].name, "(1,1)");
+}
+
+TEST(TorusAndMesh, RefusesMissingSidesAndTooManyDimensions) {
+  EXPECT_ERROR(TopologyError, make_platform("torus:4x"), "\"torus:4x\"", "side of torus:AxBx…", "\"\"");
+  EXPECT_ERROR(TopologyError, make_platform("mesh:0x4x2"), "\"mesh:0x4x2\"", "side of mesh:AxBx…", "\"0\"");
+  EXPECT_ERROR(TopologyError, make_platform("torus:2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x1"), "17 dimensions", "1..16");
+  EXPECT_ERROR(TopologyError, make_platform("torus:64x64x64"), "\"torus:64x64x64\"", "262,144", "65,536");
+  EXPECT_ERROR(TopologyError, torus_platform(std::vector<int>{}), "torus:", "0 dimensions");
 }
 
 TEST(Product, LinksDifferInOneCoordinateWithThatFactorsCost) {
@@ -403,7 +431,7 @@ TEST(Tiers, StructureCostsAndSpeedsStayInTheirDocumentedRanges) {
       const char tier = node.name[0];  // 'w', 'm' or 'p'
       ++count[tier];
       std::map<char, int> peers;
-      for (const auto& n : neighbours(p, node.name)) ++peers[n[0]];
+      for (const auto& n : neighbour_names(p, node.name)) ++peers[n[0]];
       if (tier == 'p') {
         EXPECT_EQ(node.role, Role::PROCESSOR);
         EXPECT_TRUE(node.speed >= 1 && node.speed <= 10 && (node.speed * 2).is_integer()) << node.speed;
@@ -488,10 +516,13 @@ TEST(MakeTopology, StarIsImplicitUpToTwelveOthersOwnTheirPlatform) {
 }
 
 TEST(IsVertexTransitive, FollowsTheFamily) {
-  for (const char* spec : {"star:4", "hypercube:3", "complete:4", "ring:5", "torus:3x4", "product:ring:3*star:3"}) {
+  for (const char* spec : {"star:4", "hypercube:3", "complete:4", "ring:5", "torus:3x4", "torus:3x4x2",
+                           "product:ring:3*star:3", "pancake:4", "bubblesort:4", "transposition:4", "nkstar:5:2",
+                           "arrangement:5:2"}) {
     EXPECT_TRUE(is_vertex_transitive(spec)) << spec;
   }
-  for (const char* spec : {"mesh:3x3", "debruijn:4", "tiers:1", "x.dot", "product:ring:3*mesh:2x2", "mct:2:3"}) {
+  for (const char* spec : {"mesh:3x3", "mesh:3x3x3", "debruijn:4", "tiers:1", "x.dot", "product:ring:3*mesh:2x2",
+                           "mct:2:3", "fattree:4", "dragonfly:2:1:1"}) {
     EXPECT_FALSE(is_vertex_transitive(spec)) << spec;
   }
 }

@@ -26,6 +26,14 @@ TEST(Spec, AKnownFamilyWinsOverAFileExtension) {
 TEST(Spec, RejectsUnknownFamiliesNamingTheSpec) {
   EXPECT_ERROR(TopologyError, parse_spec("torrus:4x4"), "\"torrus:4x4\"", "FAMILY:ARG", "torus");
   EXPECT_ERROR(TopologyError, parse_spec("net.txt"), "\"net.txt\"", ".dot/.graphml");
+  EXPECT_ERROR(TopologyError, parse_spec("pancakes:4"), "\"pancakes:4\"", "pancake, bubblesort, transposition, nkstar",
+               "fattree, dragonfly");
+}
+
+TEST(Spec, SplitsTheNewFamilies) {
+  for (const char* family : {"pancake", "bubblesort", "transposition", "nkstar", "arrangement", "fattree", "dragonfly"}) {
+    EXPECT_EQ(parse_spec(std::string(family) + ":4").family, family);
+  }
 }
 
 TEST(Spec, IntegersNameTheSpecTheMeaningAndTheHint) {

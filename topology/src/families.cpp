@@ -1,13 +1,17 @@
 // Topology families (families.hpp): the generators, the spec dispatch and the size limits.
 #include <starnet/core/error.hpp>
+#include <starnet/topology/arrangement_graph.hpp>
 #include <starnet/topology/families.hpp>
 #include <starnet/topology/files.hpp>
 #include <starnet/topology/spec.hpp>
 #include <starnet/topology/star_graph.hpp>
 
+#include "family_bounds.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <random>
 #include <string>
@@ -16,21 +20,11 @@
 namespace starnet::topology {
 namespace {
 
-/// 1234567 → "1,234,567", for limits in messages.
-std::string grouped(std::uint64_t v) {
-  std::string digits = std::to_string(v);
-  for (auto i = static_cast<std::ptrdiff_t>(digits.size()) - 3; i > 0; i -= 3) digits.insert(static_cast<std::size_t>(i), ",");
-  return digits;
-}
-
-/// The accepted range of one family argument, shared by make_platform() (the user's text) and
-/// the family functions (their int argument), so that both report it the same way.
-struct Bound {
-  const char* meaning;
-  long lo;
-  long hi;
-  const char* hint;
-};
+using detail::Bound;
+using detail::bounded;
+using detail::check_bound;
+using detail::check_size;
+using detail::grouped;
 
 const Bound HYPERCUBE_D{"dimension D of hypercube:D", 1, MAX_CUBE_D,
                         "hypercube:17 would exceed the 65,536-node limit of a platform"};
@@ -40,27 +34,12 @@ const Bound COMPLETE_N{"size N of complete:N", 1, MAX_COMPLETE_N,
                        "complete:1449 would exceed the 1,048,576-link limit of a platform"};
 const Bound RING_N{"size N of ring:N", 1, static_cast<long>(MAX_PLATFORM_NODES),
                    "ring:65537 would exceed the 65,536-node limit of a platform"};
-const Bound GRID_SIDE{"side of AxB", 1, static_cast<long>(MAX_PLATFORM_NODES), "A·B is limited to 65,536 nodes"};
+const Bound GRID_SIDE{"side of AxBx…", 1, static_cast<long>(MAX_PLATFORM_NODES),
+                      "the product of the sides is limited to 65,536 nodes"};
 const Bound TIERS_SEED{"seed of tiers:SEED", 0, std::numeric_limits<long>::max(), ""};
 const Bound MCT_TREES{"dimension D of mct:D:L", 1, MAX_MCT_TREES, ""};
 const Bound MCT_LEVELS{"levels L of mct:D:L", 1, MAX_MCT_LEVELS,
                        "mct:1:17 would exceed the 65,536-node limit of a platform"};
-
-int bounded(std::string_view value, const Bound& b, std::string_view spec_text) {
-  const Spec spec{std::string(spec_text), "", std::string(value)};
-  return static_cast<int>(parse_spec_integer(value, b.lo, b.hi, spec, b.meaning, b.hint));
-}
-
-void check_size(std::string_view spec_text, std::uint64_t nodes, std::uint64_t links) {
-  if (nodes > MAX_PLATFORM_NODES) {
-    throw TopologyError(fmt::format("topology \"{}\": {} nodes exceed the limit of {} nodes of a platform", spec_text,
-                                    grouped(nodes), grouped(MAX_PLATFORM_NODES)));
-  }
-  if (links > MAX_PLATFORM_LINKS) {
-    throw TopologyError(fmt::format("topology \"{}\": {} links exceed the limit of {} links of a platform", spec_text,
-                                    grouped(links), grouped(MAX_PLATFORM_LINKS)));
-  }
-}
 
 /// D-bit binary name of x, most significant bit first.
 std::string bits(std::uint32_t x, int d) {
@@ -109,21 +88,38 @@ std::uint64_t mct_nodes(int trees, int levels) {
   return std::min(nodes, MAX_MCT_NODES + 1);
 }
 
-/// A×B for torus:AxB and mesh:AxB: "4x4" → {4, 4}.
-std::pair<int, int> grid_sides(const Spec& spec) {
-  const auto x = spec.argument.find('x');
-  if (x == std::string::npos) {
-    throw TopologyError(fmt::format("topology \"{}\": \"{}\" is not valid (expected {}:AxB with A and B positive "
-                                    "integers, e.g. {}:4x4)",
-                                    spec.text, spec.argument, spec.family, spec.family));
-  }
-  return {bounded(spec.argument.substr(0, x), GRID_SIDE, spec.text), bounded(spec.argument.substr(x + 1), GRID_SIDE, spec.text)};
+/// "A1xA2x…" of torus/mesh sides, as the spec writes them.
+std::string sides_text(std::span<const int> sides) {
+  std::string out;
+  for (const int side : sides) out += (out.empty() ? "" : "x") + std::to_string(side);
+  return out;
 }
 
-void check_grid(std::string_view spec_text, int a, int b) {
-  (void)bounded(std::to_string(a), GRID_SIDE, spec_text);
-  (void)bounded(std::to_string(b), GRID_SIDE, spec_text);
-  check_size(spec_text, static_cast<std::uint64_t>(a) * static_cast<std::uint64_t>(b), 0);
+/// The sides of a grid, each in GRID_SIDE, at most MAX_GRID_DIMENSIONS of them, and their product
+/// within MAX_PLATFORM_NODES. @throws TopologyError naming @p spec_text otherwise.
+void check_grid(std::string_view spec_text, std::span<const int> sides) {
+  if (sides.empty() || sides.size() > static_cast<std::size_t>(MAX_GRID_DIMENSIONS)) {
+    throw TopologyError(fmt::format("topology \"{}\" has {} dimensions (expected 1..{} sides AxBx…)", spec_text,
+                                    sides.size(), MAX_GRID_DIMENSIONS));
+  }
+  std::uint64_t nodes = 1;
+  for (const int side : sides) {
+    check_bound(side, GRID_SIDE, spec_text);
+    nodes *= static_cast<std::uint64_t>(side);
+    check_size(spec_text, nodes, 0);  // each step, so that the product never overflows
+  }
+}
+
+/// One platform per side (rings for a torus, paths for a mesh), multiplied; one side is the
+/// factor itself, renamed.
+template <class Factor>
+Platform grid_platform(std::string name, std::span<const int> sides, Factor factor) {
+  check_grid(name, sides);
+  std::vector<Platform> factors;
+  for (const int side : sides) factors.push_back(factor(side));
+  Platform p = factors.size() == 1 ? std::move(factors.front()) : product_platform(factors);
+  p.set_name(std::move(name));
+  return p;
 }
 
 /// The factors of product:S1*S2*…; none may itself be a product (write product:A*B*C instead).
@@ -179,10 +175,11 @@ Platform build(const Spec& spec) {
   if (f == "debruijn") return debruijn_platform(bounded(spec.argument, DEBRUIJN_D, spec.text));
   if (f == "complete") return complete_platform(bounded(spec.argument, COMPLETE_N, spec.text));
   if (f == "ring") return ring_platform(bounded(spec.argument, RING_N, spec.text));
-  if (f == "torus" || f == "mesh") {
-    const auto [a, b] = grid_sides(spec);
-    return f == "torus" ? torus_platform(a, b) : mesh_platform(a, b);
-  }
+  if (f == "torus") return torus_platform(grid_sides(spec));
+  if (f == "mesh") return mesh_platform(grid_sides(spec));
+  if (ArrangementGraph::is_family(f)) return arrangement_platform(ArrangementGraph::of(spec));
+  if (f == "fattree") return fattree_platform(fattree_arity(spec));
+  if (f == "dragonfly") return dragonfly_platform(dragonfly_shape(spec));
   if (f == "mct") {
     const MctShape shape = mct_shape(spec);
     return mct_platform(shape.trees, shape.levels);
@@ -232,7 +229,7 @@ Platform star_platform(int n) {
 
 Platform hypercube_platform(int d) {
   const std::string name = fmt::format("hypercube:{}", d);
-  (void)bounded(std::to_string(d), HYPERCUBE_D, name);
+  check_bound(d, HYPERCUBE_D, name);
   const std::uint32_t size = 1U << d;
   Platform p(name, /*directed=*/false);
   for (std::uint32_t x = 0; x < size; ++x) p.add_node({bits(x, d)});
@@ -247,7 +244,7 @@ Platform hypercube_platform(int d) {
 
 Platform debruijn_platform(int d) {
   const std::string name = fmt::format("debruijn:{}", d);
-  (void)bounded(std::to_string(d), DEBRUIJN_D, name);
+  check_bound(d, DEBRUIJN_D, name);
   const std::uint32_t size = 1U << d;
   Platform p(name, /*directed=*/false);
   for (std::uint32_t x = 0; x < size; ++x) p.add_node({bits(x, d)});
@@ -259,7 +256,7 @@ Platform debruijn_platform(int d) {
 
 Platform complete_platform(int n) {
   const std::string name = fmt::format("complete:{}", n);
-  (void)bounded(std::to_string(n), COMPLETE_N, name);
+  check_bound(n, COMPLETE_N, name);
   Platform p = numbered(name, n);
   for (int i = 0; i < n; ++i) {
     for (int j = i + 1; j < n; ++j) p.add_link(static_cast<Platform::vertex_descriptor>(i), static_cast<Platform::vertex_descriptor>(j));
@@ -269,7 +266,7 @@ Platform complete_platform(int n) {
 
 Platform ring_platform(int n) {
   const std::string name = fmt::format("ring:{}", n);
-  (void)bounded(std::to_string(n), RING_N, name);
+  check_bound(n, RING_N, name);
   Platform p = numbered(name, n);
   for (int i = 0; i < n; ++i) {
     add_simple_link(p, static_cast<Platform::vertex_descriptor>(i), static_cast<Platform::vertex_descriptor>((i + 1) % n));
@@ -277,22 +274,29 @@ Platform ring_platform(int n) {
   return p;
 }
 
-Platform torus_platform(int a, int b) {
-  const std::string name = fmt::format("torus:{}x{}", a, b);
-  check_grid(name, a, b);
-  const Platform factors[] = {ring_platform(a), ring_platform(b)};
-  Platform p = product_platform(factors);
-  p.set_name(name);
-  return p;
+Platform torus_platform(std::span<const int> sides) {
+  return grid_platform("torus:" + sides_text(sides), sides, ring_platform);
 }
 
-Platform mesh_platform(int a, int b) {
-  const std::string name = fmt::format("mesh:{}x{}", a, b);
-  check_grid(name, a, b);
-  const Platform factors[] = {path_platform(a), path_platform(b)};
-  Platform p = product_platform(factors);
-  p.set_name(name);
-  return p;
+Platform mesh_platform(std::span<const int> sides) {
+  return grid_platform("mesh:" + sides_text(sides), sides, path_platform);
+}
+
+Platform torus_platform(int a, int b) { return torus_platform(std::array{a, b}); }
+
+Platform mesh_platform(int a, int b) { return mesh_platform(std::array{a, b}); }
+
+std::vector<int> grid_sides(const Spec& spec) {
+  const auto parts = detail::split_argument(
+      spec, 'x', 0,
+      fmt::format("{0}:AxBx… with 1..{1} positive sides, e.g. {0}:4x4 or {0}:4x4x4", spec.family, MAX_GRID_DIMENSIONS));
+  std::vector<int> sides;
+  const std::string meaning = fmt::format("side of {}:AxBx…", spec.family);
+  for (const auto& part : parts) {
+    sides.push_back(static_cast<int>(parse_spec_integer(part, GRID_SIDE.lo, GRID_SIDE.hi, spec, meaning, GRID_SIDE.hint)));
+  }
+  check_grid(spec.text, sides);
+  return sides;
 }
 
 std::uint64_t MctShape::nodes() const { return mct_nodes(trees, levels); }
@@ -316,8 +320,8 @@ MctShape mct_shape(const Spec& spec) {
 
 Platform mct_platform(int trees, int levels) {
   const std::string name = fmt::format("mct:{}:{}", trees, levels);
-  (void)bounded(std::to_string(trees), MCT_TREES, name);
-  (void)bounded(std::to_string(levels), MCT_LEVELS, name);
+  check_bound(trees, MCT_TREES, name);
+  check_bound(levels, MCT_LEVELS, name);
   const std::uint64_t nodes = mct_nodes(trees, levels);
   if (nodes > MAX_PLATFORM_NODES) {
     throw TopologyError(fmt::format("topology \"{}\": {} nodes exceed the limit of {} nodes of a platform (expected "
@@ -444,7 +448,54 @@ bool is_vertex_transitive(std::string_view text) {
     return std::all_of(factors.begin(), factors.end(), [](const std::string& f) { return is_vertex_transitive(f); });
   }
   return spec.family == "star" || spec.family == "hypercube" || spec.family == "complete" || spec.family == "ring" ||
-         spec.family == "torus";
+         spec.family == "torus" || ArrangementGraph::is_family(spec.family);
 }
+
+
+namespace detail {
+
+std::string grouped(std::uint64_t v) {
+  std::string digits = std::to_string(v);
+  for (auto i = static_cast<std::ptrdiff_t>(digits.size()) - 3; i > 0; i -= 3) digits.insert(static_cast<std::size_t>(i), ",");
+  return digits;
+}
+
+int bounded(std::string_view value, const Bound& b, std::string_view spec_text) {
+  const Spec spec{std::string(spec_text), "", std::string(value)};
+  return static_cast<int>(parse_spec_integer(value, b.lo, b.hi, spec, b.meaning, b.hint));
+}
+
+void check_bound(long value, const Bound& b, std::string_view spec_text) {
+  (void)bounded(std::to_string(value), b, spec_text);
+}
+
+void check_size(std::string_view spec_text, std::uint64_t nodes, std::uint64_t links) {
+  if (nodes > MAX_PLATFORM_NODES) {
+    throw TopologyError(fmt::format("topology \"{}\": {} nodes exceed the limit of {} nodes of a platform", spec_text,
+                                    grouped(nodes), grouped(MAX_PLATFORM_NODES)));
+  }
+  if (links > MAX_PLATFORM_LINKS) {
+    throw TopologyError(fmt::format("topology \"{}\": {} links exceed the limit of {} links of a platform", spec_text,
+                                    grouped(links), grouped(MAX_PLATFORM_LINKS)));
+  }
+}
+
+std::vector<std::string> split_argument(const Spec& spec, char separator, std::size_t count, std::string_view form) {
+  std::vector<std::string> parts;
+  std::size_t begin = 0;
+  for (;;) {
+    const auto at = spec.argument.find(separator, begin);
+    parts.push_back(spec.argument.substr(begin, at - begin));
+    if (at == std::string::npos) break;
+    begin = at + 1;
+  }
+  if (count != 0 && parts.size() != count) {
+    throw TopologyError(
+        fmt::format("topology \"{}\": \"{}\" is not valid (expected {})", spec.text, spec.argument, form));
+  }
+  return parts;
+}
+
+}  // namespace detail
 
 }  // namespace starnet::topology

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <numeric>
 
 namespace starnet::topology {
 namespace {
@@ -121,6 +122,47 @@ TopologyProperties product_of(std::string name, const std::vector<TopologyProper
   return out;
 }
 
+/// Adds what each orbit's representative sees, times the orbit's size, to @p out.
+void add_orbits(const Platform& platform, std::span<const NodeOrbit> orbits, TopologyProperties& out) {
+  const auto& g = platform.graph();
+  std::vector<std::uint32_t> distance(out.nodes);
+  boost::two_bit_color_map<boost::property_map<PlatformGraph, boost::vertex_index_t>::const_type> colors(
+      out.nodes, boost::get(boost::vertex_index, g));
+  for (const auto& orbit : orbits) {
+    std::vector<std::uint64_t> seen;
+    out.unreachable_pairs += orbit.size * bfs_from(g, orbit.representative, out.nodes, distance, colors, seen);
+    if (out.distance_histogram.size() < seen.size()) out.distance_histogram.resize(seen.size(), 0);
+    for (std::size_t d = 0; d < seen.size(); ++d) out.distance_histogram[d] += orbit.size * seen[d];
+  }
+}
+
+/// The distance histogram of an implicit vertex-transitive graph from node 0, not yet scaled by
+/// the node count: a byte of distance per node (UNSEEN until reached) and a queue of ranks.
+/// @p neighbours(v, visit) calls visit(u) for each neighbour u of v.
+template <class Neighbours>
+std::vector<std::uint64_t> implicit_bfs_from_zero(std::uint32_t size, Neighbours neighbours) {
+  constexpr std::uint8_t UNSEEN = 0xFF;
+  std::vector<std::uint8_t> distance(size, UNSEEN);
+  std::vector<std::uint32_t> queue;
+  queue.reserve(size);
+  std::vector<std::uint64_t> histogram{1};
+  distance[0] = 0;
+  queue.push_back(0);
+  for (std::size_t head = 0; head < queue.size(); ++head) {
+    const std::uint32_t v = queue[head];
+    const auto d = static_cast<std::uint8_t>(distance[v] + 1);
+    STARNET_ASSERT(d != UNSEEN);
+    neighbours(v, [&](std::uint32_t u) {
+      if (distance[u] != UNSEEN) return;
+      distance[u] = d;
+      queue.push_back(u);
+      if (histogram.size() <= d) histogram.resize(static_cast<std::size_t>(d) + 1, 0);
+      ++histogram[d];
+    });
+  }
+  return histogram;
+}
+
 }  // namespace
 
 std::string to_string(DistanceMethod method) {
@@ -128,6 +170,7 @@ std::string to_string(DistanceMethod method) {
     case DistanceMethod::ONE_BFS_VERTEX_TRANSITIVE: return "one-bfs-vertex-transitive";
     case DistanceMethod::ALL_PAIRS_BFS: return "all-pairs-bfs";
     case DistanceMethod::PRODUCT_OF_FACTORS: return "product-of-factors";
+    case DistanceMethod::ONE_BFS_PER_ORBIT: return "one-bfs-per-orbit";
   }
   return "?";
 }
@@ -158,6 +201,7 @@ TopologyProperties star_graph_properties(const StarGraph& g) {
   TopologyProperties out;
   out.name = g.name();
   out.implicit = true;
+  out.implicit_graph = "star graph";
   out.nodes = g.size();
   out.links = g.size() * static_cast<std::uint64_t>(g.n() - 1) / 2;
   out.processors = g.size();
@@ -187,18 +231,48 @@ TopologyProperties platform_properties(const Platform& platform, DistanceMethod 
                                     "(expected at most {} for a platform that is not vertex-transitive)",
                                     platform.name(), out.nodes, boost::num_edges(g), work, MAX_ALL_PAIRS_WORK));
   }
+  if (method == DistanceMethod::ONE_BFS_VERTEX_TRANSITIVE) {
+    const NodeOrbit all[] = {{0, out.nodes}};
+    add_orbits(platform, all, out);
+    return out;
+  }
   std::vector<std::uint32_t> distance(out.nodes);
   boost::two_bit_color_map<boost::property_map<PlatformGraph, boost::vertex_index_t>::const_type> colors(
       out.nodes, boost::get(boost::vertex_index, g));
-  if (method == DistanceMethod::ONE_BFS_VERTEX_TRANSITIVE) {
-    out.unreachable_pairs = out.nodes * bfs_from(g, Platform::vertex_descriptor{0}, out.nodes, distance, colors,
-                                                 out.distance_histogram);
-    for (auto& h : out.distance_histogram) h *= out.nodes;
-  } else {
-    for (const auto s : boost::make_iterator_range(boost::vertices(g))) {
-      out.unreachable_pairs += bfs_from(g, s, out.nodes, distance, colors, out.distance_histogram);
-    }
+  for (const auto s : boost::make_iterator_range(boost::vertices(g))) {
+    out.unreachable_pairs += bfs_from(g, s, out.nodes, distance, colors, out.distance_histogram);
   }
+  return out;
+}
+
+TopologyProperties orbit_properties(const Platform& platform, std::span<const NodeOrbit> orbits) {
+  TopologyProperties out = counted(platform, DistanceMethod::ONE_BFS_PER_ORBIT);
+  add_orbits(platform, orbits, out);
+  return out;
+}
+
+TopologyProperties arrangement_graph_properties(const ArrangementGraph& g) {
+  if (g.size() > MAX_ARRANGEMENT_BFS_NODES) {
+    throw TopologyError(fmt::format("topology \"{}\": {} nodes exceed the {} that a breadth-first search over a "
+                                    "graph of arrangements takes in seconds (expected at most 10! nodes, e.g. "
+                                    "pancake:10 or nkstar:12:6)",
+                                    g.name(), g.size(), MAX_ARRANGEMENT_BFS_NODES));
+  }
+  TopologyProperties out;
+  out.name = g.name();
+  out.implicit = true;
+  out.implicit_graph = g.kind();
+  out.nodes = g.size();
+  out.links = g.size() * static_cast<std::uint64_t>(g.degree()) / 2;
+  out.processors = g.size();
+  out.degree_min = out.degree_max = static_cast<std::uint32_t>(g.degree());
+  out.method = DistanceMethod::ONE_BFS_VERTEX_TRANSITIVE;
+  out.distance_histogram = implicit_bfs_from_zero(g.size(), [&g](std::uint32_t v, const auto& visit) {
+    g.for_each_neighbor(g.label(v), [&](const ArrangementGraph::Label& x) { visit(g.rank(x)); });
+  });
+  const auto reached = std::accumulate(out.distance_histogram.begin(), out.distance_histogram.end(), std::uint64_t{0});
+  STARNET_ASSERT(reached == out.nodes);  // the five families are connected (arrangement_graph.hpp)
+  for (auto& h : out.distance_histogram) h *= out.nodes;
   return out;
 }
 
@@ -206,6 +280,17 @@ TopologyProperties topology_properties(std::string_view text) {
   const Spec spec = parse_spec(text);
   if (spec.family == "star") {
     TopologyProperties out = star_graph_properties(StarGraph(star_dimension(spec)));
+    out.name = spec.text;
+    return out;
+  }
+  if (ArrangementGraph::is_family(spec.family)) {
+    TopologyProperties out = arrangement_graph_properties(ArrangementGraph::of(spec));
+    out.name = spec.text;
+    return out;
+  }
+  if (spec.family == "fattree") {
+    const int k = fattree_arity(spec);
+    TopologyProperties out = orbit_properties(make_platform(text), fattree_orbits(k));
     out.name = spec.text;
     return out;
   }

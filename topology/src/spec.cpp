@@ -11,8 +11,9 @@
 namespace starnet::topology {
 namespace {
 
-constexpr std::array<std::string_view, 10> FAMILIES = {"star", "hypercube", "debruijn", "complete", "ring",
-                                                       "torus", "mesh", "mct", "product", "tiers"};
+constexpr std::array<std::string_view, 17> FAMILIES = {
+    "star",  "pancake", "bubblesort", "transposition", "nkstar", "arrangement", "hypercube", "debruijn", "complete",
+    "ring",  "torus",   "mesh",       "mct",           "product", "fattree",    "dragonfly", "tiers"};
 
 /// A path with a graph file's extension (and more than the extension).
 bool is_file_path(std::string_view text) {
@@ -32,10 +33,9 @@ Spec parse_spec(std::string_view text) {
   }
   if (is_file_path(text)) return {std::string(text), "file", std::string(text)};
   throw TopologyError(fmt::format(
-      "topology \"{}\" is not known (expected FAMILY:ARG with FAMILY one of star, hypercube, debruijn, complete, "
-      "ring, torus, mesh, mct, product, tiers — e.g. star:5, torus:4x4 — or a .dot/.graphml file or SimGrid .xml "
-      "platform)",
-      text));
+      "topology \"{}\" is not known (expected FAMILY:ARG with FAMILY one of {} — e.g. star:5, torus:4x4 — or a "
+      ".dot/.graphml file or SimGrid .xml platform)",
+      text, fmt::join(FAMILIES, ", ")));
 }
 
 long parse_spec_integer(std::string_view value, long lo, long hi, const Spec& spec, std::string_view meaning,

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <utility>
 
@@ -81,12 +82,17 @@ StarGraph::Label StarGraph::label(vertex_descriptor v) const {
   return out;
 }
 
+// c_j counts the larger symbols among those already seen, one popcount per position: O(n). The
+// implicit searches over pancake, bubble-sort and transposition graphs (arrangement_graph.hpp)
+// rank every neighbour of every node this way.
 StarGraph::vertex_descriptor StarGraph::rank(const Label& label) const {
   std::uint32_t r = 0;
+  std::uint32_t seen = 1U << label[0];  // bit s: symbol s is at a position before j
   for (int j = 1; j < n_; ++j) {
-    std::uint32_t c = 0;
-    for (int i = 0; i < j; ++i) c += label[static_cast<std::size_t>(i)] > label[static_cast<std::size_t>(j)] ? 1U : 0U;
+    const std::uint32_t s = label[static_cast<std::size_t>(j)];
+    const auto c = static_cast<std::uint32_t>(std::popcount(seen >> s));
     r += c * static_cast<std::uint32_t>(FACTORIALS[static_cast<std::size_t>(j)]);
+    seen |= 1U << s;
   }
   return r;
 }
@@ -154,12 +160,13 @@ StarGraph::vertex_descriptor StarGraph::substar_begin(vertex_descriptor v, int m
 
 int StarGraph::last_symbol(vertex_descriptor v) const { return label(v)[static_cast<std::size_t>(n_ - 1)]; }
 
-std::string StarGraph::label_string(vertex_descriptor v) const {
-  const Label l = label(v);
+std::string StarGraph::label_string(vertex_descriptor v) const { return label_text(label(v), n_, n_); }
+
+std::string StarGraph::label_text(const Label& label, int length, int n) {
   std::string out;
-  for (int j = 0; j < n_; ++j) {
-    if (n_ > 9 && j > 0) out += '.';
-    out += std::to_string(l[static_cast<std::size_t>(j)]);
+  for (int j = 0; j < length; ++j) {
+    if (n > 9 && j > 0) out += '.';
+    out += std::to_string(label[static_cast<std::size_t>(j)]);
   }
   return out;
 }

@@ -11,6 +11,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <bit>
 #include <map>
 #include <mutex>
@@ -128,7 +130,9 @@ std::optional<std::string> why_not(Algorithm a, Collective c, const Shape& s) {
       return on(cube, "hypercubes and complete graphs of 2^k nodes");
     case Algorithm::RING:
       if (auto no = computes({Collective::ALLREDUCE, Collective::ALLGATHER, Collective::REDUCESCATTER})) return no;
-      return on(s.family == "ring" || s.family == "torus", "rings and tori");
+      // The ring phases are rows then columns (generic/ring.hpp): tori of one or two sides.
+      return on(s.family == "ring" || (s.family == "torus" && std::count(s.spec.begin(), s.spec.end(), 'x') <= 1),
+                "rings and tori of one or two sides (torus:A, torus:AxB)");
     case Algorithm::BRUCK:
       if (auto no = computes({Collective::ALLGATHER, Collective::REDUCESCATTER, Collective::ALLTOALL})) return no;
       return on(s.family == "complete", "complete graphs");

@@ -1,5 +1,6 @@
 #include <starnet/algorithms/generic/ring.hpp>
 #include <starnet/core/error.hpp>
+#include <starnet/topology/families.hpp>
 #include <starnet/topology/spec.hpp>
 
 #include <fmt/format.h>
@@ -52,11 +53,10 @@ std::uint32_t ring_steps(std::uint64_t length, RingVariant variant) {
 std::vector<std::vector<std::vector<NodeId>>> spec_rings(std::string_view text) {
   const topology::Spec spec = topology::parse_spec(text);
   if (spec.family == "ring") return torus_rings(1, std::stoull(spec.argument));
-  if (spec.family == "torus") {
-    const auto x = spec.argument.find('x');
-    return torus_rings(std::stoull(spec.argument.substr(0, x)), std::stoull(spec.argument.substr(x + 1)));
-  }
-  throw ScheduleError(fmt::format("{}: the ring all-reduce runs on ring:N and torus:AxB", text));
+  const auto sides = spec.family == "torus" ? topology::grid_sides(spec) : std::vector<int>{};
+  if (sides.size() == 1) return torus_rings(1, static_cast<std::uint64_t>(sides[0]));
+  if (sides.size() == 2) return torus_rings(static_cast<std::uint64_t>(sides[0]), static_cast<std::uint64_t>(sides[1]));
+  throw ScheduleError(fmt::format("{}: the ring all-reduce runs on ring:N, torus:A and torus:AxB", text));
 }
 
 std::vector<std::vector<std::vector<NodeId>>> torus_rings(std::uint64_t a, std::uint64_t b) {

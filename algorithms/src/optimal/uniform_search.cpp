@@ -22,13 +22,6 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-/// "AxB" of a valid torus spec.
-std::pair<std::uint32_t, std::uint32_t> torus_sides(const std::string& argument) {
-  const auto x = argument.find('x');
-  return {static_cast<std::uint32_t>(std::stoul(argument.substr(0, x))),
-          static_cast<std::uint32_t>(std::stoul(argument.substr(x + 1)))};
-}
-
 /// The digits of x in the mixed radix @p moduli, first most significant.
 std::vector<std::uint32_t> digits(std::uint32_t x, const std::vector<std::uint32_t>& moduli) {
   std::vector<std::uint32_t> d(moduli.size());
@@ -99,9 +92,17 @@ CayleyGroup CayleyGroup::of(const std::string& text) {
       for (std::int64_t j = 1; j < nodes; ++j) gens.emplace_back(std::vector<std::int64_t>{j}, fmt::format("+{}", j));
     }
   } else if (spec.family == "torus") {
-    const auto [a, b] = torus_sides(spec.argument);
-    g.moduli_ = {a, b};
-    gens = {{{1, 0}, "+(1,0)"}, {{-1, 0}, "-(1,0)"}, {{0, 1}, "+(0,1)"}, {{0, -1}, "-(0,1)"}};
+    // ±1 along each side (torus:AxBx… of any dimension): "+(1,0)", "-(1,0)", "+(0,1)", … for AxB.
+    const auto sides = topology::grid_sides(spec);
+    for (const int side : sides) g.moduli_.push_back(static_cast<std::uint32_t>(side));
+    for (std::size_t i = 0; i < sides.size(); ++i) {
+      std::vector<std::int64_t> unit(sides.size(), 0);
+      unit[i] = 1;
+      const auto name = fmt::format("({})", fmt::join(unit, ","));
+      gens.emplace_back(unit, "+" + name);
+      unit[i] = -1;
+      gens.emplace_back(unit, "-" + name);
+    }
   } else {
     throw UsageError(fmt::format("{}: not given as a Cayley graph (uniform schedules need every node to use the same "
                                  "generator; star, hypercube, ring, torus and complete are)",

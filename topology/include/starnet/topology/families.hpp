@@ -6,15 +6,47 @@
 /// | spec                | nodes (names)                             | links                              |
 /// |---------------------|-------------------------------------------|------------------------------------|
 /// | star:N   (N ≤ 8)    | N! permutation labels "2134", label set   | swap of symbols 1 and k, dim = k   |
+/// | pancake:N (N ≤ 8)   | N! permutation labels, label set          | reversal of the first i symbols    |
+/// | bubblesort:N (N ≤ 8)| N! permutation labels, label set          | swap of adjacent positions         |
+/// | transposition:N     | N! permutation labels, label set (N ≤ 8)  | swap of any two positions          |
+/// | nkstar:N:K          | N!/(N−K)! arrangements "153" (K of N)     | swap of positions 1 and i; new 1st |
+/// | arrangement:N:K     | N!/(N−K)! arrangements "153"              | one position changed               |
 /// | hypercube:D         | 2^D bit strings "0110" (bit 0 rightmost)  | flip of bit i, dimension = i + 1   |
 /// | debruijn:D          | 2^D bit strings                           | x — (2x + b) mod 2^D, b ∈ {0, 1}   |
 /// | complete:N          | "0".."N-1"                                | every pair                         |
 /// | ring:N              | "0".."N-1"                                | i — (i + 1) mod N                  |
-/// | torus:AxB           | "(i,j)"                                   | product of ring:A and ring:B       |
-/// | mesh:AxB            | "(i,j)"                                   | product of two paths of A, B nodes |
+/// | torus:AxBx…         | "(i,j,k)" (one side: "0".."A-1")          | product of ring:A, ring:B, …       |
+/// | mesh:AxBx…          | "(i,j,k)" (one side: "0".."A-1")          | product of paths of A, B, … nodes  |
 /// | mct:D:L             | "(1,3,2)": heap index of each tree's node | product of D trees of L levels     |
 /// | product:S1*S2[*S3…] | "(a,b)" from the factors' names           | one factor's link, others fixed    |
+/// | fattree:K           | hosts "h0_1_0", routers "e0_1" "a0_1" "c3"| k-ary fat-tree (below)             |
+/// | dragonfly:A:P:H     | hosts "h2_1_0", routers "r2_1"            | groups of A routers (below)        |
 /// | tiers:SEED          | "wan0".., "man0".. routers, "p0".. procs  | random WAN/MAN/LAN tree            |
+///
+/// The five families of permutations and arrangements are defined, with their sources, in
+/// arrangement_graph.hpp; their properties are computed without a platform (properties.hpp).
+///
+/// Fat-tree (Al-Fares, Loukissas, Vahdat, "A scalable, commodity data center network
+/// architecture", SIGCOMM 2008, Section 3): built from switches of K ports, K even. K pods, each of
+/// K/2 edge and K/2 aggregation switches; (K/2)² core switches; K³/4 hosts. Host h of edge switch e
+/// of pod p is "hp_e_h" (a processor), linked to edge switch "ep_e" (a router); each edge switch is
+/// linked to the K/2 aggregation switches "ap_j" of its pod; aggregation switch j of every pod is
+/// linked to core switches "c(j·K/2)" … "c(j·K/2 + K/2 − 1)", the core's group j. Hosts, edge,
+/// aggregation and core switches come in that order. Two hosts are 2, 4 or 6 links apart (same
+/// edge switch, same pod, other pod).
+///
+/// Dragonfly (Kim, Dally, Scott, Abts, "Technology-driven, highly-scalable dragonfly topology",
+/// ISCA 2008, Section 3): G = A·H + 1 groups of A routers, the routers of a group linked each to
+/// each; P hosts on each router; H global links per router, so that each group has A·H global
+/// links, exactly one to every other group. Host i of router r of group g is "hg_r_i" (a
+/// processor), the router "rg_r" (a router); hosts first, then routers. Which router of a group
+/// carries which global link is the *absolute* arrangement (as Hastings et al., "Comparing global
+/// link arrangements for Dragonfly networks", IEEE Cluster 2015, name it): the global ports
+/// t = r·H + j of group g (router r, its j-th global link) lead, in this order, to the other
+/// groups in increasing order, skipping g: port t to group t if t < g, to group t + 1 otherwise.
+/// Minimal routes take at most one global link: routers are at most 3 links apart (local,
+/// global, local; 1 when A = 1) and hosts at most 5.
+///
 ///
 /// Families are undirected simple graphs with unit costs and speeds (tiers: random exact costs and
 /// speeds) and all nodes processors (tiers: WAN/MAN routers). Where a family's rule produces a
@@ -45,11 +77,11 @@
 /// generator behind Figure 9 of Legrand, Marchal, Robert 2004 (15 nodes, 8 LAN processors); see
 /// tiers_platform().
 ///
-/// Complexity: O(V + E) per family. A Platform is limited to MAX_PLATFORM_NODES nodes and
+/// Complexity: O(V + E) per family (arrangement graphs: O(V·(n + E/V·n))). A Platform is limited to MAX_PLATFORM_NODES nodes and
 /// MAX_PLATFORM_LINKS links; star graphs beyond star:8 are served by the implicit StarGraph.
 ///
-/// IMPORTANT: is_vertex_transitive() trusts the family's mathematics; it never inspects a
-/// platform (and says false for files and tiers).
+/// IMPORTANT: is_vertex_transitive() and fattree_orbits() trust the family's mathematics; they never
+/// inspect a platform (is_vertex_transitive() says false for files, tiers, fat-trees and dragonflies).
 
 #include <starnet/topology/platform.hpp>
 #include <starnet/topology/spec.hpp>
@@ -59,6 +91,7 @@
 #include <memory>
 #include <span>
 #include <string_view>
+#include <vector>
 
 namespace starnet::topology {
 
@@ -80,6 +113,12 @@ inline constexpr int MAX_MCT_LEVELS = 16;
 /// weighted by distances up to 2D(L − 1) ≤ 56, below 2^63.
 inline constexpr std::uint64_t MAX_MCT_NODES = std::uint64_t{1} << 28;
 
+/// Most sides of torus:AxBx… and mesh:AxBx… (2^16 = MAX_PLATFORM_NODES with sides of 2).
+inline constexpr int MAX_GRID_DIMENSIONS = 16;
+/// Largest K of fattree:K: fattree:62 has 59,582 hosts and 4,805 switches; fattree:64 would have
+/// 70,656 nodes.
+inline constexpr int MAX_FATTREE_K = 62;
+
 /// D and L of mct:D:L: the product of D complete binary trees of L levels.
 struct MctShape {
   int trees = 1;
@@ -100,10 +139,20 @@ struct MctShape {
 [[nodiscard]] Platform complete_platform(int n);
 /// C_n (ring:1 is one node, ring:2 one link). @throws TopologyError unless 1 ≤ n ≤ MAX_PLATFORM_NODES.
 [[nodiscard]] Platform ring_platform(int n);
-/// ring:A × ring:B. @throws TopologyError unless a, b ≥ 1 and a·b ≤ MAX_PLATFORM_NODES.
+/// ring:A × ring:B × …, named torus:AxBx…; one side is ring:A, renamed.
+/// @throws TopologyError unless there are 1..MAX_GRID_DIMENSIONS sides, each ≥ 1, and their product
+/// is at most MAX_PLATFORM_NODES.
+[[nodiscard]] Platform torus_platform(std::span<const int> sides);
+/// path of A nodes × path of B nodes × …, named mesh:AxBx…. @throws TopologyError as torus_platform().
+[[nodiscard]] Platform mesh_platform(std::span<const int> sides);
+/// torus:AxB. @throws TopologyError unless a, b ≥ 1 and a·b ≤ MAX_PLATFORM_NODES.
 [[nodiscard]] Platform torus_platform(int a, int b);
-/// path of A nodes × path of B nodes. @throws TopologyError unless a, b ≥ 1 and a·b ≤ MAX_PLATFORM_NODES.
+/// mesh:AxB. @throws TopologyError unless a, b ≥ 1 and a·b ≤ MAX_PLATFORM_NODES.
 [[nodiscard]] Platform mesh_platform(int a, int b);
+/// The sides of a torus:AxBx… or mesh:AxBx… spec ("4x4x2" → {4, 4, 2}).
+/// @throws TopologyError naming the spec and the expected form when a side is missing, not an
+/// integer ≥ 1, or the grid exceeds MAX_GRID_DIMENSIONS sides or MAX_PLATFORM_NODES nodes.
+[[nodiscard]] std::vector<int> grid_sides(const Spec& spec);
 /// The mesh-connected trees MCT_D(L), mct:D:L (file comment): the Cartesian product of D complete
 /// binary trees of L levels; for D = 1 the tree itself.
 /// @throws TopologyError unless 1 ≤ trees ≤ MAX_MCT_TREES and 1 ≤ levels ≤ MAX_MCT_LEVELS, or when
@@ -119,6 +168,42 @@ struct MctShape {
 /// coordinates' speeds. The product is directed if a factor is. Its name is "product:A*B*…".
 /// @throws TopologyError when fewer than two factors are given or the product exceeds the limits.
 [[nodiscard]] Platform product_platform(std::span<const Platform> factors);
+
+/// The k-ary fat-tree fattree:K (file comment): K³/4 hosts (processors), 5K²/4 switches (routers).
+/// @throws TopologyError unless k is even and 2 ≤ k ≤ MAX_FATTREE_K.
+[[nodiscard]] Platform fattree_platform(int k);
+/// K of a fattree:K spec. @throws TopologyError naming the spec unless K is an even integer in
+/// 2..MAX_FATTREE_K.
+[[nodiscard]] int fattree_arity(const Spec& spec);
+
+/// Nodes [representative, representative + size) of a platform that all see the same distance
+/// distribution (an orbit of its automorphism group), as properties.hpp uses them.
+struct NodeOrbit {
+  Platform::vertex_descriptor representative;
+  std::uint64_t size;
+};
+/// The orbits of fattree:K in its node order: hosts, edge, aggregation and core switches. Each is
+/// one orbit because permuting pods, the hosts of an edge switch, the edge switches of a pod, the
+/// core switches of a group, and the index j of aggregation switches together with core group j
+/// map links to links. @throws TopologyError as fattree_platform().
+[[nodiscard]] std::vector<NodeOrbit> fattree_orbits(int k);
+
+/// A, P, H of dragonfly:A:P:H.
+struct DragonflyShape {
+  /// A: routers per group.
+  int routers = 1;
+  /// P: hosts per router.
+  int hosts = 1;
+  /// H: global links per router.
+  int global = 1;
+};
+/// The dragonfly (file comment): A·H + 1 groups of A routers with P hosts each, the absolute
+/// arrangement of global links. @throws TopologyError unless A, P, H ≥ 1 and the platform is
+/// within MAX_PLATFORM_NODES and MAX_PLATFORM_LINKS.
+[[nodiscard]] Platform dragonfly_platform(const DragonflyShape& shape);
+/// The shape of a dragonfly:A:P:H spec. @throws TopologyError naming the spec and the expected form
+/// unless it has three integers ≥ 1 and a platform of that shape is within the limits.
+[[nodiscard]] DragonflyShape dragonfly_shape(const Spec& spec);
 
 /// A Tiers-like random WAN/MAN/LAN platform; the same seed gives the same platform on every
 /// machine (std::mt19937_64, whose output the C++ standard fixes, with our own unbiased mapping
@@ -149,8 +234,9 @@ struct MctShape {
 /// @throws TopologyError as make_platform(), and for star:N outside 1..12.
 [[nodiscard]] std::unique_ptr<Topology> make_topology(std::string_view spec);
 
-/// True when the spec's family is vertex-transitive (star, hypercube, complete, ring, torus, and
-/// products of those), so that one breadth-first search gives every distance distribution.
+/// True when the spec's family is vertex-transitive (star, pancake, bubblesort, transposition,
+/// nkstar, arrangement, hypercube, complete, ring, torus, and products of those), so that one
+/// breadth-first search gives every distance distribution.
 /// @throws TopologyError when the spec does not parse.
 [[nodiscard]] bool is_vertex_transitive(std::string_view spec);
 

@@ -21,23 +21,37 @@
 /// (DistanceMethod::PRODUCT_OF_FACTORS, O(L·2^L + D²·L²)); this is how mct:6:3 (117,649 nodes,
 /// beyond MAX_PLATFORM_NODES) is measured.
 ///
+/// The pancake, bubble-sort, transposition, (n,k)-star and arrangement graphs (arrangement_graph.hpp)
+/// are vertex-transitive too and searched the same way without a platform: one byte of distance
+/// per node, a queue of 32-bit ranks, each node's label decoded once and its neighbours ranked
+/// from the label (O(V·d·n) for degree d), up to MAX_ARRANGEMENT_BFS_NODES nodes
+/// (pancake:10, bubblesort:10, nkstar:12:6). A fat-tree is not vertex-transitive, but its nodes
+/// fall into four orbits (hosts, edge, aggregation, core switches: families.hpp, fattree_orbits()),
+/// and one BFS per orbit, weighted by its size, gives every distance
+/// (DistanceMethod::ONE_BFS_PER_ORBIT). Distances are over all ordered pairs of nodes, routers
+/// included, as for every platform with routers (tiers:SEED); a fat-tree's hosts are 2, 4 or 6
+/// links apart, and its diameter, 6, is a host-to-host distance.
+///
 /// IMPORTANT: the caller vouches for vertex-transitivity when it asks for ONE_BFS_VERTEX_TRANSITIVE
-/// (families.hpp: is_vertex_transitive()); nothing checks it.
+/// (families.hpp: is_vertex_transitive()) and for the orbits it passes; nothing checks them.
 
-#include <starnet/topology/platform.hpp>
 #include <starnet/core/rational.hpp>
+#include <starnet/topology/arrangement_graph.hpp>
+#include <starnet/topology/families.hpp>
+#include <starnet/topology/platform.hpp>
 #include <starnet/topology/star_graph.hpp>
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace starnet::topology {
 
-enum class DistanceMethod { ONE_BFS_VERTEX_TRANSITIVE, ALL_PAIRS_BFS, PRODUCT_OF_FACTORS };
-/// "one-bfs-vertex-transitive", "all-pairs-bfs" or "product-of-factors".
+enum class DistanceMethod { ONE_BFS_VERTEX_TRANSITIVE, ALL_PAIRS_BFS, PRODUCT_OF_FACTORS, ONE_BFS_PER_ORBIT };
+/// "one-bfs-vertex-transitive", "all-pairs-bfs", "product-of-factors" or "one-bfs-per-orbit".
 [[nodiscard]] std::string to_string(DistanceMethod method);
 
 /// Most BFS steps, V·(V + E), an all-pairs search may take: about 2.5·10^8 steps run per second
@@ -47,10 +61,16 @@ inline constexpr std::uint64_t MAX_ALL_PAIRS_WORK = std::uint64_t{1} << 31;
 /// more than 1 GiB (479,001,600 nodes), so it is refused.
 inline constexpr int MAX_STAR_BFS_N = 11;
 
+/// Largest graph of arrangements searched: 10! nodes (pancake:10 and bubblesort:10 in about a
+/// second, transposition:10 in a few).
+inline constexpr std::uint64_t MAX_ARRANGEMENT_BFS_NODES = 3'628'800;
+
 struct TopologyProperties {
   std::string name;
-  /// Computed on the implicit StarGraph rather than on a Platform.
+  /// Computed on an implicit graph (StarGraph, ArrangementGraph) rather than on a Platform.
   bool implicit = false;
+  /// What the implicit graph is, for people: "star graph", "pancake graph"; empty for a platform.
+  std::string implicit_graph;
   bool directed = false;
   std::uint64_t nodes = 0;
   /// Undirected links, or arcs when directed.
@@ -75,14 +95,26 @@ struct TopologyProperties {
 /// @throws TopologyError naming star:n when n > MAX_STAR_BFS_N.
 [[nodiscard]] TopologyProperties star_graph_properties(const StarGraph& g);
 
+/// Properties of a pancake, bubble-sort, transposition, (n,k)-star or arrangement graph from one
+/// BFS on the implicit graph. O(V·d·n), 5 bytes per node.
+/// @throws TopologyError naming the graph when it has more than MAX_ARRANGEMENT_BFS_NODES nodes.
+[[nodiscard]] TopologyProperties arrangement_graph_properties(const ArrangementGraph& g);
+
+/// Properties of a platform from one BFS per orbit (ONE_BFS_PER_ORBIT): orbit i's representative
+/// sees what each of its size nodes sees. O(#orbits·(V + E)).
+/// @pre the orbits partition the nodes and are orbits of the platform's automorphisms (nothing
+/// checks it; fattree_orbits() gives a fat-tree's).
+[[nodiscard]] TopologyProperties orbit_properties(const Platform& platform, std::span<const NodeOrbit> orbits);
+
 /// Properties of a platform. @param method ONE_BFS_VERTEX_TRANSITIVE only for a vertex-transitive
 /// platform (see the file comment). @throws TopologyError naming the platform when
 /// ALL_PAIRS_BFS would exceed MAX_ALL_PAIRS_WORK, or when @p method is PRODUCT_OF_FACTORS (a spec's
 /// method: topology_properties()).
 [[nodiscard]] TopologyProperties platform_properties(const Platform& platform, DistanceMethod method);
 
-/// Properties of the topology a spec names: star:N on the implicit StarGraph (N ≤ 12), mct:D:L
-/// from one tree (PRODUCT_OF_FACTORS, up to MAX_MCT_NODES nodes), any other spec on
+/// Properties of the topology a spec names: star:N on the implicit StarGraph (N ≤ 12), the graphs
+/// of arrangements on ArrangementGraph, mct:D:L from one tree (PRODUCT_OF_FACTORS, up to
+/// MAX_MCT_NODES nodes), fattree:K by orbits (ONE_BFS_PER_ORBIT), any other spec on
 /// make_platform(spec), with one BFS when is_vertex_transitive(spec).
 /// @throws TopologyError as make_platform() and platform_properties().
 ///

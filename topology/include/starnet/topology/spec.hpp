@@ -1,9 +1,10 @@
 #pragma once
 /// @file
-/// Topology specs as users write them on the command line: `star:5`, `hypercube:7`,
-/// `debruijn:7`, `complete:8`, `ring:8`, `torus:4x4`, `mesh:4x4`, `mct:4:3`, `product:ring:4*star:3`,
-/// `tiers:SEED`, or a path to a `.dot` / `.gv` / `.graphml` file or a SimGrid `.xml` platform
-/// (docs/topology.md).
+/// Topology specs as users write them on the command line: `star:5`, `pancake:5`, `bubblesort:5`,
+/// `transposition:5`, `nkstar:7:3`, `arrangement:5:2`, `hypercube:7`, `debruijn:7`, `complete:8`,
+/// `ring:8`, `torus:4x4` or `torus:4x4x4`, `mesh:4x4x2`, `mct:4:3`, `product:ring:4*star:3`,
+/// `fattree:4`, `dragonfly:4:2:2`, `tiers:SEED`, or a path to a `.dot` / `.gv` / `.graphml` file or
+/// a SimGrid `.xml` platform (docs/topology.md; the families in families.hpp).
 
 #include <string>
 #include <string_view>

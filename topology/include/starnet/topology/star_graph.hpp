@@ -66,6 +66,9 @@ class StarGraph final : public Topology {
   [[nodiscard]] int diameter() const { return 3 * (n_ - 1) / 2; }
   /// "1234"-style label for n ≤ 9, "1.2.10.11"-style (dot separated) above.
   [[nodiscard]] std::string label_string(vertex_descriptor v) const;
+  /// Positions 0..length−1 of @p label written as label_string() writes a label of symbols 1..n
+  /// (arrangement_graph.hpp names arrangements this way too).
+  [[nodiscard]] static std::string label_text(const Label& label, int length, int n);
   /// m! for 0 ≤ m ≤ 12.
   [[nodiscard]] static std::uint64_t factorial(int m);
 
