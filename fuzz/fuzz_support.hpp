@@ -74,6 +74,22 @@ inline std::uint64_t number(std::string_view text) {
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   return ec == std::errc() && end == text.data() + text.size() ? v : 0;
 }
+/// The whole numbers of @p text split at @p separator (0 for a part make_platform() refuses).
+inline std::vector<std::uint64_t> numbers(std::string_view text, char separator) {
+  std::vector<std::uint64_t> out;
+  for (std::size_t begin = 0;;) {
+    const auto end = text.find(separator, begin);
+    out.push_back(number(text.substr(begin, end == std::string_view::npos ? end : end - begin)));
+    if (end == std::string_view::npos) return out;
+    begin = end + 1;
+  }
+}
+/// n·(n − 1)·…·(n − k + 1), saturating (n! for k = n).
+inline std::uint64_t falling(std::uint64_t n, std::uint64_t k) {
+  std::uint64_t r = 1;
+  for (std::uint64_t i = 0; i < k && r != UINT64_MAX && r != 0; ++i) r = mul(r, n - i);
+  return r;
+}
 inline std::uint64_t power(std::uint64_t base, std::uint64_t exponent) {
   if (base <= 1) return exponent == 0 ? 1 : base;  // the loop below saturates within 64 rounds
   std::uint64_t r = 1;
@@ -110,11 +126,33 @@ inline std::optional<SpecSize> implied_size(std::string_view text) {
     const auto n = detail::number(arg);
     return SpecSize{n, f == "ring" ? n : mul(n, n)};
   }
-  if (f == "torus" || f == "mesh") {
-    const auto x = arg.find('x');
-    if (x == std::string_view::npos) return SpecSize{};
-    const auto nodes = mul(detail::number(arg.substr(0, x)), detail::number(arg.substr(x + 1)));
-    return SpecSize{nodes, mul(nodes, 2)};
+  if (f == "torus" || f == "mesh") {  // AxBx…: the product of the sides, a link per side and node at most
+    const auto sides = detail::numbers(arg, 'x');
+    std::uint64_t nodes = 1;
+    for (const auto side : sides) nodes = mul(nodes, side);
+    return SpecSize{nodes, mul(nodes, sides.size())};
+  }
+  if (f == "pancake" || f == "bubblesort" || f == "transposition") {  // N! permutations, degree < N²
+    const auto n = detail::number(arg);
+    return SpecSize{detail::falling(n, n), mul(detail::falling(n, n), mul(n, n))};
+  }
+  if (f == "nkstar" || f == "arrangement") {  // N!/(N−K)! arrangements of K out of N, degree < N²
+    const auto nk = detail::numbers(arg, ':');
+    if (nk.size() != 2 || nk[1] > nk[0]) return SpecSize{};
+    const auto nodes = detail::falling(nk[0], nk[1]);
+    return SpecSize{nodes, mul(nodes, mul(nk[0], nk[0]))};
+  }
+  if (f == "fattree") {  // K³/4 hosts and 5K²/4 switches, K links a switch at most
+    const auto k = detail::number(arg);
+    const auto nodes = detail::add(mul(mul(k, k), k) / 4, mul(mul(k, k), 5) / 4);
+    return SpecSize{nodes, mul(nodes, k)};
+  }
+  if (f == "dragonfly") {  // A·H + 1 groups of A routers, each with P hosts; A + P + H links a router at most
+    const auto aph = detail::numbers(arg, ':');
+    if (aph.size() != 3) return SpecSize{};
+    const auto routers = mul(detail::add(mul(aph[0], aph[2]), 1), aph[0]);
+    const auto nodes = mul(routers, detail::add(aph[1], 1));
+    return SpecSize{nodes, mul(routers, detail::add(detail::add(aph[0], aph[1]), aph[2]))};
   }
   if (f == "mct") {
     const auto colon = arg.find(':');
