@@ -1,4 +1,6 @@
 #include <starnet/api/schedule.hpp>
+
+#include "alpha_beta.hpp"
 #include <starnet/api/json.hpp>
 #include <starnet/algorithms/generic/subnetwork.hpp>
 #include <starnet/algorithms/schedule/msccl.hpp>
@@ -50,27 +52,6 @@ std::shared_ptr<const topology::Topology> topology_of(const std::string& spec, b
 }
 
 std::string where_of(const std::string& path) { return fmt::format("schedule file \"{}\"", path); }
-
-/// Every link's α and β given on the command line: a transfer of size s takes α + s/β; what is not
-/// given is the topology's own.
-class AlphaBetaLinks final : public emulator::CostModel<Rational> {
- public:
-  AlphaBetaLinks(const topology::Topology& t, std::optional<Rational> alpha, std::optional<Rational> beta)
-      : t_(t), alpha_(std::move(alpha)), beta_(std::move(beta)) {}
-  [[nodiscard]] Rational transfer(topology::NodeId from, topology::Port port, topology::NodeId,
-                                  const Rational& size) const override {
-    const Rational alpha = alpha_ ? *alpha_ : t_.link_latency(from, port);
-    return alpha + (beta_ ? size / *beta_ : size * t_.link_cost(from, port));
-  }
-  [[nodiscard]] Rational compute(topology::NodeId node, const Rational& work) const override {
-    return work / t_.speed(node);
-  }
-
- private:
-  const topology::Topology& t_;
-  std::optional<Rational> alpha_;
-  std::optional<Rational> beta_;
-};
 
 /// @p base with every link costing what a message of one chunk takes on it, latency included (the
 /// command line's α and β where given): the weights of the timed lower bound.

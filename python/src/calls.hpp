@@ -15,5 +15,7 @@ void bind_topology_and_star(py::module_& m);
 void bind_schedules(py::module_& m);
 /// Optimal, what-if, Monte-Carlo, steady state, reduction trees, the Markov chain.
 void bind_studies(py::module_& m);
+/// Node programs written in Python: their context, messages and the run (starnet.emulate).
+void bind_programs(py::module_& m);
 
 }  // namespace starnet::python

@@ -16,4 +16,5 @@ PYBIND11_MODULE(_core, m) {
   starnet::python::bind_topology_and_star(m);
   starnet::python::bind_schedules(m);
   starnet::python::bind_studies(m);
+  starnet::python::bind_programs(m);
 }

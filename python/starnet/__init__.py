@@ -17,13 +17,15 @@ long call within a second (KeyboardInterrupt). See docs/python.md.
 
 from . import _core
 from ._core import InputError, RuntimeFailure, VerificationFailure
-from ._engine import engine_choice
+from ._engine import engine_choice as _engine_choice
 from ._page import Page
-from ._progress import progress_bar
+from ._programs import EmulateResult, NodeProgram, emulate
+from ._progress import progress_bar as _progress_bar
 from ._results import Result, RunResult
 from ._schedule import Schedule, ScheduleResult
 from ._studies import OptimalResult, markov, montecarlo, optimal, optimal_study, reduce, whatif
-from ._topology import Topology, spec_of
+from ._topology import Topology
+from ._topology import spec_of as _spec_of
 from . import steady
 
 __version__ = _core.__version__
@@ -32,6 +34,7 @@ __all__ = [
     "InputError", "RuntimeFailure", "VerificationFailure", "Result", "RunResult", "StarResult", "ScheduleResult",
     "Topology", "Schedule", "OptimalResult", "allreduce", "broadcast", "table1", "table2", "optimal",
     "optimal_study", "whatif", "montecarlo", "reduce", "markov", "steady", "keygen", "worker", "Page",
+    "NodeProgram", "EmulateResult", "emulate",
 ]
 
 
@@ -57,10 +60,10 @@ class StarResult(RunResult):
 
 def _star(topology, collective, op, values, seed, engine, workers, processes, address, port, listen, key_file,
           peer_timeout, timeout, force, threads, trace, progress, what):
-    spec = spec_of(topology)
-    choice = engine_choice(engine, workers, processes, address, port, listen, key_file, peer_timeout, timeout, force,
+    spec = _spec_of(topology)
+    choice = _engine_choice(engine, workers, processes, address, port, listen, key_file, peer_timeout, timeout, force,
                            threads)
-    with progress_bar(progress, what) as bar:
+    with _progress_bar(progress, what) as bar:
         doc, columns, intervals, page = _core.run_star(spec, collective, op, values, seed, choice, trace, bar)
     return StarResult(doc, columns, intervals, topology if isinstance(topology, Topology) else Topology(spec), page)
 
@@ -105,8 +108,8 @@ def table2(max_n=8, engine="local", workers=None, op="sum", values="index", seed
     counts by formula and as printed, beside the all-reduce's steps measured on the emulator
     (``starnet allreduce --compare``). Returns a :class:`Result` with ``rows``, ``notes`` (where the
     paper's printed numbers differ) and ``verified``."""
-    choice = engine_choice(engine, workers)
-    with progress_bar(progress, "table 2") as bar:
+    choice = _engine_choice(engine, workers)
+    with _progress_bar(progress, "table 2") as bar:
         return Result(_core.star_table2(max_n, choice, op, values, seed, bar))
 
 
@@ -136,6 +139,6 @@ def worker(join, key_file, index=None, address=None, timeout=60, peer_timeout=5,
 
     Returns 0 when the coordinator got the result. Raises InputError for bad input, RuntimeFailure
     when the coordinator cannot be reached or ends the run."""
-    with progress_bar(progress, "worker") as bar:
+    with _progress_bar(progress, "worker") as bar:
         return _core.worker(join, str(key_file), index, address or "", float(timeout), float(peer_timeout), bar)
 

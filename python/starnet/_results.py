@@ -44,6 +44,17 @@ def cli_form(value):
     return value
 
 
+# What a result's repr shows first, when it has them, and how many fields it shows at least.
+_HEADLINE = ("topology", "collective", "algorithm", "steps", "makespan", "messages", "optimum", "length", "verified",
+             "problem")
+_REPR_FIELDS = 4
+
+
+def _shown(value):
+    """A field as a repr shows it: exact numbers as 7/2, not Fraction(7, 2)."""
+    return str(value) if isinstance(value, Fraction) else repr(value)
+
+
 class Result:
     """A result whose attributes are the fields of its JSON document (``dir(result)`` lists them).
 
@@ -72,11 +83,13 @@ class Result:
         return cli_form(self._doc)
 
     def __repr__(self):
-        shown = []
-        for key in ("topology", "collective", "steps", "makespan", "optimum", "verified"):
-            if key in self._fields:
-                shown.append(f"{key}={self._fields[key]!r}")
-        return f"<{type(self).__name__} {' '.join(shown)}>"
+        fields = self._fields
+        keys = [key for key in _HEADLINE if fields.get(key) is not None]
+        if len(keys) < _REPR_FIELDS:  # a result of another kind: its first plain fields
+            keys += [key for key, value in fields.items() if key not in keys and key != "version"
+                     and isinstance(value, (bool, int, float, str, Fraction))][: _REPR_FIELDS - len(keys)]
+        shown = " ".join(f"{key}={_shown(fields[key])}" for key in keys)
+        return f"<{type(self).__name__} {shown}>"
 
 
 class RunResult(Result):

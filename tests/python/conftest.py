@@ -6,7 +6,10 @@ installs them. STARNET_EXE is the command line the answers are compared with (se
 
 import json
 import os
+import signal
 import subprocess
+import sys
+import time
 
 import pytest
 
@@ -53,3 +56,18 @@ def stable(value):
 @pytest.fixture
 def cli():
     return cli_json
+
+
+def interrupt_child(script, wait=1.5):
+    """Runs ``script`` in a child Python, which prints "ready", starts a long call and prints
+    ``interrupted {time.time()}`` when KeyboardInterrupt reaches it; sends it SIGINT ``wait``
+    seconds after "ready". Returns the child's output after "ready" and the seconds from the signal
+    to the interrupt (wall clock, shared with this process), None when it was not interrupted."""
+    p = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, env=os.environ.copy())
+    assert p.stdout.readline().strip() == "ready"
+    time.sleep(wait)
+    sent = time.time()
+    p.send_signal(signal.SIGINT)
+    out, _ = p.communicate(timeout=60)
+    first = out.split("\n")[0]
+    return out, float(first.split()[1]) - sent if first.startswith("interrupted") else None

@@ -1,9 +1,6 @@
 """What Python users expect of long calls: the GIL released, Ctrl-C within a second, progress."""
 
 import os
-import signal
-import subprocess
-import sys
 import textwrap
 import threading
 import time
@@ -12,7 +9,7 @@ import pytest
 
 import starnet
 
-PYTHON = sys.executable
+from conftest import interrupt_child
 
 
 def test_two_threads_runs_overlap():
@@ -70,15 +67,8 @@ def test_ctrl_c_stops_a_long_run_within_a_second():
         r = starnet.allreduce("star:4")  # a stop is forgotten once the call it ended is over
         print("after", r.verified, flush=True)
     """)
-    p = subprocess.Popen([PYTHON, "-c", script], stdout=subprocess.PIPE, text=True, env=os.environ.copy())
-    assert p.stdout.readline().strip() == "ready"
-    time.sleep(1.5)
-    sent = time.time()
-    p.send_signal(signal.SIGINT)
-    out, _ = p.communicate(timeout=60)
-    lines = out.split("\n")
-    assert lines[0].startswith("interrupted"), out
-    took = float(lines[0].split()[1]) - sent
+    out, took = interrupt_child(script)
+    assert took is not None, out
     assert took < 1.0, f"KeyboardInterrupt came {took:.2f} s after Ctrl-C"
     assert "after True" in out
 
@@ -94,3 +84,24 @@ def test_progress_shows_a_bar_on_long_calls(tmp_path, capsys):
 def test_progress_stays_silent_on_short_calls(capsys):
     starnet.table2(max_n=4, progress=True)
     assert "table 2" not in capsys.readouterr().err
+
+
+def test_the_module_offers_no_internals_to_tab_completion():
+    offered = set(dir(starnet))
+    assert not offered & {"engine_choice", "progress_bar", "spec_of"}
+    assert {"NodeProgram", "emulate", "allreduce", "Topology"} <= offered
+
+
+def test_the_notebooks_are_valid_and_every_cell_has_an_id():
+    import glob
+
+    import nbformat
+
+    from conftest import SOURCE_DIR
+
+    paths = sorted(glob.glob(os.path.join(SOURCE_DIR, "docs", "notebooks", "*.ipynb")))
+    assert len(paths) >= 2
+    for path in paths:
+        notebook = nbformat.read(path, as_version=4)
+        nbformat.validate(notebook)
+        assert all(cell.get("id") for cell in notebook.cells), path

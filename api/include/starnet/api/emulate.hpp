@@ -1,0 +1,89 @@
+#pragma once
+/// @file
+/// A user's own node programs on the emulator: the run of `starnet.emulate` (docs/python.md,
+/// "Your own algorithm") and of a C++ caller, with the port model, checking, costs and time of
+/// the built-ins, every setting checked here once.
+///
+/// The programs are an emulator::ProgramFactory (emulator/program.hpp: react() is called for a node
+/// at its start and whenever messages arrive or its sends, computations or timers end). A
+/// port-model violation, a deadlock of waiting transfers, or a run past max_steps is a result —
+/// verified false, the problem named (step, node, link) — never an exception; an exception a
+/// program throws goes through as itself.
+///
+/// Usage:
+/// @code
+///   api::EmulateRequest request("hypercube:4", [](emulator::NodeRange) { return std::make_unique<MyProgram>(); });
+///   request.ports = 2;
+///   const auto result = api::emulate(request);   // result.steps, result.verified, result.problem
+/// @endcode
+///
+/// IMPORTANT: what the programs compute is theirs to check; `verified` says that the run kept the
+/// port model, finished, and stayed within max_steps.
+
+#include <starnet/api/engine.hpp>
+#include <starnet/api/topology.hpp>
+#include <starnet/core/rational.hpp>
+#include <starnet/emulator/engine.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+
+namespace starnet::api {
+
+/// What a transfer costs: one step each (unit), the topology's link costs, speeds and latencies
+/// (timed), or α–β on every link (timed: latency and bandwidth).
+enum class EmulateCosts : std::uint8_t { UNIT, TOPOLOGY };
+/// "unit" or "topology". @throws UsageError about setting "costs".
+[[nodiscard]] EmulateCosts parse_emulate_costs(std::string_view text);
+
+struct EmulateRequest {
+  EmulateRequest(TopologyRef on, emulator::ProgramFactory factory)
+      : topology(std::move(on)), programs(std::move(factory)) {}
+
+  TopologyRef topology;
+  /// One program object per partition (one on the local engine, one per zmq worker).
+  emulator::ProgramFactory programs;
+  long ports = 1;
+  std::string duplex = "full";
+  /// "strict" (a busy port is a violation) or "arbitrated" (transfers wait their turn).
+  std::string checking = "strict";
+  EmulateCosts costs = EmulateCosts::UNIT;
+  /// α and β on every link; either makes the run timed (what is not given is the topology's own).
+  std::optional<Rational> latency;
+  std::optional<Rational> bandwidth;
+  bool trace = false;
+  /// The run is stopped, not verified, when a node reacts at a step beyond this.
+  std::optional<std::uint64_t> max_steps;
+  /// The local engine, or the zmq engine on worker threads (processes cannot run a caller's programs).
+  EngineChoice engine;
+
+  /// Whether the run is timed (costs topology, or α–β given).
+  [[nodiscard]] bool timed() const { return costs == EmulateCosts::TOPOLOGY || latency || bandwidth; }
+};
+
+struct EmulateResult {
+  std::string topology;
+  bool timed = false;
+  /// Event times after the first (in unit time the number of steps, equal to the makespan).
+  std::uint64_t steps = 0;
+  Rational makespan = 0;
+  std::uint64_t messages = 0;
+  bool verified = false;
+  /// Why the run is not verified: the violation, deadlock or step limit, in the engine's words.
+  std::string problem;
+  /// The run itself: counters, trace (when asked for) and the program objects.
+  emulator::RunResult<Rational> run;
+
+  /// {"topology", "timed", "steps", "makespan", "messages", "verified", "problem"}.
+  [[nodiscard]] nlohmann::json to_json() const;
+};
+
+/// Runs @p request's programs. @throws UsageError naming the setting (ports, duplex, checking,
+/// latency, bandwidth, max_steps, engine) when one is off; the programs' own exceptions.
+[[nodiscard]] EmulateResult emulate(const EmulateRequest& request);
+
+}  // namespace starnet::api

@@ -1,0 +1,128 @@
+#include <starnet/api/emulate.hpp>
+
+#include "alpha_beta.hpp"
+
+#include <starnet/algorithms/generic/subnetwork.hpp>
+#include <starnet/api/json.hpp>
+#include <starnet/api/settings.hpp>
+#include <starnet/core/error.hpp>
+#include <starnet/core/interrupt.hpp>
+#include <starnet/emulator/costs.hpp>
+#include <starnet/emulator/zmq_engine.hpp>
+
+#include <fmt/format.h>
+
+#include <memory>
+#include <utility>
+
+namespace starnet::api {
+namespace {
+
+/// A node reacting beyond the run's max_steps: the run ends there, not verified.
+class StepLimitReached final : public Error {
+ public:
+  using Error::Error;
+};
+
+/// The program of a run with max_steps: the caller's own, stopped at its first reaction beyond
+/// the limit. Every step of a run is some node's reaction, so none passes unseen.
+class StepLimit final : public emulator::NodeProgram {
+ public:
+  StepLimit(std::unique_ptr<emulator::NodeProgram> inner, std::uint64_t limit)
+      : inner_(std::move(inner)), limit_(limit) {}
+  void react(emulator::Context& ctx) override {
+    if (ctx.step() > limit_) {
+      throw StepLimitReached(fmt::format("the run went past max_steps = {}: node {} reacts at step {}", limit_,
+                                         ctx.topology().node_name(ctx.node()), ctx.step()));
+    }
+    inner_->react(ctx);
+  }
+  [[nodiscard]] bool reacts_to_sends() const override { return inner_->reacts_to_sends(); }
+  [[nodiscard]] bool sends_only() const override { return inner_->sends_only(); }
+  [[nodiscard]] std::string report() const override { return inner_->report(); }
+  std::unique_ptr<emulator::NodeProgram> release() { return std::move(inner_); }
+
+ private:
+  std::unique_ptr<emulator::NodeProgram> inner_;
+  std::uint64_t limit_;
+};
+
+emulator::Checking checking_of(const std::string& text) {
+  if (text == "strict") return emulator::Checking::STRICT;
+  if (text == "arbitrated") return emulator::Checking::ARBITRATED;
+  throw UsageError(Setting{"checking", text}, "expected strict or arbitrated");
+}
+
+emulator::RunConfig config_of(const EmulateRequest& request) {
+  emulator::RunConfig config;
+  config.ports = port_model(request.ports, request.duplex);
+  config.checking = checking_of(request.checking);
+  config.time = request.timed() ? emulator::TimeMode::TIMED : emulator::TimeMode::UNIT;
+  config.trace = request.trace;
+  return config;
+}
+
+std::unique_ptr<emulator::Engine<Rational>> engine_of(const EngineChoice& choice) {
+  choice.check(/*processes_allowed=*/false);
+  if (choice.kind == EngineKind::LOCAL) return std::make_unique<emulator::LocalEngine<Rational>>();
+  return std::make_unique<emulator::ZmqThreadsEngine<Rational>>(choice.worker_count(), choice.barrier_timeout());
+}
+
+}  // namespace
+
+EmulateCosts parse_emulate_costs(std::string_view text) {
+  if (text == "unit") return EmulateCosts::UNIT;
+  if (text == "topology") return EmulateCosts::TOPOLOGY;
+  throw UsageError(Setting{"costs", std::string(text)}, "expected unit or topology");
+}
+
+EmulateResult emulate(const EmulateRequest& request) {
+  const StopScope scope;
+  if (!request.programs) throw UsageError(Setting{"programs", ""}, "expected a node program");
+  const auto config = config_of(request);
+  algorithms::generic::check_alpha_beta(request.latency, request.bandwidth);
+  const auto engine = engine_of(request.engine);
+  const auto topology = request.topology.topology();
+  const emulator::UnitCosts<Rational> unit;
+  const AlphaBetaLinks links(*topology, request.latency, request.bandwidth);
+  const auto& costs = request.timed() ? static_cast<const emulator::CostModel<Rational>&>(links)
+                                      : static_cast<const emulator::CostModel<Rational>&>(unit);
+  emulator::ProgramFactory factory = request.programs;
+  if (request.max_steps) {
+    factory = [&request](emulator::NodeRange range) -> std::unique_ptr<emulator::NodeProgram> {
+      return std::make_unique<StepLimit>(request.programs(range), *request.max_steps);
+    };
+  }
+  EmulateResult out;
+  out.topology = topology->name();
+  out.timed = request.timed();
+  try {
+    out.run = engine->run(*topology, costs, factory, config);
+    out.verified = true;
+  } catch (const ModelViolation& e) {
+    out.problem = e.what();
+    return out;
+  } catch (const StepLimitReached& e) {
+    out.problem = e.what();
+    out.steps = *request.max_steps + 1;
+    return out;
+  }
+  if (request.max_steps) {
+    for (auto& p : out.run.programs) p = static_cast<StepLimit&>(*p).release();
+  }
+  out.makespan = out.run.makespan;
+  out.steps = out.run.counters.event_times == 0 ? 0 : out.run.counters.event_times - 1;
+  out.messages = out.run.counters.messages;
+  return out;
+}
+
+nlohmann::json EmulateResult::to_json() const {
+  nlohmann::json j = {{"topology", topology}, {"timed", timed}, {"steps", steps}};
+  put_exact(j, "makespan", makespan);
+  j["messages"] = messages;
+  j["verified"] = verified;
+  j["problem"] = problem.empty() ? nlohmann::json(nullptr) : nlohmann::json(problem);
+  return j;
+}
+
+}  // namespace starnet::api

@@ -1,0 +1,324 @@
+// Node programs written in Python (starnet.NodeProgram, starnet.emulate; docs/python.md, "Your own
+// algorithm"): one C++ emulator::NodeProgram that calls each node's Python object, and the node's
+// context as Python sees it. The run itself is api::emulate.
+#include "calls.hpp"
+#include "convert.hpp"
+
+#include <starnet/api/emulate.hpp>
+#include <starnet/api/settings.hpp>
+#include <starnet/core/error.hpp>
+#include <starnet/emulator/program.hpp>
+
+#include <pybind11/stl.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace starnet::python {
+namespace {
+
+using py::arg;
+
+/// The Python objects sent as payloads: a message carries its object's index here as one 8-byte
+/// word, so that any object travels by reference (a trace counts 8 bytes, as for the built-ins'
+/// words) while the model charges the size the sender gave.
+struct Payloads {
+  std::vector<py::object> objects;
+  ~Payloads() {
+    const py::gil_scoped_acquire gil;
+    objects.clear();
+  }
+};
+
+/// A message that arrived, as Python sees it (ctx.received).
+struct Message {
+  topology::NodeId source = 0;
+  topology::Port port = 0;  ///< the sender's port it left through, as in the C++ Context
+  std::uint64_t tag = 0;
+  py::object payload;
+  py::object size;
+};
+
+/// Something the node started that ended (ctx.completed).
+struct Done {
+  std::string kind;  ///< "send", "compute" or "timer"
+  std::uint64_t tag = 0;
+  topology::NodeId peer = 0;
+};
+
+/// A whole number ≥ 0 from Python (ints, numpy integers, anything with __index__).
+/// @throws UsageError naming @p keyword otherwise.
+std::uint64_t whole(const py::handle& value, const char* keyword) {
+  if (!PyIndex_Check(value.ptr()) || PyBool_Check(value.ptr())) {
+    throw UsageError(Setting{keyword, py::repr(value)}, "expected a whole number");
+  }
+  const auto i = py::reinterpret_steal<py::object>(PyNumber_Index(value.ptr()));
+  if (!i) throw py::error_already_set();
+  const auto v = PyLong_AsLongLong(i.ptr());
+  if (v == -1 && PyErr_Occurred() != nullptr) {
+    PyErr_Clear();
+    throw UsageError(Setting{keyword, py::repr(value)}, "expected a whole number of at most 64 bits");
+  }
+  if (v < 0) throw UsageError(Setting{keyword, py::repr(value)}, "expected a whole number ≥ 0");
+  return static_cast<std::uint64_t>(v);
+}
+
+/// An exact number from Python: an int, a Fraction, a float read as the decimal it prints as, or
+/// a text such as "7/2". @throws UsageError naming @p keyword when it is none, or not > 0 (≥ 0).
+Rational exact(const py::handle& value, const char* keyword, bool strictly) {
+  if (PyLong_Check(value.ptr()) && !PyBool_Check(value.ptr())) {
+    const auto v = PyLong_AsLongLong(value.ptr());
+    if (!(v == -1 && PyErr_Occurred() != nullptr) && (strictly ? v > 0 : v >= 0)) return Rational(v);
+    PyErr_Clear();
+  }
+  const bool text = py::isinstance<py::str>(value) || py::isinstance<py::float_>(value) ||
+                    py::hasattr(value, "numerator");
+  if (!text || PyBool_Check(value.ptr())) throw UsageError(Setting{keyword, py::repr(value)}, "expected a number");
+  std::string s = py::isinstance<py::float_>(value) ? std::string(py::repr(value)) : std::string(py::str(value));
+  return api::parse_number(s, keyword, 0, strictly);
+}
+
+py::object python_number(const Rational& r) {
+  if (r.is_integer() && r.is_small()) return py::int_(r.num());
+  static const auto fraction = py::module_::import("fractions").attr("Fraction");
+  return fraction(py::str(r.to_string()));
+}
+
+/// The reacting node's context; valid only inside its react().
+class NodeContext {
+ public:
+  explicit NodeContext(std::shared_ptr<Payloads> payloads) : payloads_(std::move(payloads)) {}
+
+  emulator::Context& get() const {
+    if (ctx_ == nullptr) throw UsageError("a node's context is valid only during its react()");
+    return *ctx_;
+  }
+  void enter(emulator::Context& ctx) {
+    ctx_ = &ctx;
+    violation_.reset();
+  }
+  void leave() { ctx_ = nullptr; }
+  [[nodiscard]] const std::optional<ModelViolation>& violation() const { return violation_; }
+
+  [[nodiscard]] std::string name() const { return get().topology().node_name(get().node()); }
+  [[nodiscard]] topology::Port degree() const { return get().topology().degree(get().node()); }
+  [[nodiscard]] std::vector<topology::NodeId> neighbours() const {
+    const auto& c = get();
+    std::vector<topology::NodeId> out(c.topology().degree(c.node()));
+    for (topology::Port p = 0; p < out.size(); ++p) out[p] = c.topology().neighbor(c.node(), p);
+    return out;
+  }
+  [[nodiscard]] py::list received() const {
+    py::list out;
+    for (const auto& d : get().received()) {
+      std::uint64_t index = 0;
+      std::memcpy(&index, d.payload.data(), std::min(sizeof index, d.payload.size()));
+      out.append(Message{d.from, d.port, d.tag, payloads_->objects.at(index), python_number(d.size)});
+    }
+    return out;
+  }
+  [[nodiscard]] std::vector<Done> completed() const {
+    static constexpr const char* KINDS[] = {"send", "compute", "timer"};
+    std::vector<Done> out;
+    for (const auto& c : get().completed()) out.push_back({KINDS[static_cast<int>(c.kind)], c.tag, c.peer});
+    return out;
+  }
+
+  void send(const py::object& port, const py::object& payload, const py::object& size, const py::object& tag) {
+    const auto p = whole(port, "port");
+    if (p >= degree()) {
+      throw UsageError(Setting{"port", std::to_string(p)},
+                       fmt::format("node {} has ports 0..{}", name(), static_cast<long>(degree()) - 1));
+    }
+    guarded([&] { get().send(static_cast<topology::Port>(p), carry(payload), exact(size, "size", true), whole(tag, "tag")); });
+  }
+  void send_to(const py::object& node, const py::object& payload, const py::object& size, const py::object& tag) {
+    const auto v = whole(node, "node");
+    if (v >= get().topology().num_nodes()) {
+      throw UsageError(Setting{"node", std::to_string(v)},
+                       fmt::format("the topology has nodes 0..{}", get().topology().num_nodes() - 1));
+    }
+    guarded([&] { get().send_to(static_cast<topology::NodeId>(v), carry(payload), exact(size, "size", true), whole(tag, "tag")); });
+  }
+  void compute(const py::object& work, const py::object& tag) {
+    guarded([&] { get().compute(exact(work, "work", false), whole(tag, "tag")); });
+  }
+  void sleep(const py::object& delay, const py::object& tag) {
+    guarded([&] { get().sleep(exact(delay, "delay", false), whole(tag, "tag")); });
+  }
+  void accept(const py::object& source) {
+    const auto v = whole(source, "source");
+    guarded([&] { get().accept(static_cast<topology::NodeId>(v)); });
+  }
+
+ private:
+  std::string carry(const py::object& payload) {
+    const std::uint64_t index = payloads_->objects.size();
+    payloads_->objects.push_back(payload);
+    std::string word(sizeof index, '\0');
+    std::memcpy(word.data(), &index, sizeof index);
+    return word;
+  }
+  /// A violation the engine finds at once (a send along no link, say) is kept, so that the run
+  /// ends with it as its problem even when the program catches what Python raises.
+  template <class F>
+  void guarded(F&& f) {
+    try {
+      f();
+    } catch (const ModelViolation& e) {
+      if (!violation_) violation_ = e;
+      throw;
+    }
+  }
+
+  emulator::Context* ctx_ = nullptr;
+  std::shared_ptr<Payloads> payloads_;
+  std::optional<ModelViolation> violation_;
+};
+
+/// The Python side of a run: the node objects and the payloads sent. The engine's threads hold it
+/// through a shared_ptr, whose copies touch no Python reference count; the caller keeps the last
+/// reference, so that it is let go with the GIL held.
+struct PythonNodes {
+  py::list nodes;
+  std::shared_ptr<Payloads> payloads = std::make_shared<Payloads>();
+  ~PythonNodes() {
+    const py::gil_scoped_acquire gil;
+    nodes = py::list();
+  }
+};
+
+/// The C++ program of a Python run: node v's reaction is nodes[v].react(ctx), with the GIL held.
+class PythonProgram final : public emulator::NodeProgram {
+ public:
+  explicit PythonProgram(std::shared_ptr<const PythonNodes> nodes)
+      : nodes_(std::move(nodes)), context_(py::cast(NodeContext(nodes_->payloads))) {}
+  ~PythonProgram() override {
+    const py::gil_scoped_acquire gil;
+    context_ = py::object();
+  }
+  PythonProgram(const PythonProgram&) = delete;
+  PythonProgram& operator=(const PythonProgram&) = delete;
+
+  void react(emulator::Context& ctx) override {
+    const py::gil_scoped_acquire gil;
+    auto& node_context = context_.cast<NodeContext&>();
+    node_context.enter(ctx);
+    try {
+      nodes_->nodes[ctx.node()].attr("react")(context_);
+    } catch (py::error_already_set& e) {
+      node_context.leave();
+      if (node_context.violation()) throw *node_context.violation();
+      if (py::hasattr(e.value(), "add_note")) {
+        e.value().attr("add_note")(fmt::format("in react() of node {} ({}) at step {}", ctx.node(),
+                                               ctx.topology().node_name(ctx.node()), ctx.step()));
+      }
+      throw;
+    }
+    node_context.leave();
+  }
+
+ private:
+  std::shared_ptr<const PythonNodes> nodes_;
+  py::object context_;
+};
+
+/// Keeps the calling thread's Python thread state for as long as it lives, so that each reaction's
+/// gil_scoped_acquire finds it rather than making and deleting one (most of a reaction's cost
+/// without it; docs/python.md, "Performance").
+class ThreadStateKept {
+ public:
+  ThreadStateKept() {
+    py::gil_scoped_acquire gil;
+    gil.inc_ref();
+  }
+  ~ThreadStateKept() {
+    py::gil_scoped_acquire gil;
+    gil.dec_ref();
+  }
+  ThreadStateKept(const ThreadStateKept&) = delete;
+  ThreadStateKept& operator=(const ThreadStateKept&) = delete;
+};
+
+/// starnet.emulate's run: the result's document, its trace's columns and intervals (or None).
+py::tuple emulate(const api::TopologyRef& topology, py::list nodes, const py::object& ports, const std::string& duplex,
+                  const std::string& checking, const std::string& costs, std::optional<std::string> latency,
+                  std::optional<std::string> bandwidth, bool trace, const py::object& max_steps,
+                  const api::EngineChoice& engine, const py::object& progress) {
+  api::EmulateRequest request(topology, nullptr);
+  request.ports = static_cast<long>(std::min<std::uint64_t>(whole(ports, "ports"), api::MAX_PORTS + 1));
+  request.duplex = duplex;
+  request.checking = checking;
+  request.costs = api::parse_emulate_costs(costs);
+  if (latency) request.latency = api::parse_number(*latency, "latency");
+  if (bandwidth) request.bandwidth = api::parse_number(*bandwidth, "bandwidth", 0, /*strictly=*/true);
+  request.trace = trace;
+  if (!max_steps.is_none()) request.max_steps = whole(max_steps, "max_steps");
+  request.engine = engine;
+  const auto count = topology.topology()->num_nodes();
+  if (py::len(nodes) != count) {
+    throw UsageError(Setting{"program", ""}, fmt::format("expected one object per node ({})", count));
+  }
+  auto python = std::make_shared<PythonNodes>();
+  python->nodes = std::move(nodes);
+  std::shared_ptr<const PythonNodes> shared = python;
+  request.programs = [shared](emulator::NodeRange) -> std::unique_ptr<emulator::NodeProgram> {
+    const py::gil_scoped_acquire gil;
+    return std::make_unique<PythonProgram>(shared);
+  };
+  auto result = run_interruptibly<api::EmulateResult>(
+      [request] {
+        const ThreadStateKept kept;  // the local engine reacts on this thread
+        return api::emulate(request);
+      },
+      progress);
+  const auto doc = document([&] { return result.to_json(); });
+  if (!trace || !result.verified) return py::make_tuple(doc, py::none(), py::none());
+  return py::make_tuple(doc, trace_columns(result.run.trace), interval_columns(result.run.trace));
+}
+
+}  // namespace
+
+void bind_programs(py::module_& m) {
+  py::class_<Message>(m, "Message", "A message that arrived: source, port (the sender's), tag, payload, size.")
+      .def_readonly("source", &Message::source)
+      .def_readonly("port", &Message::port)
+      .def_readonly("tag", &Message::tag)
+      .def_readonly("payload", &Message::payload)
+      .def_readonly("size", &Message::size)
+      .def("__repr__", [](const Message& x) {
+        return fmt::format("Message(source={}, port={}, tag={}, payload={}, size={})", x.source, x.port, x.tag,
+                           std::string(py::repr(x.payload)), std::string(py::repr(x.size)));
+      });
+  py::class_<Done>(m, "Completion", "Something the node started that ended: kind (send, compute, timer), tag, peer.")
+      .def_readonly("kind", &Done::kind)
+      .def_readonly("tag", &Done::tag)
+      .def_readonly("peer", &Done::peer)
+      .def("__repr__", [](const Done& d) { return fmt::format("Completion(kind='{}', tag={}, peer={})", d.kind, d.tag, d.peer); });
+  py::class_<NodeContext>(m, "Context", "What a node sees and may do during react() (docs/python.md).")
+      .def_property_readonly("node", [](const NodeContext& c) { return c.get().node(); })
+      .def_property_readonly("name", &NodeContext::name)
+      .def_property_readonly("step", [](const NodeContext& c) { return c.get().step(); })
+      .def_property_readonly("starting", [](const NodeContext& c) { return c.get().starting(); })
+      .def_property_readonly("degree", &NodeContext::degree)
+      .def_property_readonly("neighbours", &NodeContext::neighbours)
+      .def_property_readonly("received", &NodeContext::received)
+      .def_property_readonly("completed", &NodeContext::completed)
+      .def_property_readonly("free_ports", [](const NodeContext& c) { return c.get().free_send_ports(); })
+      .def("send", &NodeContext::send, arg("port"), arg("payload"), arg("size") = 1, arg("tag") = 0)
+      .def("send_to", &NodeContext::send_to, arg("node"), arg("payload"), arg("size") = 1, arg("tag") = 0)
+      .def("compute", &NodeContext::compute, arg("work"), arg("tag") = 0)
+      .def("sleep", &NodeContext::sleep, arg("delay"), arg("tag") = 0)
+      .def("accept", &NodeContext::accept, arg("source"));
+  m.def("emulate", &emulate, arg("topology"), arg("nodes"), arg("ports"), arg("duplex"), arg("checking"),
+        arg("costs"), arg("latency"), arg("bandwidth"), arg("trace"), arg("max_steps"), arg("engine"),
+        arg("progress"));
+}
+
+}  // namespace starnet::python

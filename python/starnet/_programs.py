@@ -1,0 +1,106 @@
+"""Your own algorithm: node programs written in Python, run on the emulator (docs/python.md)."""
+
+import inspect
+from fractions import Fraction
+
+from . import _core
+from ._engine import engine_choice
+from ._progress import progress_bar
+from ._results import RunResult
+from ._topology import Topology, _exact_text, topology_ref
+
+__all__ = ["NodeProgram", "EmulateResult", "emulate"]
+
+
+class NodeProgram:
+    """A node's program: subclass it and write ``react(self, ctx)``.
+
+    :func:`emulate` makes one instance per node (with no arguments, or with the node's id when
+    ``__init__`` takes one); its attributes are the node's state. ``react`` is called at the
+    node's first step (``ctx.starting``) and whenever messages arrived (``ctx.received``) or its
+    sends, computations or timers ended (``ctx.completed``). In it the node may ``ctx.send(port,
+    payload, size=1, tag=0)``, ``ctx.send_to(node, payload, …)``, ``ctx.compute(work)``,
+    ``ctx.sleep(delay)`` and ``ctx.accept(source)``; it sees ``ctx.node``, ``ctx.name``,
+    ``ctx.step``, ``ctx.degree``, ``ctx.neighbours`` (port → node id) and ``ctx.free_ports``.
+    The emulator checks the port model on every send.
+
+    >>> class Flood(starnet.NodeProgram):
+    ...     def __init__(self):
+    ...         self.value = None
+    ...     def react(self, ctx):
+    ...         if ctx.starting and ctx.node == 0:
+    ...             self.value = "hello"
+    ...         for m in ctx.received:
+    ...             self.value = m.payload
+    """
+
+    def react(self, ctx):
+        raise NotImplementedError(f"{type(self).__name__}.react(self, ctx) is not written")
+
+
+def _instances(program, nodes):
+    if not (isinstance(program, type) and issubclass(program, NodeProgram)):
+        raise _core.InputError(f"program={program!r}: expected a subclass of starnet.NodeProgram")
+    try:
+        takes_id = len(inspect.signature(program).parameters) >= 1
+    except (TypeError, ValueError):
+        takes_id = False
+    return [program(v) if takes_id else program() for v in range(nodes)]
+
+
+class EmulateResult(RunResult):
+    """The run of a user's node programs: ``steps``, ``makespan`` (a Fraction), ``messages``,
+    ``verified`` and ``problem`` (the port-model violation, deadlock, step limit or failed check
+    that made it not verified, else None), ``nodes`` (the program objects after the run, in node
+    order) and, with ``trace=True``, ``trace``, ``transfers`` and ``gantt()``."""
+
+    def __init__(self, doc, columns, intervals, topology, nodes):
+        super().__init__(doc, columns, intervals, topology)
+        self.nodes = nodes
+
+    def _fail(self, problem):
+        self._doc = dict(self._doc, verified=False, problem=problem)
+        self._fields = dict(self._fields, verified=False, problem=problem)
+
+
+def emulate(program, topology, ports=1, duplex="full", checking="strict", costs="unit", latency=None,
+            bandwidth=None, trace=False, max_steps=None, check=None, progress=False, engine="local", workers=None):
+    """Runs ``program`` (a subclass of :class:`NodeProgram`) on every node of ``topology``.
+
+    topology: a spec, a file, a :class:`Topology` (``Topology.from_networkx(G)`` too).
+    ports, duplex: the port model (``ports`` sends and receives at a time, ``"full"`` or
+        ``"half"`` duplex). checking: ``"strict"`` (a busy port is a violation) or ``"arbitrated"``
+        (transfers wait their turn).
+    costs: ``"unit"`` (every transfer one step) or ``"topology"`` (timed: the links' costs and
+        latencies, exact); ``latency``/``bandwidth`` set α and β on every link (timed).
+    trace: keep every event (``result.trace``, ``result.gantt()``).
+    max_steps: a node reacting beyond this step ends the run, not verified.
+    check: a callable taking the list of node objects after the run; ``verified`` also means that
+        it returned a true value.
+    engine: ``"local"`` or ``"zmq"`` (``workers`` threads; the same result).
+
+    A port-model violation, a deadlock or a run past ``max_steps`` is a result with ``verified``
+    False and ``problem`` naming step, node and link. An exception raised in ``react`` propagates
+    as itself, with a note naming the node and step. Returns an :class:`EmulateResult`.
+    """
+    ref = topology_ref(topology)
+    nodes = _instances(program, ref.num_nodes)
+    for keyword, value in (("trace", trace), ("progress", progress)):
+        if not isinstance(value, bool):
+            raise _core.InputError(f"{keyword}={value!r}: expected True or False")
+    if check is not None and not callable(check):
+        raise _core.InputError(f"check={check!r}: expected a callable taking the list of node objects")
+    for keyword, value in (("duplex", duplex), ("checking", checking), ("costs", costs)):
+        if not isinstance(value, str):
+            raise _core.InputError(f"{keyword}={value!r}: expected a string")
+    alpha = None if latency is None else _exact_text(latency, "latency")
+    beta = None if bandwidth is None else _exact_text(bandwidth, "bandwidth")
+    choice = engine_choice(engine, workers)
+    with progress_bar(progress, "emulate") as bar:
+        doc, columns, intervals = _core.emulate(ref, nodes, ports, duplex, checking, costs, alpha, beta, trace,
+                                                max_steps, choice, bar)
+    shown = topology if isinstance(topology, Topology) else Topology._of(ref)
+    result = EmulateResult(doc, columns, intervals, shown, nodes)
+    if check is not None and result.verified and not check(nodes):
+        result._fail("check(nodes) returned a false value")
+    return result

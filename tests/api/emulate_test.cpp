@@ -1,0 +1,151 @@
+// A user's own node programs as a library call (api/emulate.hpp): the run, its settings checked and
+// named, and a violation, deadlock or step limit as a result.
+#include "../core/expect_error.hpp"
+
+#include <starnet/api/emulate.hpp>
+#include <starnet/core/error.hpp>
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace starnet::api {
+namespace {
+
+using emulator::Context;
+using emulator::NodeProgram;
+using emulator::NodeRange;
+using starnet::testing::setting_of;
+
+/// Recursive doubling by sums on a hypercube: at step k every node trades its sum along port k.
+class Doubling final : public NodeProgram {
+ public:
+  explicit Doubling(NodeRange range) : range_(range), total_(range.size()) {
+    for (auto v = range.begin; v < range.end; ++v) total_[v - range.begin] = v + 1;
+  }
+  void react(Context& ctx) override {
+    auto& t = total_[ctx.node() - range_.begin];
+    for (const auto& m : ctx.received()) t += std::stoull(m.payload);
+    if (ctx.step() < ctx.topology().degree(ctx.node())) {
+      ctx.send(static_cast<topology::Port>(ctx.step()), std::to_string(t), 1, ctx.step());
+    }
+  }
+  NodeRange range_;
+  std::vector<std::uint64_t> total_;
+};
+
+/// Node 0 sends a message of size 2 to node 1, which passes it on to node 2.
+class Relay final : public NodeProgram {
+ public:
+  void react(Context& ctx) override {
+    if (ctx.starting() && ctx.node() == 0) ctx.send_to(1, "m", 2);
+    if (!ctx.received().empty() && ctx.node() == 1) ctx.send_to(2, "m", 2);
+  }
+};
+
+/// Two nodes passing a ball back and forth for ever.
+class PingPong final : public NodeProgram {
+ public:
+  void react(Context& ctx) override {
+    if ((ctx.starting() && ctx.node() == 0) || !ctx.received().empty()) ctx.send(0, "ball");
+  }
+};
+
+template <class P>
+EmulateRequest request_of(const std::string& topology) {
+  return EmulateRequest(topology, [](NodeRange range) -> std::unique_ptr<NodeProgram> {
+    if constexpr (std::is_constructible_v<P, NodeRange>) {
+      return std::make_unique<P>(range);
+    } else {
+      return std::make_unique<P>();
+    }
+  });
+}
+
+TEST(Emulate, RecursiveDoublingGivesEveryNodeTheSumInDSteps) {
+  for (const auto& engine : {"local", "zmq"}) {
+    auto request = request_of<Doubling>("hypercube:5");
+    request.engine.kind = parse_engine(engine);
+    request.engine.workers = engine == std::string("zmq") ? 3 : 1;
+    const auto r = emulate(request);
+    EXPECT_TRUE(r.verified) << engine << ": " << r.problem;
+    EXPECT_EQ(r.steps, 5U) << engine;
+    EXPECT_EQ(r.makespan, Rational(5)) << engine;
+    EXPECT_EQ(r.messages, 5U * 32U) << engine;
+    std::uint64_t nodes = 0;
+    for (const auto& p : r.run.programs) {
+      const auto& d = dynamic_cast<const Doubling&>(*p);
+      for (const auto t : d.total_) EXPECT_EQ(t, 32U * 33U / 2U) << engine;
+      nodes += d.total_.size();
+    }
+    EXPECT_EQ(nodes, 32U) << engine;
+  }
+}
+
+TEST(Emulate, TimedRunsAreExactOnAlphaBetaAndTopologyCosts) {
+  auto request = request_of<Relay>("ring:3");
+  request.latency = Rational(1, 10);
+  request.bandwidth = Rational(4);
+  auto r = emulate(request);
+  EXPECT_TRUE(r.timed && r.verified) << r.problem;
+  EXPECT_EQ(r.makespan, Rational(2) * (Rational(1, 10) + Rational(2, 4)));
+  request.latency.reset();
+  request.bandwidth.reset();
+  request.costs = EmulateCosts::TOPOLOGY;  // unit link costs: 2 a message of size 2
+  r = emulate(request);
+  EXPECT_EQ(r.makespan, Rational(4));
+  EXPECT_EQ(r.to_json().at("makespan"), 4);
+}
+
+TEST(Emulate, AViolationIsAResultNamingStepNodeAndLink) {
+  class TwoSends final : public NodeProgram {
+    void react(Context& ctx) override {
+      if (ctx.starting() && ctx.node() == 0) {
+        ctx.send(0, "a");
+        ctx.send(1, "b");
+      }
+    }
+  };
+  auto r = emulate(request_of<TwoSends>("ring:4"));
+  EXPECT_FALSE(r.verified);
+  EXPECT_NE(r.problem.find("step 0"), std::string::npos) << r.problem;
+  EXPECT_NE(r.problem.find("busy"), std::string::npos) << r.problem;
+  EXPECT_EQ(r.to_json().at("verified"), false);
+  auto two_ports = request_of<TwoSends>("ring:4");
+  two_ports.ports = 2;
+  EXPECT_TRUE(emulate(two_ports).verified);
+}
+
+TEST(Emulate, ARunPastMaxStepsIsStoppedAndNotVerified) {
+  auto request = request_of<PingPong>("complete:2");
+  request.max_steps = 20;
+  const auto r = emulate(request);
+  EXPECT_FALSE(r.verified);
+  EXPECT_NE(r.problem.find("max_steps = 20"), std::string::npos) << r.problem;
+  EXPECT_NE(r.problem.find("step 21"), std::string::npos) << r.problem;
+  // Within the limit the caller gets its own program objects back, not the limit's wrapper.
+  auto doubling = request_of<Doubling>("hypercube:3");
+  doubling.max_steps = 3;
+  const auto ok = emulate(doubling);
+  ASSERT_TRUE(ok.verified) << ok.problem;
+  EXPECT_NE(dynamic_cast<const Doubling*>(ok.run.programs.at(0).get()), nullptr);
+}
+
+TEST(Emulate, ABadSettingIsNamed) {
+  const auto with = [](auto change) {
+    auto r = request_of<Doubling>("hypercube:2");
+    change(r);
+    return setting_of([&] { (void)emulate(r); });
+  };
+  EXPECT_EQ(with([](EmulateRequest& r) { r.ports = 0; }), "ports=0");
+  EXPECT_EQ(with([](EmulateRequest& r) { r.duplex = "double"; }), "duplex=double");
+  EXPECT_EQ(with([](EmulateRequest& r) { r.checking = "lenient"; }), "checking=lenient");
+  EXPECT_EQ(with([](EmulateRequest& r) { r.bandwidth = Rational(0); }), "bandwidth=0");
+  EXPECT_EQ(with([](EmulateRequest& r) { r.programs = nullptr; }), "programs=");
+  EXPECT_EQ(setting_of([] { (void)parse_emulate_costs("free"); }), "costs=free");
+}
+
+}  // namespace
+}  // namespace starnet::api

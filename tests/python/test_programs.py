@@ -1,0 +1,200 @@
+"""Node programs written in Python (starnet.NodeProgram, starnet.emulate; python/starnet/_programs.py)."""
+
+import os
+import sys
+import textwrap
+from fractions import Fraction
+
+import networkx as nx
+import pytest
+
+import starnet
+
+from conftest import SOURCE_DIR, interrupt_child
+
+# The benchmark's program (python/benchmarks/node_programs.py): tested here, timed there.
+sys.path.insert(0, os.path.join(SOURCE_DIR, "python", "benchmarks"))
+from node_programs import RecursiveDoubling  # noqa: E402
+
+
+class BinomialBroadcast(starnet.NodeProgram):
+    """Node 0's value goes along dimension 1, then 2, …: a node that got it along port p sends it on
+    along ports p + 1 .. D − 1, one a step (hypercube:D's port p flips bit p)."""
+
+    def __init__(self, node):
+        self.value = "hello" if node == 0 else None
+        self.next_port = 0
+
+    def react(self, ctx):
+        for m in ctx.received:
+            self.value = m.payload
+            self.next_port = m.port + 1
+        if self.value is not None and self.next_port < ctx.degree and ctx.free_ports:
+            ctx.send(self.next_port, self.value)
+            self.next_port += 1
+
+
+def test_a_binomial_broadcast_reaches_every_node_in_d_steps():
+    r = starnet.emulate(BinomialBroadcast, "hypercube:4")
+    assert (r.verified, r.problem, r.steps, r.makespan, r.messages) == (True, None, 4, 4, 15)
+    assert [n.value for n in r.nodes] == ["hello"] * 16
+
+
+def test_recursive_doubling_gives_every_node_the_sum():
+    r = starnet.emulate(RecursiveDoubling, "hypercube:5", check=lambda nodes: all(n.total == 32 * 33 // 2 for n in nodes))
+    assert (r.verified, r.steps, r.messages) == (True, 5, 5 * 32)
+    assert {n.total for n in r.nodes} == {528}
+
+
+def test_two_sends_at_once_from_a_single_port_node_is_a_violation_naming_step_node_and_link():
+    class Greedy(starnet.NodeProgram):
+        def react(self, ctx):
+            if ctx.starting and ctx.node == 0:
+                ctx.send(0, "a")
+                ctx.send(1, "b")
+
+    r = starnet.emulate(Greedy, "ring:4")
+    assert r.verified is False
+    assert "step 0" in r.problem and "node 0 " in r.problem and "busy" in r.problem, r.problem
+    two_ports = starnet.emulate(Greedy, "ring:4", ports=2)
+    assert two_ports.verified and two_ports.messages == 2
+
+
+def test_a_send_that_no_link_carries_is_refused_naming_the_keyword():
+    class Off(starnet.NodeProgram):
+        def react(self, ctx):
+            if ctx.starting and ctx.node == 0:
+                ctx.send(5, "x")
+
+    with pytest.raises(starnet.InputError, match=r"port=5: .*ports 0\.\.1"):
+        starnet.emulate(Off, "ring:4")
+
+
+def test_an_exception_in_react_propagates_as_itself_naming_node_and_step():
+    class Boom(starnet.NodeProgram):
+        def react(self, ctx):
+            if ctx.step == 2:
+                raise ZeroDivisionError("boom")
+            if ctx.node == 0 or ctx.received:
+                ctx.send(0, ctx.step)
+
+    with pytest.raises(ZeroDivisionError, match="boom") as info:
+        starnet.emulate(Boom, "ring:5")
+    assert any("at step 2" in note and "node " in note for note in info.value.__notes__), info.value.__notes__
+
+
+def test_payloads_are_python_objects_held_by_reference():
+    sent = {"list": [1, 2], "fraction": Fraction(1, 3)}
+
+    class Pass(starnet.NodeProgram):
+        def __init__(self):
+            self.got = None
+
+        def react(self, ctx):
+            if ctx.starting and ctx.node == 0:
+                ctx.send_to(1, sent, size=Fraction(5, 2), tag=7)
+            for m in ctx.received:
+                self.got = m
+
+    r = starnet.emulate(Pass, "complete:3")
+    m = r.nodes[1].got
+    assert m.payload is sent and (m.source, m.tag, m.size) == (0, 7, Fraction(5, 2))
+
+
+def test_timed_runs_are_exact_on_topology_costs_and_on_alpha_beta():
+    g = nx.path_graph(3)
+    g.edges[0, 1]["weight"] = Fraction(1, 3)
+    g.edges[1, 2]["weight"] = Fraction(2, 7)
+    r = starnet.emulate(Relay, starnet.Topology.from_networkx(g), costs="topology")
+    assert r.verified and r.makespan == Fraction(1, 3) * 2 + Fraction(2, 7) * 2, r.makespan
+    ab = starnet.emulate(Relay, "ring:3", latency=Fraction(1, 10), bandwidth=4)
+    assert ab.verified and ab.makespan == 2 * (Fraction(1, 10) + Fraction(2, 4)), ab.makespan
+
+
+class Relay(starnet.NodeProgram):
+    """Node 0 sends a message of size 2 to node 1, which sends it on to node 2."""
+
+    def react(self, ctx):
+        if ctx.starting and ctx.node == 0:
+            ctx.send_to(1, "m", size=2)
+        for m in ctx.received:
+            if ctx.node == 1:
+                ctx.send_to(2, m.payload, size=2)
+
+
+def test_graphs_built_in_networkx_run_like_specs():
+    flood = starnet.emulate(BinomialBroadcast, starnet.Topology.from_networkx(nx.hypercube_graph(3)))
+    assert flood.verified and flood.messages == 7
+
+
+def test_zmq_worker_threads_give_the_local_result_and_trace():
+    local = starnet.emulate(RecursiveDoubling, "hypercube:4", trace=True)
+    zmq = starnet.emulate(RecursiveDoubling, "hypercube:4", trace=True, engine="zmq", workers=3)
+    assert (zmq.steps, zmq.messages, zmq.verified) == (local.steps, local.messages, local.verified)
+    assert [n.total for n in zmq.nodes] == [n.total for n in local.nodes]
+    assert zmq.trace.equals(local.trace)
+
+
+def test_max_steps_stops_a_run_that_never_ends():
+    class PingPong(starnet.NodeProgram):
+        def react(self, ctx):
+            if (ctx.starting and ctx.node == 0) or ctx.received:
+                ctx.send(0, "ball")
+
+    r = starnet.emulate(PingPong, "complete:2", max_steps=50)
+    assert r.verified is False and "max_steps = 50" in r.problem and "step 51" in r.problem, r.problem
+
+
+def test_a_posted_receive_never_satisfied_is_a_deadlock_under_arbitration():
+    class Waits(starnet.NodeProgram):
+        def react(self, ctx):
+            if ctx.starting and ctx.node == 1:
+                ctx.accept(2)  # from node 2, which never sends
+            if ctx.starting and ctx.node == 0:
+                ctx.send_to(1, "x")
+
+    r = starnet.emulate(Waits, "complete:3", checking="arbitrated")
+    assert r.verified is False and "deadlock" in r.problem, r.problem
+
+
+def test_a_check_that_fails_makes_the_run_not_verified():
+    r = starnet.emulate(RecursiveDoubling, "hypercube:2", check=lambda nodes: False)
+    assert r.verified is False and "check" in r.problem
+
+
+@pytest.mark.parametrize("kwargs, keyword", [
+    ({"ports": 0}, "ports"), ({"ports": "2"}, "ports"), ({"duplex": "double"}, "duplex"),
+    ({"checking": "lenient"}, "checking"), ({"costs": "free"}, "costs"), ({"max_steps": -1}, "max_steps"),
+    ({"bandwidth": 0}, "bandwidth"), ({"trace": "yes"}, "trace"), ({"check": 5}, "check"),
+])
+def test_bad_keywords_are_input_errors_naming_them(kwargs, keyword):
+    with pytest.raises(starnet.InputError, match=rf"\b{keyword}="):
+        starnet.emulate(RecursiveDoubling, "hypercube:2", **kwargs)
+
+
+def test_a_program_must_be_a_node_program_class():
+    with pytest.raises(starnet.InputError, match="program="):
+        starnet.emulate(lambda ctx: None, "ring:3")
+
+
+def test_ctrl_c_stops_a_long_python_run_within_a_second():
+    script = textwrap.dedent("""
+        import time, starnet
+        class Forever(starnet.NodeProgram):
+            def react(self, ctx):
+                if (ctx.starting and ctx.node == 0) or ctx.received:
+                    ctx.send(0, "ball")
+        print("ready", flush=True)
+        try:
+            starnet.emulate(Forever, "complete:2")
+            print("finished", flush=True)
+        except KeyboardInterrupt:
+            print(f"interrupted {time.time():.6f}", flush=True)
+    """)
+    out, took = interrupt_child(script)
+    assert took is not None and took < 1.0, out
+
+
+def test_a_results_repr_shows_its_headline_fields():
+    r = starnet.emulate(RecursiveDoubling, "hypercube:2")
+    assert repr(r) == "<EmulateResult topology='hypercube:2' steps=2 makespan=2 messages=8 verified=True>"
