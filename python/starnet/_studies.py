@@ -12,12 +12,28 @@ from ._topology import Topology, spec_of, topology_ref
 __all__ = ["OptimalResult", "optimal", "optimal_study", "whatif", "montecarlo", "reduce", "markov"]
 
 
+def _plottable(row):
+    """A document row as columns that plot: an exact value's ``KEY`` stays the JSON number (a float
+    or an int) and its exact twin ``KEY_exact`` becomes a Fraction; other values as pythonic()."""
+    out = {}
+    for key, value in row.items():
+        exact = row.get(key + "_exact")
+        if key.endswith("_exact") and key[: -len("_exact")] in row:
+            continue
+        if isinstance(exact, str):
+            out[key] = value
+            out[key + "_exact"] = Fraction(exact)
+        else:
+            out[key] = pythonic(value)
+    return out
+
+
 def _frame(rows, doc):
-    """A DataFrame of document rows (exact rationals as Fractions), the command line's document in
-    ``attrs["document"]``."""
+    """A DataFrame of document rows — numbers in numeric columns, each exact one with its Fraction
+    twin ``KEY_exact`` — and the command line's document in ``attrs["document"]``."""
     import pandas as pd
 
-    frame = pd.DataFrame([pythonic(row) for row in rows])
+    frame = pd.DataFrame([_plottable(row) for row in rows])
     frame.attrs["verified"] = doc.get("verified")
     frame.attrs["document"] = cli_form(doc)
     return frame
@@ -123,8 +139,9 @@ def whatif(collective="allreduce", topologies=(), ports=1, duplex="full", costs=
     fail_links, fail_nodes, fail_random: fault scenarios; schedule: a schedule file as one more row;
     optimal: the proven optimum as one more row.
 
-    Returns a pandas DataFrame, one row per row of the command line's table (its JSON rows: exact
-    times as Fractions); ``attrs["verified"]`` and ``attrs["document"]``.
+    Returns a pandas DataFrame, one row per row of the command line's table (its JSON rows: each
+    exact value a numeric column that plots, ``makespan``, and its Fraction twin,
+    ``makespan_exact``); ``attrs["verified"]`` and ``attrs["document"]``.
     """
     if isinstance(topologies, (str, Topology)):
         topologies = [topologies]
@@ -161,7 +178,7 @@ def montecarlo(algorithms=("binomial-stat", "fibonacci-stat", "tree-dyn", "nonco
     ``transfers``, ``computations`` and ``gantt()`` (``starnet montecarlo --run I --gantt``).
     ``study="figure4"|"figure5"|"figure6"``: the paper's figure (one row per point or cell; the
     paper's statements checked in ``attrs["document"]["notes"]``). ``worst_case=True``: the
-    instances of Section 4 (one row per instance and algorithm, exact ratios as Fractions).
+    instances of Section 4 (one row per instance and algorithm, ratios as floats, exact in ``ratio_exact`` as Fractions).
     """
     with progress_bar(progress, "montecarlo") as bar:
         if worst_case:
