@@ -1,5 +1,7 @@
 #include "gantt.hpp"
 
+#include <starnet/api/markup.hpp>
+
 #include <starnet/core/error.hpp>
 
 #include <fmt/format.h>
@@ -12,6 +14,8 @@
 #include <type_traits>
 
 namespace starnet::tools {
+
+using api::xml_escape;
 
 using emulator::EventKind;
 using emulator::NodeId;
@@ -45,33 +49,6 @@ double tick_step(double span) {
 }
 
 }  // namespace
-
-std::string xml_escape(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
 
 void require_gantt_rows(const topology::Topology& topology) {
   if (topology.num_nodes() > MAX_GANTT_ROWS) {

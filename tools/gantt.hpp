@@ -64,7 +64,4 @@ template <class Time>
 [[nodiscard]] std::string gantt_svg(const std::vector<emulator::TraceEvent<Time>>& trace,
                                     const topology::Topology& topology, const GanttOptions& options = {});
 
-/// Escapes text for XML content and attribute values (&, <, >, ", ').
-[[nodiscard]] std::string xml_escape(const std::string& text);
-
 }  // namespace starnet::tools

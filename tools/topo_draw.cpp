@@ -10,6 +10,7 @@
 // under the title gives each link dimension's colour.
 #include "command.hpp"
 #include "gantt.hpp"
+#include <starnet/api/markup.hpp>
 #include <starnet/api/star_layout.hpp>
 
 #include <starnet/core/error.hpp>
@@ -37,6 +38,7 @@ namespace {
 
 using topology::Platform;
 using api::LinkPath;
+using api::xml_escape;
 using api::StarLayout;
 using api::star_layout;
 using api::LINK_PALETTE;

@@ -95,7 +95,9 @@ EmulateResult emulate(const EmulateRequest& request) {
   }
   EmulateResult out;
   out.topology = topology->name();
+  out.graph = topology;
   out.timed = request.timed();
+  out.traced = request.trace;
   try {
     out.run = engine->run(*topology, costs, factory, config);
     out.verified = true;

@@ -11,6 +11,7 @@
 #include <starnet/api/viz.hpp>
 
 #include "html/viz_assets.hpp"
+#include <starnet/api/markup.hpp>
 #include <starnet/api/star_layout.hpp>
 
 #include <starnet/algorithms/schedule/schedule_run.hpp>
@@ -26,6 +27,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <numbers>
 #include <set>
 #include <span>
 
@@ -62,6 +64,12 @@ StarLayout page_layout(const StarGraph& g) {
   const double clearance = std::hypot(BOX_W / 2, BOX_H / 2) + MESSAGE_OFFSET + MESSAGE_WIDTH;
   return star_layout(g, {.node_radius = 36, .gap = 28, .pair_gap = 64, .margin = 40, .clearance = clearance});
 }
+
+/// The note on the links of a star graph's page.
+constexpr const char* STAR_LINKS_NOTE =
+    "Coloured by dimension: the legend above the drawing. A link never crosses a node it does not join: where a "
+    "straight line would, it is bent around. Grey circles group the sub-stars: nodes sharing their last symbols. "
+    "Arrows are the messages of the step, with their values. Scroll to zoom, drag to pan, double-click to reset.";
 
 /// SVG coordinates and JSON numbers of the drawing: a tenth of a unit.
 double tenth(double x) { return std::round(x * 10) / 10; }
@@ -335,26 +343,53 @@ std::string svg_link(const StarLayout& layout, const LinkPath& link) {
   return fmt::format("<polyline class=\"link d{}\" points=\"{} {:.1f},{:.1f}\"/>\n", link.dimension, points, b.x, b.y);
 }
 
-/// The static drawing: the legend above, sub-star outlines, links coloured by dimension, node
-/// boxes in their initial state (the script updates buffers and draws messages).
-std::string star_svg(const StarJob& job, const StarGraph& g, const StarLayout& layout, const nlohmann::json& start) {
-  const SvgLegend legend = svg_legend(job.n, layout.width);
+/// The node boxes in their state at the start: @p result_key and @p outgoing_key name the two
+/// lines the script updates at each step.
+std::string svg_nodes(const std::vector<std::string>& labels, const std::vector<Point>& at, std::string_view result_key,
+                      std::string_view outgoing_key, const nlohmann::json& start) {
+  std::string s = "<g id=\"nodes\">\n";
+  for (std::size_t v = 0; v < labels.size(); ++v) {
+    s += fmt::format(
+        "<g class=\"node\" id=\"node-{0}\" data-rank=\"{0}\" transform=\"translate({1:.1f} {2:.1f})\" tabindex=\"0\">"
+        "<rect x=\"{3:.0f}\" y=\"{4:.0f}\" width=\"{5:.0f}\" height=\"{6:.0f}\" rx=\"7\"/>"
+        "<text class=\"label\" y=\"-8\">{7}</text>"
+        "<text class=\"result\" y=\"7\"><tspan class=\"key\">{8} </tspan><tspan class=\"val\">{9}</tspan></text>"
+        "<text class=\"outgoing\" y=\"19\"><tspan class=\"key\">{10} </tspan><tspan class=\"val\">{11}</tspan></text>"
+        "</g>\n",
+        v, at[v].x, at[v].y, -BOX_W / 2, -BOX_H / 2, BOX_W, BOX_H, xml_escape(labels[v]), result_key,
+        xml_escape(start["result"][v].get<std::string>()), outgoing_key,
+        xml_escape(start["outgoing"][v].get<std::string>()));
+  }
+  return s + "</g>\n";
+}
+
+/// An SVG drawing's opening: its view box (from @p top, @p width × @p height), what it shows in
+/// words, and the arrow heads of the messages in the links' colours d2 … d<colours>.
+std::string svg_open(double top, double width, double height, const std::string& label, int colours) {
   std::string s = fmt::format(
       "<svg id=\"star\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 {0:.0f} {1:.0f} {2:.0f}\" "
-      "preserveAspectRatio=\"xMidYMid meet\" role=\"img\" aria-label=\"the star graph {3} with its "
-      "sub-stars\">\n<defs>\n",
-      -legend.height, layout.width, layout.height + legend.height, s_(static_cast<std::uint64_t>(job.n)));
-  for (int k = 2; k <= job.n; ++k) {
+      "preserveAspectRatio=\"xMidYMid meet\" role=\"img\" aria-label=\"{3}\">\n<defs>\n",
+      top, width, height, xml_escape(label));
+  for (int k = 2; k <= colours; ++k) {
     s += fmt::format(
         "<marker id=\"arrow-d{0}\" class=\"d{0}\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"5\" "
         "markerHeight=\"5\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\"/></marker>\n",
         k);
   }
-  s += "</defs>\n" + legend.svg + "<g id=\"substars\">\n";
+  return s + "</defs>\n";
+}
+
+/// A star graph's drawing up to its links: the legend above, sub-star outlines, links coloured by
+/// dimension.
+std::string star_background(int n, const StarGraph& g, const StarLayout& layout) {
+  const SvgLegend legend = svg_legend(n, layout.width);
+  std::string s = svg_open(-legend.height, layout.width, layout.height + legend.height,
+                           fmt::format("the star graph {} with its sub-stars", s_(static_cast<std::uint64_t>(n))), n);
+  s += legend.svg + "<g id=\"substars\">\n";
   for (const auto& o : layout.substars) {
     s += fmt::format("<circle class=\"substar m{}\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{:.1f}\"/>\n", o.m, o.center.x,
                      o.center.y, o.radius);
-    if (o.m == job.n - 1) {
+    if (o.m == n - 1) {
       s += fmt::format("<text class=\"substar-label\" x=\"{:.1f}\" y=\"{:.1f}\">{} · last symbol {}</text>\n",
                        o.center.x, o.center.y - o.radius - 8, s_(static_cast<std::uint64_t>(o.m)),
                        g.last_symbol(o.begin));
@@ -362,21 +397,27 @@ std::string star_svg(const StarJob& job, const StarGraph& g, const StarLayout& l
   }
   s += "</g>\n<g id=\"links\">\n";
   for (const auto& link : layout.links) s += svg_link(layout, link);
-  s += "</g>\n<g id=\"messages\"></g>\n<g id=\"nodes\">\n";
-  const char* result_key = job.broadcast ? "held" : "res";
-  for (StarGraph::vertex_descriptor v = 0; v < g.size(); ++v) {
-    s += fmt::format(
-        "<g class=\"node\" id=\"node-{0}\" data-rank=\"{0}\" transform=\"translate({1:.1f} {2:.1f})\" tabindex=\"0\">"
-        "<rect x=\"{3:.0f}\" y=\"{4:.0f}\" width=\"{5:.0f}\" height=\"{6:.0f}\" rx=\"7\"/>"
-        "<text class=\"label\" y=\"-8\">{7}</text>"
-        "<text class=\"result\" y=\"7\"><tspan class=\"key\">{8} </tspan><tspan class=\"val\">{9}</tspan></text>"
-        "<text class=\"outgoing\" y=\"19\"><tspan class=\"key\">out </tspan><tspan class=\"val\">{10}</tspan></text>"
-        "</g>\n",
-        v, layout.nodes[v].x, layout.nodes[v].y, -BOX_W / 2, -BOX_H / 2, BOX_W, BOX_H, g.label_string(v), result_key,
-        start["result"][v].get<std::string>(), start["outgoing"][v].get<std::string>());
-  }
-  s += "</g>\n<g id=\"message-labels\"></g>\n</svg>\n";
-  return s;
+  return s + "</g>\n";
+}
+
+/// The drawing's end: the layers of the messages and of their labels around the node boxes.
+std::string svg_close(const std::vector<std::string>& labels, const std::vector<Point>& at, std::string_view result_key,
+                      std::string_view outgoing_key, const nlohmann::json& start) {
+  return "<g id=\"messages\"></g>\n" + svg_nodes(labels, at, result_key, outgoing_key, start) +
+         "<g id=\"message-labels\"></g>\n</svg>\n";
+}
+
+std::vector<std::string> node_labels(const topology::Topology& g) {
+  std::vector<std::string> labels;
+  for (NodeId v = 0; v < g.num_nodes(); ++v) labels.push_back(g.node_name(v));
+  return labels;
+}
+
+/// The static drawing of a star collective: node boxes in their initial state (the script
+/// updates buffers and draws messages).
+std::string star_svg(const StarJob& job, const StarGraph& g, const StarLayout& layout, const nlohmann::json& start) {
+  return star_background(job.n, g, layout) +
+         svg_close(node_labels(g), layout.nodes, job.broadcast ? "held" : "res", "out", start);
 }
 
 /// The colours of the links, d2 … dN, as CSS variables: one list (LINK_PALETTE) for both drawings.
@@ -386,14 +427,25 @@ std::string link_colours_css(int n) {
   return s + " }\n";
 }
 
-std::string page_html(const StarJob& job, const StarGraph& g, const StarLayout& layout, const PageData& page) {
+/// What a page says around its drawing.
+struct PageWords {
+  std::string title;
+  std::string source;   ///< the line under the title: whose algorithm, where it ran
+  std::string buffers;  ///< the note on the two lines of a node's box
+  std::string links;    ///< the note on the links
+  int colours = 2;      ///< the links' colours: d2 … d<colours>
+};
+
+PageWords star_words(const StarJob& job, const StarGraph& g, const PageData& page) {
+  PageWords w;
   const std::string what =
       job.broadcast ? "All-to-all broadcast" : "All-reduce (" + algorithms::star::to_string(job.op) + ")";
-  const std::string title = fmt::format("{} on the star graph {}", what, s_(static_cast<std::uint64_t>(job.n)));
-  std::string data = page.json.dump();
-  // Inside <script>, "</" could close the element: JSON allows "<\/".
-  for (std::size_t i = data.find("</"); i != std::string::npos; i = data.find("</", i + 3)) data.replace(i, 2, "<\\/");
-  const std::string buffers =
+  w.title = fmt::format("{} on the star graph {}", what, s_(static_cast<std::uint64_t>(job.n)));
+  w.source = fmt::format(
+      "Oh, Choi, Primeaux (2005), run on the starnet emulator: {} nodes, single-port, {} steps. Everything shown is "
+      "read from the run's trace.",
+      g.size(), page.steps);
+  w.buffers =
       job.broadcast
           ? "<b>held</b>: how many items the node holds (its result buffer; click a node for the list); "
             "<b>out</b>: its outgoing buffer, the meta message it received along the level's top link m and forwards "
@@ -401,6 +453,15 @@ std::string page_html(const StarJob& job, const StarGraph& g, const StarLayout& 
           : "<b>res</b>: the node's own value combined with everything it has received (the paper's result and "
             "outgoing buffers together); <b>out</b>: its outgoing buffer, the partial result it received along the "
             "level's top link m and forwards along links m−1, …, 2.";
+  w.links = STAR_LINKS_NOTE;
+  w.colours = job.n;
+  return w;
+}
+
+std::string page_html(const PageWords& words, const std::string& svg, const PageData& page) {
+  std::string data = page.json.dump();
+  // Inside <script>, "</" could close the element: JSON allows "<\/".
+  for (std::size_t i = data.find("</"); i != std::string::npos; i = data.find("</", i + 3)) data.replace(i, 2, "<\\/");
   return fmt::format(
       R"html(<!DOCTYPE html>
 <html lang="en">
@@ -418,7 +479,7 @@ std::string page_html(const StarJob& job, const StarGraph& g, const StarLayout& 
 {2}</div>
 <aside id="panel">
 <h1>{0}</h1>
-<p class="source">Oh, Choi, Primeaux (2005), run on the starnet emulator: {3} nodes, single-port, {4} steps. Everything shown is read from the run's trace.</p>
+<p class="source">{3}</p>
 <div class="controls">
 <button id="first" title="Back to the start (Home)">Start</button>
 <button id="back" title="One step back (←)">◀ Back</button>
@@ -432,7 +493,7 @@ std::string page_html(const StarJob& job, const StarGraph& g, const StarLayout& 
 <h2>Buffers</h2>
 <p class="note">{5}</p>
 <h2>Links</h2>
-<p class="note">Coloured by dimension: the legend above the drawing. A link never crosses a node it does not join: where a straight line would, it is bent around. Grey circles group the sub-stars: nodes sharing their last symbols. Arrows are the messages of the step, with their values. Scroll to zoom, drag to pan, double-click to reset.</p>
+<p class="note">{8}</p>
 <h2>Node</h2>
 <p id="detail" class="note">Click a node to see its buffers and messages.</p>
 </aside>
@@ -443,8 +504,8 @@ std::string page_html(const StarJob& job, const StarGraph& g, const StarLayout& 
 </body>
 </html>
 )html",
-      title, link_colours_css(job.n) + VIZ_CSS, star_svg(job, g, layout, page.json["steps"][0]), g.size(), page.steps,
-      buffers, data, VIZ_JS);
+      xml_escape(words.title), link_colours_css(words.colours) + VIZ_CSS, svg, words.source, page.steps,
+      words.buffers, data, VIZ_JS, words.links);
 }
 
 /// The page of an all-gather schedule file on S_n: who sends to whom when comes from the
@@ -538,6 +599,131 @@ PageData schedule_page_data(const algorithms::schedule::Schedule& s, const StarG
   return page;
 }
 
+/// A page of a user's run draws a topology other than a star graph on a circle, node centres this
+/// far apart along it (a box and a message label between two neighbours).
+constexpr double CIRCLE_SPACING = 120;
+constexpr double CIRCLE_MARGIN = 60;
+/// A message's text on the page, at most this many characters (the label sits beside its link).
+constexpr std::size_t MESSAGE_TEXT_MAX = 14;
+/// The colour of every link of a topology drawn on a circle (LINK_PALETTE's first).
+constexpr int CIRCLE_LINK_COLOUR = 2;
+
+/// Nodes on a circle in id order, from the top clockwise; every link once, straight.
+StarLayout circle_layout(const topology::Topology& g) {
+  const NodeId n = g.num_nodes();
+  const auto count = static_cast<double>(n);
+  const double radius = n <= 1 ? 0 : CIRCLE_SPACING / (2 * std::sin(std::numbers::pi / count));
+  StarLayout layout;
+  layout.width = layout.height = 2 * (radius + CIRCLE_MARGIN);
+  for (NodeId v = 0; v < n; ++v) {
+    const double angle = 2 * std::numbers::pi * static_cast<double>(v) / count - std::numbers::pi / 2;
+    layout.nodes.push_back({radius + CIRCLE_MARGIN + radius * std::cos(angle), radius + CIRCLE_MARGIN + radius * std::sin(angle)});
+  }
+  std::set<std::pair<NodeId, NodeId>> seen;
+  for (NodeId u = 0; u < n; ++u) {
+    for (topology::Port p = 0; p < g.degree(u); ++p) {
+      const NodeId v = g.neighbor(u, p);
+      if (u != v && seen.insert(std::minmax(u, v)).second) {
+        using Vertex = StarGraph::vertex_descriptor;  // ≤ MAX_PAGE_NODES
+        layout.links.push_back({static_cast<Vertex>(std::min(u, v)), static_cast<Vertex>(std::max(u, v)), CIRCLE_LINK_COLOUR, {}});
+      }
+    }
+  }
+  return layout;
+}
+
+/// A message's text: the caller's, else the payload where it is printable text, else its size.
+std::string message_text(const ProgramPageNotes& notes, const std::string& payload) {
+  std::string text;
+  if (notes.payload_text) {
+    text = notes.payload_text(payload);
+  } else if (std::all_of(payload.begin(), payload.end(), [](unsigned char c) { return c >= 0x20 && c < 0x7f; })) {
+    text = payload;
+  } else {
+    text = fmt::format("{} bytes", payload.size());
+  }
+  if (text.size() > MESSAGE_TEXT_MAX) text = text.substr(0, MESSAGE_TEXT_MAX - 1) + "…";
+  return text;
+}
+
+/// The per-step data of a user's run: the transfers of each start step, each node's last view
+/// (or how many messages it received) and the last message it received.
+PageData program_page_data(const EmulateResult& run, const StarGraph* star, const ProgramPageNotes& notes) {
+  const NodeId nodes = run.graph->num_nodes();
+  std::map<std::uint64_t, std::vector<TransferInterval<Rational>>> by_start;
+  for (auto& t : trace_intervals(run.run.trace).transfers) by_start[t.start_step].push_back(std::move(t));
+  std::vector<NodeView> views(notes.views);
+  std::stable_sort(views.begin(), views.end(), [](const NodeView& a, const NodeView& b) { return a.step < b.step; });
+  auto next_view = views.begin();
+  std::vector<std::string> shown(nodes, views.empty() ? "0" : "–");
+  std::vector<std::uint64_t> received(nodes, 0);
+  std::vector<std::string> last(nodes, "–");
+  // Views up to @p step: the states after the reactions to what arrived by then.
+  const auto show_until = [&](std::uint64_t step) {
+    for (; next_view != views.end() && next_view->step <= step; ++next_view) {
+      if (next_view->node < nodes) shown[next_view->node] = next_view->text;
+    }
+  };
+  const auto state = [&](nlohmann::json& step) {
+    step["result"] = shown;
+    step["outgoing"] = last;
+  };
+  nlohmann::json steps = nlohmann::json::array();
+  nlohmann::json start = {{"step", 0}, {"messages", nlohmann::json::array()}, {"links", nlohmann::json::array()}};
+  start["explain"] = fmt::format("Start: your program on {}, {} nodes; the run takes {} steps and {} messages.",
+                                 run.topology, nodes, run.steps, run.messages);
+  show_until(by_start.empty() ? ~std::uint64_t{0} : by_start.begin()->first);
+  state(start);
+  steps.push_back(start);
+  for (auto it = by_start.begin(); it != by_start.end(); ++it) {
+    std::set<int> dims;
+    nlohmann::json messages = nlohmann::json::array();
+    for (const auto& t : it->second) {
+      const int dim = star != nullptr ? StarGraph::dimension_of(t.port) : CIRCLE_LINK_COLOUR;
+      dims.insert(dim);
+      const auto text = message_text(notes, t.payload);
+      ++received[t.to];
+      last[t.to] = text;
+      if (views.empty()) shown[t.to] = std::to_string(received[t.to]);
+      messages.push_back({t.from, t.to, dim, text});
+    }
+    const auto following = std::next(it);
+    show_until(following == by_start.end() ? ~std::uint64_t{0} : following->first);
+    const auto& first = it->second.front();
+    std::string explain = fmt::format("Step {}{}: {} message{}", steps.size(),
+                                      run.timed ? fmt::format(" (time {})", first.start.to_string()) : "",
+                                      it->second.size(), it->second.size() == 1 ? "" : "s");
+    if (star != nullptr) explain += fmt::format(" along link{} {}", dims.size() == 1 ? "" : "s", fmt::join(dims, ", "));
+    nlohmann::json step = {{"step", steps.size()}, {"links", dims}, {"messages", messages}, {"explain", explain + "."}};
+    state(step);
+    steps.push_back(step);
+  }
+  PageData page;
+  page.steps = by_start.size();
+  page.verified = run.verified && notes.problem.empty();
+  page.json = {{"collective", "program"},
+               {"topology", run.topology},
+               {"steps", steps},
+               {"result_name", views.empty() ? "messages received" : "state"},
+               {"outgoing_name", "last message received"},
+               {"links_named", star != nullptr},
+               {"final", page.verified ? fmt::format("Done in {} steps, {} messages: the run kept the port model{}.",
+                                                     run.steps, run.messages,
+                                                     notes.views.empty() && notes.problem.empty() ? "" : ", and your check passed")
+                                       : "NOT VERIFIED: " + notes.problem},
+               {"verified", page.verified}};
+  return page;
+}
+
+/// The drawing part of the page data for any topology (drawing_json() for star graphs).
+nlohmann::json circle_json(const topology::Topology& g, const StarLayout& layout) {
+  nlohmann::json nodes = nlohmann::json::array();
+  for (NodeId v = 0; v < g.num_nodes(); ++v) {
+    nodes.push_back({tenth(layout.nodes[v].x), tenth(layout.nodes[v].y), g.node_name(v)});
+  }
+  return {{"box", {BOX_W, BOX_H}}, {"message_offset", MESSAGE_OFFSET}, {"nodes", nodes}, {"bends", nlohmann::json::array()}};
+}
+
 }  // namespace
 
 void check_page_size(int n) {
@@ -561,7 +747,8 @@ VizPage star_page(const StarResult& run) {
   const StarGraph& g = *run.graph;
   const StarLayout layout = page_layout(g);
   const PageData page = page_data(job, g, run, layout);
-  return {page_html(job, g, layout, page), page.verified, page.steps};
+  return {page_html(star_words(job, g, page), star_svg(job, g, layout, page.json["steps"][0]), page), page.verified,
+          page.steps};
 }
 
 VizPage schedule_page(const LoadedSchedule& loaded) {
@@ -583,7 +770,63 @@ VizPage schedule_page(const LoadedSchedule& loaded) {
   const StarJob job{true, n, Op::SUM, {}};
   const PageData page = schedule_page_data(*loaded.schedule, *g, run, layout,
                                            loaded.path.empty() ? loaded.source : loaded.path, n);
-  return {page_html(job, *g, layout, page), page.verified, page.steps};
+  return {page_html(star_words(job, *g, page), star_svg(job, *g, layout, page.json["steps"][0]), page),
+          page.verified, page.steps};
+}
+
+void check_program_page(const topology::Topology& g) {
+  if (const auto* star = dynamic_cast<const StarGraph*>(&g)) {
+    check_page_size(star->n());
+    return;
+  }
+  if (g.num_nodes() > MAX_PAGE_NODES) {
+    throw UsageError(Setting{"topology", g.name()},
+                     fmt::format("the page draws at most {} nodes on a circle (a star graph up to star:{}), and {} has "
+                                 "{}: keep the run's trace instead",
+                                 MAX_PAGE_NODES, MAX_PAGE_N, g.name(), g.num_nodes()));
+  }
+}
+
+VizPage program_page(const EmulateResult& run, const ProgramPageNotes& notes) {
+  STARNET_ASSERT(run.graph != nullptr);
+  const auto& g = *run.graph;
+  check_program_page(g);
+  if (!run.problem.empty()) {
+    throw UsageError(Setting{"trace", "true"}, "the page shows a run that finished; this one ended with: " + run.problem);
+  }
+  if (!run.traced) {
+    throw UsageError(Setting{"trace", "false"}, "the page is drawn from the run's trace: run with «trace»");
+  }
+  const auto* star = dynamic_cast<const StarGraph*>(&g);
+  const StarLayout layout = star != nullptr ? page_layout(*star) : circle_layout(g);
+  PageData page = program_page_data(run, star, notes);
+  page.json.update(star != nullptr ? drawing_json(*star, layout) : circle_json(g, layout));
+  PageWords words;
+  words.title = fmt::format("Your node program on {}", run.topology);
+  words.source = fmt::format(
+      "Run on the starnet emulator: {} nodes, {} steps, {} messages{}. Everything shown is read from the run's trace.",
+      g.num_nodes(), run.steps, run.messages, run.timed ? fmt::format(", makespan {}", run.makespan.to_string()) : "");
+  words.buffers = notes.views.empty()
+                      ? "<b>recv</b>: how many messages the node has received; <b>last</b>: the last one."
+                      : "<b>state</b>: what the node's program shows of itself after reacting to the step's messages; "
+                        "<b>last</b>: the last message it received.";
+  const auto& start = page.json["steps"][0];
+  std::string svg;
+  if (star != nullptr) {
+    const int n = static_cast<int>(star->n());
+    words.links = STAR_LINKS_NOTE;
+    words.colours = n;
+    svg = star_background(n, *star, layout);
+  } else {
+    words.links = "Nodes on a circle in id order, from the top clockwise. Arrows are the messages of the step, with "
+                  "their texts. Scroll to zoom, drag to pan, double-click to reset.";
+    svg = svg_open(0, layout.width, layout.height, "the topology " + run.topology, CIRCLE_LINK_COLOUR) +
+          "<g id=\"links\">\n";
+    for (const auto& link : layout.links) svg += svg_link(layout, link);
+    svg += "</g>\n";
+  }
+  svg += svg_close(node_labels(g), layout.nodes, notes.views.empty() ? "recv" : "state", "last", start);
+  return {page_html(words, svg, page), page.verified, page.steps};
 }
 
 }  // namespace starnet::api

@@ -31,6 +31,13 @@ std::optional<std::optional<NodeId>> Arbiter::posted(NodeId v) const {
   return p.head == NIL ? std::optional<NodeId>() : std::optional<NodeId>(posted_[p.head]);
 }
 
+std::optional<std::pair<NodeId, NodeId>> Arbiter::first_unmet_post() const {
+  for (NodeId v = 0; v < posts_.size(); ++v) {
+    if (posts_[v].head != NIL) return std::pair{v, posted_[posts_[v].head]};
+  }
+  return std::nullopt;
+}
+
 void Arbiter::post(NodeId v, NodeId from) {
   if (posts_.empty()) posts_.resize(nodes_);
   posts_[v].push(posted_, posted_.add(from));

@@ -28,6 +28,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace starnet::emulator {
@@ -86,6 +87,8 @@ class Arbiter {
   /// What @p v's posted receives allow now: nullopt when it takes any sender; otherwise the next
   /// sender it takes (nullopt inside when it has used up its posts).
   [[nodiscard]] std::optional<std::optional<NodeId>> posted(NodeId v) const;
+  /// The first node, in id order, with a posted receive not yet satisfied, and the sender it waits for.
+  [[nodiscard]] std::optional<std::pair<NodeId, NodeId>> first_unmet_post() const;
   /// Whether @p v could start a transfer now as sender (@p sending) or receiver, ports alone.
   [[nodiscard]] bool has_free_port(NodeId v, bool sending) const {
     const std::uint32_t own = sending ? sending_[v] : receiving_[v];

@@ -9,6 +9,7 @@
 #include "node_context.hpp"
 
 #include <starnet/core/interrupt.hpp>
+#include <starnet/core/rational_gmp.hpp>
 
 #include "violations.hpp"
 #include "wire.hpp"
@@ -21,6 +22,7 @@
 #include <limits>
 #include <memory>
 #include <span>
+#include <type_traits>
 
 namespace starnet::emulator {
 template <class Time>
@@ -38,6 +40,13 @@ class Worker<Time>::NodeContext final : public NodeContextOf<NodeContext> {
   void compute(Rational work, std::uint64_t tag) override { w_.start_compute(task(work, tag)); }
   void sleep(Rational delay, std::uint64_t tag) override { w_.start_timer(task(delay, tag)); }
   void accept(NodeId from) override { w_.post(node_, from); }
+  [[nodiscard]] Rational time() const override {
+    if constexpr (std::is_same_v<Time, Rational>) {
+      return w_.now_;
+    } else {
+      return to_rational(mpq_class(w_.now_));  // a double is a dyadic rational: exact
+    }
+  }
   [[nodiscard]] unsigned free_send_ports() const override {
     const auto i = w_.local(node_);
     const unsigned used = w_.sending_[i] + (w_.config_.ports.half_duplex ? w_.receiving_[i] : 0U);
@@ -592,9 +601,27 @@ void Worker<Time>::receive_requests() {
 }
 
 template <class Time>
+std::optional<Fault> Worker<Time>::first_unmet_post() const {
+  std::optional<std::pair<NodeId, NodeId>> unmet;  // (node, the sender it waits for)
+  if (arbitrated()) {
+    unmet = arbiter_.first_unmet_post();
+  } else {
+    for (std::size_t i = 0; i < posted_.of.size() && !unmet; ++i) {
+      if (const auto post = posted_.of[i].head; post != NIL) unmet = {range_.begin + static_cast<NodeId>(i), posts_[post]};
+    }
+  }
+  if (!unmet) return std::nullopt;
+  const auto& topo = *topology_;
+  return Fault{unmet->first, unmet->second,
+               fmt::format("deadlock at {}: node {} posted a receive from {} that no message satisfied, and nothing "
+                           "else is left to happen",
+                           where(), topo.node_name(unmet->first), topo.node_name(unmet->second))};
+}
+
+template <class Time>
 std::optional<Fault> Worker<Time>::first_waiting() const {
   std::optional<Fault> best;
-  if (!arbitrated() || !arbiter_.any_waiting()) return best;  // strict checking queues nothing
+  if (!arbitrated() || !arbiter_.any_waiting()) return first_unmet_post();  // strict checking queues nothing
   const auto& topo = *topology_;
   arbiter_.for_each_waiting([&](NodeId from, NodeId to, Port port) {
     // With nothing in flight every port is free: what holds a transfer back is a posted receive.

@@ -130,7 +130,10 @@ class Worker {
   std::vector<Batch<Time>>& inbound() { return exchange_ != nullptr ? in_ : out_; }
   [[nodiscard]] bool advance();  // exchange headers, move to the next round; false when done
   [[nodiscard]] bool move_to(const Time& next);
+  /// A transfer that waits (arbitrated), else a posted receive that nothing will satisfy: at the
+  /// end of a run, either is a deadlock.
   [[nodiscard]] std::optional<Fault> first_waiting() const;
+  [[nodiscard]] std::optional<Fault> first_unmet_post() const;
 
   const topology::Topology* topology_ = nullptr;
   const CostModel<Time>* costs_ = nullptr;

@@ -6,6 +6,7 @@
 
 #include <starnet/api/emulate.hpp>
 #include <starnet/api/settings.hpp>
+#include <starnet/api/viz.hpp>
 #include <starnet/core/error.hpp>
 #include <starnet/emulator/program.hpp>
 
@@ -84,10 +85,14 @@ Rational exact(const py::handle& value, const char* keyword, bool strictly) {
   return api::parse_number(s, keyword, 0, strictly);
 }
 
+py::object python_fraction(const Rational& r) {
+  static const auto fraction = py::module_::import("fractions").attr("Fraction");
+  return r.is_small() ? fraction(r.num(), r.den()) : fraction(py::str(r.to_string()));
+}
+
 py::object python_number(const Rational& r) {
   if (r.is_integer() && r.is_small()) return py::int_(r.num());
-  static const auto fraction = py::module_::import("fractions").attr("Fraction");
-  return fraction(py::str(r.to_string()));
+  return python_fraction(r);
 }
 
 /// The reacting node's context; valid only inside its react().
@@ -188,6 +193,9 @@ class NodeContext {
 struct PythonNodes {
   py::list nodes;
   std::shared_ptr<Payloads> payloads = std::make_shared<Payloads>();
+  /// Traced runs of a class with show(): each node's show() after each of its reactions, for the page.
+  bool record_views = false;
+  std::vector<api::NodeView> views;
   ~PythonNodes() {
     const py::gil_scoped_acquire gil;
     nodes = py::list();
@@ -211,7 +219,9 @@ class PythonProgram final : public emulator::NodeProgram {
     auto& node_context = context_.cast<NodeContext&>();
     node_context.enter(ctx);
     try {
-      nodes_->nodes[ctx.node()].attr("react")(context_);
+      const auto node = nodes_->nodes[ctx.node()];
+      node.attr("react")(context_);
+      if (nodes_->record_views) views().push_back({ctx.step(), ctx.node(), py::str(node.attr("show")())});
     } catch (py::error_already_set& e) {
       node_context.leave();
       if (node_context.violation()) throw *node_context.violation();
@@ -225,9 +235,19 @@ class PythonProgram final : public emulator::NodeProgram {
   }
 
  private:
+  /// The views are written with the GIL held, which serialises the engine's threads.
+  std::vector<api::NodeView>& views() { return const_cast<PythonNodes&>(*nodes_).views; }
+
   std::shared_ptr<const PythonNodes> nodes_;
   py::object context_;
 };
+
+/// A message's text on the page: repr() of the object sent.
+std::string payload_repr(const Payloads& payloads, std::string_view payload) {
+  std::uint64_t index = 0;
+  std::memcpy(&index, payload.data(), std::min(sizeof index, payload.size()));
+  return py::repr(payloads.objects.at(index));
+}
 
 /// Keeps the calling thread's Python thread state for as long as it lives, so that each reaction's
 /// gil_scoped_acquire finds it rather than making and deleting one (most of a reaction's cost
@@ -266,6 +286,7 @@ py::tuple emulate(const api::TopologyRef& topology, py::list nodes, const py::ob
     throw UsageError(Setting{"program", ""}, fmt::format("expected one object per node ({})", count));
   }
   auto python = std::make_shared<PythonNodes>();
+  python->record_views = trace && py::len(nodes) > 0 && py::hasattr(nodes[0], "show");
   python->nodes = std::move(nodes);
   std::shared_ptr<const PythonNodes> shared = python;
   request.programs = [shared](emulator::NodeRange) -> std::unique_ptr<emulator::NodeProgram> {
@@ -279,8 +300,21 @@ py::tuple emulate(const api::TopologyRef& topology, py::list nodes, const py::ob
       },
       progress);
   const auto doc = document([&] { return result.to_json(); });
-  if (!trace || !result.verified) return py::make_tuple(doc, py::none(), py::none());
-  return py::make_tuple(doc, trace_columns(result.run.trace), interval_columns(result.run.trace));
+  if (!trace || !result.verified) return py::make_tuple(doc, py::none(), py::none(), py::none());
+  auto columns = trace_columns(result.run.trace);
+  auto intervals = interval_columns(result.run.trace);
+  // The page is drawn when asked for, with the problem the caller's check may have found since.
+  result.run.programs.clear();
+  auto kept = std::make_shared<const api::EmulateResult>(std::move(result));
+  const py::cpp_function page([kept, python](const std::string& problem) {
+    api::ProgramPageNotes notes;
+    notes.payload_text = [&python](std::string_view payload) { return payload_repr(*python->payloads, payload); };
+    notes.views = python->views;
+    notes.problem = problem;
+    const auto drawn = api::program_page(*kept, notes);
+    return py::make_tuple(drawn.html, drawn.verified, drawn.steps);
+  });
+  return py::make_tuple(doc, columns, intervals, page);
 }
 
 }  // namespace
@@ -305,6 +339,7 @@ void bind_programs(py::module_& m) {
       .def_property_readonly("node", [](const NodeContext& c) { return c.get().node(); })
       .def_property_readonly("name", &NodeContext::name)
       .def_property_readonly("step", [](const NodeContext& c) { return c.get().step(); })
+      .def_property_readonly("time", [](const NodeContext& c) { return python_fraction(c.get().time()); })
       .def_property_readonly("starting", [](const NodeContext& c) { return c.get().starting(); })
       .def_property_readonly("degree", &NodeContext::degree)
       .def_property_readonly("neighbours", &NodeContext::neighbours)

@@ -9,7 +9,7 @@ _FRAME_HEIGHT_PX = 760
 
 
 class Page:
-    """A self-contained HTML page (no network) that steps through a run on S_2..S_5, drawn from the
+    """A self-contained HTML page (no network) that steps through a run on a small topology, drawn from the
     emulator's trace: what ``starnet viz`` writes. Shown inline in Jupyter; ``html`` is its text,
     ``save(path)`` writes it, ``verified`` says the run was verified and the page's replay of the
     trace ends as it should, ``steps`` is the run's step count."""

@@ -5,6 +5,7 @@ from fractions import Fraction
 
 from . import _core
 from ._engine import engine_choice
+from ._page import Page
 from ._progress import progress_bar
 from ._results import RunResult
 from ._topology import Topology, _exact_text, topology_ref
@@ -21,8 +22,12 @@ class NodeProgram:
     sends, computations or timers ended (``ctx.completed``). In it the node may ``ctx.send(port,
     payload, size=1, tag=0)``, ``ctx.send_to(node, payload, …)``, ``ctx.compute(work)``,
     ``ctx.sleep(delay)`` and ``ctx.accept(source)``; it sees ``ctx.node``, ``ctx.name``,
-    ``ctx.step``, ``ctx.degree``, ``ctx.neighbours`` (port → node id) and ``ctx.free_ports``.
-    The emulator checks the port model on every send.
+    ``ctx.step``, ``ctx.time`` (the event time, an exact Fraction; in unit time a transfer takes 1),
+    ``ctx.degree``, ``ctx.neighbours`` (port → node id) and ``ctx.free_ports``. The emulator
+    checks the port model on every send.
+
+    Optionally ``show(self)``: what the run's page (``result.page``, with ``trace=True``) shows
+    of the node after each of its reactions, e.g. ``return str(self.value)``.
 
     >>> class Flood(starnet.NodeProgram):
     ...     def __init__(self):
@@ -52,11 +57,25 @@ class EmulateResult(RunResult):
     """The run of a user's node programs: ``steps``, ``makespan`` (a Fraction), ``messages``,
     ``verified`` and ``problem`` (the port-model violation, deadlock, step limit or failed check
     that made it not verified, else None), ``nodes`` (the program objects after the run, in node
-    order) and, with ``trace=True``, ``trace``, ``transfers`` and ``gantt()``."""
+    order) and, with ``trace=True``, ``trace``, ``transfers``, ``gantt()`` and ``page``."""
 
-    def __init__(self, doc, columns, intervals, topology, nodes):
+    def __init__(self, doc, columns, intervals, topology, nodes, page_of):
         super().__init__(doc, columns, intervals, topology)
         self.nodes = nodes
+        self._page_of = page_of
+        self._page = None
+
+    @property
+    def page(self):
+        """The step-by-step page of a run with ``trace=True`` that finished (None otherwise), as
+        ``starnet viz`` draws the built-ins: a star graph up to star:5 as theirs, another topology
+        of up to 64 nodes on a circle; each node's box shows what its ``show()`` returns (else how
+        many messages it received) and the last message it received (``repr`` of the payload).
+        Raises InputError naming ``topology`` for a larger one."""
+        if self._page is None and self._page_of is not None:
+            html, verified, steps = self._page_of(self.problem or "")
+            self._page = Page(html, verified, steps, repr(self))
+        return self._page
 
     def _fail(self, problem):
         self._doc = dict(self._doc, verified=False, problem=problem)
@@ -73,7 +92,7 @@ def emulate(program, topology, ports=1, duplex="full", checking="strict", costs=
         (transfers wait their turn).
     costs: ``"unit"`` (every transfer one step) or ``"topology"`` (timed: the links' costs and
         latencies, exact); ``latency``/``bandwidth`` set α and β on every link (timed).
-    trace: keep every event (``result.trace``, ``result.gantt()``).
+    trace: keep every event (``result.trace``, ``result.gantt()``, ``result.page``).
     max_steps: a node reacting beyond this step ends the run, not verified.
     check: a callable taking the list of node objects after the run; ``verified`` also means that
         it returned a true value.
@@ -97,10 +116,10 @@ def emulate(program, topology, ports=1, duplex="full", checking="strict", costs=
     beta = None if bandwidth is None else _exact_text(bandwidth, "bandwidth")
     choice = engine_choice(engine, workers)
     with progress_bar(progress, "emulate") as bar:
-        doc, columns, intervals = _core.emulate(ref, nodes, ports, duplex, checking, costs, alpha, beta, trace,
+        doc, columns, intervals, page_of = _core.emulate(ref, nodes, ports, duplex, checking, costs, alpha, beta, trace,
                                                 max_steps, choice, bar)
     shown = topology if isinstance(topology, Topology) else Topology._of(ref)
-    result = EmulateResult(doc, columns, intervals, shown, nodes)
+    result = EmulateResult(doc, columns, intervals, shown, nodes, page_of)
     if check is not None and result.verified and not check(nodes):
         result._fail("check(nodes) returned a false value")
     return result

@@ -1,5 +1,6 @@
-// The teaching pages as library calls (api/viz.hpp): a star run's page and a stepped all-gather
-// schedule's page, each verified against the run's trace; sizes a page cannot show are refused.
+// The teaching pages as library calls (api/viz.hpp): a star run's page, a stepped all-gather
+// schedule's page and the page of a user's node programs, each verified against the run's trace;
+// sizes a page cannot show are refused.
 #include "../core/expect_error.hpp"
 
 #include <starnet/api/schedule.hpp>
@@ -8,7 +9,11 @@
 #include <starnet/core/error.hpp>
 
 #include <gtest/gtest.h>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
+#include <map>
+#include <set>
 #include <string>
 
 namespace starnet::api {
@@ -52,6 +57,81 @@ TEST(SchedulePage, RefusesWhatIsNotAStarAllGather) {
   request.algorithm = "ring";
   request.topology = "ring:6";
   EXPECT_ERROR(UsageError, (void)schedule_page(export_schedule(request)), "star");
+}
+
+/// Flooding from node 0: a node that has heard the token passes it on along each of its ports in
+/// turn, its text being the sender's name; arbitrated, as receivers may be sent two at once.
+class Flood final : public emulator::NodeProgram {
+ public:
+  void react(emulator::Context& ctx) override {
+    const auto v = ctx.node();
+    if (ctx.starting() && v == 0) heard_.insert(v);
+    for (const auto& m : ctx.received()) heard_.insert(v), (void)m;
+    if (!heard_.contains(v) || ctx.free_send_ports() == 0) return;
+    auto& next = next_port_[v];
+    if (next < ctx.topology().degree(v)) ctx.send(next++, ctx.topology().node_name(v));
+  }
+
+ private:
+  std::set<topology::NodeId> heard_;
+  std::map<topology::NodeId, topology::Port> next_port_;
+};
+
+EmulateResult traced_flood(const std::string& topology) {
+  EmulateRequest request(topology, [](emulator::NodeRange) { return std::make_unique<Flood>(); });
+  request.checking = "arbitrated";
+  request.trace = true;
+  return emulate(request);
+}
+
+/// The data the page's script reads.
+nlohmann::json page_data(const VizPage& page) {
+  const std::string open = R"(<script type="application/json" id="starnet-data">)";
+  const auto begin = page.html.find(open) + open.size();
+  return nlohmann::json::parse(page.html.substr(begin, page.html.find("</script>", begin) - begin));
+}
+
+TEST(ProgramPage, ARunOnAHypercubeIsDrawnOnACircleFromItsTrace) {
+  const auto run = traced_flood("hypercube:3");
+  ASSERT_TRUE(run.verified) << run.problem;
+  const auto page = program_page(run, {});
+  EXPECT_TRUE(page.verified);
+  const auto data = page_data(page);
+  ASSERT_EQ(data["nodes"].size(), 8U);
+  std::size_t messages = 0;
+  for (const auto& step : data["steps"]) messages += step["messages"].size();
+  EXPECT_EQ(messages, run.messages);
+  EXPECT_EQ(page.steps + 1, data["steps"].size());
+  // With no views, a node's box counts what it received: in all, every message once.
+  std::size_t received = 0;
+  for (const auto& r : data["steps"].back()["result"]) received += std::stoul(r.get<std::string>());
+  EXPECT_EQ(received, run.messages);
+  EXPECT_EQ(data["links_named"], false);
+  EXPECT_NE(page.html.find("Your node program on hypercube:3"), std::string::npos);
+}
+
+TEST(ProgramPage, AStarRunShowsTheNodesViewsAndTheCallersTexts) {
+  const auto run = traced_flood("star:3");
+  ASSERT_TRUE(run.verified) << run.problem;
+  ProgramPageNotes notes;
+  notes.payload_text = [](std::string_view payload) { return fmt::format("<{}>", payload); };
+  for (topology::NodeId v = 0; v < 6; ++v) notes.views.push_back({run.steps, v, "done " + std::to_string(v)});
+  const auto page = program_page(run, notes);
+  const auto data = page_data(page);
+  EXPECT_EQ(data["links_named"], true);
+  EXPECT_EQ(data["steps"].back()["result"][5], "done 5");
+  EXPECT_EQ(data["steps"][1]["messages"][0][3], "<123>");  // node 0 is 123
+  notes.problem = "your check found node 2 wrong";
+  const auto failed = program_page(run, notes);
+  EXPECT_FALSE(failed.verified);
+  EXPECT_EQ(page_data(failed)["final"], "NOT VERIFIED: your check found node 2 wrong");
+}
+
+TEST(ProgramPage, RefusesRunsItCannotShow) {
+  EXPECT_ERROR(UsageError, (void)program_page(traced_flood("hypercube:7"), {}), "topology", "at most 64 nodes");
+  EXPECT_ERROR(UsageError, (void)program_page(traced_flood("star:6"), {}), "topology", "star:6");
+  EmulateRequest untraced("ring:4", [](emulator::NodeRange) { return std::make_unique<Flood>(); });
+  EXPECT_ERROR(UsageError, (void)program_page(emulate(untraced), {}), "trace");
 }
 
 }  // namespace

@@ -522,6 +522,55 @@ TEST(Engine, ArbitratedDeadlockIsReportedNotHung) {
                "nothing else is left to happen");
 }
 
+TEST(Engine, APostedReceiveNoMessageMeetsIsADeadlockInBothCheckings) {
+  // a posts receives from b (which sends at 1) and then from c, which never sends: the run ends
+  // with a waiting for c.
+  const auto p = triangle(/*ab=*/1, /*bc=*/1, /*ac=*/1);
+  const topology::PlatformTopology g(p);
+  const TopologyCosts<Rational> costs(g);
+  for (const auto checking : {Checking::STRICT, Checking::ARBITRATED}) {
+    RunConfig config;
+    config.checking = checking;
+    config.time = TimeMode::TIMED;
+    EXPECT_ERROR(ModelViolation,
+                 run(
+                     g, costs,
+                     [](Context& ctx, Script&) {
+                       if (ctx.starting() && ctx.node() == 0) {
+                         ctx.accept(1);
+                         ctx.accept(2);
+                       }
+                       if (ctx.starting() && ctx.node() == 1) ctx.sleep(1);
+                       if (!ctx.starting() && ctx.node() == 1 && !ctx.completed().empty() &&
+                           ctx.completed().front().kind == Completion::Kind::TIMER) {
+                         ctx.send_to(0, "b");
+                       }
+                     },
+                     config),
+                 "deadlock at step 2 (time 2)", "node a posted a receive from c that no message satisfied",
+                 "nothing else is left to happen");
+  }
+}
+
+TEST(Engine, ContextTimeIsTheExactEventTime) {
+  // b's transfer to a costs 3/2; a then sleeps 1/3: a reacts at 0, 3/2 and 11/6.
+  const auto p = triangle(/*ab=*/Rational(3, 2), 1, 1);
+  const topology::PlatformTopology g(p);
+  const TopologyCosts<Rational> costs(g);
+  RunConfig config;
+  config.time = TimeMode::TIMED;
+  std::vector<Rational> times;
+  (void)run(
+      g, costs,
+      [&times](Context& ctx, Script&) {
+        if (ctx.node() == 0) times.push_back(ctx.time());
+        if (ctx.starting() && ctx.node() == 1) ctx.send_to(0, "b");
+        if (ctx.node() == 0 && !ctx.received().empty()) ctx.sleep(Rational(1, 3));
+      },
+      config);
+  EXPECT_EQ(times, (std::vector<Rational>{0, Rational(3, 2), Rational(11, 6)}));
+}
+
 TEST(Engine, StochasticTimeRunsInDoubles) {
   const StarGraph g(/*n=*/2);
   class Costs final : public CostModel<double> {
@@ -531,10 +580,17 @@ TEST(Engine, StochasticTimeRunsInDoubles) {
   } costs;
   RunConfig config;
   config.time = TimeMode::TIMED;
+  std::vector<Rational> times;  // of node 0: its start, its send's end, the arrival
   auto r = run<double>(
-      g, costs, [](Context& ctx, Script&) { if (ctx.starting()) ctx.send(StarGraph::port_of(2), "x"); }, config);
+      g, costs,
+      [&times](Context& ctx, Script&) {
+        if (ctx.node() == 0) times.push_back(ctx.time());
+        if (ctx.starting()) ctx.send(StarGraph::port_of(2), "x");
+      },
+      config);
   EXPECT_DOUBLE_EQ(r.makespan, 0.5);
   EXPECT_EQ(r.counters.event_times, 3U);
+  EXPECT_EQ(times, (std::vector<Rational>{0, Rational(1, 4), Rational(1, 2)}));  // doubles, exactly
 }
 
 TEST(PartitionNodes, CutsStarGraphsOnSubStarBoundaries) {

@@ -157,6 +157,88 @@ def test_a_posted_receive_never_satisfied_is_a_deadlock_under_arbitration():
     assert r.verified is False and "deadlock" in r.problem, r.problem
 
 
+@pytest.mark.parametrize("checking", ["strict", "arbitrated"])
+@pytest.mark.parametrize("engine", ["local", "zmq"])
+def test_a_posted_receive_no_message_meets_is_a_deadlock_when_the_run_ends(checking, engine):
+    class Waits(starnet.NodeProgram):
+        def react(self, ctx):
+            if ctx.starting and ctx.node == 1:
+                ctx.accept(0)
+                ctx.accept(2)  # node 2 never sends
+            if ctx.starting and ctx.node == 0:
+                ctx.send_to(1, "x")
+
+    r = starnet.emulate(Waits, "complete:3", checking=checking, engine=engine,
+                        workers=None if engine == "local" else 2)
+    assert r.verified is False, r
+    assert "deadlock at step 1" in r.problem and "node 1 posted a receive from 2 that no message satisfied" in r.problem
+
+
+def test_ctx_time_is_the_exact_event_time():
+    class Clock(starnet.NodeProgram):
+        def __init__(self):
+            self.times = []
+
+        def react(self, ctx):
+            self.times.append(ctx.time)
+            if ctx.starting and ctx.node == 0:
+                ctx.send_to(1, "m", size=2)
+            if ctx.received:
+                ctx.sleep(Fraction(1, 3))
+
+    timed = starnet.emulate(Clock, "ring:3", latency=Fraction(1, 10), bandwidth=4)
+    # the message takes 1/10 + 2/4 = 3/5; node 1 then sleeps 1/3
+    assert timed.nodes[1].times == [0, Fraction(3, 5), Fraction(14, 15)]
+    assert all(isinstance(t, Fraction) for t in timed.nodes[1].times)
+    unit = starnet.emulate(Clock, "ring:3")
+    assert unit.nodes[1].times == [0, 1, Fraction(4, 3)]  # a transfer takes 1, a timer its delay
+
+
+class Summing(starnet.NodeProgram):
+    """Recursive doubling that shows its running sum on the page."""
+
+    def __init__(self, node):
+        self.total = node + 1
+
+    def react(self, ctx):
+        for m in ctx.received:
+            self.total += m.payload
+        if ctx.step < ctx.degree:
+            ctx.send(ctx.step, self.total)
+
+    def show(self):
+        return str(self.total)
+
+
+def _page_data(page):
+    import json
+    start = page.html.index('<script type="application/json" id="starnet-data">')
+    start = page.html.index(">", start) + 1
+    return json.loads(page.html[start:page.html.index("</script>", start)])
+
+
+def test_a_traced_run_has_its_page_with_the_nodes_shown_states():
+    r = starnet.emulate(Summing, "hypercube:3", trace=True)
+    page = r.page
+    assert page.verified and page.steps == 3
+    data = _page_data(page)
+    assert data["steps"][-1]["result"] == ["36"] * 8  # every node's show() after its last reaction
+    assert data["steps"][0]["result"] == [str(v + 1) for v in range(8)]
+    assert sum(len(s["messages"]) for s in data["steps"]) == r.messages == 24
+    assert data["steps"][1]["messages"][0][3] == "1"  # repr of node 0's payload
+    assert "Your node program on hypercube:3" in page.html
+    plain = starnet.emulate(RecursiveDoubling, "star:3", trace=True).page  # no show(): messages counted
+    assert plain.verified and _page_data(plain)["result_name"] == "messages received"
+
+
+def test_a_page_says_when_the_users_check_failed_and_is_refused_beyond_its_size():
+    failed = starnet.emulate(Summing, "hypercube:2", trace=True, check=lambda nodes: False)
+    assert failed.page.verified is False and "NOT VERIFIED: check(nodes)" in failed.page.html
+    assert starnet.emulate(Summing, "hypercube:2").page is None  # no trace
+    with pytest.raises(starnet.InputError, match="topology.*at most 64 nodes"):
+        starnet.emulate(Summing, "hypercube:7", trace=True).page
+
+
 def test_a_check_that_fails_makes_the_run_not_verified():
     r = starnet.emulate(RecursiveDoubling, "hypercube:2", check=lambda nodes: False)
     assert r.verified is False and "check" in r.problem

@@ -144,7 +144,5 @@ TEST(GanttChart, RejectsMoreRowsThanItCanShowAndNodesOutsideTheTopology) {
   EXPECT_ERROR(InputError, gantt_svg(trace, StarGraph(3)), "node 99", "outside star:3", "nodes 0..5");
 }
 
-TEST(XmlEscape, EscapesTheFiveXmlCharacters) { EXPECT_EQ(xml_escape(R"(a<b>&"c'd)"), "a&lt;b&gt;&amp;&quot;c&apos;d"); }
-
 }  // namespace
 }  // namespace starnet::tools::testing

@@ -123,7 +123,8 @@ inline constexpr const char* VIZ_JS = R"js(
       const w = 8 + 6.6 * text.length;
       el('rect', { x: (lx - w / 2).toFixed(1), y: (ly - 8).toFixed(1), width: w.toFixed(1), height: 16, rx: 4 }, lg);
       el('text', { x: lx.toFixed(1), y: ly.toFixed(1) }, lg).textContent = text;
-      el('title', {}, g).textContent = data.nodes[from][2] + ' → ' + data.nodes[to][2] + ' via link ' + dim + ': ' + text;
+      el('title', {}, g).textContent = data.nodes[from][2] + ' → ' + data.nodes[to][2] +
+        (data.links_named === false ? '' : ' via link ' + dim) + ': ' + text;
     }
   }
 
@@ -132,15 +133,16 @@ inline constexpr const char* VIZ_JS = R"js(
     if (selected === null) return;
     const s = data.steps[current];
     const name = (v) => data.nodes[v][2];
-    const sent = s.messages.filter((m) => m[0] === selected).map((m) => `${m[3]} to ${name(m[1])} (link ${m[2]})`);
-    const got = s.messages.filter((m) => m[1] === selected).map((m) => `${m[3]} from ${name(m[0])} (link ${m[2]})`);
+    const via = (d) => (data.links_named === false ? '' : ` (link ${d})`);
+    const sent = s.messages.filter((m) => m[0] === selected).map((m) => `${m[3]} to ${name(m[1])}${via(m[2])}`);
+    const got = s.messages.filter((m) => m[1] === selected).map((m) => `${m[3]} from ${name(m[0])}${via(m[2])}`);
     const lines = [`Node ${name(selected)} (rank ${selected}) after step ${current}:`];
     if (data.collective === 'broadcast') {
       lines.push(`holds ${s.result[selected]} items: ${s.held[selected]}`);
     } else {
-      lines.push(`result: ${s.result[selected]}`);
+      lines.push(`${data.result_name || 'result'}: ${s.result[selected]}`);
     }
-    lines.push(`outgoing buffer: ${s.outgoing[selected]}`);
+    lines.push(`${data.outgoing_name || 'outgoing buffer'}: ${s.outgoing[selected]}`);
     if (sent.length) lines.push('sent: ' + sent.join('; '));
     if (got.length) lines.push('received: ' + got.join('; '));
     detail.replaceChildren();

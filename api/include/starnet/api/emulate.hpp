@@ -28,6 +28,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -67,7 +68,10 @@ struct EmulateRequest {
 
 struct EmulateResult {
   std::string topology;
+  std::shared_ptr<const topology::Topology> graph;
   bool timed = false;
+  /// The run kept its trace (EmulateRequest::trace).
+  bool traced = false;
   /// Event times after the first (in unit time the number of steps, equal to the makespan).
   std::uint64_t steps = 0;
   Rational makespan = 0;

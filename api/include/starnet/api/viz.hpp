@@ -1,15 +1,19 @@
 #pragma once
 /// @file
 /// The teaching pages (docs/viz.md): one self-contained HTML page (inline SVG, CSS and script; no
-/// network) that steps through a star collective on S_2..S_5, everything it shows read from the
-/// run's trace and checked against it. `starnet viz` writes them; the Python module shows them
-/// inline in Jupyter.
+/// network) that steps through a star collective on S_2..S_5, or through a user's own node
+/// programs (api::emulate) on a small topology, everything it shows read from the run's trace and
+/// checked against it. `starnet viz` writes them; the Python module shows them inline in Jupyter.
 
+#include <starnet/api/emulate.hpp>
 #include <starnet/api/schedule.hpp>
 #include <starnet/api/star.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace starnet::api {
 
@@ -35,5 +39,35 @@ void check_page_size(int n);
 /// beside it; the schedule is run here, its trace kept.
 /// @throws UsageError when it is not a stepped all-gather on a star graph of S_2..S_MAX_PAGE_N.
 [[nodiscard]] VizPage schedule_page(const LoadedSchedule& schedule);
+
+/// Largest topology, other than a star graph, that the page of a user's run draws (on a circle).
+inline constexpr std::uint64_t MAX_PAGE_NODES = 64;
+
+/// What a node's program shows of its state after one of its reactions: the page's "state" line.
+struct NodeView {
+  std::uint64_t step = 0;
+  topology::NodeId node = 0;
+  std::string text;
+};
+
+/// What the page of a user's run shows beyond the trace.
+struct ProgramPageNotes {
+  /// A message's text, from its payload; none: the payload itself where it is printable text.
+  std::function<std::string(std::string_view payload)> payload_text;
+  /// The nodes' states, in the order they were shown; none: each node counts what it received.
+  std::vector<NodeView> views;
+  /// What the caller found wrong after the run (its own check of the values); empty: nothing.
+  std::string problem;
+};
+
+/// Refuses a page of @p g: a star graph outside S_2..S_MAX_PAGE_N, or another topology of more
+/// than MAX_PAGE_NODES nodes. @throws UsageError about setting "topology".
+void check_program_page(const topology::Topology& g);
+
+/// The page of a user's run (api::emulate with its trace): a star graph drawn as the star
+/// collectives' pages, another topology on a circle; each step the messages that started then,
+/// with their texts, each node's state and the last message it received.
+/// @throws UsageError as check_program_page(), and when the run kept no trace or did not finish.
+[[nodiscard]] VizPage program_page(const EmulateResult& run, const ProgramPageNotes& notes);
 
 }  // namespace starnet::api

@@ -80,8 +80,8 @@ class Engine {
   virtual ~Engine() = default;
   /// Runs the programs @p factory builds over all nodes and returns what they did.
   /// @throws ModelViolation in strict mode when a program breaks the port model, and on a
-  /// deadlock (transfers waiting for each other with nothing left to happen); the engine's own
-  /// errors besides.
+  /// deadlock: with nothing left to happen, transfers still wait (arbitrated) or a posted receive
+  /// is unmet (Context::accept); the engine's own errors besides.
   virtual RunResult<Time> run(const topology::Topology& topology, const CostModel<Time>& costs,
                               const ProgramFactory& factory, const RunConfig& config) = 0;
 };

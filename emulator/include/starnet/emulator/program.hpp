@@ -74,6 +74,9 @@ class Context {
   [[nodiscard]] NodeId node() const { return node_; }
   /// Index of the current event time (in unit time, the step number itself).
   [[nodiscard]] std::uint64_t step() const { return step_; }
+  /// The current event time, exact (a run in floating-point time gives its double exactly); where
+  /// only transfers take time in unit mode, the step number.
+  [[nodiscard]] virtual Rational time() const { return Rational(static_cast<std::int64_t>(step_)); }
   /// True in the node's first reaction of the run (step 0).
   [[nodiscard]] bool starting() const { return starting_; }
   /// Messages that finished arriving now, in a deterministic order (sender id, then tag).
