@@ -1,9 +1,10 @@
 """Benchmark: a node program written in Python — recursive doubling on hypercube:D (2^D nodes,
 D·2^D messages) — run by starnet.emulate on the local engine, one core.
 
-    PYTHONPATH=build/python /usr/bin/python3 python/benchmarks/node_programs.py [D] [REPEATS]
+    PYTHONPATH=build/python /usr/bin/python3 python/benchmarks/node_programs.py [D] [REPEATS] [WORKERS]
 
-Prints the median of REPEATS runs: seconds, messages a second and reactions a second; then where
+Prints the median of REPEATS runs: seconds, messages a second and reactions a second (with
+WORKERS, also on that many threads of the zmq engine, which the GIL serialises); then where
 a reaction's time goes: the same reactions replayed in plain Python on a stand-in context (what
 the program itself costs, Python's share), the rest being the engine and the binding (the GIL
 taken, the context and messages made, each send checked and recorded).
@@ -82,6 +83,12 @@ def main():
     print(f"recursive doubling on hypercube:{d}: {nodes} nodes, {r.messages} messages, {r.steps} steps, verified")
     print(f"  {seconds:.3f} s: {r.messages / seconds:,.0f} messages/s, {reactions / seconds:,.0f} reactions/s, "
           f"{seconds / reactions * 1e6:.2f} µs a reaction")
+    if len(sys.argv) > 3:
+        workers = int(sys.argv[3])
+        threaded, t = median(lambda: starnet.emulate(RecursiveDoubling, f"hypercube:{d}", engine="zmq",
+                                                     workers=workers), repeats)
+        assert t.verified and t.messages == r.messages and [n.total for n in t.nodes] == [want] * nodes
+        print(f"  on {workers} zmq worker threads: {threaded:.3f} s, {t.messages / threaded:,.0f} messages/s")
     python, sent = median(lambda: replay(d), repeats)
     assert sent == r.messages
     print(f"  the program alone, its reactions replayed in plain Python: {python:.3f} s "

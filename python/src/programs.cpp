@@ -202,6 +202,31 @@ struct PythonNodes {
   }
 };
 
+/// Keeps the calling thread's Python thread state for as long as it lives, so that each reaction's
+/// gil_scoped_acquire finds it rather than making and deleting one (most of a reaction's cost
+/// without it; docs/python.md, "Performance").
+class ThreadStateKept {
+ public:
+  ThreadStateKept() {
+    py::gil_scoped_acquire gil;
+    gil.inc_ref();
+  }
+  ~ThreadStateKept() {
+    py::gil_scoped_acquire gil;
+    gil.dec_ref();
+  }
+  ThreadStateKept(const ThreadStateKept&) = delete;
+  ThreadStateKept& operator=(const ThreadStateKept&) = delete;
+};
+
+/// Gives a thread of the zmq engine a thread state of its own from its first reaction until it
+/// ends (the engine joins its threads inside the run, while nothing holds the GIL): each reaction
+/// would otherwise make and delete one. The run's own thread has one already (ThreadStateKept).
+void keep_thread_state() {
+  thread_local std::optional<ThreadStateKept> kept;
+  if (!kept && PyGILState_GetThisThreadState() == nullptr) kept.emplace();
+}
+
 /// The C++ program of a Python run: node v's reaction is nodes[v].react(ctx), with the GIL held.
 class PythonProgram final : public emulator::NodeProgram {
  public:
@@ -215,6 +240,7 @@ class PythonProgram final : public emulator::NodeProgram {
   PythonProgram& operator=(const PythonProgram&) = delete;
 
   void react(emulator::Context& ctx) override {
+    keep_thread_state();
     const py::gil_scoped_acquire gil;
     auto& node_context = context_.cast<NodeContext&>();
     node_context.enter(ctx);
@@ -248,23 +274,6 @@ std::string payload_repr(const Payloads& payloads, std::string_view payload) {
   std::memcpy(&index, payload.data(), std::min(sizeof index, payload.size()));
   return py::repr(payloads.objects.at(index));
 }
-
-/// Keeps the calling thread's Python thread state for as long as it lives, so that each reaction's
-/// gil_scoped_acquire finds it rather than making and deleting one (most of a reaction's cost
-/// without it; docs/python.md, "Performance").
-class ThreadStateKept {
- public:
-  ThreadStateKept() {
-    py::gil_scoped_acquire gil;
-    gil.inc_ref();
-  }
-  ~ThreadStateKept() {
-    py::gil_scoped_acquire gil;
-    gil.dec_ref();
-  }
-  ThreadStateKept(const ThreadStateKept&) = delete;
-  ThreadStateKept& operator=(const ThreadStateKept&) = delete;
-};
 
 /// starnet.emulate's run: the result's document, its trace's columns and intervals (or None).
 py::tuple emulate(const api::TopologyRef& topology, py::list nodes, const py::object& ports, const std::string& duplex,
