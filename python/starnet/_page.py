@@ -1,11 +1,14 @@
 """Teaching pages (``starnet viz``) as notebook objects."""
 
 import html as _html
+import json
 
 __all__ = ["Page"]
 
 # The height of the inline frame: the page's drawing and its controls without a scroll bar.
 _FRAME_HEIGHT_PX = 760
+# Where the page keeps its data (api/src/viz.cpp writes it).
+_DATA_OPEN = '<script type="application/json" id="starnet-data">'
 
 
 class Page:
@@ -19,6 +22,14 @@ class Page:
         self.verified = verified
         self.steps = steps
         self._title = title
+
+    @property
+    def data(self):
+        """What the page shows, as its script reads it (a dict): ``steps``, each with its
+        ``messages`` ([from, to, link, text]) and every node's two lines (``result``,
+        ``outgoing``), and the drawing's ``nodes``."""
+        start = self.html.index(_DATA_OPEN) + len(_DATA_OPEN)
+        return json.loads(self.html[start:self.html.index("</script>", start)])  # JSON reads back the "<\/" the page writes for "</"
 
     def save(self, path):
         """Writes the page to ``path`` (UTF-8). Returns ``path``."""

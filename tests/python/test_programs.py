@@ -210,25 +210,52 @@ class Summing(starnet.NodeProgram):
         return str(self.total)
 
 
-def _page_data(page):
-    import json
-    start = page.html.index('<script type="application/json" id="starnet-data">')
-    start = page.html.index(">", start) + 1
-    return json.loads(page.html[start:page.html.index("</script>", start)])
-
-
 def test_a_traced_run_has_its_page_with_the_nodes_shown_states():
     r = starnet.emulate(Summing, "hypercube:3", trace=True)
     page = r.page
     assert page.verified and page.steps == 3
-    data = _page_data(page)
+    data = page.data
     assert data["steps"][-1]["result"] == ["36"] * 8  # every node's show() after its last reaction
     assert data["steps"][0]["result"] == [str(v + 1) for v in range(8)]
     assert sum(len(s["messages"]) for s in data["steps"]) == r.messages == 24
     assert data["steps"][1]["messages"][0][3] == "1"  # repr of node 0's payload
     assert "Your node program on hypercube:3" in page.html
     plain = starnet.emulate(RecursiveDoubling, "star:3", trace=True).page  # no show(): messages counted
-    assert plain.verified and _page_data(plain)["result_name"] == "messages received"
+    assert plain.verified and plain.data["result_name"] == "messages received"
+
+
+@pytest.fixture(scope="module")
+def notebook_star_allreduce():
+    """The namespace after the your_algorithm notebook's cell that defines StarAllReduce and runs
+    it on star:7 (``mine``, with its trace)."""
+    import json
+    with open(os.path.join(SOURCE_DIR, "docs", "notebooks", "your_algorithm.ipynb"), encoding="utf-8") as f:
+        cells = json.load(f)["cells"]
+    source = next("".join(c["source"]) for c in cells if "class StarAllReduce" in "".join(c["source"]))
+    namespace = {"starnet": starnet}
+    exec(compile(source, "your_algorithm.ipynb", "exec"), namespace)
+    return namespace
+
+
+def test_the_python_star_allreduce_on_s7_matches_the_built_in_message_for_message(notebook_star_allreduce):
+    mine = notebook_star_allreduce["mine"]
+    builtin = starnet.allreduce("star:7", trace=True)
+    assert (mine.verified, mine.steps, mine.messages) == (True, builtin.steps, builtin.messages) == (True, 21, 105840)
+    columns = ["step", "event", "node", "peer", "port", "tag", "size"]
+    assert mine.trace[columns].reset_index(drop=True).equals(builtin.trace[columns].reset_index(drop=True))
+    assert {n.result for n in mine.nodes} == {5040 * 5041 // 2}
+
+
+def test_the_python_star_allreduce_page_shows_what_the_built_ins_shows_at_every_step(notebook_star_allreduce):
+    class Shown(notebook_star_allreduce["StarAllReduce"]):
+        def show(self):
+            return str(self.result)
+
+    mine = starnet.emulate(Shown, "star:4", trace=True).page.data["steps"]
+    builtin = starnet.allreduce("star:4", trace=True).page.data["steps"]
+    assert [s["result"] for s in mine] == [s["result"] for s in builtin]
+    assert [[m[:4] for m in s["messages"]] for s in mine] == [[m[:4] for m in s["messages"]] for s in builtin]
+    assert mine[-1]["result"] == ["300"] * 24
 
 
 def test_a_page_says_when_the_users_check_failed_and_is_refused_beyond_its_size():
