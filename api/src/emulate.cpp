@@ -18,6 +18,12 @@
 namespace starnet::api {
 namespace {
 
+/// " (node N's id)" where a node's name is not its id, so that a problem names both.
+std::string id_note(const topology::Topology& g, topology::NodeId v) {
+  const auto name = g.node_name(v);
+  return name == std::to_string(v) ? std::string() : fmt::format(" (node {} has id {})", name, v);
+}
+
 /// A node reacting beyond the run's max_steps: the run ends there, not verified.
 class StepLimitReached final : public Error {
  public:
@@ -32,8 +38,9 @@ class StepLimit final : public emulator::NodeProgram {
       : inner_(std::move(inner)), limit_(limit) {}
   void react(emulator::Context& ctx) override {
     if (ctx.step() > limit_) {
-      throw StepLimitReached(fmt::format("the run went past max_steps = {}: node {} reacts at step {}", limit_,
-                                         ctx.topology().node_name(ctx.node()), ctx.step()));
+      throw StepLimitReached(fmt::format("the run went past max_steps = {}: node {} reacts at step {}{}", limit_,
+                                         ctx.topology().node_name(ctx.node()), ctx.step(),
+                                         id_note(ctx.topology(), ctx.node())));
     }
     inner_->react(ctx);
   }
@@ -103,6 +110,7 @@ EmulateResult emulate(const EmulateRequest& request) {
     out.verified = true;
   } catch (const ModelViolation& e) {
     out.problem = e.what();
+    if (e.node() && *e.node() < topology->num_nodes()) out.problem += id_note(*topology, *e.node());
     return out;
   } catch (const StepLimitReached& e) {
     out.problem = e.what();

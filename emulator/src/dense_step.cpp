@@ -472,7 +472,7 @@ bool DenseStep::conclude() {
       b.clear();
     }
   }
-  if (fault) throw ModelViolation("strict port-model check: " + fault->message);
+  if (fault) throw ModelViolation("strict port-model check: " + fault->message, fault->node);
   return more;
 }
 

@@ -645,13 +645,13 @@ template <class Time>
 bool Worker<Time>::advance() {
   if (exchange_ == nullptr) {
     // One worker: the decision below without building and exchanging headers.
-    if (violation_) throw ModelViolation("strict port-model check: " + violation_->message);
+    if (violation_) throw ModelViolation("strict port-model check: " + violation_->message, violation_->node);
     if (agenda_.has_soon()) {
       ++round_;
       return true;
     }
     if (agenda_.empty()) {
-      if (const auto waiting = first_waiting()) throw ModelViolation(waiting->message);
+      if (const auto waiting = first_waiting()) throw ModelViolation(waiting->message, waiting->node);
       return false;
     }
     return move_to(agenda_.next());
@@ -675,13 +675,13 @@ bool Worker<Time>::advance() {
     has_now = has_now || o.has_now;
     if (o.has_next && (!next || o.next < *next)) next = o.next;
   }
-  if (violation) throw ModelViolation("strict port-model check: " + violation->message);
+  if (violation) throw ModelViolation("strict port-model check: " + violation->message, violation->node);
   if (has_now) {
     ++round_;
     return true;
   }
   if (!next) {
-    if (waiting) throw ModelViolation(waiting->message);
+    if (waiting) throw ModelViolation(waiting->message, waiting->node);
     return false;
   }
   return move_to(*next);

@@ -60,6 +60,18 @@ def test_two_sends_at_once_from_a_single_port_node_is_a_violation_naming_step_no
     assert two_ports.verified and two_ports.messages == 2
 
 
+def test_a_problem_names_the_node_by_name_and_id_where_they_differ():
+    class Greedy(starnet.NodeProgram):
+        def react(self, ctx):
+            if ctx.starting and ctx.node == 1:
+                ctx.send(0, "a")
+                ctx.send(1, "b")
+
+    r = starnet.emulate(Greedy, "star:3")
+    assert "step 0" in r.problem and "node 213 starts a send to 312 via link 3" in r.problem, r.problem
+    assert r.problem.endswith("(node 213 has id 1)"), r.problem
+
+
 def test_a_send_that_no_link_carries_is_refused_naming_the_keyword():
     class Off(starnet.NodeProgram):
         def react(self, ctx):

@@ -8,7 +8,9 @@
 /// failure. A verification that fails is a result (exit 1), not an exception, except for a
 /// violation of the port model detected while emulating (ModelViolation, exit 1).
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -76,7 +78,14 @@ class ScheduleError : public InputError {
 class ModelViolation : public Error {
  public:
   using Error::Error;
+  /// @param node the id of the node at fault (the message names it by its name).
+  ModelViolation(const std::string& message, std::uint64_t node) : Error(message), node_(node) {}
   [[nodiscard]] int exit_code() const noexcept override { return 1; }
+  /// The id of the node at fault, where the engine knows it.
+  [[nodiscard]] std::optional<std::uint64_t> node() const noexcept { return node_; }
+
+ private:
+  std::optional<std::uint64_t> node_;
 };
 
 /// The emulator's transport failed (a worker died, a socket could not bind, a timeout). Exit 3.
