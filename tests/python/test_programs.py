@@ -139,6 +139,27 @@ def test_graphs_built_in_networkx_run_like_specs():
     assert flood.verified and flood.messages == 7
 
 
+def test_a_directed_platform_file_runs_timed_with_its_node_names(tmp_path):
+    dot = tmp_path / "chain.dot"
+    dot.write_text('digraph chain { node [role=processor]; s; a; b; s -> a [cost=1]; a -> b [cost="2/3"]; }\n')
+
+    class Forward(starnet.NodeProgram):
+        def __init__(self):
+            self.heard = None
+
+        def react(self, ctx):
+            if ctx.starting and ctx.name == "s":
+                ctx.send(0, "go")
+            for m in ctx.received:
+                self.heard = (ctx.name, ctx.time)
+                if ctx.degree:  # b has no link out
+                    ctx.send(0, m.payload)
+
+    r = starnet.emulate(Forward, str(dot), costs="topology")
+    assert r.verified and r.makespan == Fraction(5, 3) and r.messages == 2, r
+    assert sorted(n.heard for n in r.nodes if n.heard) == [("a", 1), ("b", Fraction(5, 3))]
+
+
 def test_zmq_worker_threads_give_the_local_result_and_trace():
     local = starnet.emulate(RecursiveDoubling, "hypercube:4", trace=True)
     zmq = starnet.emulate(RecursiveDoubling, "hypercube:4", trace=True, engine="zmq", workers=3)
