@@ -46,13 +46,16 @@ def test_recursive_doubling_gives_every_node_the_sum():
     assert {n.total for n in r.nodes} == {528}
 
 
-def test_two_sends_at_once_from_a_single_port_node_is_a_violation_naming_step_node_and_link():
-    class Greedy(starnet.NodeProgram):
-        def react(self, ctx):
-            if ctx.starting and ctx.node == 0:
-                ctx.send(0, "a")
-                ctx.send(1, "b")
+class Greedy(starnet.NodeProgram):
+    """Node 0 sends on its first two ports at once."""
 
+    def react(self, ctx):
+        if ctx.starting and ctx.node == 0:
+            ctx.send(0, "a")
+            ctx.send(1, "b")
+
+
+def test_two_sends_at_once_from_a_single_port_node_is_a_violation_naming_step_node_and_link():
     r = starnet.emulate(Greedy, "ring:4")
     assert r.verified is False
     assert "step 0" in r.problem and "node 0 " in r.problem and "busy" in r.problem, r.problem
@@ -61,15 +64,9 @@ def test_two_sends_at_once_from_a_single_port_node_is_a_violation_naming_step_no
 
 
 def test_a_problem_names_the_node_by_name_and_id_where_they_differ():
-    class Greedy(starnet.NodeProgram):
-        def react(self, ctx):
-            if ctx.starting and ctx.node == 1:
-                ctx.send(0, "a")
-                ctx.send(1, "b")
-
     r = starnet.emulate(Greedy, "star:3")
-    assert "step 0" in r.problem and "node 213 starts a send to 312 via link 3" in r.problem, r.problem
-    assert r.problem.endswith("(node 213 has id 1)"), r.problem
+    assert "step 0" in r.problem and "node 123 starts a send to 321 via link 3" in r.problem, r.problem
+    assert r.problem.endswith("(node 123 has id 0)"), r.problem
 
 
 def test_a_send_that_no_link_carries_is_refused_naming_the_keyword():
@@ -227,17 +224,8 @@ def test_ctx_time_is_the_exact_event_time():
     assert unit.nodes[1].times == [0, 1, Fraction(4, 3)]  # a transfer takes 1, a timer its delay
 
 
-class Summing(starnet.NodeProgram):
+class Summing(RecursiveDoubling):
     """Recursive doubling that shows its running sum on the page."""
-
-    def __init__(self, node):
-        self.total = node + 1
-
-    def react(self, ctx):
-        for m in ctx.received:
-            self.total += m.payload
-        if ctx.step < ctx.degree:
-            ctx.send(ctx.step, self.total)
 
     def show(self):
         return str(self.total)
