@@ -16,6 +16,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <limits>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -70,24 +72,29 @@ std::vector<std::string> node_names(const api::TopologyRef& t) {
   return out;
 }
 
-api::EngineChoice make_engine(const std::string& kind, std::optional<long> workers, bool processes,
-                              const std::string& address, std::optional<long> port, const std::string& listen,
-                              const std::string& key_file, std::optional<double> peer_timeout,
-                              std::optional<double> timeout, bool force, const std::string& executable,
-                              std::optional<long> threads) {
+/// A count as the api's signed settings take it (api/engine.hpp checks its range, negatives too).
+std::optional<long> maybe_count(const py::handle& value, const char* keyword) {
+  if (value.is_none()) return std::nullopt;
+  return static_cast<long>(integer(value, keyword));
+}
+
+api::EngineChoice make_engine(const py::object& kind, const py::object& workers, const py::object& processes,
+                              const py::object& address, const py::object& port, const py::object& listen,
+                              const py::object& key_file, const py::object& peer_timeout, const py::object& timeout,
+                              const py::object& force, const py::object& executable, const py::object& threads) {
   api::EngineChoice e;
-  e.kind = api::parse_engine(kind);
-  e.workers = workers;
-  e.processes = processes || !listen.empty();
-  e.address = address;
-  e.port = port;
-  e.listen = listen;
-  e.key_file = key_file;
-  e.peer_timeout = peer_timeout;
-  e.timeout = timeout;
-  e.force = force;
-  e.executable = executable;
-  e.threads = threads;
+  e.kind = api::parse_engine(text(kind, "engine"));
+  e.workers = maybe_count(workers, "workers");
+  e.listen = text(listen, "listen");
+  e.processes = flag(processes, "processes") || !e.listen.empty();
+  e.address = text(address, "address");
+  e.port = maybe_count(port, "port");
+  e.key_file = text(key_file, "key_file");
+  e.peer_timeout = maybe_real(peer_timeout, "peer_timeout");
+  e.timeout = maybe_real(timeout, "timeout");
+  e.force = flag(force, "force");
+  e.executable = text(executable, "executable");
+  e.threads = maybe_count(threads, "threads");
   e.check();
   return e;
 }
@@ -98,26 +105,28 @@ py::tuple with_trace(py::object doc, const std::vector<emulator::TraceEvent<Rati
   return py::make_tuple(std::move(doc), trace_columns(trace), interval_columns(trace));
 }
 
-py::tuple run_star(const std::string& topology, const std::string& collective, const std::string& op,
-                   const std::string& values, std::uint64_t seed, const api::EngineChoice& engine, bool trace,
-                   const py::object& progress) {
+py::tuple run_star(const std::string& topology, const std::string& collective, const py::object& op,
+                   const py::object& values, const py::object& seed, const api::EngineChoice& engine,
+                   const py::object& trace, const py::object& progress) {
   auto request = api::StarRequest::on(topology, api::parse_collective(collective));
-  request.op = api::parse_op(op);
-  request.values = api::parse_values(values);
-  request.seed = seed;
+  request.op = api::parse_op(text(op, "op"));
+  request.values = api::parse_values(text(values, "values"));
+  request.seed = whole(seed, "seed");
   request.engine = engine;
-  request.trace = trace;
+  request.trace = flag(trace, "trace");
   const auto result = run_interruptibly<api::StarResult>([request] { return api::run_star(request); }, progress);
   py::object page = py::none();
-  if (trace && request.n >= 2 && request.n <= api::MAX_PAGE_N) page = py::str(api::star_page(result).html);
-  const auto run = with_trace(document([&] { return result.to_json(); }), result.run.trace, trace);
+  if (request.trace && request.n >= 2 && request.n <= api::MAX_PAGE_N) page = py::str(api::star_page(result).html);
+  const auto run = with_trace(document([&] { return result.to_json(); }), result.run.trace, request.trace);
   return py::make_tuple(run[0], run[1], run[2], page);
 }
 
-py::object star_table2(int max_n, const api::EngineChoice& engine, const std::string& op, const std::string& values,
-                       std::uint64_t seed, const py::object& progress) {
-  const auto o = api::parse_op(op);
-  const auto v = api::parse_values(values);
+py::object star_table2(const py::object& max_n_value, const api::EngineChoice& engine, const py::object& op,
+                       const py::object& values, const py::object& seed_value, const py::object& progress) {
+  const auto max_n = static_cast<int>(std::min<std::uint64_t>(whole(max_n_value, "max_n"), std::numeric_limits<int>::max()));
+  const auto seed = whole(seed_value, "seed");
+  const auto o = api::parse_op(text(op, "op"));
+  const auto v = api::parse_values(text(values, "values"));
   const auto table = run_interruptibly<api::Table2Result>(
       [=] { return api::star_table2(max_n, engine, o, v, seed); }, progress);
   return document([&] { return table.to_json(); });
@@ -205,22 +214,24 @@ py::dict schedule_summary(const api::LoadedSchedule& l) {
   return d;
 }
 
-py::tuple run_schedule(const api::LoadedSchedule& l, long ports, const std::string& duplex,
+py::tuple run_schedule(const api::LoadedSchedule& l, const py::object& ports, const std::string& duplex,
                        const std::optional<std::string>& checking, const std::string& costs,
-                       const std::string& chunk_size, const std::string& op, const std::string& values,
-                       std::uint64_t seed, const api::EngineChoice& engine, bool trace, const py::object& progress) {
+                       const std::string& chunk_size, const py::object& op, const py::object& values,
+                       const py::object& seed, const api::EngineChoice& engine, const py::object& trace_value,
+                       const py::object& progress) {
+  const bool trace = flag(trace_value, "trace");
   api::ScheduleRunRequest request;
   request.schedule = l;
-  request.ports = api::port_model(ports, duplex);
+  request.ports = api::port_model(port_count(ports), duplex);
   if (checking) request.checking = emulator::parse_checking(*checking, "checking");
   if (costs != "unit" && costs != "topology") {
     throw UsageError(Setting{"costs", costs}, "expected unit (one step per transfer) or topology (timed, α–β)");
   }
   request.timed = costs == "topology";
   request.chunk_size = api::parse_number(chunk_size, "chunk_size", 0, /*strictly=*/true);
-  request.op = api::parse_op(op);
-  request.values = api::parse_values(values);
-  request.seed = seed;
+  request.op = api::parse_op(text(op, "op"));
+  request.values = api::parse_values(text(values, "values"));
+  request.seed = whole(seed, "seed");
   request.engine = engine;
   request.trace = trace;
   const auto result =
@@ -244,13 +255,13 @@ void bind_schedules(py::module_& m) {
                   arg("text"), arg("where"), arg("topology") = std::nullopt)
       .def_static("export",
                   [](const std::string& algorithm, const std::string& topology, const std::optional<std::string>& collective,
-                     const std::string& root, long ports, const std::string& duplex) {
+                     const std::string& root, const py::object& ports, const std::string& duplex) {
                     api::ExportRequest request;
                     request.algorithm = algorithm;
                     request.topology = topology;
                     if (collective) request.collective = api::parse_collective(*collective);
                     request.root = root;
-                    request.ports = api::port_model(ports, duplex);
+                    request.ports = api::port_model(port_count(ports), duplex);
                     return api::export_schedule(request);
                   },
                   arg("algorithm"), arg("topology"), arg("collective"), arg("root"), arg("ports"), arg("duplex"))

@@ -8,11 +8,24 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 
 namespace starnet::python {
 namespace {
+
+/// numpy's bool and floating types, which are not Python's bool and float (kept for the process:
+/// nothing to release after the interpreter has ended).
+py::handle numpy_bool() {
+  static const auto* type = new py::object(py::module_::import("numpy").attr("bool_"));
+  return *type;
+}
+py::handle numpy_floating() {
+  static const auto* type = new py::object(py::module_::import("numpy").attr("floating"));
+  return *type;
+}
+
 
 template <class Json>
 py::object convert(const Json& j) {
@@ -197,6 +210,87 @@ template py::dict trace_columns(const std::vector<emulator::TraceEvent<double>>&
 template py::dict interval_columns(const std::vector<emulator::TraceEvent<Rational>>&);
 template py::dict interval_columns(const std::vector<emulator::TraceEvent<double>>&);
 
+std::uint64_t whole(const py::handle& value, const char* keyword) {
+  if (!PyIndex_Check(value.ptr()) || PyBool_Check(value.ptr()) || py::isinstance(value, numpy_bool())) {
+    throw UsageError(Setting{keyword, py::repr(value)}, "expected a whole number");
+  }
+  const auto i = py::reinterpret_steal<py::object>(PyNumber_Index(value.ptr()));
+  if (!i) throw py::error_already_set();
+  if (PyObject_RichCompareBool(i.ptr(), py::int_(0).ptr(), Py_LT) == 1) {
+    throw UsageError(Setting{keyword, py::repr(value)}, "expected a whole number ≥ 0");
+  }
+  const auto v = PyLong_AsUnsignedLongLong(i.ptr());
+  if (PyErr_Occurred() != nullptr) {
+    PyErr_Clear();
+    throw UsageError(Setting{keyword, py::repr(value)}, "expected a whole number of at most 64 bits");
+  }
+  return v;
+}
+
+long long integer(const py::handle& value, const char* keyword) {
+  if (!PyIndex_Check(value.ptr()) || PyBool_Check(value.ptr()) || py::isinstance(value, numpy_bool())) {
+    throw UsageError(Setting{keyword, py::repr(value)}, "expected a whole number");
+  }
+  const auto i = py::reinterpret_steal<py::object>(PyNumber_Index(value.ptr()));
+  if (!i) throw py::error_already_set();
+  const auto v = PyLong_AsLongLong(i.ptr());
+  if (PyErr_Occurred() != nullptr) {
+    PyErr_Clear();
+    throw UsageError(Setting{keyword, py::repr(value)}, "expected a whole number of at most 64 bits");
+  }
+  return v;
+}
+
+std::optional<std::uint64_t> maybe_whole(const py::handle& value, const char* keyword) {
+  return value.is_none() ? std::nullopt : std::optional(whole(value, keyword));
+}
+
+long port_count(const py::handle& value) {
+  // Beyond MAX_PORTS + 1 every count is refused alike by port_model().
+  return static_cast<long>(std::min<std::uint64_t>(whole(value, "ports"), std::numeric_limits<long>::max()));
+}
+
+double real(const py::handle& value, const char* keyword) {
+  const bool number = (PyLong_Check(value.ptr()) || PyFloat_Check(value.ptr()) || PyIndex_Check(value.ptr()) ||
+                       py::isinstance(value, numpy_floating())) &&
+                      !PyBool_Check(value.ptr()) && !py::isinstance(value, numpy_bool());
+  if (!number) throw UsageError(Setting{keyword, py::repr(value)}, "expected a number");
+  const double x = PyFloat_AsDouble(value.ptr());
+  if (PyErr_Occurred() != nullptr) {
+    PyErr_Clear();
+    throw UsageError(Setting{keyword, py::repr(value)}, "expected a number that a double holds");
+  }
+  if (!std::isfinite(x)) throw UsageError(Setting{keyword, py::repr(value)}, "expected a finite number");
+  return x;
+}
+
+std::optional<double> maybe_real(const py::handle& value, const char* keyword) {
+  return value.is_none() ? std::nullopt : std::optional(real(value, keyword));
+}
+
+bool flag(const py::handle& value, const char* keyword) {
+  if (PyBool_Check(value.ptr()) || py::isinstance(value, numpy_bool())) return PyObject_IsTrue(value.ptr()) == 1;
+  throw UsageError(Setting{keyword, py::repr(value)}, "expected True or False");
+}
+
+std::string text(const py::handle& value, const char* keyword) {
+  if (!py::isinstance<py::str>(value)) throw UsageError(Setting{keyword, py::repr(value)}, "expected a string");
+  return value.cast<std::string>();
+}
+
+Rational exact(const py::handle& value, const char* keyword, bool strictly) {
+  if (PyLong_Check(value.ptr()) && !PyBool_Check(value.ptr())) {
+    const auto v = PyLong_AsLongLong(value.ptr());
+    if (!(v == -1 && PyErr_Occurred() != nullptr) && (strictly ? v > 0 : v >= 0)) return Rational(v);
+    PyErr_Clear();
+  }
+  const bool number = py::isinstance<py::str>(value) || py::isinstance<py::float_>(value) ||
+                      py::hasattr(value, "numerator");
+  if (!number || PyBool_Check(value.ptr())) throw UsageError(Setting{keyword, py::repr(value)}, "expected a number");
+  std::string s = py::isinstance<py::float_>(value) ? std::string(py::repr(value)) : std::string(py::str(value));
+  return api::parse_number(s, keyword, 0, strictly);
+}
+
 std::string python_message(const Error& e) {
   const Setting* setting = e.setting();
   if (setting == nullptr) return keywords(e.what());
@@ -204,7 +298,7 @@ std::string python_message(const Error& e) {
   static const std::pair<std::string_view, std::string_view> KEYWORD_OF[] = {
       {"failed links", "fail_links"}, {"failed nodes", "fail_nodes"}, {"port models", "ports"},
       {"failure probability", "fail_random"}, {"message size", "message_size"}, {"processors", "n"},
-      {"mean transfer cost", "mu_d"}, {"mean computation cost", "mu_c"}, {"algorithms", "algos"},
+      {"mean transfer cost", "mu_d"}, {"mean computation cost", "mu_c"},
       {"limit K", "k"},
   };
   std::string keyword = setting->name;

@@ -3,12 +3,15 @@
 // module's exceptions with the keyword named, long calls run interruptibly (docs/python.md).
 
 #include <starnet/core/error.hpp>
+#include <starnet/core/rational.hpp>
 #include <starnet/emulator/trace.hpp>
 
 #include <nlohmann/json.hpp>
 #include <pybind11/pybind11.h>
 
+#include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,6 +43,29 @@ template <class Time>
 [[nodiscard]] py::dict interval_columns(const std::vector<emulator::TraceEvent<Time>>& trace);
 /// The event names, in the order of their codes.
 [[nodiscard]] std::vector<std::string> event_names();
+
+/// Python values as the api's typed settings. Each raises a UsageError naming @p keyword and what
+/// it expects for a value of the wrong kind (never pybind11's TypeError); the api then checks the
+/// value's range, once for both faces.
+/// A whole number ≥ 0 of at most 64 bits: an int, a numpy integer, anything with __index__; no bool.
+[[nodiscard]] std::uint64_t whole(const py::handle& value, const char* keyword);
+/// Any integer that a long long holds (the api checks the range and names it).
+[[nodiscard]] long long integer(const py::handle& value, const char* keyword);
+/// As whole(), None giving nullopt.
+[[nodiscard]] std::optional<std::uint64_t> maybe_whole(const py::handle& value, const char* keyword);
+/// A number of ports: whole(), the api's port_model() then checks its range.
+[[nodiscard]] long port_count(const py::handle& value);
+/// A finite real number: an int or a float (numpy's too); no bool.
+[[nodiscard]] double real(const py::handle& value, const char* keyword);
+/// As real(), None giving nullopt.
+[[nodiscard]] std::optional<double> maybe_real(const py::handle& value, const char* keyword);
+/// True or False (numpy's bool too), nothing else.
+[[nodiscard]] bool flag(const py::handle& value, const char* keyword);
+/// A str.
+[[nodiscard]] std::string text(const py::handle& value, const char* keyword);
+/// An exact number: an int, a Fraction, a float read as the decimal it prints as, or a text such
+/// as "7/2"; > 0 when @p strictly, else ≥ 0.
+[[nodiscard]] Rational exact(const py::handle& value, const char* keyword, bool strictly);
 
 /// An error as the module says it: an error about a setting names the keyword, `workers=0: …`,
 /// and settings named inside a message between «» become `keyword=` too.

@@ -53,38 +53,6 @@ struct Done {
   topology::NodeId peer = 0;
 };
 
-/// A whole number ≥ 0 from Python (ints, numpy integers, anything with __index__).
-/// @throws UsageError naming @p keyword otherwise.
-std::uint64_t whole(const py::handle& value, const char* keyword) {
-  if (!PyIndex_Check(value.ptr()) || PyBool_Check(value.ptr())) {
-    throw UsageError(Setting{keyword, py::repr(value)}, "expected a whole number");
-  }
-  const auto i = py::reinterpret_steal<py::object>(PyNumber_Index(value.ptr()));
-  if (!i) throw py::error_already_set();
-  const auto v = PyLong_AsLongLong(i.ptr());
-  if (v == -1 && PyErr_Occurred() != nullptr) {
-    PyErr_Clear();
-    throw UsageError(Setting{keyword, py::repr(value)}, "expected a whole number of at most 64 bits");
-  }
-  if (v < 0) throw UsageError(Setting{keyword, py::repr(value)}, "expected a whole number ≥ 0");
-  return static_cast<std::uint64_t>(v);
-}
-
-/// An exact number from Python: an int, a Fraction, a float read as the decimal it prints as, or
-/// a text such as "7/2". @throws UsageError naming @p keyword when it is none, or not > 0 (≥ 0).
-Rational exact(const py::handle& value, const char* keyword, bool strictly) {
-  if (PyLong_Check(value.ptr()) && !PyBool_Check(value.ptr())) {
-    const auto v = PyLong_AsLongLong(value.ptr());
-    if (!(v == -1 && PyErr_Occurred() != nullptr) && (strictly ? v > 0 : v >= 0)) return Rational(v);
-    PyErr_Clear();
-  }
-  const bool text = py::isinstance<py::str>(value) || py::isinstance<py::float_>(value) ||
-                    py::hasattr(value, "numerator");
-  if (!text || PyBool_Check(value.ptr())) throw UsageError(Setting{keyword, py::repr(value)}, "expected a number");
-  std::string s = py::isinstance<py::float_>(value) ? std::string(py::repr(value)) : std::string(py::str(value));
-  return api::parse_number(s, keyword, 0, strictly);
-}
-
 py::object python_fraction(const Rational& r) {
   static const auto fraction = py::module_::import("fractions").attr("Fraction");
   return r.is_small() ? fraction(r.num(), r.den()) : fraction(py::str(r.to_string()));
@@ -281,7 +249,7 @@ py::tuple emulate(const api::TopologyRef& topology, py::list nodes, const py::ob
                   std::optional<std::string> bandwidth, bool trace, const py::object& max_steps,
                   const api::EngineChoice& engine, const py::object& progress) {
   api::EmulateRequest request(topology, nullptr);
-  request.ports = static_cast<long>(std::min<std::uint64_t>(whole(ports, "ports"), api::MAX_PORTS + 1));
+  request.ports = port_count(ports);
   request.duplex = duplex;
   request.checking = checking;
   request.costs = api::parse_emulate_costs(costs);

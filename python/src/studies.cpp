@@ -13,6 +13,8 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,20 +24,27 @@ namespace {
 
 using py::arg;
 
-py::tuple optimal(const api::TopologyRef& topology, const std::string& collective, const std::string& root, long ports,
-                  const std::string& duplex, std::optional<double> time_limit, const std::string& method,
-                  std::optional<long> beam_width, std::optional<long> max_steps, bool anytime, const std::string& proof,
-                  const py::object& progress) {
+/// As maybe_whole(), as the signed count the api's request holds.
+std::optional<long> maybe_long(const py::handle& value, const char* keyword) {
+  const auto v = maybe_whole(value, keyword);
+  return v ? std::optional<long>(static_cast<long>(std::min<std::uint64_t>(*v, std::numeric_limits<long>::max())))
+           : std::nullopt;
+}
+
+py::tuple optimal(const api::TopologyRef& topology, const std::string& collective, const std::string& root,
+                  const py::object& ports, const std::string& duplex, const py::object& time_limit,
+                  const std::string& method, const py::object& beam_width, const py::object& max_steps,
+                  const py::object& anytime, const std::string& proof, const py::object& progress) {
   api::OptimalRequest r;
   r.topology = topology;
   r.collective = api::parse_collective(collective);
   r.root = root;
-  r.ports = api::port_model(ports, duplex);
-  r.time_limit = time_limit;
+  r.ports = api::port_model(port_count(ports), duplex);
+  r.time_limit = maybe_real(time_limit, "time_limit");
   r.method = api::parse_method(method);
-  r.beam_width = beam_width;
-  r.max_steps = max_steps;
-  r.anytime = anytime;
+  r.beam_width = maybe_long(beam_width, "beam_width");
+  r.max_steps = maybe_long(max_steps, "max_steps");
+  r.anytime = flag(anytime, "anytime");
   r.proof_dir = proof;
   const auto o = run_interruptibly<api::OptimalOutcome>([r] { return api::find_optimal(r); }, progress);
   py::object schedule = py::none();
@@ -43,7 +52,8 @@ py::tuple optimal(const api::TopologyRef& topology, const std::string& collectiv
   return py::make_tuple(document([&] { return o.to_json(); }), schedule, o.exit_code());
 }
 
-py::object optimal_study(const std::string& study, std::optional<double> seconds, const py::object& progress) {
+py::object optimal_study(const std::string& study, const py::object& time_limit, const py::object& progress) {
+  const auto seconds = maybe_real(time_limit, "time_limit");
   if (study == "star") {
     const auto s = run_interruptibly<api::OptimalStudy>([seconds] { return api::optimal_study_star(seconds); }, progress);
     return document([&] { return s.to_json(); });
@@ -56,10 +66,10 @@ py::object optimal_study(const std::string& study, std::optional<double> seconds
 py::object whatif(const std::string& collective, const std::vector<std::string>& topologies, const std::string& ports,
                   const std::string& duplex, const std::string& costs, const std::string& message_size,
                   const std::optional<std::string>& latency, const std::optional<std::string>& bandwidth,
-                  std::uint64_t seed, const std::string& fail_links, const std::string& fail_nodes,
-                  const std::string& fail_random, const std::string& root, const std::string& op,
-                  const std::string& values, const std::string& schedule, bool optimal,
-                  std::optional<double> optimal_time_limit, const py::object& progress) {
+                  const py::object& seed, const std::string& fail_links, const std::string& fail_nodes,
+                  const std::string& fail_random, const std::string& root, const py::object& op,
+                  const py::object& values, const std::string& schedule, const py::object& optimal,
+                  const py::object& optimal_time_limit, const py::object& progress) {
   api::WhatIfRequest r;
   r.collective = api::parse_collective(collective);
   r.topologies = topologies;
@@ -68,24 +78,40 @@ py::object whatif(const std::string& collective, const std::vector<std::string>&
   r.message_size = api::parse_number(message_size, "message_size", 0, /*strictly=*/true);
   if (latency) r.latency = api::parse_number(*latency, "latency", 0);
   if (bandwidth) r.bandwidth = api::parse_number(*bandwidth, "bandwidth", 0, /*strictly=*/true);
-  r.seed = seed;
+  r.seed = whole(seed, "seed");
   r.fail_links = fail_links;
   r.fail_nodes = fail_nodes;
   r.fail_rates = api::fault_rates(fail_random);
   r.root = root;
-  r.op = api::parse_op(op);
-  r.values = api::parse_values(values);
+  r.op = api::parse_op(text(op, "op"));
+  r.values = api::parse_values(text(values, "values"));
   r.schedule = schedule;
-  r.optimal = optimal;
-  r.optimal_seconds = optimal_time_limit;
+  r.optimal = flag(optimal, "optimal");
+  r.optimal_seconds = maybe_real(optimal_time_limit, "optimal_time_limit");
   const auto result = run_interruptibly<api::WhatIfResult>([r] { return api::run_whatif(r); }, progress);
   return document([&] { return result.to_json(); });
 }
 
-py::tuple montecarlo(const std::string& algorithms, int n, const std::string& dist, double cv, double mu_d, double mu_c,
-                     std::optional<std::uint64_t> runs, std::uint64_t seed, unsigned threads,
-                     std::optional<std::uint64_t> run, const py::object& progress) {
-  api::MonteCarloRequest r{algorithms, n, dist, cv, mu_d, mu_c, runs, seed, threads, run, /*keep_makespans=*/true};
+/// A processor count or the like as the api's int settings hold it (the api checks the range).
+int small_count(const py::handle& value, const char* keyword) {
+  return static_cast<int>(std::min<std::uint64_t>(whole(value, keyword), std::numeric_limits<int>::max()));
+}
+
+py::tuple montecarlo(const py::object& algorithms, const py::object& n, const py::object& dist, const py::object& cv,
+                     const py::object& mu_d, const py::object& mu_c, const py::object& runs, const py::object& seed,
+                     const py::object& threads, const py::object& run_value, const py::object& progress) {
+  const auto run = maybe_whole(run_value, "run");
+  api::MonteCarloRequest r{text(algorithms, "algorithms"),
+                           small_count(n, "n"),
+                           text(dist, "dist"),
+                           real(cv, "cv"),
+                           real(mu_d, "mu_d"),
+                           real(mu_c, "mu_c"),
+                           maybe_whole(runs, "runs"),
+                           whole(seed, "seed"),
+                           static_cast<unsigned>(small_count(threads, "threads")),
+                           run,
+                           /*keep_makespans=*/true};
   const auto result = run_interruptibly<api::MonteCarloResult>([r] { return api::run_montecarlo(r); }, progress);
   py::object samples = py::dict();
   for (const auto& outcome : result.outcomes) {
@@ -103,17 +129,17 @@ py::tuple montecarlo(const std::string& algorithms, int n, const std::string& di
   return py::make_tuple(document([&] { return result.to_json(); }), samples, columns, intervals);
 }
 
-py::object montecarlo_study(const std::string& study, int n, std::optional<std::uint64_t> runs, std::uint64_t seed,
-                            unsigned threads, std::optional<int> points, std::optional<int> ratio_points,
-                            const py::object& progress) {
+py::object montecarlo_study(const std::string& study, const py::object& n, const py::object& runs,
+                            const py::object& seed, const py::object& threads, const py::object& points,
+                            const py::object& ratio_points, const py::object& progress) {
   api::MonteCarloStudyRequest r;
   r.study = study;
-  r.n = n;
-  r.runs = runs;
-  r.seed = seed;
-  r.threads = threads;
-  if (points) r.points = *points;
-  if (ratio_points) r.ratio_points = *ratio_points;
+  r.n = small_count(n, "n");
+  r.runs = maybe_whole(runs, "runs");
+  r.seed = whole(seed, "seed");
+  r.threads = static_cast<unsigned>(small_count(threads, "threads"));
+  if (!points.is_none()) r.points = small_count(points, "points");
+  if (!ratio_points.is_none()) r.ratio_points = small_count(ratio_points, "ratio_points");
   const auto result = run_interruptibly<api::MonteCarloStudyResult>([r] { return api::run_montecarlo_study(r); }, progress);
   return document([&] { return result.to_json(); });
 }
@@ -127,8 +153,9 @@ py::tuple steady(const std::string& collective, const api::TopologyRef& topology
                  const std::vector<std::string>& sources, const std::vector<std::string>& targets,
                  const std::vector<std::string>& participants, const std::string& target,
                  const std::string& message_size, const std::string& task_work, const std::string& period,
-                 const std::string& emulate, int iteration_limit, bool whole_messages, bool trace,
-                 const py::object& progress) {
+                 const std::string& emulate, const py::object& iteration_limit, const py::object& whole_messages,
+                 const py::object& trace_value, const py::object& progress) {
+  const bool trace = flag(trace_value, "trace");
   api::SteadyRequest r;
   r.collective = api::parse_collective(collective);
   r.topology = topology;
@@ -141,8 +168,8 @@ py::tuple steady(const std::string& collective, const api::TopologyRef& topology
   r.task_work = task_work;
   r.period = period;
   r.emulate = emulate;
-  r.iteration_limit = iteration_limit;
-  r.whole_messages = whole_messages;
+  r.iteration_limit = small_count(iteration_limit, "iteration_limit");
+  r.whole_messages = flag(whole_messages, "whole_messages");
   r.trace = trace;
   auto result = run_interruptibly<std::shared_ptr<api::SteadyResult>>(
       [r] { return std::make_shared<api::SteadyResult>(api::run_steady(r)); }, progress);
@@ -155,9 +182,16 @@ py::tuple steady(const std::string& collective, const api::TopologyRef& topology
   return py::make_tuple(document([&] { return result->to_json(); }), columns, intervals);
 }
 
-py::tuple reduce(const std::string& algorithm, int n, const std::string& d, const std::string& c, std::optional<int> k,
-                 const std::string& op, bool trace, const py::object& progress) {
-  api::ReduceRequest r{algorithm, n, d, c, k, op, trace};
+py::tuple reduce(const std::string& algorithm, const py::object& n, const std::string& d, const std::string& c,
+                 const py::object& k, const py::object& op, const py::object& trace_value, const py::object& progress) {
+  const bool trace = flag(trace_value, "trace");
+  api::ReduceRequest r{algorithm,
+                       small_count(n, "n"),
+                       d,
+                       c,
+                       k.is_none() ? std::nullopt : std::optional<int>(small_count(k, "k")),
+                       text(op, "op"),
+                       trace};
   const auto result = run_interruptibly<api::ReduceResult>([r] { return api::plan_reduction(r); }, progress);
   py::object columns = py::none();
   py::object intervals = py::none();
@@ -168,7 +202,8 @@ py::tuple reduce(const std::string& algorithm, int n, const std::string& d, cons
   return py::make_tuple(document([&] { return result.to_json(); }), columns, intervals);
 }
 
-py::object figure2(int max_n, const py::object& progress) {
+py::object figure2(const py::object& max_n_value, const py::object& progress) {
+  const int max_n = small_count(max_n_value, "max_n");
   const auto result = run_interruptibly<api::Figure2Result>([max_n] { return api::reduce_figure2(max_n); }, progress);
   py::list rows;
   for (const auto& row : result.rows) {
@@ -183,7 +218,9 @@ py::object figure2(int max_n, const py::object& progress) {
   return py::make_tuple(document([&] { return result.to_json(); }), rows);
 }
 
-py::object markov(std::int64_t n, const std::string& rate, const py::object& progress) {
+py::object markov(const py::object& n_value, const py::object& rate_value, const py::object& progress) {
+  const auto n = static_cast<std::int64_t>(small_count(n_value, "n"));
+  const auto rate = text(rate_value, "rate");
   const auto result = run_interruptibly<api::MarkovResult>([n, rate] { return api::tree_dyn_markov(n, rate); }, progress);
   return document([&] { return result.to_json(); });
 }
