@@ -112,10 +112,6 @@ std::string table_text(const std::vector<WhatIfRow>& rows, const WhatIfOptions& 
       notes.push_back(fmt::format("{} {} ({}, faults {}) NOT verified: {}", r.topology, to_string(r.algorithm),
                                   port_text(r.ports), r.faults, r.reason.empty() ? "no reason recorded" : r.reason));
     }
-    if (r.applicable && r.algorithm == Algorithm::ONE_PACKET && noted.insert("one-packet").second) {
-      notes.push_back("the one-packet rows' bound is their own model's: one packet per message, so ⌈s/k⌉ steps at "
-                      "least (s: the status) — docs/collectives.md");
-    }
     const auto key = r.topology + "|" + r.faults;
     if (!r.connected && noted.insert(key).second) {
       notes.push_back(
@@ -162,7 +158,8 @@ std::string table_text(const std::vector<WhatIfRow>& rows, const WhatIfOptions& 
   out += times ? "steps: measured on the emulator (strict port-model checks; \"-\": a timed run with heterogeneous "
                  "costs, arbitrated); volume: packets the busiest node sends; time: the makespan, step-synchronous "
                  "Σ(α + largest message·m/β) with equal links, the timed run's otherwise; bound: a lower bound on the "
-                 "time, α·steps + m/β·max(steps, packets) — docs/whatif.md, docs/collectives.md\n"
+                 "time of any algorithm, α·L + m/β·max(L/max(m, 1), V/k) (L the step bound, V the packets some "
+                 "node must send or receive, k ports) — docs/whatif.md\n"
                : "steps: measured on the emulator, unit time, strict port-model checks; volume: packets the busiest node "
                  "sends; bound = max(⌈log_(k+1) N⌉ (+1 for single-port half-duplex all-reduce and all-gather), diameter "
                  "or the root's eccentricity) — docs/whatif.md\n";

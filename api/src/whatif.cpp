@@ -226,7 +226,7 @@ nlohmann::json WhatIfResult::row_json(const WhatIfRow& r) {
   put_exact(j, "lower_bound_time", r.lower_bound_time);
   put_exact(j, "bound_counting", r.bound_counting);
   put_exact(j, "bound_distance", r.bound_distance);
-  j["bound_volume"] = r.bound_volume;
+  put_exact(j, "bound_volume", r.bound_volume);
   j["bound_status"] = r.bound_status ? nlohmann::json(*r.bound_status) : nlohmann::json(nullptr);
   j["bound_reached"] = r.bound_reached;
   // The ratio of two exact times is exact: makespan / lower_bound_time.
