@@ -69,6 +69,10 @@ std::string plot_format(const std::string& path) {
 std::string port_text(const emulator::PortModel& m) { return fmt::format("{} {}", m.ports, api::duplex_name(m)); }
 bool timed(const WhatIfRow& r) { return r.time == emulator::TimeMode::TIMED; }
 
+/// The exit code of a study in which no row ran: nothing measured is neither a success nor a
+/// failed verification (docs/whatif.md, README "Exit codes").
+constexpr int EXIT_NOTHING_RAN = 4;
+
 /// The cells of a row that ran: steps (unit time) or "-" (timed), volume, the time when the links
 /// have costs, the bound (steps, or time with costs), the ratio, messages, verdict.
 std::vector<std::string> measured_cells(const WhatIfRow& r, bool times) {
@@ -288,6 +292,12 @@ int run(const WhatIfOptions& o) {
     const bool times = request.costs != algorithms::generic::CostKind::UNIT || request.latency || request.bandwidth;
     std::cout << table_text(result.rows, o, times);
   }
+  if (result.rows_run == 0) {
+    std::cerr << fmt::format("starnet: whatif: no row ran: every algorithm was not applicable (the reasons are in "
+                             "the rows); exit {}\n",
+                             EXIT_NOTHING_RAN);
+    return EXIT_NOTHING_RAN;
+  }
   return result.verified ? 0 : 1;
 }
 
@@ -301,7 +311,8 @@ void add_whatif_command(CLI::App& app, Action& action) {
       "on each topology under each port model and fault scenario with every algorithm that applies (star all-reduce "
       "on star:N, recursive doubling and halving, ring, Bruck, the uniform gossip, the total exchanges on Cayley "
       "graphs, a greedy BFS tree everywhere: docs/collectives.md), verifies every node on the emulator and prints the "
-      "steps, volume and time beside a lower bound (docs/whatif.md). Exit 1 if a run is not verified.");
+      "steps, volume and time beside a lower bound (docs/whatif.md). Exit 1 if a run is not verified (a collective "
+      "that did not reach every alive node is not), 4 if no row ran.");
   cmd->add_option("--collective", o.collective,
                   "allreduce, reduce, broadcast, allgather, reducescatter, gather, scatter or alltoall (the rooted "
                   "ones from --root)")

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <filesystem>
 
@@ -183,7 +184,9 @@ WhatIfResult run_whatif(const WhatIfRequest& request) {
   WhatIfResult out;
   out.request = request;
   out.rows = study.rows();
-  out.verified = study.all_verified();
+  out.rows_run = static_cast<std::size_t>(
+      std::count_if(out.rows.begin(), out.rows.end(), [](const WhatIfRow& r) { return r.applicable; }));
+  out.verified = out.rows_run > 0 && study.all_verified();
   out.wall_seconds = study.wall_seconds();
   return out;
 }
@@ -248,6 +251,7 @@ nlohmann::json WhatIfResult::to_json() const {
                         {"costs", generic::to_string(request.costs)},
                         {"seed", request.seed},
                         {"rows", rows_json},
+                        {"rows_run", rows_run},
                         {"verified", verified},
                         {"wall_seconds", wall_seconds}};
   put_exact(doc, "message_size", request.message_size);

@@ -53,6 +53,17 @@ TEST(RunWhatIf, TheOnePacketTotalExchangeTakesExactlyTheStatusInSteps) {
   EXPECT_EQ(one_packet, 3U);
 }
 
+TEST(RunWhatIf, AStudyInWhichNoRowRanIsNotVerified) {
+  WhatIfRequest r;
+  r.collective = Collective::ALLTOALL;
+  r.topologies = {"star:10"};  // beyond the generic collectives: every row says why not
+  const auto out = run_whatif(r);
+  ASSERT_FALSE(out.rows.empty());
+  EXPECT_EQ(out.rows_run, 0U);
+  EXPECT_FALSE(out.verified);
+  EXPECT_EQ(out.to_json()["rows_run"], 0);
+}
+
 TEST(RunWhatIf, LatencyAndBandwidthPriceAStepSynchronousRunExactly) {
   WhatIfRequest r;
   r.collective = Collective::ALLGATHER;

@@ -85,20 +85,58 @@ TEST(WhatIfCommand, FaultsMakeTheStarAllReduceNotApplicableAndTheTreeRunsOnWhatI
   EXPECT_EQ(rows[1]["links"], 239);
   const auto random = run_starnet(
       "whatif --topologies star:5,hypercube:7,torus:11x11 --fail-random 0,0.01,0.05 --seed 5 --ports 1,2 --json");
-  ASSERT_EQ(random.exit_code, 0) << random.err;
   const auto random_json = random.json();
+  // A row verified is one whose collective reached every alive node.
+  bool cut = false;
   for (const auto& row : random_json["rows"]) {
     if (row["applicable"] == true) {
-      EXPECT_EQ(row["verified"], true) << row.dump();
+      EXPECT_EQ(row["verified"], row["connected"]) << row.dump();
+      cut = cut || row["connected"] == false;
     }
+  }
+  EXPECT_EQ(random.exit_code, cut ? 1 : 0) << random.err;
+}
+
+TEST(WhatIfCommand, ADisconnectedPlatformIsReportedAsSuchAndNotVerified) {
+  const auto r = run_starnet("whatif --topologies ring:8 --fail-links 2-3,6-7");
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("not applicable: link 2–3 used at step 0 is down"));
+  EXPECT_THAT(r.out, HasSubstr("disconnected, root 0 reaches 4 of 8 alive nodes"));
+  EXPECT_THAT(r.out, HasSubstr("bfs-tree       4       2      3   1.33         6  NO"));
+  EXPECT_THAT(r.out, HasSubstr("reached 4 of the 8 alive nodes: the faults (2 links) cut root 0 off from the other 4"));
+}
+
+TEST(WhatIfCommand, ARunThatReachesOneOfTheAliveNodesIsNotVerified) {
+  // Each was "verified, yes", exit 0: half of star:5's links down, the root's five neighbours of a
+  // hypercube down, a DOT of two parts.
+  const auto dot = whatif_scratch("two_parts.dot");
+  std::ofstream(dot) << "graph { a -- b; c -- d; }\n";
+  const std::pair<std::string, std::string> cases[] = {
+      {"star:5 --fail-random 0.5", "reached 1 of the 120 alive nodes: the faults (p=0.5 (118 links)) cut root 12345 off from the other 119"},
+      {"hypercube:5 --fail-nodes 1,2,4,8,16", "reached 1 of the 27 alive nodes: the faults (5 nodes) cut root 00000 off from the other 26"},
+      {dot.string(), "reached 2 of the 4 alive nodes: the topology is disconnected: no path leads from root a to the other 2"}};
+  for (const auto& [args, reason] : cases) {
+    const auto r = run_starnet("whatif --json --topologies " + args);
+    ASSERT_EQ(r.exit_code, 1) << args << r.err;
+    const auto j = r.json();
+    EXPECT_EQ(j["verified"], false) << args;
+    const auto& tree = j["rows"].back();
+    EXPECT_EQ(tree["algorithm"], "bfs-tree") << args;
+    EXPECT_EQ(tree["verified"], false) << args;
+    EXPECT_EQ(tree["reason"], reason) << args;
   }
 }
 
-TEST(WhatIfCommand, ADisconnectedPlatformIsReportedAsSuch) {
-  const auto r = run_starnet("whatif --topologies ring:8 --fail-links 2-3,6-7");
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_THAT(r.out, HasSubstr("not applicable: link 2–3 used at step 0 is down"));
-  EXPECT_THAT(r.out, HasSubstr("disconnected, root 0 reaches 4 of 8 alive nodes"));
+TEST(WhatIfCommand, AStudyInWhichNoRowRanExitsFourSayingSo) {
+  const auto dot = whatif_scratch("one_way.dot");
+  std::ofstream(dot) << "digraph { a -> b; b -> c; c -> a; }\n";
+  const auto r = run_starnet("whatif --json --topologies " + dot.string());
+  EXPECT_EQ(r.exit_code, 4) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("no row ran: every algorithm was not applicable"));
+  const auto j = r.json();
+  EXPECT_EQ(j["rows_run"], 0);
+  EXPECT_EQ(j["verified"], false);
+  EXPECT_THAT(j["rows"][0]["reason"].get<std::string>(), HasSubstr("has no reverse"));
 }
 
 TEST(WhatIfCommand, RandomCostsGiveExactTimedMakespansAboveTheTimedBound) {

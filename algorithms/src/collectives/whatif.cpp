@@ -240,10 +240,12 @@ class Runner {
     if (scenarios.empty()) scenarios.emplace_back();
     for (const auto& rate : scenarios) {
       const Scenario sc = make_scenario(fixed, rate);
+      const std::size_t first = rows_.size();
       for (const PortModel& model : s_.models) {
         for (const Algorithm a : algorithms) builtin_row(sc, model, a);
         for (const auto& [kind, algorithm] : s_.extras) extra_row(sc, model, kind, algorithm);
       }
+      for (std::size_t i = first; i < rows_.size(); ++i) unreached(rows_[i], sc);
     }
     base_ = nullptr;
     intact_ = nullptr;
@@ -353,6 +355,19 @@ class Runner {
     bound(r, sc, s_.collective, model);
     r.wall_seconds = seconds_since(start);
     rows_.push_back(std::move(r));
+  }
+
+  /// A collective over the alive nodes that ran on fewer of them is not verified, whatever its
+  /// own nodes ended with: the row says what it reached and why.
+  void unreached(WhatIfRow& r, const Scenario& sc) const {
+    if (!r.applicable || r.nodes >= r.alive_nodes) return;
+    const auto cut = r.alive_nodes - r.nodes;
+    const std::string why =
+        sc.faults.empty()
+            ? fmt::format("the topology is disconnected: no path leads from root {} to the other {}", r.root, cut)
+            : fmt::format("the faults ({}) cut root {} off from the other {}", sc.description, r.root, cut);
+    r.verified = false;
+    r.reason = fmt::format("reached {} of the {} alive nodes: {}", r.nodes, r.alive_nodes, why);
   }
 
   void not_applicable(WhatIfRow r, std::string reason) {

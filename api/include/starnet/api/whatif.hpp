@@ -54,6 +54,10 @@ struct WhatIfRequest {
 struct WhatIfResult {
   WhatIfRequest request;
   std::vector<WhatIfRow> rows;
+  /// Rows that ran (applicable); none: nothing was measured, and nothing is verified.
+  std::size_t rows_run = 0;
+  /// Some row ran and every row that ran is verified (a collective that did not reach every
+  /// alive node is not).
   bool verified = false;
   double wall_seconds = 0;
   /// The document of `starnet whatif --json`.
