@@ -191,6 +191,52 @@ WhatIfResult run_whatif(const WhatIfRequest& request) {
   return out;
 }
 
+WhatIfFigure whatif_figure(const WhatIfResult& result) {
+  const auto& q = result.request;
+  WhatIfFigure f;
+  const bool times = q.costs != generic::CostKind::UNIT || q.latency || q.bandwidth;
+  f.quantity = times ? "time" : "steps";
+  if (!times) {
+    f.axis = "steps (unit time)";
+  } else if (q.costs == generic::CostKind::RANDOM) {
+    f.axis = "time (random link costs k/4 per packet)";
+  } else if (q.latency || q.bandwidth) {
+    f.axis = "time (in the unit of the latency α; messages of m units take α + m/β)";
+  } else {
+    f.axis = "time (in the unit of the platform's latencies and 1/bandwidths)";
+  }
+  std::optional<double> smallest;
+  std::optional<double> largest;
+  const auto seen = [&](double v) {
+    if (!(v > 0)) return;
+    smallest = smallest ? std::min(*smallest, v) : v;
+    largest = largest ? std::max(*largest, v) : v;
+  };
+  const auto group_of = [](const WhatIfRow& r) {
+    const std::string label = fmt::format("{} {} {}", r.topology, r.ports.ports, duplex_name(r.ports));
+    return r.faults == "none" ? label : fmt::format("{} {}", label, r.faults);
+  };
+  for (const auto& r : result.rows) {
+    const auto label = group_of(r);
+    if (f.groups.empty() || f.groups.back().label != label) f.groups.push_back({label, std::nullopt, {}});
+    auto& g = f.groups.back();
+    WhatIfBar bar{to_string(r.algorithm), std::nullopt, ""};
+    if (!r.applicable) {
+      bar.mark = "not applicable";
+    } else {
+      // With unit costs the makespan is the step count: one quantity either way.
+      bar.value = r.makespan.to_double();
+      seen(*bar.value);
+      if (!r.verified) bar.mark = "NOT verified";
+      g.bound = r.lower_bound_time.to_double();
+      seen(*g.bound);
+    }
+    g.bars.push_back(std::move(bar));
+  }
+  f.log_scale = smallest && *largest > WHATIF_LOG_SCALE_SPREAD * *smallest;
+  return f;
+}
+
 nlohmann::json WhatIfResult::row_json(const WhatIfRow& r) {
   nlohmann::json j = {{"topology", r.topology},
                       {"algorithm", to_string(r.algorithm)},

@@ -341,6 +341,27 @@ TEST(WhatIfCommand, TheAllReduceBoundOfAMebibyteVectorIsBelowTheToolsOwnReduceSc
   }
 }
 
+TEST(WhatIfCommand, ThePlotDrawsTheTimesTheTableRanksByAndMarksRowsThatDidNotRun) {
+  // It drew steps (one-packet 442 the tallest) while the table ranked by time (bfs-tree the slowest).
+  const auto svg = whatif_scratch("ranked.svg");
+  const auto r = run_starnet("whatif --collective alltoall --topologies star:5 --latency 1e-6 --bandwidth 1e10 "
+                             "--message-size 1024 --plot " + svg.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto script = slurp(whatif_scratch("ranked.gp"));
+  EXPECT_THAT(script, HasSubstr("$bfs_tree << EOD\n2 0.0025739584\nEOD"));
+  EXPECT_THAT(script, HasSubstr("$one_packet << EOD\n0 0.0004872608\nEOD"));
+  EXPECT_THAT(script, HasSubstr("set ylabel 'time (in the unit of the latency"));
+  EXPECT_THAT(script, HasSubstr("set yrange [0:*]"));
+  const auto half = whatif_scratch("marked.svg");
+  const auto h = run_starnet("whatif --collective alltoall --topologies hypercube:8 --duplex full,half --plot " +
+                             half.string());
+  ASSERT_EQ(h.exit_code, 0) << h.err;
+  const auto marked = slurp(whatif_scratch("marked.gp"));
+  EXPECT_THAT(marked, HasSubstr("set logscale y"));      // 1,024 steps beside 8
+  EXPECT_THAT(marked, HasSubstr("\"n/a bfs-tree\""));    // a tree all-to-all is built up to 128 nodes
+  EXPECT_THAT(marked, HasSubstr("\"n/a one-packet\""));  // it breaks single-port half duplex
+}
+
 TEST(WhatIfCommand, CompleteGraphsAndSimGridClustersGetRecursiveDoubling) {
   // Issue 34, defect 10: complete:8 had only a BFS tree (14 steps) against a bound of 3.
   auto r = run_starnet("whatif --topologies complete:8 --json");
