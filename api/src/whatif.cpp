@@ -158,17 +158,31 @@ WhatIfResult run_whatif(const WhatIfRequest& request) {
   if (request.topologies.empty()) {
     throw UsageError(Setting{"topologies", ""}, "no topology given (expected e.g. star:5,hypercube:7)");
   }
+  // A list entry given twice is one scenario: rows are not repeated.
+  const auto once = [](auto items, auto same) {
+    decltype(items) kept;
+    for (auto& item : items) {
+      if (std::none_of(kept.begin(), kept.end(), [&](const auto& k) { return same(k, item); })) kept.push_back(item);
+    }
+    return kept;
+  };
+  const auto equal = [](const auto& a, const auto& b) { return a == b; };
+  const auto topologies = once(request.topologies, equal);
+  const auto models = once(request.port_models, [](const emulator::PortModel& a, const emulator::PortModel& b) {
+    return a.ports == b.ports && a.half_duplex == b.half_duplex;
+  });
+  const auto rates = once(request.fail_rates, equal);
   coll::WhatIfStudy study;
   study.collective(request.collective)
-      .topologies(request.topologies)
-      .port_models(request.port_models)
+      .topologies(topologies)
+      .port_models(models)
       .costs(request.costs)
       .message_size(request.message_size)
       .latency(request.latency)
       .bandwidth(request.bandwidth)
       .failed_links(request.fail_links)
       .failed_nodes(request.fail_nodes)
-      .fault_rates(request.fail_rates)
+      .fault_rates(rates)
       .seed(request.seed)
       .root(request.root)
       .op(request.op)
@@ -247,6 +261,8 @@ nlohmann::json WhatIfResult::row_json(const WhatIfRow& r) {
                       {"fail_rate", r.fail_rate},
                       {"failed_links", r.failed_links},
                       {"failed_nodes", r.failed_nodes},
+                      {"failed_link_list", r.failed_link_list},
+                      {"failed_node_list", r.failed_node_list},
                       {"total_nodes", r.total_nodes},
                       {"nodes", r.nodes},
                       {"links", r.links},
@@ -312,28 +328,35 @@ namespace {
 
 std::string csv_cell(const nlohmann::json& v) {
   if (v.is_null()) return "";
-  std::string s = v.is_string() ? v.get<std::string>() : v.dump();
+  std::string s;
+  if (v.is_array()) {
+    // A list as --fail-links and --fail-nodes take it.
+    for (const auto& item : v) s += (s.empty() ? "" : ",") + item.get<std::string>();
+  } else {
+    s = v.is_string() ? v.get<std::string>() : v.dump();
+  }
   if (s.find_first_of(",\"\n") == std::string::npos) return s;
   std::string quoted = "\"";
   for (const char c : s) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
   return quoted + "\"";
 }
 
-constexpr const char* CSV_COLUMNS[] = {"topology",       "algorithm",        "variant",        "ports",
-                                       "duplex",         "faults",           "fail_rate",      "failed_links",
-                                       "failed_nodes",   "total_nodes",      "nodes",          "links",
-                                       "alive_nodes",    "connected",        "root",           "diameter",
-                                       "exact_diameter", "applicable",       "reason",         "time",
-                                       "steps",          "planned_steps",    "makespan",       "messages",
-                                       "volume",         "lower_bound",      "lower_bound_time", "bound_counting",
-                                       "bound_distance", "bound_volume",     "bound_status",   "bound_reached",
-                                       "ratio",          "verified",         "wall_seconds"};
+constexpr const char* CSV_COLUMNS[] = {"topology", "algorithm", "variant", "ports", "duplex", "faults", "fail_rate",
+                                       "failed_links", "failed_nodes", "failed_link_list", "failed_node_list",
+                                       "total_nodes", "nodes", "links", "alive_nodes", "connected", "root",
+                                       "diameter", "exact_diameter", "applicable", "reason", "time", "steps",
+                                       "planned_steps", "makespan", "messages", "volume", "lower_bound",
+                                       "lower_bound_time", "bound_counting", "bound_distance", "bound_volume",
+                                       "bound_status", "bound_reached", "ratio", "verified", "wall_seconds"};
 
 }  // namespace
 
 std::string WhatIfResult::csv() const {
   std::string out;
-  for (const char* c : CSV_COLUMNS) out += (out.empty() ? "" : ",") + std::string(c);
+  for (const char* c : CSV_COLUMNS) {
+    if (!out.empty()) out += ',';
+    out += c;
+  }
   out += "\n";
   for (const auto& r : rows) {
     const auto j = row_json(r);

@@ -362,6 +362,44 @@ TEST(WhatIfCommand, ThePlotDrawsTheTimesTheTableRanksByAndMarksRowsThatDidNotRun
   EXPECT_THAT(marked, HasSubstr("\"n/a one-packet\""));  // it breaks single-port half duplex
 }
 
+TEST(WhatIfCommand, ALinkOrNodeNamedTwiceCountsOnceInTheTextAsInTheJson) {
+  // The text said "2 links" where the JSON said 1.
+  const auto text = run_starnet("whatif --topologies ring:6 --fail-links 0-1,1-0 --fail-nodes 3,3");
+  EXPECT_THAT(text.out, HasSubstr("1 link + 1 node"));
+  const auto j = run_starnet("whatif --topologies ring:6 --fail-links 0-1,1-0 --fail-nodes 3,3 --json").json();
+  EXPECT_EQ(j["rows"][0]["failed_links"], 1);
+  EXPECT_EQ(j["rows"][0]["failed_nodes"], 1);
+  EXPECT_EQ(j["rows"][0]["failed_link_list"], nlohmann::json::array({"0-1"}));
+  EXPECT_EQ(j["rows"][0]["failed_node_list"], nlohmann::json::array({"3"}));
+}
+
+TEST(WhatIfCommand, RandomFaultsAreListedSoThatTheScenarioRunsAgainWithoutItsSeed) {
+  const auto csv = whatif_scratch("random.csv");
+  const auto random = run_starnet("whatif --topologies torus:4x4 --fail-random 0.3 --seed 9 --json --csv " + csv.string());
+  const auto j = random.json();
+  const auto& listed = j["rows"].back()["failed_link_list"];
+  ASSERT_GT(listed.size(), 0U);
+  std::string links;
+  for (const auto& l : listed) links += (links.empty() ? "" : ",") + l.get<std::string>();
+  EXPECT_EQ(j["rows"].back()["failed_links"], listed.size());
+  // The CSV cell is the same list, as --fail-links takes it.
+  EXPECT_THAT(slurp(csv), HasSubstr("\"" + links + "\""));
+  const auto again = run_starnet("whatif --topologies torus:4x4 --fail-links '" + links + "' --json");
+  EXPECT_EQ(again.exit_code, random.exit_code);
+  const auto k = again.json();
+  ASSERT_EQ(k["rows"].size(), j["rows"].size());
+  for (std::size_t i = 0; i < k["rows"].size(); ++i) {
+    for (const char* key : {"applicable", "reason", "nodes", "links", "steps", "verified", "failed_link_list"}) {
+      EXPECT_EQ(k["rows"][i].value(key, nlohmann::json()), j["rows"][i].value(key, nlohmann::json())) << i << " " << key;
+    }
+  }
+}
+
+TEST(WhatIfCommand, AListEntryGivenTwiceAddsNoRows) {
+  const auto j = run_starnet("whatif --topologies ring:6,ring:6 --ports 1,1 --duplex full,full --fail-random 0,0 --json").json();
+  EXPECT_EQ(j["rows"].size(), 2U);  // ring and bfs-tree, once
+}
+
 TEST(WhatIfCommand, CompleteGraphsAndSimGridClustersGetRecursiveDoubling) {
   // Issue 34, defect 10: complete:8 had only a BFS tree (14 steps) against a bound of 3.
   auto r = run_starnet("whatif --topologies complete:8 --json");

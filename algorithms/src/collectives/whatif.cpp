@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <iterator>
 #include <memory>
 #include <unordered_set>
 
@@ -254,26 +255,34 @@ class Runner {
  private:
   Scenario make_scenario(const Faults& fixed, std::optional<double> rate) const {
     Scenario sc;
+    // One entry per undirected link, whichever way it was named, and per node, however often.
+    const auto normalise = [](std::vector<std::pair<NodeId, NodeId>>& links) {
+      for (auto& [u, v] : links) {
+        if (v < u) std::swap(u, v);
+      }
+      std::sort(links.begin(), links.end());
+      links.erase(std::unique(links.begin(), links.end()), links.end());
+    };
     sc.faults = fixed;
-    std::vector<std::string> parts;
-    if (!fixed.links.empty())
-      parts.push_back(fmt::format("{} link{}", fixed.links.size(), fixed.links.size() == 1 ? "" : "s"));
-    if (!fixed.nodes.empty())
-      parts.push_back(fmt::format("{} node{}", fixed.nodes.size(), fixed.nodes.size() == 1 ? "" : "s"));
-    if (rate) {
-      sc.rate = *rate;
-      const auto random = generic::random_failed_links(*base_, *rate, s_.seed);
-      parts.push_back(fmt::format("p={} ({} link{})", *rate, random.size(), random.size() == 1 ? "" : "s"));
-      sc.faults.links.insert(sc.faults.links.end(), random.begin(), random.end());
-    }
-    // One entry per undirected link, whichever way it was named.
-    for (auto& [u, v] : sc.faults.links) {
-      if (v < u) std::swap(u, v);
-    }
-    std::sort(sc.faults.links.begin(), sc.faults.links.end());
-    sc.faults.links.erase(std::unique(sc.faults.links.begin(), sc.faults.links.end()), sc.faults.links.end());
+    normalise(sc.faults.links);
     std::sort(sc.faults.nodes.begin(), sc.faults.nodes.end());
     sc.faults.nodes.erase(std::unique(sc.faults.nodes.begin(), sc.faults.nodes.end()), sc.faults.nodes.end());
+    const auto count = [](std::size_t n, const char* what) { return fmt::format("{} {}{}", n, what, n == 1 ? "" : "s"); };
+    std::vector<std::string> parts;
+    if (!sc.faults.links.empty()) parts.push_back(count(sc.faults.links.size(), "link"));
+    if (!sc.faults.nodes.empty()) parts.push_back(count(sc.faults.nodes.size(), "node"));
+    if (rate) {
+      sc.rate = *rate;
+      auto random = generic::random_failed_links(*base_, *rate, s_.seed);
+      normalise(random);
+      // The random draw beyond the links named: the parts add up to the links that failed.
+      std::vector<std::pair<NodeId, NodeId>> more;
+      std::set_difference(random.begin(), random.end(), sc.faults.links.begin(), sc.faults.links.end(),
+                          std::back_inserter(more));
+      parts.push_back(fmt::format("p={} ({})", *rate, count(more.size(), "link")));
+      sc.faults.links.insert(sc.faults.links.end(), more.begin(), more.end());
+      std::sort(sc.faults.links.begin(), sc.faults.links.end());
+    }
     sc.description = parts.empty() ? "none" : fmt::format("{}", fmt::join(parts, " + "));
     if (intact_ == nullptr) {
       // Too large for a Subnetwork: only an intact star graph gets here (its all-reduce runs on the
@@ -318,6 +327,8 @@ class Runner {
     r.fail_rate = sc.rate;
     r.failed_links = sc.faults.links.size();
     r.failed_nodes = sc.faults.nodes.size();
+    for (const auto& [u, v] : sc.faults.links) r.failed_link_list.push_back(base_->node_name(u) + "-" + base_->node_name(v));
+    for (const NodeId v : sc.faults.nodes) r.failed_node_list.push_back(base_->node_name(v));
     r.total_nodes = base_->num_nodes();
     r.root = base_->node_name(root_);
     if (sc.net != nullptr) {

@@ -99,6 +99,10 @@ struct WhatIfRow {
   double fail_rate = 0;
   std::uint64_t failed_links = 0;
   std::uint64_t failed_nodes = 0;
+  /// What failed, random draws included, as `--fail-links` and `--fail-nodes` take them ("u-v"
+  /// with u < v by index; node names): the scenario reproduced without its seed.
+  std::vector<std::string> failed_link_list;
+  std::vector<std::string> failed_node_list;
   std::uint64_t total_nodes = 0;  ///< of the intact topology
   std::uint64_t nodes = 0;        ///< nodes the algorithm ran on (what the root reaches)
   std::uint64_t links = 0;
