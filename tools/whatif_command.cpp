@@ -142,8 +142,14 @@ std::string table_text(const std::vector<WhatIfRow>& rows, const WhatIfOptions& 
           : fmt::format("α–β ({}{}{})", o.latency.empty() ? "" : "latency " + o.latency,
                         o.latency.empty() || o.bandwidth.empty() ? "" : ", ",
                         o.bandwidth.empty() ? "" : "bandwidth " + o.bandwidth);
-  std::string out = fmt::format("whatif: {} ({} of {} values), {} link costs{}{}; {}\n", o.collective, o.op,
-                                o.values == "random" ? fmt::format("random (seed {})", o.seed) : "rank + 1", costs,
+  const std::string values = o.values == "random" ? fmt::format("random (seed {})", o.seed) : "rank + 1";
+  // Only the reductions apply the operator; the others move the values whole.
+  const auto collective = api::parse_collective(o.collective);
+  const std::string data = algorithms::reduces(collective) ? fmt::format("{} of {} values", o.op, values)
+                           : collective == algorithms::Collective::BROADCAST
+                               ? fmt::format("root {}'s value of the {} values, no operator", o.root, values)
+                               : fmt::format("{} values moved whole, no operator", values);
+  std::string out = fmt::format("whatif: {} ({}), {} link costs{}{}; {}\n", o.collective, data, costs,
                                 o.costs == "random" ? fmt::format(" (seed {})", o.seed) : "",
                                 o.message_size == "1" ? "" : fmt::format(", messages of {} units", o.message_size),
                                 plural(rows.size(), "row", "rows"));

@@ -310,7 +310,9 @@ nlohmann::json WhatIfResult::to_json() const {
   nlohmann::json rows_json = nlohmann::json::array();
   for (const auto& r : rows) rows_json.push_back(row_json(r));
   nlohmann::json doc = {{"collective", to_string(request.collective)},
-                        {"costs", generic::to_string(request.costs)},
+                        // Latency or bandwidth make unit costs the α–β model: the costs that ran.
+                        {"costs", generic::to_string(request.latency || request.bandwidth ? generic::CostKind::TOPOLOGY
+                                                                                          : request.costs)},
                         {"seed", request.seed},
                         {"rows", rows_json},
                         {"rows_run", rows_run},

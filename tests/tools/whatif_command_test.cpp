@@ -380,7 +380,10 @@ TEST(WhatIfCommand, RandomFaultsAreListedSoThatTheScenarioRunsAgainWithoutItsSee
   const auto& listed = j["rows"].back()["failed_link_list"];
   ASSERT_GT(listed.size(), 0U);
   std::string links;
-  for (const auto& l : listed) links += (links.empty() ? "" : ",") + l.get<std::string>();
+  for (const auto& l : listed) {
+    if (!links.empty()) links += ',';
+    links += l.get<std::string>();
+  }
   EXPECT_EQ(j["rows"].back()["failed_links"], listed.size());
   // The CSV cell is the same list, as --fail-links takes it.
   EXPECT_THAT(slurp(csv), HasSubstr("\"" + links + "\""));
@@ -398,6 +401,31 @@ TEST(WhatIfCommand, RandomFaultsAreListedSoThatTheScenarioRunsAgainWithoutItsSee
 TEST(WhatIfCommand, AListEntryGivenTwiceAddsNoRows) {
   const auto j = run_starnet("whatif --topologies ring:6,ring:6 --ports 1,1 --duplex full,full --fail-random 0,0 --json").json();
   EXPECT_EQ(j["rows"].size(), 2U);  // ring and bfs-tree, once
+}
+
+TEST(WhatIfCommand, HeadersSayWhatEachCollectiveDoesWithTheValuesAndJsonTheCostsThatRan) {
+  // Every header said "sum of rank + 1 values", and JSON "costs": "unit" under --latency.
+  EXPECT_THAT(run_starnet("whatif --collective alltoall --topologies ring:4").out,
+              HasSubstr("whatif: alltoall (rank + 1 values moved whole, no operator), unit link costs"));
+  EXPECT_THAT(run_starnet("whatif --collective broadcast --topologies ring:4 --root 2").out,
+              HasSubstr("whatif: broadcast (root 2's value of the rank + 1 values, no operator)"));
+  EXPECT_THAT(run_starnet("whatif --collective reducescatter --topologies ring:4 --op max").out,
+              HasSubstr("whatif: reducescatter (max of rank + 1 values)"));
+  EXPECT_EQ(run_starnet("whatif --topologies ring:4 --latency 1 --json").json()["costs"], "topology");
+  EXPECT_EQ(run_starnet("whatif --topologies ring:4 --json").json()["costs"], "unit");
+}
+
+TEST(WhatIfCommand, WithoutGnuplotThePlotsScriptIsKept) {
+  const auto svg = whatif_scratch("no_gnuplot.svg");
+  const auto gp = whatif_scratch("no_gnuplot.gp");
+  std::filesystem::remove(gp);
+  const auto r = run_shell("env PATH=/nonexistent " + std::string(STARNET_EXE) + " whatif --topologies ring:4 --plot " +
+                               svg.string(),
+                           whatif_scratch("no_gnuplot.err"));
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("the script is kept in \"" + gp.string() + "\""));
+  EXPECT_THAT(slurp(gp), HasSubstr("$bfs_tree << EOD"));
+  EXPECT_FALSE(std::filesystem::exists(svg));
 }
 
 TEST(WhatIfCommand, CompleteGraphsAndSimGridClustersGetRecursiveDoubling) {
