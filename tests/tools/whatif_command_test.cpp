@@ -428,6 +428,31 @@ TEST(WhatIfCommand, WithoutGnuplotThePlotsScriptIsKept) {
   EXPECT_FALSE(std::filesystem::exists(svg));
 }
 
+TEST(WhatIfCommand, ASingleNodeTopologyTakesZeroStepsInEveryCollective) {
+  // complete:1 stopped the whole study: `topology "" is not known` (allgather, alltoall, reducescatter).
+  for (const char* c : {"allreduce", "reduce", "broadcast", "allgather", "reducescatter", "gather", "scatter",
+                        "alltoall"}) {
+    const auto r = run_starnet(std::string("whatif --json --topologies complete:1,ring:4 --collective ") + c);
+    ASSERT_EQ(r.exit_code, 0) << c << ": " << r.err;
+    std::size_t single = 0;
+    const auto j = r.json();
+    for (const auto& row : j["rows"]) {
+      if (row["topology"] != "complete:1") continue;
+      ++single;
+      EXPECT_EQ(row["steps"], 0) << c << " " << row["algorithm"];
+      EXPECT_EQ(row["verified"], true) << c << " " << row["algorithm"];
+    }
+    EXPECT_GT(single, 0U) << c;
+  }
+  const auto bruck = run_starnet("schedule export --algorithm bruck --topology complete:1 --collective alltoall -o " +
+                                 whatif_scratch("bruck1.json").string());
+  EXPECT_EQ(bruck.exit_code, 2);
+  EXPECT_THAT(bruck.err, HasSubstr("bruck needs two nodes or more; complete:1 has 1: nothing to exchange"));
+  const auto optimal = run_starnet("optimal --topology complete:1");
+  EXPECT_EQ(optimal.exit_code, 0) << optimal.err;
+  EXPECT_THAT(optimal.out, HasSubstr("optimum: 0 steps (proved: nothing to move;"));
+}
+
 TEST(WhatIfCommand, CompleteGraphsAndSimGridClustersGetRecursiveDoubling) {
   // Issue 34, defect 10: complete:8 had only a BFS tree (14 steps) against a bound of 3.
   auto r = run_starnet("whatif --topologies complete:8 --json");
