@@ -86,7 +86,7 @@ int main(int argc, char** argv) {
   using namespace starnet::tools;
   CLI::App app{
       "starnet — an emulator of processor interconnects centred on the star graph S_n.\n"
-      "Exit codes: 0 success, 1 a verification failed, 2 bad input or usage, 3 a runtime failure.",
+      "Exit codes: 0 success, 1 a verification failed, 2 bad input or usage, 3 a runtime failure, 4 nothing ran.",
       "starnet"};
   app.require_subcommand(0, 1);  // an unknown word is then named (ExtrasError); none: see require_subcommand_chosen()
   // A graph file's unused attributes are named once each, whichever command read the file.

@@ -63,10 +63,13 @@ std::string sat_text(const api::OptimalOutcome& o) {
     const bool unsat_below = std::any_of(r.solves.begin(), r.solves.end(), [&r](const opt::SolveRecord& s) {
       return s.satisfiable && !*s.satisfiable && s.steps + 1 == *r.optimum;
     });
-    out += fmt::format("optimum: {} (proved: no schedule of {} exists, by {}; the schedule of {} runs verified on the "
-                       "emulator)\n",
-                       plural(*r.optimum, "step", "steps"), plural(*r.optimum - 1, "step", "steps"),
-                       unsat_below ? fmt::format("UNSAT at T = {}", *r.optimum - 1) : "a lower bound", r.upper_source);
+    // Zero steps (one node) needs no proof: there is no shorter schedule to rule out.
+    const std::string proof =
+        *r.optimum == 0 ? "nothing to move"
+                        : fmt::format("no schedule of {} exists, by {}", plural(*r.optimum - 1, "step", "steps"),
+                                      unsat_below ? fmt::format("UNSAT at T = {}", *r.optimum - 1) : "a lower bound");
+    out += fmt::format("optimum: {} (proved: {}; the schedule of {} runs verified on the emulator)\n",
+                       plural(*r.optimum, "step", "steps"), proof, r.upper_source);
   } else {
     out += fmt::format("time limit: the optimum lies in [{}, {}]; the upper bound is {}'s schedule, run verified\n",
                        r.lower_bound, r.upper_bound ? std::to_string(*r.upper_bound) : std::string("?"),

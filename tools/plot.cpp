@@ -111,8 +111,13 @@ void draw_gnuplot(const std::string& plot, const std::string& about, const std::
     std::stringstream log;
     log << std::ifstream(dir / "gnuplot.log").rdbuf();
     cleanup();
-    throw Error(fmt::format("--plot \"{}\": gnuplot failed ({}; gnuplot-nox is in tools/packages.txt): {}", plot,
-                            spawned != 0 ? "cannot be started" : "non-zero exit", log.str()));
+    // The script holds the figure's data: kept, it draws the figure once gnuplot is there.
+    const std::string script_path = gnuplot_script_path(plot);
+    write_file_atomically(script_path, text);
+    throw Error(fmt::format("--plot \"{}\": gnuplot failed ({}; gnuplot-nox is in tools/packages.txt), the script "
+                            "is kept in \"{}\" (`gnuplot {}` draws the figure): {}",
+                            plot, spawned != 0 ? "cannot be started" : "non-zero exit", script_path, script_path,
+                            log.str()));
   }
   cleanup();
   // The script first: whoever finds the new figure finds the script that drew it.

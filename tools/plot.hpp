@@ -41,8 +41,9 @@ struct GnuplotData {
 /// @param about what the figure shows and the command that computed its data, one line each
 /// @param script starts with gnuplot_terminal(plot, …) and reads the data as `$name`
 /// @pre every name is an identifier and no row of @p data reads `EOD` (the datablocks' end)
-/// @throws Error naming the plot and gnuplot's complaint when gnuplot fails; UsageError naming the
-/// path when the script or the figure cannot be written.
+/// @throws Error naming the plot, the script and gnuplot's complaint when gnuplot fails or is
+/// missing (the script is then kept all the same, without the figure); UsageError naming the path
+/// when the script or the figure cannot be written.
 ///
 ///     draw_gnuplot("f.svg", "Figure 1 of the paper, from `starnet x --study figure1`",
 ///                  gnuplot_terminal("f.svg", 900, 540) + "plot $points using 1:2 with lines\n",

@@ -69,6 +69,10 @@ std::string plot_format(const std::string& path) {
 std::string port_text(const emulator::PortModel& m) { return fmt::format("{} {}", m.ports, api::duplex_name(m)); }
 bool timed(const WhatIfRow& r) { return r.time == emulator::TimeMode::TIMED; }
 
+/// The exit code of a study in which no row ran: nothing measured is neither a success nor a
+/// failed verification (docs/whatif.md, README "Exit codes").
+constexpr int EXIT_NOTHING_RAN = 4;
+
 /// The cells of a row that ran: steps (unit time) or "-" (timed), volume, the time when the links
 /// have costs, the bound (steps, or time with costs), the ratio, messages, verdict.
 std::vector<std::string> measured_cells(const WhatIfRow& r, bool times) {
@@ -112,10 +116,6 @@ std::string table_text(const std::vector<WhatIfRow>& rows, const WhatIfOptions& 
       notes.push_back(fmt::format("{} {} ({}, faults {}) NOT verified: {}", r.topology, to_string(r.algorithm),
                                   port_text(r.ports), r.faults, r.reason.empty() ? "no reason recorded" : r.reason));
     }
-    if (r.applicable && r.algorithm == Algorithm::ONE_PACKET && noted.insert("one-packet").second) {
-      notes.push_back("the one-packet rows' bound is their own model's: one packet per message, so ⌈s/k⌉ steps at "
-                      "least (s: the status) — docs/collectives.md");
-    }
     const auto key = r.topology + "|" + r.faults;
     if (!r.connected && noted.insert(key).second) {
       notes.push_back(
@@ -142,8 +142,14 @@ std::string table_text(const std::vector<WhatIfRow>& rows, const WhatIfOptions& 
           : fmt::format("α–β ({}{}{})", o.latency.empty() ? "" : "latency " + o.latency,
                         o.latency.empty() || o.bandwidth.empty() ? "" : ", ",
                         o.bandwidth.empty() ? "" : "bandwidth " + o.bandwidth);
-  std::string out = fmt::format("whatif: {} ({} of {} values), {} link costs{}{}; {}\n", o.collective, o.op,
-                                o.values == "random" ? fmt::format("random (seed {})", o.seed) : "rank + 1", costs,
+  const std::string values = o.values == "random" ? fmt::format("random (seed {})", o.seed) : "rank + 1";
+  // Only the reductions apply the operator; the others move the values whole.
+  const auto collective = api::parse_collective(o.collective);
+  const std::string data = algorithms::reduces(collective) ? fmt::format("{} of {} values", o.op, values)
+                           : collective == algorithms::Collective::BROADCAST
+                               ? fmt::format("root {}'s value of the {} values, no operator", o.root, values)
+                               : fmt::format("{} values moved whole, no operator", values);
+  std::string out = fmt::format("whatif: {} ({}), {} link costs{}{}; {}\n", o.collective, data, costs,
                                 o.costs == "random" ? fmt::format(" (seed {})", o.seed) : "",
                                 o.message_size == "1" ? "" : fmt::format(", messages of {} units", o.message_size),
                                 plural(rows.size(), "row", "rows"));
@@ -162,7 +168,8 @@ std::string table_text(const std::vector<WhatIfRow>& rows, const WhatIfOptions& 
   out += times ? "steps: measured on the emulator (strict port-model checks; \"-\": a timed run with heterogeneous "
                  "costs, arbitrated); volume: packets the busiest node sends; time: the makespan, step-synchronous "
                  "Σ(α + largest message·m/β) with equal links, the timed run's otherwise; bound: a lower bound on the "
-                 "time, α·steps + m/β·max(steps, packets) — docs/whatif.md, docs/collectives.md\n"
+                 "time of any algorithm, α·L + m/β·max(L/max(m, 1), V/k) (L the step bound, V the packets some "
+                 "node must send or receive, k ports) — docs/whatif.md\n"
                : "steps: measured on the emulator, unit time, strict port-model checks; volume: packets the busiest node "
                  "sends; bound = max(⌈log_(k+1) N⌉ (+1 for single-port half-duplex all-reduce and all-gather), diameter "
                  "or the root's eccentricity) — docs/whatif.md\n";
@@ -172,84 +179,90 @@ std::string table_text(const std::vector<WhatIfRow>& rows, const WhatIfOptions& 
   return out;
 }
 
-/// Draws the study into @p path, its gnuplot script beside it (tools/plot.hpp): one group of bars
-/// per (topology, port model, faults), one bar per algorithm that ran, coloured by algorithm, and
-/// the group's lower bound as a black line across it.
-void write_plot(const std::vector<WhatIfRow>& rows, const WhatIfOptions& o, const std::string& path) {
-  const std::map<Algorithm, std::string> colours = {
-      {Algorithm::STAR, "#4C72B0"},       {Algorithm::RECURSIVE_DOUBLING, "#55A868"},
-      {Algorithm::RECURSIVE_HALVING, "#2F7F45"}, {Algorithm::RING, "#C44E52"},
-      {Algorithm::BRUCK, "#DD8452"},      {Algorithm::UNIFORM, "#937860"},
-      {Algorithm::ONE_PACKET, "#DA8BC3"}, {Algorithm::COMBINING, "#8C8C8C"},
-      {Algorithm::BFS_TREE, "#8172B2"},   {Algorithm::SCHEDULE, "#CCB974"},
-      {Algorithm::OPTIMAL, "#64B5CD"}};
-  std::map<Algorithm, std::string> bars;  // "x value" lines per algorithm
-  std::string bounds;                     // "centre value half-width" lines
+/// Draws the study's figure (api::whatif_figure: what the table ranks by) into @p path, its gnuplot
+/// script beside it (tools/plot.hpp): one group of bars per (topology, port model, faults), one bar
+/// per algorithm coloured by algorithm, a row that did not run marked "n/a" in its slot, one not
+/// verified marked "NO" above its bar, and the group's lower bound as a black line across it.
+void write_plot(const api::WhatIfResult& result, const WhatIfOptions& o, const std::string& path) {
+  const std::map<std::string, std::string> colours = {
+      {"star", "#4C72B0"},       {"recursive-doubling", "#55A868"}, {"recursive-halving", "#2F7F45"},
+      {"ring", "#C44E52"},       {"bruck", "#DD8452"},              {"uniform", "#937860"},
+      {"one-packet", "#DA8BC3"}, {"combining", "#8C8C8C"},          {"bfs-tree", "#8172B2"},
+      {"schedule", "#CCB974"},   {"optimal", "#64B5CD"}};
+  const api::WhatIfFigure figure = api::whatif_figure(result);
+  double smallest = 0;
+  for (const auto& g : figure.groups) {
+    for (const auto& b : g.bars) {
+      if (b.value && *b.value > 0 && (smallest == 0 || *b.value < smallest)) smallest = *b.value;
+    }
+  }
+  // Marks sit at the axis's foot: 0, or below the smallest value on a log scale.
+  const double foot = figure.log_scale ? smallest / 2 : 0;
+  std::map<std::string, std::string> bars;  // "x value" lines per algorithm
+  std::string bounds;                       // "centre value half-width" lines
+  std::string marks;                        // "x y text" lines
   std::string tics;
-  bool any_timed = false;
   double x = 0;
-  std::size_t groups = 0;
-  for (std::size_t i = 0; i < rows.size();) {
-    // A group: consecutive rows of one (topology, port model, faults).
-    std::size_t j = i;
-    const auto same = [&](const WhatIfRow& a, const WhatIfRow& b) {
-      return a.topology == b.topology && a.ports.ports == b.ports.ports && a.ports.half_duplex == b.ports.half_duplex &&
-             a.faults == b.faults;
-    };
+  for (const auto& g : figure.groups) {
     const double first = x;
-    std::optional<double> bound;
-    for (; j < rows.size() && same(rows[i], rows[j]); ++j) {
-      const auto& r = rows[j];
-      if (!r.applicable) continue;
-      any_timed = any_timed || timed(r);
-      bars[r.algorithm] += fmt::format("{} {}\n", x, timed(r) ? r.makespan.to_double() : static_cast<double>(r.steps));
-      bound = timed(r) ? r.lower_bound_time.to_double() : static_cast<double>(r.lower_bound);
+    for (const auto& b : g.bars) {
+      if (b.value) {
+        const double shown = std::max(*b.value, foot);
+        bars[b.algorithm] += fmt::format("{} {}\n", x, shown);
+        if (!b.mark.empty()) marks += fmt::format("{} {} \"NO\"\n", x, shown);
+      } else {
+        marks += fmt::format("{} {} \"n/a {}\"\n", x, foot, b.algorithm);
+      }
       x += 1;
     }
-    if (bound) {
-      const double centre = (first + x - 1) / 2;
-      bounds += fmt::format("{} {} {}\n", centre, *bound, (x - first) / 2);
-      const auto& r = rows[i];
-      tics += fmt::format("{}\"{} {}{}\" {}", tics.empty() ? "" : ", ", r.topology, port_text(r.ports),
-                          r.faults == "none" ? "" : " " + r.faults, centre);
-      ++groups;
-      x += 1;  // gap between groups
-    }
-    i = j;
+    const double centre = (first + x - 1) / 2;
+    if (g.bound) bounds += fmt::format("{} {} {}\n", centre, std::max(*g.bound, foot), (x - first) / 2);
+    tics += fmt::format("{}\"{}\" {}", tics.empty() ? "" : ", ", g.label, centre);
+    x += 1;  // gap between groups
   }
-  const auto width = static_cast<int>(std::max(900.0, 28 * x + 60 * static_cast<double>(groups) / 4 + 240));
+  const auto width = static_cast<int>(std::max(900.0, 28 * x + 15 * static_cast<double>(figure.groups.size()) + 240));
   std::string script = gnuplot_terminal(path, width, 640, 11) + fmt::format(
-      "set title \"{}: measured {} per topology, port model (k ports, duplex) and faults; black line: lower bound\" "
-      "noenhanced\n"
+      "set title \"{}: {} per topology, port model (k ports, duplex) and faults; black line: lower bound; n/a: not "
+      "applicable\" noenhanced\n"
       "set style fill solid 0.85 border rgb '#333333'\n"
       "set boxwidth 0.8\n"
       "set xtics ({}) rotate by -40 scale 0 font ',9' noenhanced\n"
       "set xrange [-1:{}]\n"
-      "set ylabel '{}'\n"
-      "set yrange [0:*]\n"
+      "set ylabel {} noenhanced\n"
+      "{}"
       "set grid ytics\n"
       "set key outside top center horizontal noenhanced\n"
       "set bmargin 11\n"
       "set rmargin 14\n",
-      o.collective, any_timed ? "steps (makespan when timed)" : "steps", tics, x,
-      any_timed ? "steps / makespan" : "steps");
+      o.collective, figure.quantity, tics, x, gnuplot_quote(figure.axis),
+      figure.log_scale ? fmt::format("set logscale y\nset yrange [{}:*]\n", foot) : "set yrange [0:*]\n");
   std::string plot = "plot ";
   std::vector<GnuplotData> data;
   for (const auto& [a, colour] : colours) {
     if (!bars.contains(a)) continue;
-    std::string block = to_string(a);  // a datablock name: recursive_doubling
+    std::string block = a;  // a datablock name: recursive_doubling
     std::replace(block.begin(), block.end(), '-', '_');
     data.push_back({block, bars[a]});
-    plot += fmt::format("${} using 1:2 with boxes title '{}' lc rgb '{}', \\\n     ", block, to_string(a), colour);
+    // Boxes from the axis's foot, which a log scale puts above 0.
+    plot += fmt::format("${} using 1:2:($1-0.4):($1+0.4):({}):2 with boxxyerror title '{}' lc rgb '{}', \\\n     ",
+                        block, foot, a, colour);
   }
-  data.push_back({"bounds", bounds});
-  // A line without markers: error bars with `ps 0` put scale(0) into the SVG, which librsvg rejects.
-  plot += "$bounds using ($1-$3):2:(2*$3):(0) with vectors nohead lc rgb 'black' lw 3 title 'lower bound'\n";
+  if (!bounds.empty()) {
+    data.push_back({"bounds", bounds});
+    // A line without markers: error bars with `ps 0` put scale(0) into the SVG, which librsvg rejects.
+    plot += "$bounds using ($1-$3):2:(2*$3):(0) with vectors nohead lc rgb 'black' lw 3 title 'lower bound', \\\n     ";
+  }
+  if (!marks.empty()) {
+    data.push_back({"marks", marks});
+    plot += "$marks using 1:2:3 with labels rotate by 90 left offset 0,0.5 font ',8' notitle, \\\n     ";
+  }
+  plot.resize(plot.rfind(','));  // drop the continuation after the last plot
+  plot += "\n";
   draw_gnuplot(path,
-               fmt::format("`starnet whatif --collective {} --topologies {} ...` (docs/whatif.md): the steps\n"
-                           "(makespans when timed) each algorithm took; --csv writes the rows in full.",
-                           o.collective, o.topologies),
-               script + (bars.empty() ? "plot 0 notitle\n" : plot), data);
+               fmt::format("`starnet whatif --collective {} --topologies {} ...` (docs/whatif.md): the {} each\n"
+                           "algorithm took, what the table ranks by; --csv writes the rows in full.",
+                           o.collective, o.topologies, figure.quantity),
+               script + (figure.groups.empty() ? "plot 0 notitle\n" : plot), data);
 }
 
 int run(const WhatIfOptions& o) {
@@ -284,12 +297,18 @@ int run(const WhatIfOptions& o) {
   const auto result = api::run_whatif(request);
   traces.write();
   if (!o.csv.empty()) write_file_atomically(o.csv, result.csv());
-  if (!o.plot.empty()) write_plot(result.rows, o, o.plot);
+  if (!o.plot.empty()) write_plot(result, o, o.plot);
   if (o.json) {
     print_json(result.to_json());
   } else {
     const bool times = request.costs != algorithms::generic::CostKind::UNIT || request.latency || request.bandwidth;
     std::cout << table_text(result.rows, o, times);
+  }
+  if (result.rows_run == 0) {
+    std::cerr << fmt::format("starnet: whatif: no row ran: every algorithm was not applicable (the reasons are in "
+                             "the rows); exit {}\n",
+                             EXIT_NOTHING_RAN);
+    return EXIT_NOTHING_RAN;
   }
   return result.verified ? 0 : 1;
 }
@@ -304,7 +323,8 @@ void add_whatif_command(CLI::App& app, Action& action) {
       "on each topology under each port model and fault scenario with every algorithm that applies (star all-reduce "
       "on star:N, recursive doubling and halving, ring, Bruck, the uniform gossip, the total exchanges on Cayley "
       "graphs, a greedy BFS tree everywhere: docs/collectives.md), verifies every node on the emulator and prints the "
-      "steps, volume and time beside a lower bound (docs/whatif.md). Exit 1 if a run is not verified.");
+      "steps, volume and time beside a lower bound (docs/whatif.md). Exit 1 if a run is not verified (a collective "
+      "that did not reach every alive node is not), 4 if no row ran.");
   cmd->add_option("--collective", o.collective,
                   "allreduce, reduce, broadcast, allgather, reducescatter, gather, scatter or alltoall (the rooted "
                   "ones from --root)")

@@ -67,7 +67,7 @@ nlohmann::json properties_json(const topology::TopologyProperties& p) {
                       {"unreachable_pairs", p.unreachable_pairs},
                       {"distance_histogram", p.distance_histogram},
                       {"method", topology::to_string(p.method)}};
-  put_exact(j, "average_distance", p.average_distance());
+  put_rational(j, "average_distance", p.average_distance());
   return j;
 }
 
@@ -200,7 +200,7 @@ nlohmann::json Table1Result::to_json() const {
                         {"method", topology::to_string(p.method)},
                         {"differences", row.differences},
                         {"notes", row.notes}};
-    put_exact(j, "average_distance", p.average_distance());
+    put_rational(j, "average_distance", p.average_distance());
     rows_json.push_back(std::move(j));
   }
   return {{"rows", rows_json}, {"notes", notes}, {"verified", verified}};

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <filesystem>
 
@@ -157,17 +158,31 @@ WhatIfResult run_whatif(const WhatIfRequest& request) {
   if (request.topologies.empty()) {
     throw UsageError(Setting{"topologies", ""}, "no topology given (expected e.g. star:5,hypercube:7)");
   }
+  // A list entry given twice is one scenario: rows are not repeated.
+  const auto once = [](auto items, auto same) {
+    decltype(items) kept;
+    for (auto& item : items) {
+      if (std::none_of(kept.begin(), kept.end(), [&](const auto& k) { return same(k, item); })) kept.push_back(item);
+    }
+    return kept;
+  };
+  const auto equal = [](const auto& a, const auto& b) { return a == b; };
+  const auto topologies = once(request.topologies, equal);
+  const auto models = once(request.port_models, [](const emulator::PortModel& a, const emulator::PortModel& b) {
+    return a.ports == b.ports && a.half_duplex == b.half_duplex;
+  });
+  const auto rates = once(request.fail_rates, equal);
   coll::WhatIfStudy study;
   study.collective(request.collective)
-      .topologies(request.topologies)
-      .port_models(request.port_models)
+      .topologies(topologies)
+      .port_models(models)
       .costs(request.costs)
       .message_size(request.message_size)
       .latency(request.latency)
       .bandwidth(request.bandwidth)
       .failed_links(request.fail_links)
       .failed_nodes(request.fail_nodes)
-      .fault_rates(request.fail_rates)
+      .fault_rates(rates)
       .seed(request.seed)
       .root(request.root)
       .op(request.op)
@@ -183,9 +198,57 @@ WhatIfResult run_whatif(const WhatIfRequest& request) {
   WhatIfResult out;
   out.request = request;
   out.rows = study.rows();
-  out.verified = study.all_verified();
+  out.rows_run = static_cast<std::size_t>(
+      std::count_if(out.rows.begin(), out.rows.end(), [](const WhatIfRow& r) { return r.applicable; }));
+  out.verified = out.rows_run > 0 && study.all_verified();
   out.wall_seconds = study.wall_seconds();
   return out;
+}
+
+WhatIfFigure whatif_figure(const WhatIfResult& result) {
+  const auto& q = result.request;
+  WhatIfFigure f;
+  const bool times = q.costs != generic::CostKind::UNIT || q.latency || q.bandwidth;
+  f.quantity = times ? "time" : "steps";
+  if (!times) {
+    f.axis = "steps (unit time)";
+  } else if (q.costs == generic::CostKind::RANDOM) {
+    f.axis = "time (random link costs k/4 per packet)";
+  } else if (q.latency || q.bandwidth) {
+    f.axis = "time (in the unit of the latency α; messages of m units take α + m/β)";
+  } else {
+    f.axis = "time (in the unit of the platform's latencies and 1/bandwidths)";
+  }
+  std::optional<double> smallest;
+  std::optional<double> largest;
+  const auto seen = [&](double v) {
+    if (!(v > 0)) return;
+    smallest = smallest ? std::min(*smallest, v) : v;
+    largest = largest ? std::max(*largest, v) : v;
+  };
+  const auto group_of = [](const WhatIfRow& r) {
+    const std::string label = fmt::format("{} {} {}", r.topology, r.ports.ports, duplex_name(r.ports));
+    return r.faults == "none" ? label : fmt::format("{} {}", label, r.faults);
+  };
+  for (const auto& r : result.rows) {
+    const auto label = group_of(r);
+    if (f.groups.empty() || f.groups.back().label != label) f.groups.push_back({label, std::nullopt, {}});
+    auto& g = f.groups.back();
+    WhatIfBar bar{to_string(r.algorithm), std::nullopt, ""};
+    if (!r.applicable) {
+      bar.mark = "not applicable";
+    } else {
+      // With unit costs the makespan is the step count: one quantity either way.
+      bar.value = r.makespan.to_double();
+      seen(*bar.value);
+      if (!r.verified) bar.mark = "NOT verified";
+      g.bound = r.lower_bound_time.to_double();
+      seen(*g.bound);
+    }
+    g.bars.push_back(std::move(bar));
+  }
+  f.log_scale = smallest && *largest > WHATIF_LOG_SCALE_SPREAD * *smallest;
+  return f;
 }
 
 nlohmann::json WhatIfResult::row_json(const WhatIfRow& r) {
@@ -198,6 +261,8 @@ nlohmann::json WhatIfResult::row_json(const WhatIfRow& r) {
                       {"fail_rate", r.fail_rate},
                       {"failed_links", r.failed_links},
                       {"failed_nodes", r.failed_nodes},
+                      {"failed_link_list", r.failed_link_list},
+                      {"failed_node_list", r.failed_node_list},
                       {"total_nodes", r.total_nodes},
                       {"nodes", r.nodes},
                       {"links", r.links},
@@ -226,7 +291,7 @@ nlohmann::json WhatIfResult::row_json(const WhatIfRow& r) {
   put_exact(j, "lower_bound_time", r.lower_bound_time);
   put_exact(j, "bound_counting", r.bound_counting);
   put_exact(j, "bound_distance", r.bound_distance);
-  j["bound_volume"] = r.bound_volume;
+  put_exact(j, "bound_volume", r.bound_volume);
   j["bound_status"] = r.bound_status ? nlohmann::json(*r.bound_status) : nlohmann::json(nullptr);
   j["bound_reached"] = r.bound_reached;
   // The ratio of two exact times is exact: makespan / lower_bound_time.
@@ -245,9 +310,12 @@ nlohmann::json WhatIfResult::to_json() const {
   nlohmann::json rows_json = nlohmann::json::array();
   for (const auto& r : rows) rows_json.push_back(row_json(r));
   nlohmann::json doc = {{"collective", to_string(request.collective)},
-                        {"costs", generic::to_string(request.costs)},
+                        // Latency or bandwidth make unit costs the α–β model: the costs that ran.
+                        {"costs", generic::to_string(request.latency || request.bandwidth ? generic::CostKind::TOPOLOGY
+                                                                                          : request.costs)},
                         {"seed", request.seed},
                         {"rows", rows_json},
+                        {"rows_run", rows_run},
                         {"verified", verified},
                         {"wall_seconds", wall_seconds}};
   put_exact(doc, "message_size", request.message_size);
@@ -262,28 +330,35 @@ namespace {
 
 std::string csv_cell(const nlohmann::json& v) {
   if (v.is_null()) return "";
-  std::string s = v.is_string() ? v.get<std::string>() : v.dump();
+  std::string s;
+  if (v.is_array()) {
+    // A list as --fail-links and --fail-nodes take it.
+    for (const auto& item : v) s += (s.empty() ? "" : ",") + item.get<std::string>();
+  } else {
+    s = v.is_string() ? v.get<std::string>() : v.dump();
+  }
   if (s.find_first_of(",\"\n") == std::string::npos) return s;
   std::string quoted = "\"";
   for (const char c : s) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
   return quoted + "\"";
 }
 
-constexpr const char* CSV_COLUMNS[] = {"topology",       "algorithm",        "variant",        "ports",
-                                       "duplex",         "faults",           "fail_rate",      "failed_links",
-                                       "failed_nodes",   "total_nodes",      "nodes",          "links",
-                                       "alive_nodes",    "connected",        "root",           "diameter",
-                                       "exact_diameter", "applicable",       "reason",         "time",
-                                       "steps",          "planned_steps",    "makespan",       "messages",
-                                       "volume",         "lower_bound",      "lower_bound_time", "bound_counting",
-                                       "bound_distance", "bound_volume",     "bound_status",   "bound_reached",
-                                       "ratio",          "verified",         "wall_seconds"};
+constexpr const char* CSV_COLUMNS[] = {"topology", "algorithm", "variant", "ports", "duplex", "faults", "fail_rate",
+                                       "failed_links", "failed_nodes", "failed_link_list", "failed_node_list",
+                                       "total_nodes", "nodes", "links", "alive_nodes", "connected", "root",
+                                       "diameter", "exact_diameter", "applicable", "reason", "time", "steps",
+                                       "planned_steps", "makespan", "messages", "volume", "lower_bound",
+                                       "lower_bound_time", "bound_counting", "bound_distance", "bound_volume",
+                                       "bound_status", "bound_reached", "ratio", "verified", "wall_seconds"};
 
 }  // namespace
 
 std::string WhatIfResult::csv() const {
   std::string out;
-  for (const char* c : CSV_COLUMNS) out += (out.empty() ? "" : ",") + std::string(c);
+  for (const char* c : CSV_COLUMNS) {
+    if (!out.empty()) out += ',';
+    out += c;
+  }
   out += "\n";
   for (const auto& r : rows) {
     const auto j = row_json(r);

@@ -6,6 +6,7 @@
 #include <starnet/api/whatif.hpp>
 #include <starnet/core/error.hpp>
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <string>
@@ -46,9 +47,63 @@ TEST(RunWhatIf, TheOnePacketTotalExchangeTakesExactlyTheStatusInSteps) {
     ++one_packet;
     ASSERT_TRUE(row.bound_status.has_value()) << row.topology;
     EXPECT_EQ(row.steps, *row.bound_status) << row.topology;
-    EXPECT_TRUE(row.bound_reached) << row.topology;
+    // The row's bound is the total exchange's (the step bound with unit costs), below its own model's s.
+    EXPECT_LT(row.lower_bound, row.steps) << row.topology;
+    EXPECT_FALSE(row.bound_reached) << row.topology;
   }
   EXPECT_EQ(one_packet, 3U);
+}
+
+TEST(RunWhatIf, AStudyInWhichNoRowRanIsNotVerified) {
+  WhatIfRequest r;
+  r.collective = Collective::ALLTOALL;
+  r.topologies = {"star:10"};  // beyond the generic collectives: every row says why not
+  const auto out = run_whatif(r);
+  ASSERT_FALSE(out.rows.empty());
+  EXPECT_EQ(out.rows_run, 0U);
+  EXPECT_FALSE(out.verified);
+  EXPECT_EQ(out.to_json()["rows_run"], 0);
+}
+
+TEST(WhatIfFigure, DrawsWhatTheTableRanksByWithEveryRow) {
+  // star:5's total exchange at 1 KiB, 1 µs, 10 GB/s: by steps one-packet (442) is the slowest, by
+  // time the tree (2.57 ms against 0.49 ms); the figure drew steps and reversed the ranking.
+  WhatIfRequest r;
+  r.collective = Collective::ALLTOALL;
+  r.topologies = {"star:5"};
+  r.latency = Rational(1, 1000000);
+  r.bandwidth = Rational(10000000000);
+  r.message_size = Rational(1024);
+  const auto out = run_whatif(r);
+  const auto figure = whatif_figure(out);
+  EXPECT_EQ(figure.quantity, "time");
+  EXPECT_THAT(figure.axis, ::testing::HasSubstr("latency"));
+  ASSERT_EQ(figure.groups.size(), 1U);
+  const auto& bars = figure.groups[0].bars;
+  ASSERT_EQ(bars.size(), out.rows.size());
+  for (std::size_t i = 0; i < bars.size(); ++i) {
+    EXPECT_EQ(bars[i].algorithm, coll::to_string(out.rows[i].algorithm));
+    ASSERT_TRUE(bars[i].value.has_value());
+    EXPECT_DOUBLE_EQ(*bars[i].value, out.rows[i].makespan.to_double());
+  }
+  EXPECT_EQ(bars[2].algorithm, "bfs-tree");
+  EXPECT_GT(*bars[2].value, *bars[0].value);  // the tree is slower than the one-packet exchange
+  EXPECT_FALSE(figure.log_scale);             // 2.57 ms / 52 µs: below 100
+}
+
+TEST(WhatIfFigure, MarksRowsThatDidNotRunAndTakesALogScaleWhereTheSpreadAsks) {
+  WhatIfRequest r;
+  r.topologies = {"star:4"};
+  r.port_models = {{1, true}};  // the star all-reduce is not applicable in single-port half duplex
+  const auto figure = whatif_figure(run_whatif(r));
+  ASSERT_EQ(figure.groups.size(), 1U);
+  EXPECT_EQ(figure.quantity, "steps");
+  EXPECT_EQ(figure.groups[0].bars[0].mark, "not applicable");
+  EXPECT_FALSE(figure.groups[0].bars[0].value.has_value());
+  WhatIfRequest wide;
+  wide.collective = Collective::ALLTOALL;
+  wide.topologies = {"hypercube:8"};  // one-packet 1024 steps, combining 8
+  EXPECT_TRUE(whatif_figure(run_whatif(wide)).log_scale);
 }
 
 TEST(RunWhatIf, LatencyAndBandwidthPriceAStepSynchronousRunExactly) {

@@ -264,12 +264,13 @@ TEST_F(TopoCommand, InfoTranscripts) {
 }
 
 TEST_F(TopoCommand, InfoJsonHasTheDocumentedFieldsAndTheyAgree) {
-  for (const std::string spec : {"star:6", "torus:3x5", "debruijn:6", "tiers:4"}) {
+  // complete:4's average distance is whole, 1: its average_distance_exact was left out.
+  for (const std::string spec : {"star:6", "torus:3x5", "debruijn:6", "tiers:4", "complete:4"}) {
     const auto r = run_starnet("topo info --json " + spec);
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const auto j = r.json();
     for (const char* key : {"name", "nodes", "links", "directed", "degree_min", "degree_max", "diameter",
-                            "average_distance", "distance_histogram", "method", "unreachable_pairs", "processors",
+                            "average_distance", "average_distance_exact", "distance_histogram", "method", "unreachable_pairs", "processors",
                             "model", "version"}) {
       EXPECT_TRUE(j.contains(key)) << spec << " lacks " << key;
     }

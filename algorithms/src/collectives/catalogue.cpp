@@ -111,6 +111,13 @@ std::optional<std::string> why_not(Algorithm a, Collective c, const Shape& s) {
     return fmt::format("{} runs on {}, not on {}", to_string(a), where, s.spec);
   };
   const bool cube = s.family == "hypercube" || (s.family == "complete" && power_of_two(s.nodes));
+  // The group algorithms need a group of order 2 at least; one node is the trees' (0 steps).
+  const auto group = [&](bool fits, std::string_view where) -> std::optional<std::string> {
+    if (s.nodes < 2) {
+      return fmt::format("{} needs two nodes or more; {} has {}: nothing to exchange", to_string(a), s.spec, s.nodes);
+    }
+    return on(fits, where);
+  };
   switch (a) {
     case Algorithm::STAR: {
       if (auto no = computes({Collective::ALLREDUCE, Collective::ALLGATHER, Collective::REDUCESCATTER})) return no;
@@ -135,14 +142,14 @@ std::optional<std::string> why_not(Algorithm a, Collective c, const Shape& s) {
                 "rings and tori of one or two sides (torus:A, torus:AxB)");
     case Algorithm::BRUCK:
       if (auto no = computes({Collective::ALLGATHER, Collective::REDUCESCATTER, Collective::ALLTOALL})) return no;
-      return on(s.family == "complete", "complete graphs");
+      return group(s.family == "complete", "complete graphs");
     case Algorithm::UNIFORM:
       if (auto no = computes({Collective::ALLGATHER, Collective::REDUCESCATTER})) return no;
-      return on(!s.cayley.empty(), "Cayley graphs (star, hypercube, ring, torus, complete)");
+      return group(!s.cayley.empty(), "Cayley graphs (star, hypercube, ring, torus, complete)");
     case Algorithm::ONE_PACKET:
     case Algorithm::COMBINING:
       if (auto no = computes({Collective::ALLTOALL})) return no;
-      return on(!s.cayley.empty(), "Cayley graphs (star, hypercube, ring, torus, complete)");
+      return group(!s.cayley.empty(), "Cayley graphs (star, hypercube, ring, torus, complete)");
     case Algorithm::BFS_TREE: return std::nullopt;
     case Algorithm::SCHEDULE:
     case Algorithm::OPTIMAL: break;

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <iterator>
 #include <memory>
 #include <unordered_set>
 
@@ -177,9 +178,11 @@ struct Scenario {
   const Subnetwork* net = nullptr;    // what the root reaches (the intact network without faults)
   Diameter hops;                      // hop diameter of net
   Rational root_hops;                 // hop eccentricity of the root
-  Diameter weighted;                  // for timed runs
+  // For timed runs, with the links' time for the smallest part of a packet (piece_costs()).
+  Diameter weighted;
   Rational root_weighted;
-  std::optional<std::uint64_t> status;  // all-to-all: the mean status of net (bounds.hpp)
+  Rational min_cost;
+  std::optional<Rational> status;  // all-to-all: the mean status of net (bounds.hpp)
   std::optional<std::pair<Rational, Rational>> equal;  // α and u when every link of net has them
 };
 
@@ -238,10 +241,12 @@ class Runner {
     if (scenarios.empty()) scenarios.emplace_back();
     for (const auto& rate : scenarios) {
       const Scenario sc = make_scenario(fixed, rate);
+      const std::size_t first = rows_.size();
       for (const PortModel& model : s_.models) {
         for (const Algorithm a : algorithms) builtin_row(sc, model, a);
         for (const auto& [kind, algorithm] : s_.extras) extra_row(sc, model, kind, algorithm);
       }
+      for (std::size_t i = first; i < rows_.size(); ++i) unreached(rows_[i], sc);
     }
     base_ = nullptr;
     intact_ = nullptr;
@@ -250,26 +255,34 @@ class Runner {
  private:
   Scenario make_scenario(const Faults& fixed, std::optional<double> rate) const {
     Scenario sc;
+    // One entry per undirected link, whichever way it was named, and per node, however often.
+    const auto normalise = [](std::vector<std::pair<NodeId, NodeId>>& links) {
+      for (auto& [u, v] : links) {
+        if (v < u) std::swap(u, v);
+      }
+      std::sort(links.begin(), links.end());
+      links.erase(std::unique(links.begin(), links.end()), links.end());
+    };
     sc.faults = fixed;
-    std::vector<std::string> parts;
-    if (!fixed.links.empty())
-      parts.push_back(fmt::format("{} link{}", fixed.links.size(), fixed.links.size() == 1 ? "" : "s"));
-    if (!fixed.nodes.empty())
-      parts.push_back(fmt::format("{} node{}", fixed.nodes.size(), fixed.nodes.size() == 1 ? "" : "s"));
-    if (rate) {
-      sc.rate = *rate;
-      const auto random = generic::random_failed_links(*base_, *rate, s_.seed);
-      parts.push_back(fmt::format("p={} ({} link{})", *rate, random.size(), random.size() == 1 ? "" : "s"));
-      sc.faults.links.insert(sc.faults.links.end(), random.begin(), random.end());
-    }
-    // One entry per undirected link, whichever way it was named.
-    for (auto& [u, v] : sc.faults.links) {
-      if (v < u) std::swap(u, v);
-    }
-    std::sort(sc.faults.links.begin(), sc.faults.links.end());
-    sc.faults.links.erase(std::unique(sc.faults.links.begin(), sc.faults.links.end()), sc.faults.links.end());
+    normalise(sc.faults.links);
     std::sort(sc.faults.nodes.begin(), sc.faults.nodes.end());
     sc.faults.nodes.erase(std::unique(sc.faults.nodes.begin(), sc.faults.nodes.end()), sc.faults.nodes.end());
+    const auto count = [](std::size_t n, const char* what) { return fmt::format("{} {}{}", n, what, n == 1 ? "" : "s"); };
+    std::vector<std::string> parts;
+    if (!sc.faults.links.empty()) parts.push_back(count(sc.faults.links.size(), "link"));
+    if (!sc.faults.nodes.empty()) parts.push_back(count(sc.faults.nodes.size(), "node"));
+    if (rate) {
+      sc.rate = *rate;
+      auto random = generic::random_failed_links(*base_, *rate, s_.seed);
+      normalise(random);
+      // The random draw beyond the links named: the parts add up to the links that failed.
+      std::vector<std::pair<NodeId, NodeId>> more;
+      std::set_difference(random.begin(), random.end(), sc.faults.links.begin(), sc.faults.links.end(),
+                          std::back_inserter(more));
+      parts.push_back(fmt::format("p={} ({})", *rate, count(more.size(), "link")));
+      sc.faults.links.insert(sc.faults.links.end(), more.begin(), more.end());
+      std::sort(sc.faults.links.begin(), sc.faults.links.end());
+    }
     sc.description = parts.empty() ? "none" : fmt::format("{}", fmt::join(parts, " + "));
     if (intact_ == nullptr) {
       // Too large for a Subnetwork: only an intact star graph gets here (its all-reduce runs on the
@@ -293,8 +306,13 @@ class Runner {
     sc.root_hops = generic::eccentricity(*sc.net, sc.net->root(), false);
     sc.equal = equal_links(*sc.net, s_.costs);
     if (!sc.equal) {
-      sc.weighted = generic::diameter(*sc.net, true, false);
-      sc.root_weighted = generic::eccentricity(*sc.net, sc.net->root(), true);
+      // The distance and counting terms follow the smallest part of a packet a transfer can carry.
+      std::optional<Subnetwork> pieces;
+      if (piece_costs().message_size != s_.costs.message_size) pieces.emplace(*base_, sc.faults, root_, piece_costs());
+      const Subnetwork& net = pieces ? *pieces : *sc.net;
+      sc.weighted = generic::diameter(net, true, false);
+      sc.root_weighted = generic::eccentricity(net, net.root(), true);
+      sc.min_cost = net.min_cost();
     }
     if (s_.collective == Collective::ALLTOALL) sc.status = generic::mean_status(*sc.net, transitive);
     return sc;
@@ -309,6 +327,8 @@ class Runner {
     r.fail_rate = sc.rate;
     r.failed_links = sc.faults.links.size();
     r.failed_nodes = sc.faults.nodes.size();
+    for (const auto& [u, v] : sc.faults.links) r.failed_link_list.push_back(base_->node_name(u) + "-" + base_->node_name(v));
+    for (const NodeId v : sc.faults.nodes) r.failed_node_list.push_back(base_->node_name(v));
     r.total_nodes = base_->num_nodes();
     r.root = base_->node_name(root_);
     if (sc.net != nullptr) {
@@ -348,18 +368,65 @@ class Runner {
     rows_.push_back(std::move(r));
   }
 
+  /// A collective over the alive nodes that ran on fewer of them is not verified, whatever its
+  /// own nodes ended with: the row says what it reached and why.
+  void unreached(WhatIfRow& r, const Scenario& sc) const {
+    if (!r.applicable || r.nodes >= r.alive_nodes) return;
+    const auto cut = r.alive_nodes - r.nodes;
+    const std::string why =
+        sc.faults.empty()
+            ? fmt::format("the topology is disconnected: no path leads from root {} to the other {}", r.root, cut)
+            : fmt::format("the faults ({}) cut root {} off from the other {}", sc.description, r.root, cut);
+    r.verified = false;
+    r.reason = fmt::format("reached {} of the {} alive nodes: {}", r.nodes, r.alive_nodes, why);
+  }
+
   void not_applicable(WhatIfRow r, std::string reason) {
     r.applicable = false;
     r.reason = std::move(reason);
     rows_.push_back(std::move(r));
   }
 
-  /// W: the packets some node must send or receive for @p c (the study's bounds, whatif.hpp).
-  std::uint64_t packets_bound(Collective c, std::uint64_t nodes, const Scenario& sc) const {
-    if (nodes < 2) return 0;
-    if (!is_blocked(c)) return 1;
-    if (c == Collective::ALLTOALL && sc.status) return *sc.status;
-    return nodes - 1;
+  /// Smallest part of a packet a transfer can carry, as a fraction of the packet: one unit of the
+  /// m a packet holds (a vector's element, a block's byte), the whole packet when m ≤ 1.
+  [[nodiscard]] Rational piece() const {
+    const Rational& m = s_.costs.message_size;
+    return m > 1 ? Rational(1) / m : Rational(1);
+  }
+  /// The link costs of one piece() (the same as the study's when a packet is one piece).
+  [[nodiscard]] LinkCosts piece_costs() const {
+    LinkCosts costs = s_.costs;
+    costs.message_size = s_.costs.message_size * piece();
+    return costs;
+  }
+
+  /// Lower bounds on the packets (a fraction: a packet may travel in parts) some node must send,
+  /// and some node must receive, in any algorithm for @p c among @p nodes (whatif.hpp, docs/whatif.md).
+  struct VolumeBound {
+    Rational sent;
+    Rational received;
+  };
+  static VolumeBound volume_bound(Collective c, std::uint64_t nodes, const Scenario& sc) {
+    if (nodes < 2) return {Rational(0), Rational(0)};
+    const Rational others(static_cast<std::int64_t>(nodes - 1));
+    switch (c) {
+      case Collective::ALLREDUCE: {
+        // Every element needs 2(N − 1) transfers (one-way gossip), shared by N senders.
+        const Rational mean = Rational(2) * others / Rational(static_cast<std::int64_t>(nodes));
+        return {mean, mean};
+      }
+      case Collective::REDUCE:
+      case Collective::BROADCAST: return {Rational(1), Rational(1)};
+      case Collective::ALLGATHER:
+      case Collective::REDUCESCATTER: return {others, others};
+      case Collective::GATHER: return {Rational(1), others};
+      case Collective::SCATTER: return {others, Rational(1)};
+      case Collective::ALLTOALL: {
+        const Rational s = sc.status.value_or(others);
+        return {s, s};
+      }
+    }
+    return {Rational(0), Rational(0)};
   }
 
   /// equal_links() of @p net, the network a row runs on (sc.net's is computed once).
@@ -367,32 +434,28 @@ class Runner {
     return &net == sc.net ? sc.equal : equal_links(net, s_.costs);
   }
 
-  /// Sets the bound of @p r (for @p c, on the network @p sc.net) and the ratio.
+  /// Sets the bound of @p r (for @p c, on the network @p sc.net) and the ratio: a lower bound on
+  /// the time of any algorithm for @p c with the data as sized (whatif.hpp), the same for every
+  /// row of a topology, port model and scenario.
   void bound(WhatIfRow& r, const Scenario& sc, Collective c, const PortModel& model) const {
     const bool rooted = is_rooted(c);
-    r.bound_volume = packets_bound(c, r.nodes, sc);
-    if (c == Collective::ALLTOALL) r.bound_status = sc.status;
-    const auto per_port = static_cast<std::int64_t>((r.bound_volume + model.ports - 1) / model.ports);
+    const VolumeBound volume = volume_bound(c, r.nodes, sc);
+    r.bound_volume = volume.sent;
+    if (c == Collective::ALLTOALL && sc.status) r.bound_status = static_cast<std::uint64_t>(sc.status->ceil());
+    // Packets through the busiest node's busiest port.
+    const Rational per_port = std::max(volume.sent, volume.received) / Rational(static_cast<std::int64_t>(model.ports));
     if (r.time == TimeMode::UNIT) {
-      // Step-synchronous: every step costs α plus its largest message (of at least one packet).
+      // Step-synchronous: every step costs α plus its largest message, of at least one piece.
       const auto [alpha, unit] = sc.equal.value_or(std::pair{Rational(1), Rational(0)});
       const Rational hops = rooted ? sc.root_hops : sc.hops.value;
       const generic::StepBound b = generic::step_lower_bound(c, model, r.nodes, static_cast<std::uint64_t>(hops.num()));
-      auto steps = static_cast<std::int64_t>(b.value());
-      if (r.algorithm == Algorithm::ONE_PACKET && r.bound_status) {
-        // Its own model's bound (total_exchange.hpp): one packet per message, so some node sends
-        // the status s in ⌈s/k⌉ steps at least, each costing α + u.
-        steps = std::max(steps, per_port);
-        r.lower_bound_time = (alpha + unit) * steps;
-      } else {
-        r.lower_bound_time = alpha * steps + unit * std::max(steps, per_port);
-      }
-      r.lower_bound = static_cast<std::uint64_t>(steps);
+      const Rational steps(static_cast<std::int64_t>(b.value()));
+      r.lower_bound_time = alpha * steps + unit * std::max(steps * piece(), per_port);
+      r.lower_bound = b.value();
       r.bound_counting = static_cast<std::int64_t>(b.counting);
       r.bound_distance = static_cast<std::int64_t>(b.distance);
     } else {
-      const auto b = generic::time_lower_bound(model, r.nodes, sc.net->min_cost(),
-                                               rooted ? sc.root_weighted : sc.weighted.value);
+      const auto b = generic::time_lower_bound(model, r.nodes, sc.min_cost, rooted ? sc.root_weighted : sc.weighted.value);
       const auto [alpha, unit] = smallest_link_terms(*sc.net, s_.costs);
       const Rational bandwidth = per_port > 0 ? alpha + unit * per_port : Rational(0);
       r.lower_bound_time = std::max(b.value(), bandwidth);

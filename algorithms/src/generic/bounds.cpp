@@ -81,9 +81,9 @@ Rational eccentricity(const topology::Topology& topology, NodeId v, bool weighte
   return farthest(topology, v, weighted).first;
 }
 
-std::optional<std::uint64_t> mean_status(const topology::Topology& topology, bool vertex_transitive) {
+std::optional<Rational> mean_status(const topology::Topology& topology, bool vertex_transitive) {
   const NodeId n = topology.num_nodes();
-  if (n == 0) return 0;
+  if (n == 0) return Rational(0);
   const auto sum_from = [&topology, n](NodeId v) {
     constexpr auto UNSEEN = std::numeric_limits<std::uint32_t>::max();
     std::vector<std::uint32_t> dist(n, UNSEEN);
@@ -101,13 +101,13 @@ std::optional<std::uint64_t> mean_status(const topology::Topology& topology, boo
     }
     return sum;
   };
-  if (vertex_transitive) return sum_from(0);
+  if (vertex_transitive) return Rational(static_cast<std::int64_t>(sum_from(0)));
   std::uint64_t arcs = 0;
   for (NodeId v = 0; v < n; ++v) arcs += topology.degree(v);
   if (n * (n + arcs) > MAX_DIAMETER_WORK) return std::nullopt;
   std::uint64_t total = 0;
   for (NodeId v = 0; v < n; ++v) total += sum_from(v);
-  return (total + n - 1) / n;
+  return Rational(static_cast<std::int64_t>(total), static_cast<std::int64_t>(n));
 }
 
 Diameter diameter(const topology::Topology& topology, bool weighted, bool vertex_transitive) {

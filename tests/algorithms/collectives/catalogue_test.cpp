@@ -149,6 +149,24 @@ TEST(Catalogue, BfsTreeExportsRunAsTheBuiltInsForEachCollective) {
   }
 }
 
+TEST(Catalogue, OneNodeGetsZeroStepSchedulesAndTheGroupAlgorithmsSayWhyNot) {
+  // complete:1 was a Cayley family without a group: building Bruck's or the uniform schedule
+  // failed on topology "" and took every row of the study with it.
+  const auto one = topology::make_topology("complete:1");
+  const Shape shape = shape_of(*one, "complete:1");
+  for (const Collective c : ALL_COLLECTIVES) {
+    for (const Algorithm a : algorithms_for(c, shape)) {
+      const Built b = build(a, c, *one, "complete:1", 0, {});
+      EXPECT_EQ(b.schedule.steps(), 0U) << to_string(a) << " " << to_string(c);
+    }
+  }
+  for (const Algorithm a : {Algorithm::BRUCK, Algorithm::UNIFORM, Algorithm::ONE_PACKET, Algorithm::COMBINING}) {
+    const Collective c = a == Algorithm::UNIFORM ? Collective::ALLGATHER : Collective::ALLTOALL;
+    EXPECT_ERROR(ScheduleError, build(a, c, *one, "complete:1", 0, {}), to_string(a), "two nodes or more",
+                 "complete:1 has 1");
+  }
+}
+
 TEST(Catalogue, RefusesAlgorithmsOffTheirTopologiesAndCollectivesNamingThem) {
   const auto ring = topology::make_topology("ring:4");
   EXPECT_ERROR(ScheduleError, build(Algorithm::STAR, Collective::ALLREDUCE, *ring, "ring:4", 0, {}), "star",

@@ -52,6 +52,14 @@ void put_exact(Json& j, const std::string& key, const Rational& r) {
   }
 }
 
+/// Sets j[key] to @p r as a JSON double and j[key + "_exact"] to its text, even when it is whole:
+/// for a quantity that is a fraction by nature (an average), whose readers look for KEY_exact.
+template <class Json>
+void put_rational(Json& j, const std::string& key, const Rational& r) {
+  j[key] = r.to_double();
+  j[key + "_exact"] = r.to_string();
+}
+
 /// The same for an exact value given as its text (a GMP rational such as "249/250" or "6") and
 /// its nearest double: integers that fit in 64 bits become JSON integers.
 template <class Json>

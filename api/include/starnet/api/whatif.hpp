@@ -54,6 +54,10 @@ struct WhatIfRequest {
 struct WhatIfResult {
   WhatIfRequest request;
   std::vector<WhatIfRow> rows;
+  /// Rows that ran (applicable); none: nothing was measured, and nothing is verified.
+  std::size_t rows_run = 0;
+  /// Some row ran and every row that ran is verified (a collective that did not reach every
+  /// alive node is not).
   bool verified = false;
   double wall_seconds = 0;
   /// The document of `starnet whatif --json`.
@@ -66,6 +70,33 @@ struct WhatIfResult {
 
 /// @throws UsageError / TopologyError naming the setting or input at fault (see WhatIfStudy::run).
 [[nodiscard]] WhatIfResult run_whatif(const WhatIfRequest& request);
+
+/// A logarithmic axis once the largest value drawn exceeds the smallest by this factor.
+inline constexpr double WHATIF_LOG_SCALE_SPREAD = 100;
+
+/// One bar of the what-if figure: a row, measured or not.
+struct WhatIfBar {
+  std::string algorithm;
+  std::optional<double> value;  ///< what the table ranks by (none: the row did not run)
+  std::string mark;             ///< "" for a verified row, else "not applicable" or "NOT verified"
+};
+/// The rows of one topology, port model and fault scenario, and their common lower bound.
+struct WhatIfGroup {
+  std::string label;  ///< "star:5 1 full", + the faults when there are
+  std::optional<double> bound;
+  std::vector<WhatIfBar> bars;
+};
+/// The data of `whatif --plot`: what the table ranks by — steps with unit costs, the makespan
+/// (time) with link costs — every row a bar or a mark, on a log scale where the spread asks.
+struct WhatIfFigure {
+  std::string quantity;  ///< "steps" or "time"
+  std::string axis;      ///< the y axis's label, with its unit
+  bool log_scale = false;  ///< largest / smallest value drawn > WHATIF_LOG_SCALE_SPREAD
+  std::vector<WhatIfGroup> groups;
+};
+/// The figure of @p result's rows, in their order (consecutive rows of one topology, port model
+/// and faults form a group). O(rows).
+[[nodiscard]] WhatIfFigure whatif_figure(const WhatIfResult& result);
 
 /// Port models from lists: every k of @p ports ("1,2") with every mode of @p duplex ("full,half").
 /// @throws UsageError about "ports" or "duplex".

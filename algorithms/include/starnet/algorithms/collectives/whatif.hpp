@@ -23,14 +23,19 @@
 /// message of step t)). Heterogeneous links: timed, arbitrated checking (contending transfers wait
 /// their turn), the makespan an exact fraction.
 ///
-/// Bounds (docs/whatif.md, docs/collectives.md): L = max(counting, distance) steps (bounds.hpp;
-/// rooted collectives: the root's eccentricity); W = the packets some node must send or receive
-/// (1 for a word collective, N − 1 for the blocked ones but all-to-all, whose W is the mean
-/// status ⌈Σ d(u, v) / N⌉, s on a vertex-transitive graph); with k ports a node moves ⌈W/k⌉ in
-/// the steps' largest messages. Step-synchronous: T ≥ α·L + u·max(L, ⌈W/k⌉) (every step costs α
-/// plus its largest message, at least one packet); the one-packet exchange's rows take its own
-/// model's bound, (α + u)·max(L, ⌈s/k⌉) (one packet per message, total_exchange.hpp). Timed:
-/// T ≥ max(c_min·⌈log_{k+1} N⌉, weighted distance, α_min + u_min·⌈W/k⌉).
+/// Bounds (docs/whatif.md "Lower bounds"): a lower bound on the time of any algorithm for the
+/// collective with the data as sized, not only of the row's: each node's data (a vector of the
+/// word collectives, a block of the blocked ones) is one packet of m units (the message size) that
+/// an algorithm may split into parts of one unit (reduce-scatter then all-gather does). L =
+/// max(counting, distance) steps (bounds.hpp; rooted collectives: the root's eccentricity); V =
+/// the packets some node must send or receive: 2(N − 1)/N for all-reduce (every element needs
+/// 2(N − 1) transfers, the one-way gossip bound), 1 for reduce and broadcast, N − 1 for all-gather,
+/// reduce-scatter, gather and scatter, the mean status Σ d(u, v) / N for all-to-all (every
+/// packet-hop is a send); with k ports a node moves V/k through its busiest port.
+/// Step-synchronous: T ≥ α·L + u·max(L·p, V/k) (every step costs α plus its largest message, at
+/// least one part p = 1/m of a packet). Timed: T ≥ max(c_p·⌈log_{k+1} N⌉, weighted distance,
+/// α_min + u_min·V/k), c_p and distances with the links' time for one part. The one-packet
+/// exchange's own model (one packet per message, ⌈s/k⌉ steps) is `bound_status`, not the bound.
 ///
 /// Complexity: per row, one plan (O(V log V + E)) or schedule (O(items)) and one emulation
 /// (O(transfers + items)); per topology and scenario one diameter (bounds.hpp). Memory
@@ -94,6 +99,10 @@ struct WhatIfRow {
   double fail_rate = 0;
   std::uint64_t failed_links = 0;
   std::uint64_t failed_nodes = 0;
+  /// What failed, random draws included, as `--fail-links` and `--fail-nodes` take them ("u-v"
+  /// with u < v by index; node names): the scenario reproduced without its seed.
+  std::vector<std::string> failed_link_list;
+  std::vector<std::string> failed_node_list;
   std::uint64_t total_nodes = 0;  ///< of the intact topology
   std::uint64_t nodes = 0;        ///< nodes the algorithm ran on (what the root reaches)
   std::uint64_t links = 0;
@@ -114,7 +123,7 @@ struct WhatIfRow {
   Rational lower_bound_time;      ///< c·(step bound), or the timed bound
   Rational bound_counting;        ///< the counting term, in the row's units (steps or time)
   Rational bound_distance;        ///< the distance term, likewise
-  std::uint64_t bound_volume = 0;  ///< W: packets some node must send or receive
+  Rational bound_volume;          ///< packets the busiest node must send (a lower bound on volume)
   std::optional<std::uint64_t> bound_status;  ///< all-to-all: the mean status s (the one-packet model's steps)
   /// The measurement meets its bound: makespan = lower_bound_time (the bound ratio is taken from).
   bool bound_reached = false;

@@ -81,12 +81,12 @@ struct Diameter {
   bool exact = true;  ///< false: a lower estimate (the largest eccentricity of a few sweeps)
 };
 
-/// The packets some node must send in a total exchange (all-to-all personalized) of one packet per
-/// pair: ⌈Σ_u Σ_v d(u, v) / N⌉ hops, the status s of a vertex-transitive topology (Σ_v d(0, v)).
-/// The N·s packet-hops must all be sent, so the busiest node sends at least the mean. O(V + E) for
-/// a vertex-transitive topology (the caller vouches, as for diameter()), all pairs when the work
-/// fits MAX_DIAMETER_WORK, else none. @pre every node reaches every other.
-[[nodiscard]] std::optional<std::uint64_t> mean_status(const topology::Topology& topology, bool vertex_transitive);
+/// The packets the busiest node must send in a total exchange (all-to-all personalized) of one
+/// packet per pair: the mean status Σ_u Σ_v d(u, v) / N, exact (the status s of a vertex-transitive
+/// topology, Σ_v d(0, v)). The N·s packet-hops must all be sent, so the busiest node sends at least
+/// the mean. O(V + E) for a vertex-transitive topology (the caller vouches, as for diameter()), all
+/// pairs when the work fits MAX_DIAMETER_WORK, else none. @pre every node reaches every other.
+[[nodiscard]] std::optional<Rational> mean_status(const topology::Topology& topology, bool vertex_transitive);
 
 /// The diameter of a connected topology (file comment).
 [[nodiscard]] Diameter diameter(const topology::Topology& topology, bool weighted, bool vertex_transitive);
