@@ -1,6 +1,7 @@
 #include <starnet/algorithms/collectives/catalogue.hpp>
 #include <starnet/api/optimal.hpp>
 #include <starnet/api/json.hpp>
+#include <starnet/api/settings.hpp>
 #include <starnet/algorithms/generic/subnetwork.hpp>
 #include <starnet/algorithms/schedule/gossip_allreduce.hpp>
 #include <starnet/algorithms/schedule/schedule_run.hpp>
@@ -140,6 +141,7 @@ OptimalOutcome find_by_sat(const OptimalRequest& request, OptimalOutcome out) {
 
 OptimalOutcome find_optimal(const OptimalRequest& request) {
   const StopScope scope;
+  check_seconds(request.time_limit, "time_limit");
   check_collective(request);
   OptimalOutcome out;
   out.request = request;

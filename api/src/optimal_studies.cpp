@@ -2,6 +2,7 @@
 // gossips on S_3..S_10 beside the paper (docs/optimal.md, docs/beyond.md).
 #include <starnet/algorithms/collectives/catalogue.hpp>
 #include <starnet/api/optimal.hpp>
+#include <starnet/api/settings.hpp>
 #include <starnet/algorithms/optimal/coset_search.hpp>
 #include <starnet/algorithms/optimal/uniform_search.hpp>
 #include <starnet/algorithms/star/allreduce.hpp>
@@ -36,6 +37,7 @@ std::string optional_text(const std::optional<std::uint64_t>& x) { return x ? st
 
 OptimalStudy optimal_study_star(std::optional<double> seconds) {
   const StopScope scope;
+  check_seconds(seconds, "time_limit");
   OptimalStudy study;
   study.verified = true;
   const std::size_t total = std::size(STUDY_SPECS) * 2;
@@ -158,6 +160,7 @@ BeyondStudy::Row beyond_row(int n, double seconds) {
 
 BeyondStudy optimal_study_beyond(std::optional<double> seconds) {
   const StopScope scope;
+  check_seconds(seconds, "time_limit");
   BeyondStudy study;
   study.verified = true;
   for (int n = 3; n <= opt::MAX_UNIFORM_N; ++n) {

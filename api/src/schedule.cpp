@@ -192,6 +192,10 @@ std::string schedule_json(const LoadedSchedule& l, const std::string& comment, c
   return sch::write_schedule_json(*l.schedule, *l.topology, spec, comment);
 }
 
+std::uint64_t default_chunks(Collective collective, std::uint64_t nodes) {
+  return algorithms::is_blocked(collective) ? nodes : 1;
+}
+
 emulator::Checking default_checking(const sch::Schedule& schedule, bool timed) {
   return emulator::default_checking(schedule.form() == sch::Form::STEPPED,
                                     timed ? emulator::TimeMode::TIMED : emulator::TimeMode::UNIT);

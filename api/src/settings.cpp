@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <cmath>
 
 #include <string>
 
@@ -107,6 +108,12 @@ Rational parse_scientific(std::string_view text, std::string_view setting) {
 }
 
 }  // namespace
+
+void check_seconds(std::optional<double> seconds, std::string_view setting) {
+  if (seconds && !(std::isfinite(*seconds) && *seconds >= 0)) {
+    throw UsageError(Setting{std::string(setting), fmt::format("{}", *seconds)}, "expected a finite number ≥ 0 (0: no limit)");
+  }
+}
 
 Rational parse_number(std::string_view text, std::string_view setting, Rational at_least, bool strictly) {
   Rational value;

@@ -1,6 +1,7 @@
 #include <starnet/api/whatif.hpp>
 #include <starnet/algorithms/optimal/step_bounds.hpp>
 #include <starnet/api/json.hpp>
+#include <starnet/api/settings.hpp>
 #include <starnet/api/optimal.hpp>
 #include <starnet/api/schedule.hpp>
 #include <starnet/algorithms/schedule/schedule_run.hpp>
@@ -155,6 +156,7 @@ std::vector<double> fault_rates(const std::string& text) {
 
 WhatIfResult run_whatif(const WhatIfRequest& request) {
   const StopScope scope;
+  check_seconds(request.optimal_seconds, "optimal_time_limit");
   if (request.topologies.empty()) {
     throw UsageError(Setting{"topologies", ""}, "no topology given (expected e.g. star:5,hypercube:7)");
   }

@@ -171,7 +171,18 @@ void bind_topology_and_star(py::module_& m) {
     }
     return py::make_tuple(nodes, links, std::vector<std::string>(api::LINK_PALETTE.begin(), api::LINK_PALETTE.end()));
   });
-  m.def("keygen", [](const std::string& path) { api::write_key_file(path); }, arg("path"));
+  m.def(
+      "keygen",
+      [](const py::object& path) {
+        try {
+          api::write_key_file(file_path(path, "path"));
+        } catch (const InputError& e) {
+          // The api names its setting key_file, which is keygen's path.
+          if (e.setting() == nullptr) throw;
+          throw UsageError(Setting{"path", e.setting()->value}, e.reason());
+        }
+      },
+      arg("path"));
   m.def(
       "worker",
       [](const std::string& join, const std::string& key_file, std::optional<unsigned> index, const std::string& address,
@@ -242,6 +253,12 @@ py::tuple run_schedule(const api::LoadedSchedule& l, const py::object& ports, co
 }  // namespace
 
 void bind_schedules(py::module_& m) {
+  m.def(
+      "default_chunks",
+      [](const std::string& collective, const api::TopologyRef& topology) {
+        return api::default_chunks(api::parse_collective(collective), topology.topology()->num_nodes());
+      },
+      arg("collective"), arg("topology"));
   py::class_<api::LoadedSchedule>(m, "LoadedSchedule")
       .def_static("load",
                   [](const std::string& path, const std::optional<api::TopologyRef>& topology) {

@@ -278,6 +278,15 @@ std::string text(const py::handle& value, const char* keyword) {
   return value.cast<std::string>();
 }
 
+std::string file_path(const py::handle& value, const char* keyword) {
+  if (!py::isinstance<py::str>(value) && !py::hasattr(value, "__fspath__")) {
+    throw UsageError(Setting{keyword, py::repr(value)}, "expected a file path (a str or a pathlib.Path)");
+  }
+  const py::object path = py::module_::import("os").attr("fspath")(value);
+  if (!py::isinstance<py::str>(path)) throw UsageError(Setting{keyword, py::repr(value)}, "expected a path as text");
+  return path.cast<std::string>();
+}
+
 Rational exact(const py::handle& value, const char* keyword, bool strictly) {
   if (PyLong_Check(value.ptr()) && !PyBool_Check(value.ptr())) {
     const auto v = PyLong_AsLongLong(value.ptr());
@@ -309,6 +318,10 @@ std::string python_message(const Error& e) {
 }
 
 void register_errors(py::module_& module) {
+  // The types are looked up here, as the module is imported: a first lookup inside a call could
+  // import numpy while another thread, holding the GIL, waits for the same static to be made.
+  (void)numpy_bool();
+  (void)numpy_floating();
   static py::exception<InputError> input(module, "InputError", PyExc_ValueError);
   static py::exception<Error> runtime(module, "RuntimeFailure", PyExc_RuntimeError);
   static py::exception<ModelViolation> verification(module, "VerificationFailure", runtime.ptr());

@@ -63,6 +63,8 @@ template <class Time>
 [[nodiscard]] bool flag(const py::handle& value, const char* keyword);
 /// A str.
 [[nodiscard]] std::string text(const py::handle& value, const char* keyword);
+/// A file path: a str or an os.PathLike (pathlib.Path).
+[[nodiscard]] std::string file_path(const py::handle& value, const char* keyword);
 /// An exact number: an int, a Fraction, a float read as the decimal it prints as, or a text such
 /// as "7/2"; > 0 when @p strictly, else ≥ 0.
 [[nodiscard]] Rational exact(const py::handle& value, const char* keyword, bool strictly);

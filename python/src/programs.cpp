@@ -297,6 +297,7 @@ py::tuple emulate(const api::TopologyRef& topology, py::list nodes, const py::ob
 }  // namespace
 
 void bind_programs(py::module_& m) {
+  (void)python_fraction(0);  // its static made at import, not inside a call (convert.cpp, register_errors)
   py::class_<Message>(m, "Message", "A message that arrived: source, port (the sender's), tag, payload, size.")
       .def_readonly("source", &Message::source)
       .def_readonly("port", &Message::port)

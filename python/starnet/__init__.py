@@ -123,7 +123,7 @@ def keygen(path):
     """Writes a run's key file (ZeroMQ CURVE, mode 0600; never replaces an existing file) for the
     workers that join a run started with ``listen=`` (``starnet keygen -o PATH``). Copy it to the
     coordinator's and every worker's host. Returns ``path``."""
-    _core.keygen(str(path))
+    _core.keygen(path)
     return path
 
 

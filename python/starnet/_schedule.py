@@ -1,6 +1,7 @@
 """Collective schedules as data (docs/schedules.md): built in Python, loaded, saved, run."""
 
 import json
+import operator
 
 from . import _core
 from ._engine import engine_choice
@@ -12,6 +13,17 @@ from ._topology import Topology, topology_ref
 __all__ = ["Schedule", "ScheduleResult"]
 
 _ITEM_OPS = ("copy", "reduce")
+
+
+def _whole(value, keyword):
+    """A whole number ≥ 0 (an int, a numpy integer), or an InputError naming ``keyword``."""
+    try:
+        number = operator.index(value) if not isinstance(value, bool) else None
+    except TypeError:
+        number = None
+    if number is None or number < 0:
+        raise _core.InputError(f"{keyword}={value!r}: expected a whole number ≥ 0")
+    return number
 
 
 class ScheduleResult(RunResult):
@@ -42,12 +54,13 @@ class Schedule:
     ``root``, ``steps`` (planned), ``transfers``, ``chunks_moved``, ``format``.
     """
 
-    def __init__(self, collective="allreduce", topology=None, chunks=1, scratch=0, root=None):
+    def __init__(self, collective="allreduce", topology=None, chunks=None, scratch=0, root=None):
         if topology is None:
             raise _core.InputError("topology=None: a schedule needs its topology (a Topology or a spec such as 'ring:8')")
         self._collective = collective
         self._topology = topology if isinstance(topology, Topology) else Topology(topology)
-        self._chunks = chunks
+        # None: what the collective needs, one block a node where it splits the data (api/schedule.hpp).
+        self._chunks = _core.default_chunks(collective, topology_ref(self._topology)) if chunks is None else chunks
         self._scratch = scratch
         self._root = root
         self._steps = []
@@ -84,13 +97,18 @@ class Schedule:
         """
         if self._steps is None:
             raise ValueError("send(): this schedule was loaded or exported; build a new Schedule to add transfers")
-        if not isinstance(step, int) or step < 0:
-            raise _core.InputError(f"step={step!r}: expected a step number ≥ 0")
+        step = _whole(step, "step")
         if op not in _ITEM_OPS:
             raise _core.InputError(f"op={op!r}: expected 'copy' or 'reduce'")
+        if isinstance(chunks, (str, bytes)) or not hasattr(chunks, "__iter__"):
+            raise _core.InputError(f"chunks={chunks!r}: expected a list of chunk numbers, or of (src_chunk, dst_chunk) "
+                                   "pairs, or of (src_chunk, dst_chunk, 'copy'|'reduce') triples")
         items = []
         for item in chunks:
-            items.append(list(item) if isinstance(item, (tuple, list)) else item)
+            if isinstance(item, (tuple, list)):
+                items.append([_whole(x, "chunks") if i < 2 else x for i, x in enumerate(item)])
+            else:
+                items.append(_whole(item, "chunks"))
         while len(self._steps) <= step:
             self._steps.append([])
         self._steps[step].append({"f": src, "t": dst, "c": items, "op": op})

@@ -1,10 +1,12 @@
-"""What Python users expect of long calls: the GIL released, Ctrl-C within a second, progress."""
+"""What Python users expect of long calls (the GIL released, Ctrl-C within a second, progress) and of
+bad keywords (an InputError naming the keyword, never pybind11's TypeError)."""
 
 import os
 import textwrap
 import threading
 import time
 
+import networkx as nx
 import pytest
 
 import starnet
@@ -107,3 +109,43 @@ def test_the_notebooks_are_valid_and_every_cell_has_an_id():
         notebook = nbformat.read(path, as_version=4)
         nbformat.validate(notebook)
         assert all(cell.get("id") for cell in notebook.cells), path
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: starnet.allreduce("star:3", seed=-1), r"seed=-1: expected a whole number ≥ 0"),
+    (lambda: starnet.allreduce("star:3", seed="x"), r"seed='x': expected a whole number"),
+    (lambda: starnet.allreduce("star:3", trace="yes"), r"trace='yes': expected True or False"),
+    (lambda: starnet.allreduce("star:3", engine="zmq", workers=2.5), r"workers=2.5: expected a whole number"),
+    (lambda: starnet.montecarlo(runs=-1), r"runs=-1: expected a whole number ≥ 0"),
+    (lambda: starnet.montecarlo(runs=0), r"runs=0: at least one run"),
+    (lambda: starnet.montecarlo(algorithms=["nope"]), r"^algorithms=nope: algorithm \"nope\" is not known"),
+    (lambda: starnet.optimal("ring:4", time_limit="10"), r"time_limit='10': expected a number"),
+    (lambda: starnet.optimal("ring:4", time_limit=float("nan")), r"time_limit=nan: expected a finite number"),
+    (lambda: starnet.optimal("ring:4", time_limit=-1), r"time_limit=-1: expected a finite number ≥ 0"),
+    (lambda: starnet.markov("8"), r"n='8': expected a whole number"),
+    (lambda: starnet.Schedule.export("ring", "ring:4").run(values=5), r"values=5: expected a string"),
+    (lambda: starnet.Topology.from_networkx(nx.Graph()), r"has no nodes"),
+    (lambda: starnet.keygen(5), r"^path=5: expected a file path"),
+    (lambda: starnet.Schedule(collective="broadcast", topology="ring:4").send(0, 0, 1, 5),
+     r"chunks=5: expected a list of chunk numbers"),
+    (lambda: starnet.Schedule(collective="broadcast", topology="ring:4").send(-1, 0, 1, [0]),
+     r"step=-1: expected a whole number ≥ 0"),
+])
+def test_a_bad_keyword_is_an_input_error_naming_it_never_a_type_error(call, message):
+    with pytest.raises(starnet.InputError, match=message):
+        call()
+
+
+def test_numpy_numbers_are_numbers_and_keygen_says_path(tmp_path):
+    import numpy as np
+    r = starnet.allreduce("star:3", seed=np.int64(3), trace=np.bool_(False))
+    assert r.verified
+    s = starnet.Schedule(collective="allgather", topology="ring:4")  # chunks: one block a node
+    for step in range(3):
+        for v in range(4):
+            s.send(np.int64(step), v, (v + 1) % 4, [np.int32((v - step) % 4)])
+    assert s.chunks == 4 and s.run().verified
+    key = tmp_path / "run.key"
+    starnet.keygen(key)
+    with pytest.raises(starnet.InputError, match=r"^path=.*already exists"):
+        starnet.keygen(key)

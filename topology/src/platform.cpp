@@ -67,6 +67,7 @@ Platform::vertex_descriptor Platform::at(std::string_view name, std::string_view
 }
 
 void Platform::validate() const {
+  if (boost::num_vertices(graph_) == 0) throw TopologyError(name_ + ": has no nodes (expected at least one node)");
   std::unordered_map<std::string, int> seen;
   for (const auto v : boost::make_iterator_range(boost::vertices(graph_))) {
     const auto& p = graph_[v];

@@ -81,6 +81,10 @@ struct ScheduleHeader {
 /// The checking a schedule runs under unless told: strict for stepped schedules in unit time (the
 /// plan must fit the port model as written), arbitrated for programs and timed runs (contending
 /// transfers wait their turn).
+/// The data chunks per node a schedule of @p collective on @p nodes nodes has unless told: one
+/// block a node for the collectives that split the data so (all-gather, reduce-scatter, …), else 1.
+[[nodiscard]] std::uint64_t default_chunks(Collective collective, std::uint64_t nodes);
+
 [[nodiscard]] emulator::Checking default_checking(const algorithms::schedule::Schedule& schedule, bool timed);
 
 /// The lower bound what-if prints for the collective @p schedule computes on @p topology (named
