@@ -76,12 +76,10 @@ std::shared_ptr<const LoadedSchedule> as_requested(const sch::Schedule& s, const
   return l;
 }
 
-/// Whether @p l runs verified in @p steps steps under @p ports (strict).
-bool runs_in(const LoadedSchedule& l, std::uint64_t steps, const emulator::PortModel& ports) {
+std::optional<std::string> run_problem(const LoadedSchedule& l, std::uint64_t steps, const emulator::PortModel& ports) {
   sch::ScheduleRunSettings settings;
   settings.config.ports = ports;
-  const auto r = sch::run_schedule(*l.schedule, *l.topology, settings);
-  return r.verified && r.run.makespan == Rational(static_cast<std::int64_t>(steps));
+  return opt::steps_problem(sch::run_schedule(*l.schedule, *l.topology, settings), steps);
 }
 
 namespace {
@@ -113,6 +111,7 @@ OptimalOutcome find_by_sat(const OptimalRequest& request, OptimalOutcome out) {
   }
   opt::OptimalSearch search;
   search.topology(*t, request.topology.spec())
+      .in_memory(!request.topology.from_spec())
       .goal(opt::goal_of(request.collective))
       .root(root)
       .ports(request.ports)
@@ -126,9 +125,10 @@ OptimalOutcome find_by_sat(const OptimalRequest& request, OptimalOutcome out) {
   if (given) {
     out.schedule = as_requested(*given, request, t, r.optimum ? "SAT" : r.upper_source);
     const auto steps = r.optimum ? *r.optimum : r.upper_bound.value_or(0);
-    if (out.schedule && !runs_in(*out.schedule, steps, request.ports)) {
-      throw SolverError(fmt::format("the {} schedule of {} steps, written as {}, fails on the emulator",
-                                    r.optimum ? "optimal" : "best known", steps, to_string(request.collective)));
+    if (const auto problem = out.schedule ? run_problem(*out.schedule, steps, request.ports) : std::nullopt) {
+      throw SolverError(fmt::format("the {} schedule of {} steps, written as {}, fails on the emulator: {}",
+                                    r.optimum ? "optimal" : "best known", steps, to_string(request.collective),
+                                    *problem));
     }
   }
   out.schedule_proved = r.optimum.has_value();

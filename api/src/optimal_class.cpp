@@ -172,7 +172,7 @@ OptimalOutcome find_in_class(const OptimalRequest& o, bool coset, OptimalOutcome
     const bool nodup = broadcast ? s.chunks_moved() == n - 1 : s.chunks_moved() == n * (n - 1);
     verified = run.verified && nodup && run.run.makespan == Rational(steps);
     out.schedule = as_requested(s, o, t, fmt::format("{} {}", f.klass, f.method));
-    if (out.schedule && !runs_in(*out.schedule, static_cast<std::uint64_t>(steps), o.ports)) verified = false;
+    if (out.schedule && run_problem(*out.schedule, static_cast<std::uint64_t>(steps), o.ports)) verified = false;
   } else if (!f.dimensions.empty()) {
     f.meta = true;
     verified = verify_uniform_gossip(g, f.dimensions);
