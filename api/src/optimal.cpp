@@ -131,6 +131,13 @@ OptimalOutcome find_by_sat(const OptimalRequest& request, OptimalOutcome out) {
                                     *problem));
     }
   }
+  if (!given) {
+    out.schedule_note = "the time limit came before any schedule was found";
+  } else if (!out.schedule) {
+    out.schedule_note = fmt::format("the {} schedule is an all-reduce word plan, not a gossip (all-gather): the "
+                                    "collective allreduce gives it",
+                                    r.upper_source);
+  }
   out.schedule_proved = r.optimum.has_value();
   out.verified = r.optimum && r.schedule_verified;
   return out;
@@ -210,6 +217,7 @@ nlohmann::json OptimalOutcome::to_json() const {
   }
   j["schedule_given"] = schedule != nullptr;
   j["schedule_source"] = schedule ? nlohmann::json(schedule->source) : nlohmann::json(nullptr);
+  j["schedule_note"] = schedule_note.empty() ? nlohmann::json(nullptr) : nlohmann::json(schedule_note);
   j["schedule_proved"] = schedule_proved;
   j["verified"] = verified;
   return j;

@@ -179,6 +179,15 @@ OptimalOutcome find_in_class(const OptimalRequest& o, bool coset, OptimalOutcome
     f.largest_per_step = opt::uniform_items(f.sizes);
     f.items_received = f.sizes.back() - 1;
   }
+  if (!out.schedule) {
+    out.schedule_note =
+        f.steps.empty() ? fmt::format("the {} search found no schedule", f.klass)
+        : f.meta        ? fmt::format("schedules are written up to {} nodes; this {} one was verified with meta "
+                                      "messages instead",
+                                      opt::MAX_UNIFORM_SCHEDULE_NODES, f.klass)
+                        : fmt::format("the {} schedule does not compute the collective {}", f.klass,
+                                      to_string(o.collective));
+  }
   out.schedule_proved = f.proved_minimal;
   out.verified = verified;
   out.found = std::move(f);

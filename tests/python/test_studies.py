@@ -23,6 +23,16 @@ def test_optimal_sat_is_the_command_lines_and_gives_its_schedule():
     assert r.schedule.run().steps == 6
 
 
+def test_optimal_says_why_it_gives_no_schedule_as_the_command_line():
+    # Gossip on S_4: the optimum is the star all-reduce's 6 steps, a word plan and not a gossip.
+    r = starnet.optimal("star:4")
+    assert r.optimum == 6 and r.schedule is None
+    assert "all-reduce word plan" in r.schedule_note and "allreduce" in r.schedule_note
+    assert stable(r.to_dict()) == stable(cli_json("optimal", "--topology", "star:4"))
+    given = starnet.optimal("star:4", collective="allreduce")
+    assert given.schedule is not None and given.schedule_note is None
+
+
 def test_optimal_on_directed_networkx_graphs_is_sound():
     # The directed 5-cycle: the item goes round one arc a step, 4 steps; no bound may say more.
     c5 = starnet.Topology.from_networkx(nx.DiGraph([(i, (i + 1) % 5) for i in range(5)]), name="c5")

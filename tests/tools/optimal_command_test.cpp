@@ -44,6 +44,22 @@ TEST(OptimalCommand, ProvesTheS4GossipOptimumBothWaysAndWritesItsSchedule) {
   EXPECT_EQ(run.json()["collective"], "allreduce");
 }
 
+TEST(OptimalCommand, SaysWhyItGivesNoScheduleInTextJsonAndMinusO) {
+  // Gossip on S_4: the optimum is the star all-reduce's, a word plan and not a gossip.
+  const auto r = run_starnet("optimal --topology star:4 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json();
+  EXPECT_EQ(j["schedule_given"], false);
+  ASSERT_TRUE(j["schedule_note"].is_string());
+  const auto note = j["schedule_note"].get<std::string>();
+  EXPECT_THAT(note, ::testing::AllOf(HasSubstr("all-reduce word plan"), HasSubstr("allreduce")));
+  EXPECT_THAT(run_starnet("optimal --topology star:4").out, HasSubstr("(no schedule given: " + note + ")"));
+  const auto o = run_starnet("optimal --topology star:4 -o " + (optimal_scratch() / "none.json").string());
+  EXPECT_EQ(o.exit_code, 2);
+  EXPECT_THAT(o.err, HasSubstr(note));
+  EXPECT_TRUE(run_starnet("optimal --topology star:4 --collective allreduce --json").json()["schedule_note"].is_null());
+}
+
 TEST(OptimalCommand, ADirectedCycleGetsSoundBoundsAndAProvedOptimum) {
   // The item goes round the directed 5-cycle one arc a step: 4 steps, whatever the collective;
   // no bound above that, and the degree-limited count keeps the one out-arc of every node.
