@@ -70,6 +70,7 @@ std::shared_ptr<const LoadedSchedule> as_requested(const sch::Schedule& s, const
   auto l = std::make_shared<LoadedSchedule>();
   l->topology = t;
   l->spec = request.topology.spec();
+  if (!request.topology.from_spec()) l->in_memory = request.topology.platform();
   l->schedule = std::make_shared<const sch::Schedule>(converted ? std::move(*converted) : s);
   l->format = "starnet";
   l->source = source;
