@@ -75,11 +75,7 @@ std::string sat_text(const api::OptimalOutcome& o) {
                        r.lower_bound, r.upper_bound ? std::to_string(*r.upper_bound) : std::string("?"),
                        r.upper_source.empty() ? "no" : r.upper_source);
   }
-  if (!o.schedule && r.upper_bound) {
-    out += fmt::format("(the {} schedule is an all-reduce word plan, not a gossip: ask --collective allreduce to write "
-                       "it)\n",
-                       r.upper_source);
-  }
+  if (!o.schedule_note.empty()) out += fmt::format("(no schedule given: {})\n", o.schedule_note);
   out += fmt::format("wall time: {:.2f} s\n", r.seconds);
   return out;
 }
@@ -184,8 +180,8 @@ int single(const OptimalOptions& o, const CLI::App& cmd) {
     }
   } else if (!o.output.empty()) {
     if (!outcome.schedule) {
-      throw UsageError(fmt::format("-o {}: there is no {} schedule to write (see the output above or --json)", o.output,
-                                   to_string(request.collective)));
+      throw UsageError(fmt::format("-o {}: there is no {} schedule to write: {}", o.output,
+                                   to_string(request.collective), outcome.schedule_note));
     }
     const std::string how = outcome.schedule_proved
                                 ? outcome.sat ? "proved optimal" : "minimal in its class"

@@ -71,18 +71,17 @@ std::shared_ptr<const LoadedSchedule> as_requested(const sch::Schedule& s, const
   auto l = std::make_shared<LoadedSchedule>();
   l->topology = t;
   l->spec = request.topology.spec();
+  if (!request.topology.from_spec()) l->in_memory = request.topology.platform();
   l->schedule = std::make_shared<const sch::Schedule>(converted ? std::move(*converted) : s);
   l->format = "starnet";
   l->source = source;
   return l;
 }
 
-/// Whether @p l runs verified in @p steps steps under @p ports (strict).
-bool runs_in(const LoadedSchedule& l, std::uint64_t steps, const emulator::PortModel& ports) {
+std::optional<std::string> run_problem(const LoadedSchedule& l, std::uint64_t steps, const emulator::PortModel& ports) {
   sch::ScheduleRunSettings settings;
   settings.config.ports = ports;
-  const auto r = sch::run_schedule(*l.schedule, *l.topology, settings);
-  return r.verified && r.run.makespan == Rational(static_cast<std::int64_t>(steps));
+  return opt::steps_problem(sch::run_schedule(*l.schedule, *l.topology, settings), steps);
 }
 
 namespace {
@@ -114,6 +113,7 @@ OptimalOutcome find_by_sat(const OptimalRequest& request, OptimalOutcome out) {
   }
   opt::OptimalSearch search;
   search.topology(*t, request.topology.spec())
+      .in_memory(!request.topology.from_spec())
       .goal(opt::goal_of(request.collective))
       .root(root)
       .ports(request.ports)
@@ -127,10 +127,18 @@ OptimalOutcome find_by_sat(const OptimalRequest& request, OptimalOutcome out) {
   if (given) {
     out.schedule = as_requested(*given, request, t, r.optimum ? "SAT" : r.upper_source);
     const auto steps = r.optimum ? *r.optimum : r.upper_bound.value_or(0);
-    if (out.schedule && !runs_in(*out.schedule, steps, request.ports)) {
-      throw SolverError(fmt::format("the {} schedule of {} steps, written as {}, fails on the emulator",
-                                    r.optimum ? "optimal" : "best known", steps, to_string(request.collective)));
+    if (const auto problem = out.schedule ? run_problem(*out.schedule, steps, request.ports) : std::nullopt) {
+      throw SolverError(fmt::format("the {} schedule of {} steps, written as {}, fails on the emulator: {}",
+                                    r.optimum ? "optimal" : "best known", steps, to_string(request.collective),
+                                    *problem));
     }
+  }
+  if (!given) {
+    out.schedule_note = "the time limit came before any schedule was found";
+  } else if (!out.schedule) {
+    out.schedule_note = fmt::format("the {} schedule is an all-reduce word plan, not a gossip (all-gather): the "
+                                    "collective allreduce gives it",
+                                    r.upper_source);
   }
   out.schedule_proved = r.optimum.has_value();
   out.verified = r.optimum && r.schedule_verified;
@@ -212,6 +220,7 @@ nlohmann::json OptimalOutcome::to_json() const {
   }
   j["schedule_given"] = schedule != nullptr;
   j["schedule_source"] = schedule ? nlohmann::json(schedule->source) : nlohmann::json(nullptr);
+  j["schedule_note"] = schedule_note.empty() ? nlohmann::json(nullptr) : nlohmann::json(schedule_note);
   j["schedule_proved"] = schedule_proved;
   j["verified"] = verified;
   return j;

@@ -172,12 +172,21 @@ OptimalOutcome find_in_class(const OptimalRequest& o, bool coset, OptimalOutcome
     const bool nodup = broadcast ? s.chunks_moved() == n - 1 : s.chunks_moved() == n * (n - 1);
     verified = run.verified && nodup && run.run.makespan == Rational(steps);
     out.schedule = as_requested(s, o, t, fmt::format("{} {}", f.klass, f.method));
-    if (out.schedule && !runs_in(*out.schedule, static_cast<std::uint64_t>(steps), o.ports)) verified = false;
+    if (out.schedule && run_problem(*out.schedule, static_cast<std::uint64_t>(steps), o.ports)) verified = false;
   } else if (!f.dimensions.empty()) {
     f.meta = true;
     verified = verify_uniform_gossip(g, f.dimensions);
     f.largest_per_step = opt::uniform_items(f.sizes);
     f.items_received = f.sizes.back() - 1;
+  }
+  if (!out.schedule) {
+    out.schedule_note =
+        f.steps.empty() ? fmt::format("the {} search found no schedule", f.klass)
+        : f.meta        ? fmt::format("schedules are written up to {} nodes; this {} one was verified with meta "
+                                      "messages instead",
+                                      opt::MAX_UNIFORM_SCHEDULE_NODES, f.klass)
+                        : fmt::format("the {} schedule does not compute the collective {}", f.klass,
+                                      to_string(o.collective));
   }
   out.schedule_proved = f.proved_minimal;
   out.verified = verified;

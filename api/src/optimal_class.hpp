@@ -12,8 +12,9 @@ namespace starnet::api {
                                                                  const OptimalRequest& request,
                                                                  const std::shared_ptr<const topology::Topology>& t,
                                                                  const std::string& source);
-/// Whether @p l runs verified in exactly @p steps steps under @p ports (strict).
-[[nodiscard]] bool runs_in(const LoadedSchedule& l, std::uint64_t steps, const emulator::PortModel& ports);
+/// Why @p l does not run verified in exactly @p steps steps under @p ports (strict); none when it does.
+[[nodiscard]] std::optional<std::string> run_problem(const LoadedSchedule& l, std::uint64_t steps,
+                                                     const emulator::PortModel& ports);
 
 /// The uniform (or, with @p coset, the coset) search of @p request, its schedule verified.
 [[nodiscard]] OptimalOutcome find_in_class(const OptimalRequest& request, bool coset, OptimalOutcome out);

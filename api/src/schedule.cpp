@@ -116,6 +116,7 @@ LoadedSchedule parse_as(const std::string& text, const std::string& where, const
     if (topology) {
       l.spec = topology->spec();
       l.topology = topology->topology();
+      if (!topology->from_spec()) l.in_memory = topology->platform();
       return;
     }
     l.spec = !from_file.empty() ? from_file : fallback;
@@ -183,9 +184,26 @@ LoadedSchedule load_schedule(const std::string& path, const std::optional<Topolo
   return l;
 }
 
+TopologyRef LoadedSchedule::topology_ref() const { return in_memory ? TopologyRef::of(in_memory) : TopologyRef(spec); }
+
+namespace {
+
+/// Where a schedule saved at @p path keeps the topology built in memory it runs on.
+fs::path topology_beside(const std::string& path) {
+  const fs::path p(path);
+  return p.parent_path() / (p.stem().string() + ".topology.graphml");
+}
+
+}  // namespace
+
 std::string schedule_json(const LoadedSchedule& l, const std::string& comment, const std::string& output_path) {
+  const bool to_file = !output_path.empty() && output_path != "-";
+  if (l.in_memory) {
+    const std::string beside = to_file ? topology_beside(output_path).filename().string() : std::string();
+    return sch::write_schedule_json(*l.schedule, *l.topology, beside, comment);
+  }
   std::string spec = l.spec;
-  if (is_file_spec(spec) && !output_path.empty() && output_path != "-") {
+  if (is_file_spec(spec) && to_file) {
     const fs::path out_folder = fs::absolute(fs::path(output_path)).parent_path();
     spec = fs::absolute(spec).lexically_normal().lexically_relative(out_folder).string();
   }
@@ -194,6 +212,34 @@ std::string schedule_json(const LoadedSchedule& l, const std::string& comment, c
 
 std::uint64_t default_chunks(Collective collective, std::uint64_t nodes) {
   return algorithms::is_blocked(collective) ? nodes : 1;
+}
+
+std::vector<OutputFile> schedule_files(const LoadedSchedule& l, const std::string& path, const std::string& comment) {
+  std::vector<OutputFile> out;
+  if (l.in_memory) {
+    if (path.empty() || path == "-") {
+      throw UsageError(Setting{"path", path}, fmt::format("the topology \"{}\" was built in memory: a schedule on it is "
+                                                          "saved to a file, beside which its topology is written",
+                                                          l.spec));
+    }
+    const auto beside = topology_beside(path).string();
+    const auto text = topology::write_platform(*l.in_memory, topology::FileFormat::GRAPHML);
+    const auto back = topology::parse_platform(text, topology::FileFormat::GRAPHML, beside);
+    auto problem = topology::difference(*l.in_memory, back);
+    for (topology::NodeId v = 0; !problem && v < back.num_nodes(); ++v) {
+      if (back.graph()[v].name != l.in_memory->graph()[v].name) {
+        problem = fmt::format("node {} reads back as \"{}\", not \"{}\"", v, back.graph()[v].name,
+                              l.in_memory->graph()[v].name);
+      }
+    }
+    if (problem) {
+      throw TopologyError(fmt::format("topology \"{}\" written to {} reads back differently: {}", l.spec, beside,
+                                      *problem));
+    }
+    out.push_back({beside, text});
+  }
+  out.push_back({path, schedule_json(l, comment, path)});
+  return out;
 }
 
 emulator::Checking default_checking(const sch::Schedule& schedule, bool timed) {
@@ -345,11 +391,17 @@ coll::Algorithm parse_builtin(std::string_view text) {
 
 LoadedSchedule export_schedule(const ExportRequest& request) {
   const auto algorithm = parse_builtin(request.algorithm);
-  if (request.topology.empty()) throw UsageError(Setting{"topology", ""}, "is required (e.g. star:5)");
+  const auto& spec = request.topology.spec();
+  if (request.topology.from_spec() && spec.empty()) {
+    throw UsageError(Setting{"topology", ""}, "is required (e.g. star:5)");
+  }
   LoadedSchedule l;
-  l.spec = request.topology;
-  l.topology = topology::make_topology(request.topology);
-  const auto shape = coll::shape_of(*l.topology, request.topology);
+  l.spec = spec;
+  l.topology = request.topology.topology();
+  if (!request.topology.from_spec()) l.in_memory = request.topology.platform();
+  // A platform built in memory lends no family knowledge from its name (a name is not a spec).
+  const std::string family = request.topology.from_spec() ? spec : fmt::format("{} (built in memory)", spec);
+  const auto shape = coll::shape_of(*l.topology, family);
   std::optional<Collective> collective = request.collective;
   if (!collective && request.algorithm == "star-broadcast") collective = Collective::ALLGATHER;
   for (const Collective c : algorithms::ALL_COLLECTIVES) {
@@ -368,12 +420,12 @@ LoadedSchedule export_schedule(const ExportRequest& request) {
     }
     throw UsageError(collective ? Setting{"collective", to_string(*collective)} : Setting{"algorithm", request.algorithm},
                      computes.empty() ? reason
-                                      : fmt::format("{} (on {} it computes {})", reason, request.topology,
+                                      : fmt::format("{} (on {} it computes {})", reason, spec,
                                                     fmt::join(computes, ", ")));
   }
   const auto root = algorithms::generic::find_node(*l.topology, request.root);
-  if (!root) throw UsageError(Setting{"root", request.root}, fmt::format("not a node of {}", request.topology));
-  auto built = coll::build(algorithm, *collective, *l.topology, request.topology, *root, request.ports);
+  if (!root) throw UsageError(Setting{"root", request.root}, fmt::format("not a node of {}", spec));
+  auto built = coll::build(algorithm, *collective, *l.topology, family, *root, request.ports);
   l.schedule = std::make_shared<const sch::Schedule>(std::move(built.schedule));
   l.format = "starnet";
   l.source = fmt::format("{} ({}) exported by starnet", coll::to_string(algorithm), built.variant);

@@ -206,6 +206,18 @@ nlohmann::json Table1Result::to_json() const {
   return {{"rows", rows_json}, {"notes", notes}, {"verified", verified}};
 }
 
+bool same_topology(const TopologyRef& a, const TopologyRef& b) {
+  if (a.from_spec() && b.from_spec() && a.spec() == b.spec()) return true;
+  return !topology::difference(*a.platform(), *b.platform());
+}
+
+std::uint64_t topology_hash(const TopologyRef& t) {
+  const auto view = t.topology();
+  std::uint64_t arcs = 0;
+  for (topology::NodeId v = 0; v < view->num_nodes(); ++v) arcs += view->degree(v);
+  return std::hash<std::uint64_t>{}(view->num_nodes()) * 31 + std::hash<std::uint64_t>{}(arcs);
+}
+
 TopologyExport export_topology(const TopologyRef& t, topology::FileFormat format) {
   const auto platform = t.platform();
   TopologyExport out;

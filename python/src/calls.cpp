@@ -145,6 +145,8 @@ void bind_topology_and_star(py::module_& m) {
       .def("node_names", &node_names)
       .def("edges", &topology_edges)
       .def("directed", [](const api::TopologyRef& t) { return t.platform()->directed(); })
+      .def("same_as", &api::same_topology, arg("other"), py::call_guard<py::gil_scoped_release>())
+      .def("structure_hash", &api::topology_hash, py::call_guard<py::gil_scoped_release>())
       .def("info",
            [](const api::TopologyRef& t, const py::object& progress) {
              const auto info = run_interruptibly<api::TopologyInfo>([t] { return api::topology_info(t); }, progress);
@@ -271,7 +273,7 @@ void bind_schedules(py::module_& m) {
                   },
                   arg("text"), arg("where"), arg("topology") = std::nullopt)
       .def_static("export",
-                  [](const std::string& algorithm, const std::string& topology, const std::optional<std::string>& collective,
+                  [](const std::string& algorithm, const api::TopologyRef& topology, const std::optional<std::string>& collective,
                      const std::string& root, const py::object& ports, const std::string& duplex) {
                     api::ExportRequest request;
                     request.algorithm = algorithm;
@@ -283,8 +285,14 @@ void bind_schedules(py::module_& m) {
                   },
                   arg("algorithm"), arg("topology"), arg("collective"), arg("root"), arg("ports"), arg("duplex"))
       .def("summary", &schedule_summary)
-      .def("topology_ref",
-           [](const api::LoadedSchedule& l) { return api::TopologyRef(l.spec); })
+      .def("topology_ref", &api::LoadedSchedule::topology_ref)
+      .def("files",
+           [](const api::LoadedSchedule& l, const std::string& path, const std::string& comment) {
+             std::vector<std::pair<std::string, std::string>> out;
+             for (auto& f : api::schedule_files(l, path, comment)) out.emplace_back(std::move(f.path), std::move(f.text));
+             return out;
+           },
+           arg("path"), arg("comment") = "")
       .def("to_json", [](const api::LoadedSchedule& l, const std::string& comment,
                          const std::string& output_path) { return api::schedule_json(l, comment, output_path); },
            arg("comment") = "", arg("output_path") = "")

@@ -2,6 +2,7 @@
 
 import json
 import operator
+import os
 
 from . import _core
 from ._engine import engine_choice
@@ -83,9 +84,10 @@ class Schedule:
     @classmethod
     def export(cls, algorithm, topology, collective=None, root=0, ports=1, duplex="full"):
         """A built-in algorithm as a schedule: ``star-allreduce``, ``star-broadcast``,
-        ``recursive-doubling``, ``ring`` or ``bfs-tree`` (``collective`` and ``root`` for bfs-tree)."""
-        spec = topology.spec if isinstance(topology, Topology) else str(topology)
-        return cls._of(_core.LoadedSchedule.export(algorithm, spec, collective, str(root), ports, duplex))
+        ``recursive-doubling``, ``ring`` or ``bfs-tree`` (``collective`` and ``root`` for bfs-tree).
+        ``topology``: a spec, a file, or a :class:`Topology` (one built from networkx too)."""
+        ref = topology_ref(topology)
+        return cls._of(_core.LoadedSchedule.export(algorithm, ref, collective, str(root), ports, duplex))
 
     def send(self, step, src, dst, chunks, op="copy"):
         """Adds a transfer at ``step`` from node ``src`` to node ``dst`` (names or indices).
@@ -145,14 +147,17 @@ class Schedule:
         return self._topology
 
     def to_json(self, comment=""):
-        """The schedule in starnet's JSON format (docs/schedules.md)."""
+        """The schedule in starnet's JSON format (docs/schedules.md); on a topology built in memory
+        it names none (:meth:`save` writes one beside the file)."""
         return self._built().to_json(comment, "")
 
     def save(self, path, comment=""):
-        """Writes the schedule in starnet's JSON format (a topology file named relative to ``path``)."""
-        text = self._built().to_json(comment, str(path))
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
+        """Writes the schedule in starnet's JSON format (a topology file named relative to ``path``).
+        On a topology built in memory (``Topology.from_networkx``) the topology is written beside it,
+        ``<stem>.topology.graphml``, which the schedule names: :meth:`load` reads both back."""
+        for file, text in self._built().files(os.fspath(path), comment):
+            with open(file, "w", encoding="utf-8") as f:
+                f.write(text)
         return path
 
     def run(self, ports=1, duplex="full", checking=None, costs="unit", chunk_size=1, op="sum", values="random",

@@ -64,7 +64,8 @@ class OptimalResult(Result):
     ``proved``, ``lower_bound``, ``upper_bound`` (and its ``upper_source``), ``bounds``, ``solver``
     (SAT); ``steps``, ``moves`` (each step's generator or coset map), ``uniform_proved_minimal``
     (uniform); and
-    ``verified`` — with the schedule found as :attr:`schedule`."""
+    ``verified`` — with the schedule found as :attr:`schedule` (or ``schedule_note``: why there is
+    none)."""
 
     def __init__(self, doc, schedule):
         super().__init__(doc)
@@ -73,7 +74,8 @@ class OptimalResult(Result):
     @property
     def schedule(self):
         """The optimum's schedule (or, when a time limit left a bracket, the best known, unproved)
-        as a :class:`Schedule`, in the collective asked for; None when there is none."""
+        as a :class:`Schedule`, in the collective asked for; None when there is none, and then
+        ``schedule_note`` says why (``starnet optimal --json``'s field)."""
         return self._schedule
 
     @property

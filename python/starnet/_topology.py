@@ -143,10 +143,13 @@ class Topology:
         return f"Topology({self.spec!r})"
 
     def __eq__(self, other):
-        return isinstance(other, Topology) and other._ref.spec == self._ref.spec and other._ref.from_spec
+        """The same topology by structure (nodes, names, links, costs), wherever each came from."""
+        if not isinstance(other, Topology):
+            return NotImplemented
+        return self._ref.same_as(other._ref)
 
     def __hash__(self):
-        return hash(self._ref.spec)
+        return self._ref.structure_hash()
 
 
 def topology_ref(topology, keyword="topology"):

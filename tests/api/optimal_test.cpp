@@ -37,6 +37,21 @@ TEST(FindOptimal, AllReduceOnS4IsSixStepsProvedBothWaysAndItsScheduleRuns) {
   EXPECT_EQ(j.at("proved"), true);
 }
 
+TEST(FindOptimal, SaysWhyItGivesNoScheduleInItsResultAndDocument) {
+  // Gossip on S_4: the optimum is the star all-reduce's word plan, which is not a gossip.
+  OptimalRequest request;
+  request.topology = "star:4";
+  const auto o = find_optimal(request);
+  EXPECT_EQ(o.schedule, nullptr);
+  EXPECT_NE(o.schedule_note.find("all-reduce word plan"), std::string::npos) << o.schedule_note;
+  EXPECT_EQ(o.to_json()["schedule_note"], o.schedule_note);
+  request.collective = Collective::ALLREDUCE;
+  const auto given = find_optimal(request);
+  EXPECT_NE(given.schedule, nullptr);
+  EXPECT_TRUE(given.schedule_note.empty());
+  EXPECT_TRUE(given.to_json()["schedule_note"].is_null());
+}
+
 TEST(FindOptimal, AClosedBracketIsAProofWithoutASolver) {
   OptimalRequest request;
   request.topology = "hypercube:6";

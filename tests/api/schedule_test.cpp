@@ -92,6 +92,35 @@ TEST(ExportSchedule, WritesATopologyFileRelativeToTheOutput) {
   EXPECT_TRUE(run_schedule(run).verified);
 }
 
+TEST(ExportSchedule, APlatformBuiltInMemoryIsSavedBesideItsScheduleAndLoadsBack) {
+  // A 5-cycle of cost-2 links named like a spec: the name lends the export nothing.
+  auto p = std::make_shared<topology::Platform>("ring:5", /*directed=*/false);
+  for (const auto* name : {"e", "d", "c", "b", "a"}) p->add_node({name});
+  for (topology::NodeId v = 0; v < 5; ++v) p->add_link(v, (v + 1) % 5, {Rational(2)});
+  ExportRequest request;
+  request.topology = TopologyRef::of(p);
+  const auto l = export_schedule(request);
+  ASSERT_NE(l.in_memory, nullptr);
+  EXPECT_TRUE(same_topology(l.topology_ref(), TopologyRef::of(p)));
+  const TempDir dir;
+  const auto path = (dir.path / "c5.json").string();
+  const auto files = schedule_files(l, path, "test");
+  ASSERT_EQ(files.size(), 2U);
+  EXPECT_EQ(files[0].path, (dir.path / "c5.topology.graphml").string());
+  EXPECT_EQ(files[1].path, path);
+  EXPECT_NE(files[1].text.find("\"c5.topology.graphml\""), std::string::npos) << files[1].text;
+  for (const auto& f : files) std::ofstream(f.path) << f.text;
+  const auto back = load_schedule(path);
+  EXPECT_EQ(back.topology->node_name(0), "e") << "node order kept";
+  EXPECT_TRUE(same_topology(TopologyRef(back.spec), TopologyRef::of(p)));
+  ScheduleRunRequest run;
+  run.schedule = back;
+  run.timed = true;
+  const auto r = run_schedule(run);
+  EXPECT_TRUE(r.verified) << r.problem;
+  EXPECT_ERROR(UsageError, (void)schedule_files(l, "-"), "ring:5", "built in memory");
+}
+
 TEST(DefaultChecking, StrictForStepsInUnitTimeArbitratedOtherwise) {
   const auto stepped = load_schedule(EXAMPLES + "allreduce.json");
   const auto programs = load_schedule(EXAMPLES + "allreduce_programs.json");

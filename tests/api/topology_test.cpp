@@ -36,6 +36,23 @@ TEST(TopologyRef, APlatformBuiltInMemoryIsATopologyToo) {
   EXPECT_EQ(info.properties.diameter(), 1U);
 }
 
+TEST(SameTopology, ComparesStructureWhereverATopologyComesFrom) {
+  const auto ring = [](const std::string& name, Rational cost) {
+    auto p = std::make_shared<topology::Platform>(name, /*directed=*/false);
+    for (const auto* v : {"0", "1", "2", "3"}) p->add_node({v});
+    for (topology::NodeId v = 0; v < 4; ++v) p->add_link(v, (v + 1) % 4, {cost});
+    return TopologyRef::of(p);
+  };
+  const auto a = ring("a", Rational(1));
+  EXPECT_TRUE(same_topology(a, a));
+  EXPECT_TRUE(same_topology(a, ring("another name", Rational(1))));
+  EXPECT_EQ(topology_hash(a), topology_hash(ring("b", Rational(1))));
+  EXPECT_FALSE(same_topology(a, ring("a", Rational(2))));
+  EXPECT_TRUE(same_topology(TopologyRef("ring:4"), TopologyRef("ring:4")));
+  EXPECT_FALSE(same_topology(TopologyRef("ring:4"), TopologyRef("ring:5")));
+  EXPECT_EQ(same_topology(TopologyRef("ring:4"), a), !topology::difference(*TopologyRef("ring:4").platform(), *a.platform()));
+}
+
 TEST(TopologyRef, ABadSpecIsRefusedWhenFirstUsed) {
   const TopologyRef t("stra:5");
   EXPECT_ERROR(TopologyError, (void)t.topology(), "stra:5");

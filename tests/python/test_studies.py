@@ -4,6 +4,7 @@ import json
 import os
 from fractions import Fraction
 
+import networkx as nx
 import pandas as pd
 import pytest
 
@@ -20,6 +21,34 @@ def test_optimal_sat_is_the_command_lines_and_gives_its_schedule():
     assert isinstance(r.schedule, starnet.Schedule)
     assert r.schedule.collective == "allreduce"
     assert r.schedule.run().steps == 6
+
+
+def test_optimal_says_why_it_gives_no_schedule_as_the_command_line():
+    # Gossip on S_4: the optimum is the star all-reduce's 6 steps, a word plan and not a gossip.
+    r = starnet.optimal("star:4")
+    assert r.optimum == 6 and r.schedule is None
+    assert "all-reduce word plan" in r.schedule_note and "allreduce" in r.schedule_note
+    assert stable(r.to_dict()) == stable(cli_json("optimal", "--topology", "star:4"))
+    given = starnet.optimal("star:4", collective="allreduce")
+    assert given.schedule is not None and given.schedule_note is None
+
+
+def test_optimal_on_directed_networkx_graphs_is_sound():
+    # The directed 5-cycle: the item goes round one arc a step, 4 steps; no bound may say more.
+    c5 = starnet.Topology.from_networkx(nx.DiGraph([(i, (i + 1) % 5) for i in range(5)]), name="c5")
+    for collective in ("broadcast", "gossip", "allreduce"):
+        r = starnet.optimal(c5, collective=collective)
+        assert (r.optimum, r.proved, r.verified) == (4, True, True), collective
+        assert max(r.bounds.values()) <= 4, (collective, r.bounds)
+        assert r.schedule.run().steps == 4, collective
+    # Asymmetric arcs: a ring with one link one-way, and a chord.
+    g = nx.DiGraph([(0, 1), (1, 0), (1, 2), (2, 1), (2, 3), (3, 2), (3, 4), (4, 3), (4, 0), (0, 2)])
+    one_way = starnet.Topology.from_networkx(g, name="one-way")
+    for collective in ("broadcast", "allreduce"):
+        r = starnet.optimal(one_way, collective=collective)
+        assert r.proved and r.verified, collective
+        assert max(r.bounds.values()) <= r.optimum, (collective, r.bounds)
+        assert r.schedule.run().steps == r.optimum, collective
 
 
 def test_optimal_uniform_finds_the_nine_step_gossip_of_s5():

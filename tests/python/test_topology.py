@@ -75,3 +75,18 @@ def test_export_reads_back_and_draw_is_a_figure():
 
 def test_table1_is_the_command_lines():
     assert stable(starnet.table1().to_dict()) == stable(cli_json("topo", "compare", "--paper", "table1"))
+
+
+def test_topologies_are_equal_by_structure_wherever_they_come_from():
+    g = nx.cycle_graph(5)
+    p = starnet.Topology.from_networkx(g)
+    same = starnet.Topology.from_networkx(g, name="another name")
+    assert p == p and p == same and hash(p) == hash(same)
+    assert len({p, same}) == 1
+    assert starnet.Topology("ring:5") == starnet.Topology("ring:5")
+    heavier = g.copy()
+    nx.set_edge_attributes(heavier, 2, "weight")
+    assert p != starnet.Topology.from_networkx(heavier)
+    assert p != starnet.Topology.from_networkx(nx.DiGraph([(i, (i + 1) % 5) for i in range(5)]))
+    assert p != starnet.Topology.from_networkx(nx.relabel_nodes(g, {0: "a"}))
+    assert p != "ring:5"

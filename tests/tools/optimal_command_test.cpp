@@ -44,8 +44,44 @@ TEST(OptimalCommand, ProvesTheS4GossipOptimumBothWaysAndWritesItsSchedule) {
   EXPECT_EQ(run.json()["collective"], "allreduce");
 }
 
+TEST(OptimalCommand, SaysWhyItGivesNoScheduleInTextJsonAndMinusO) {
+  // Gossip on S_4: the optimum is the star all-reduce's, a word plan and not a gossip.
+  const auto r = run_starnet("optimal --topology star:4 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json();
+  EXPECT_EQ(j["schedule_given"], false);
+  ASSERT_TRUE(j["schedule_note"].is_string());
+  const auto note = j["schedule_note"].get<std::string>();
+  EXPECT_THAT(note, ::testing::AllOf(HasSubstr("all-reduce word plan"), HasSubstr("allreduce")));
+  EXPECT_THAT(run_starnet("optimal --topology star:4").out, HasSubstr("(no schedule given: " + note + ")"));
+  const auto o = run_starnet("optimal --topology star:4 -o " + (optimal_scratch() / "none.json").string());
+  EXPECT_EQ(o.exit_code, 2);
+  EXPECT_THAT(o.err, HasSubstr(note));
+  EXPECT_TRUE(run_starnet("optimal --topology star:4 --collective allreduce --json").json()["schedule_note"].is_null());
+}
+
+TEST(OptimalCommand, ADirectedCycleGetsSoundBoundsAndAProvedOptimum) {
+  // The item goes round the directed 5-cycle one arc a step: 4 steps, whatever the collective;
+  // no bound above that, and the degree-limited count keeps the one out-arc of every node.
+  const auto file = optimal_scratch() / "c5.dot";
+  std::ofstream(file) << "digraph c5 { node [role=processor]; a;b;c;d;e; a->b; b->c; c->d; d->e; e->a; }\n";
+  for (const auto* collective : {"broadcast", "gossip", "allreduce"}) {
+    const auto r = run_starnet(fmt::format("optimal --topology {} --collective {} --json", file.string(), collective));
+    ASSERT_EQ(r.exit_code, 0) << collective << ": " << r.err;
+    const auto j = r.json();
+    EXPECT_EQ(j["optimum"], 4) << collective;
+    EXPECT_EQ(j["proved"], true) << collective;
+    EXPECT_EQ(j["verified"], true) << collective;
+    for (const auto& [name, steps] : j["bounds"].items()) EXPECT_LE(steps.get<int>(), 4) << collective << " " << name;
+    EXPECT_EQ(j["bounds"]["degree-limited"], 4) << collective;
+  }
+  const auto text = run_starnet(fmt::format("optimal --topology {} --collective broadcast", file.string()));
+  EXPECT_THAT(text.out, HasSubstr("some arcs one-way"));
+  EXPECT_THAT(text.out, ::testing::Not(HasSubstr("4096")));
+}
+
 TEST(OptimalCommand, AClosedBracketIsAProvedOptimumWithoutSearch) {
-  // #34: Q_6's bounds (⌈log₂ 64⌉ = diameter = 6) meet recursive doubling's verified 6 steps.
+  // Q_6's bounds (⌈log₂ 64⌉ = diameter = 6) meet recursive doubling's verified 6 steps.
   const auto r = run_starnet("optimal --topology hypercube:6 --time-limit 3 --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = r.json();
@@ -67,7 +103,7 @@ TEST(OptimalCommand, AClosedBracketIsAProvedOptimumWithoutSearch) {
 }
 
 TEST(OptimalCommand, AnAllReduceIsWrittenAsAnAllReduceThatWhatIfRuns) {
-  // #34: the optimum of --collective allreduce is written as an all-reduce, not the gossip it was
+  // The optimum of --collective allreduce is written as an all-reduce, not the gossip it was
   // searched as, and what-if takes it as a row of an all-reduce study.
   const auto file = (optimal_scratch() / "q3.json").string();
   ASSERT_EQ(run_starnet("optimal --collective allreduce --topology hypercube:3 -o " + file).exit_code, 0);
@@ -90,7 +126,7 @@ TEST(OptimalCommand, AnAllReduceIsWrittenAsAnAllReduceThatWhatIfRuns) {
 }
 
 TEST(OptimalCommand, ATimeLimitStillWritesTheBestScheduleKnownMarkedUnproved) {
-  // #34: on S_5 the time limit leaves [lower, 9]; 9 is the uniform gossip's, which -o writes.
+  // On S_5 the time limit leaves [lower, 9]; 9 is the uniform gossip's, which -o writes.
   const auto file = (optimal_scratch() / "best5.json").string();
   const auto r = run_starnet("optimal --topology star:5 --time-limit 0.3 -o " + file);
   if (r.exit_code == 0) GTEST_SKIP() << "decided within 0.3 s";
@@ -106,14 +142,14 @@ TEST(OptimalCommand, ATimeLimitStillWritesTheBestScheduleKnownMarkedUnproved) {
 }
 
 TEST(OptimalCommand, ProgressNamesTheStepCountBeingTried) {
-  // #34: a search that runs past a second says which T its solver is on, before the call ends.
+  // A search that runs past a second says which T its solver is on, before the call ends.
   const auto r = run_starnet("optimal --topology star:5 --time-limit 2 --progress always");
   ASSERT_EQ(r.exit_code, 3) << r.err;
   EXPECT_THAT(r.err, ::testing::ContainsRegex("T = [0-9]+: solving \\([0-9]+ variables, [0-9]+ clauses\\)"));
 }
 
 TEST(OptimalCommand, AStudyIsVerifiedExactlyWhenItExitsZero) {
-  // #34: a time limit that leaves a row unproved is exit 3 with "verified": false, never exit 0.
+  // A time limit that leaves a row unproved is exit 3 with "verified": false, never exit 0.
   const auto r = run_starnet("optimal --study star --time-limit 0.5 --json");
   ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 3) << r.err;
   EXPECT_EQ(r.json()["verified"], r.exit_code == 0);

@@ -156,6 +156,18 @@ schedule::Schedule decode(const StepEncoding& e, CaDiCaL::Solver& solver, const 
 
 }  // namespace
 
+std::optional<std::string> steps_problem(const schedule::ScheduleRun& r, std::uint64_t steps) {
+  if (!r.verified) {
+    const auto first = r.report.first_problem();
+    return first.empty() ? std::string("it does not verify, and the check names no problem") : first;
+  }
+  if (r.run.makespan == Rational(static_cast<std::int64_t>(steps))) return std::nullopt;
+  return fmt::format("it runs verified but ends at time {}, not {}{}", r.run.makespan.to_string(), steps,
+                     r.run.makespan < Rational(static_cast<std::int64_t>(steps))
+                         ? " (a shorter schedule exists: a lower bound above it is wrong)"
+                         : "");
+}
+
 std::optional<std::size_t> symmetric_first_arc(const topology::Topology& t, const std::string& spec, Goal goal,
                                                NodeId root) {
   topology::Spec s;
@@ -230,10 +242,11 @@ bool OptimalSearch::solve(std::uint64_t steps, std::optional<std::size_t> first_
     schedule::ScheduleRunSettings settings;
     settings.config.ports = ports_;
     const auto r = schedule::run_schedule(*result_.schedule, t, settings);
-    result_.schedule_verified = r.verified && r.run.makespan == Rational(static_cast<std::int64_t>(steps));
-    if (!result_.schedule_verified) {
-      throw SolverError(fmt::format("the schedule decoded from the model at T = {} fails on the emulator: {}", steps,
-                                    r.report.first_problem()));
+    const auto problem = steps_problem(r, steps);
+    result_.schedule_verified = !problem;
+    if (problem) {
+      throw SolverError(
+          fmt::format("the schedule decoded from the model at T = {} fails on the emulator: {}", steps, *problem));
     }
     result_.optimum = steps;
     result_.upper_bound = steps;
@@ -288,7 +301,7 @@ void OptimalSearch::upper_bound_from_builtins() {
   result_.builtin = result_.upper_source;
   // On a Cayley graph, single port, full duplex: the shortest uniform schedule (uniform_search.hpp;
   // a uniform broadcast ends with the uniform gossip, from any root).
-  if (ports_.ports != 1 || ports_.half_duplex) return;
+  if (ports_.ports != 1 || ports_.half_duplex || in_memory_) return;
   std::optional<CayleyGroup> g;
   try {
     g = CayleyGroup::of(spec_);
@@ -325,16 +338,25 @@ OptimalSearch& OptimalSearch::run() {
     throw UsageError(fmt::format("{}: no schedule exists: {}", spec_, *why));
   }
   const auto deadline = deadline_after(time_limit_, start);
+  // Family knowledge is vouched for by a spec, never by the name of a platform built in memory.
   bool transitive = false;
   try {
-    transitive = topology::is_vertex_transitive(spec_);
+    transitive = !in_memory_ && topology::is_vertex_transitive(spec_);
   } catch (const TopologyError&) {
   }
   result_.bounds = step_bounds(t, goal_, root_, ports_, transitive);
-  for (const auto& b : result_.bounds) result_.lower_bound = std::max(result_.lower_bound, b.steps);
+  const NamedBound* best = nullptr;
+  for (const auto& b : result_.bounds) {
+    if (b.steps > result_.lower_bound) result_.lower_bound = b.steps, best = &b;
+  }
 
   upper_bound_from_builtins();
-  const auto first_arc = symmetric_first_arc(t, spec_, goal_, root_);
+  if (best != nullptr && result_.upper_bound && best->steps > *result_.upper_bound) {
+    throw SolverError(fmt::format("{}: the {} bound, {} steps, exceeds the {} steps of {}'s schedule, run verified on "
+                                  "the emulator: the bound is wrong here",
+                                  spec_, best->name, best->steps, *result_.upper_bound, result_.upper_source));
+  }
+  const auto first_arc = in_memory_ ? std::nullopt : symmetric_first_arc(t, spec_, goal_, root_);
   for (std::uint64_t steps = result_.lower_bound; !result_.optimum; ++steps) {
     if (result_.upper_bound && steps >= *result_.upper_bound) {
       // Every shorter T is refuted (by a named bound or an UNSAT): the verified upper bound is optimal.

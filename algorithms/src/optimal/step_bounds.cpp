@@ -17,9 +17,10 @@ constexpr std::uint64_t MAX_COUNTED_STEPS = 4096;
 
 }  // namespace
 
-std::uint64_t degree_limited_informed(std::uint64_t steps, unsigned k, std::uint64_t degree) {
+std::uint64_t degree_limited_informed(std::uint64_t steps, unsigned k, std::uint64_t degree, ArcsBack back) {
   // waiting[c]: informed nodes that may still send c more messages. The root may send d, every
-  // other node d − 1 (one of its links brought it the item).
+  // other node d − 1 where the arc back to its informer is among its own, else d.
+  const std::uint64_t informed_sends = back == ArcsBack::EVERY_ARC && degree >= 1 ? degree - 1 : degree;
   std::vector<std::uint64_t> waiting(degree + 1, 0);
   waiting[degree] = 1;
   std::uint64_t informed = 1;
@@ -32,11 +33,20 @@ std::uint64_t degree_limited_informed(std::uint64_t steps, unsigned k, std::uint
       next[c - sent] = std::min(SATURATED, next[c - sent] + waiting[c]);
     }
     next[0] += waiting[0];
-    if (degree >= 1) next[degree - 1] = std::min(SATURATED, next[degree - 1] + fresh);
+    next[informed_sends] = std::min(SATURATED, next[informed_sends] + fresh);
     informed = std::min(SATURATED, informed + fresh);
     waiting = std::move(next);
   }
   return informed;
+}
+
+ArcsBack arcs_back(const topology::Topology& t) {
+  for (topology::NodeId v = 0; v < t.num_nodes(); ++v) {
+    for (topology::Port p = 0; p < t.degree(v); ++p) {
+      if (!t.port_to(t.neighbor(v, p), v)) return ArcsBack::NOT_EVERY;
+    }
+  }
+  return ArcsBack::EVERY_ARC;
 }
 
 Goal goal_of(Collective c) {
@@ -71,12 +81,14 @@ std::vector<NamedBound> step_bounds(const topology::Topology& t, Goal goal, topo
                              ports.ports + 1)});
   std::uint64_t degree = 0;
   for (topology::NodeId v = 0; v < n; ++v) degree = std::max<std::uint64_t>(degree, t.degree(v));
+  const ArcsBack back = arcs_back(t);
   std::uint64_t steps = 0;
-  while (steps < MAX_COUNTED_STEPS && degree_limited_informed(steps, ports.ports, degree) < n) ++steps;
+  while (steps < MAX_COUNTED_STEPS && degree_limited_informed(steps, ports.ports, degree, back) < n) ++steps;
   out.push_back({"degree-limited", steps,
-                 fmt::format("at most {} message{} per step and {} per node in all (Bermond, Hell, Liestman, Peters "
-                             "1992)",
-                             ports.ports, ports.ports == 1 ? "" : "s", degree)});
+                 fmt::format("at most {} message{} per step and {} per node in all{} (Bermond, Hell, Liestman, "
+                             "Peters 1992)",
+                             ports.ports, ports.ports == 1 ? "" : "s", degree,
+                             back == ArcsBack::EVERY_ARC ? "" : ", some arcs one-way")});
   if (goal == Goal::GOSSIP && ports.half_duplex && ports.ports == 1 && n > 1) {
     const double phi = (1 + std::sqrt(5.0)) / 2;
     // ⌈log_φ N⌉ in floating point, corrected so that φ^(b−1) < N ≤ φ^b holds exactly enough.

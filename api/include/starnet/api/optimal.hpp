@@ -107,6 +107,8 @@ struct OptimalOutcome {
   /// The optimum's schedule, or the best known (unproved) when a time limit leaves a bracket;
   /// its collective is the request's. Null when there is none to give.
   std::shared_ptr<const LoadedSchedule> schedule;
+  /// Why there is no schedule to give, in one sentence both faces print; empty when there is one.
+  std::string schedule_note;
   /// The schedule is the optimum (SAT: proved; a class search: minimal in its class).
   bool schedule_proved = false;
   /// What was found ran verified on the emulator (and, for SAT, is proved optimal).

@@ -29,6 +29,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace starnet::api {
 
@@ -45,6 +46,11 @@ struct LoadedSchedule {
   std::string source;
   /// The file it was read from (empty when it was built or parsed from memory).
   std::string path;
+  /// The platform, when the topology was built in memory: no spec or file names it, so a saved
+  /// schedule writes it beside itself (schedule_files()). Null for a spec or file.
+  std::shared_ptr<const topology::Platform> in_memory;
+  /// The topology as the calls take it: the platform built in memory, or the spec.
+  [[nodiscard]] TopologyRef topology_ref() const;
 };
 
 /// Reads @p path (a regular file, or - for standard input): MSCCL XML by its extension or a first
@@ -74,9 +80,24 @@ struct ScheduleHeader {
 
 /// @p schedule as the starnet JSON format, its topology written as @p spec — a relative file path
 /// rewritten relative to @p output_path's folder (when given), so that the file reads back from
-/// anywhere.
+/// anywhere. A topology built in memory is named by the file schedule_files() writes beside
+/// @p output_path, or, without one, not at all (loading the text then needs a topology).
 [[nodiscard]] std::string schedule_json(const LoadedSchedule& schedule, const std::string& comment = {},
                                         const std::string& output_path = {});
+
+/// A file a face writes: its path and its text.
+struct OutputFile {
+  std::string path;
+  std::string text;
+};
+/// The files that save @p schedule at @p path, in the order to write them: the topology first when
+/// it was built in memory (GraphML beside it, `<stem>.topology.graphml`, which the schedule names;
+/// its read-back checked node for node and in order), then the schedule's JSON. load_schedule(path)
+/// reads both back. @throws UsageError about setting "path" when it is empty or "-" and the
+/// topology was built in memory (there is nowhere to write it); TopologyError when the topology
+/// does not read back the same.
+[[nodiscard]] std::vector<OutputFile> schedule_files(const LoadedSchedule& schedule, const std::string& path,
+                                                     const std::string& comment = {});
 
 /// The checking a schedule runs under unless told: strict for stepped schedules in unit time (the
 /// plan must fit the port model as written), arbitrated for programs and timed runs (contending
@@ -140,7 +161,8 @@ struct ScheduleRunResult {
 struct ExportRequest {
   /// A built-in of the catalogue by name (parse_builtin()).
   std::string algorithm = "bfs-tree";
-  std::string topology;
+  /// A spec or file, or a platform built in memory.
+  TopologyRef topology = std::string();
   /// None: the first collective the algorithm computes there, in the order of
   /// algorithms/collective.hpp (allreduce first; allgather for star-broadcast).
   std::optional<Collective> collective;

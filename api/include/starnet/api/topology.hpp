@@ -45,6 +45,14 @@ class TopologyRef {
   mutable std::shared_ptr<const topology::Platform> platform_;
 };
 
+/// Whether @p a and @p b are the same topology by structure: the same directedness, nodes (names,
+/// roles, speeds, labels) and links (ends, costs, latencies, dimensions) — wherever each came from
+/// (topology/platform.hpp, difference()). Two equal specs are equal without building anything.
+/// Complexity: O((V + E) log V) for each platform built in memory or compared.
+[[nodiscard]] bool same_topology(const TopologyRef& a, const TopologyRef& b);
+/// A hash that equal topologies (same_topology) share: of the node and arc counts. O(V).
+[[nodiscard]] std::uint64_t topology_hash(const TopologyRef& t);
+
 /// `topo info`: the properties and their self-check (every ordered pair counted once).
 struct TopologyInfo {
   topology::TopologyProperties properties;

@@ -2,7 +2,7 @@
 /// @file
 /// Exact minimum step counts of gossip (= all-gather = all-reduce when a message may carry
 /// several values) and of broadcast from a root, in the emulator's port model, by SAT, with both
-/// answers checked independently (issue 19; docs/optimal.md).
+/// answers checked independently (docs/optimal.md).
 ///
 /// Method: T runs upward from the best named lower bound (step_bounds.hpp) to the best built-in
 /// algorithm's step count (an upper bound, itself run on the emulator); once T reaches the upper
@@ -26,6 +26,7 @@
 
 #include <starnet/algorithms/optimal/step_bounds.hpp>
 #include <starnet/algorithms/schedule/chunk_schedule.hpp>
+#include <starnet/algorithms/schedule/schedule_run.hpp>
 
 #include <chrono>
 #include <cstdint>
@@ -96,6 +97,13 @@ class OptimalSearch {
     spec_ = std::move(spec);
     return *this;
   }
+  /// The topology was built in memory under the name given to topology(): no family knowledge
+  /// (vertex-transitivity, symmetry breaking, the Cayley group of the uniform schedule) is taken
+  /// from that name, whatever it reads like.
+  OptimalSearch& in_memory(bool yes) {
+    in_memory_ = yes;
+    return *this;
+  }
   OptimalSearch& goal(Goal g) {
     goal_ = g;
     return *this;
@@ -131,7 +139,8 @@ class OptimalSearch {
 
   /// @throws UsageError for K < 1, a root outside the topology, more than MAX_EXACT_NODES nodes
   /// (naming the limit and why), a disconnected topology (no schedule exists);
-  /// SolverError when the two solvers disagree or a decoded schedule fails on the emulator.
+  /// SolverError when the two solvers disagree, a decoded schedule fails on the emulator or a named
+  /// bound exceeds a verified schedule (each message says why).
   OptimalSearch& run();
   /// @pre run() was called.
   [[nodiscard]] const OptimalResult& result() const { return result_; }
@@ -146,6 +155,7 @@ class OptimalSearch {
 
   const topology::Topology* topology_ = nullptr;
   std::string spec_;
+  bool in_memory_ = false;
   Goal goal_ = Goal::GOSSIP;
   topology::NodeId root_ = 0;
   emulator::PortModel ports_;
@@ -155,6 +165,10 @@ class OptimalSearch {
   CandidateSource builtins_;
   OptimalResult result_;
 };
+
+/// Why @p r is not a verified run of exactly @p steps unit steps: the check's first problem, or
+/// the time the run ended at; none when it is.
+[[nodiscard]] std::optional<std::string> steps_problem(const schedule::ScheduleRun& r, std::uint64_t steps);
 
 /// The arc (index in (node, port) order) an automorphism of @p spec's family can map the first
 /// transfer onto, or none when the family is not known to be arc-transitive (gossip) or
