@@ -151,6 +151,7 @@ LoadedSchedule parse_as(const std::string& text, const std::string& where, const
 
 LoadedSchedule parse_schedule(const std::string& text, const std::string& where,
                               const std::optional<TopologyRef>& topology, const std::string& folder) {
+  const StopScope scope;
   return parse_as(text, where, topology, folder, looks_like_xml({}, text));
 }
 
@@ -176,6 +177,7 @@ LoadedSchedule load_schedule(const std::string& path, const std::string& topolog
 }
 
 LoadedSchedule load_schedule(const std::string& path, const std::optional<TopologyRef>& topology) {
+  const StopScope scope;
   const std::string where = where_of(path);
   const std::string text = read_input(path, where, "a starnet schedule (JSON) or MSCCL algorithm (XML) file");
   const std::string folder = path == "-" ? std::string() : fs::path(path).parent_path().string();
@@ -197,6 +199,7 @@ fs::path topology_beside(const std::string& path) {
 }  // namespace
 
 std::string schedule_json(const LoadedSchedule& l, const std::string& comment, const std::string& output_path) {
+  const StopScope scope;
   const bool to_file = !output_path.empty() && output_path != "-";
   if (l.in_memory) {
     const std::string beside = to_file ? topology_beside(output_path).filename().string() : std::string();
@@ -390,6 +393,7 @@ coll::Algorithm parse_builtin(std::string_view text) {
 }
 
 LoadedSchedule export_schedule(const ExportRequest& request) {
+  const StopScope scope;
   const auto algorithm = parse_builtin(request.algorithm);
   const auto& spec = request.topology.spec();
   if (request.topology.from_spec() && spec.empty()) {

@@ -264,12 +264,14 @@ void bind_schedules(py::module_& m) {
   py::class_<api::LoadedSchedule>(m, "LoadedSchedule")
       .def_static("load",
                   [](const std::string& path, const std::optional<api::TopologyRef>& topology) {
-                    return api::load_schedule(path, topology);
+                    return run_interruptibly<api::LoadedSchedule>([=] { return api::load_schedule(path, topology); },
+                                                                  py::none());
                   },
                   arg("path"), arg("topology") = std::nullopt)
       .def_static("parse",
                   [](const std::string& text, const std::string& where, const std::optional<api::TopologyRef>& topology) {
-                    return api::parse_schedule(text, where, topology);
+                    return run_interruptibly<api::LoadedSchedule>(
+                        [=] { return api::parse_schedule(text, where, topology); }, py::none());
                   },
                   arg("text"), arg("where"), arg("topology") = std::nullopt)
       .def_static("export",
@@ -281,7 +283,8 @@ void bind_schedules(py::module_& m) {
                     if (collective) request.collective = api::parse_collective(*collective);
                     request.root = root;
                     request.ports = api::port_model(port_count(ports), duplex);
-                    return api::export_schedule(request);
+                    return run_interruptibly<api::LoadedSchedule>([request] { return api::export_schedule(request); },
+                                                                  py::none());
                   },
                   arg("algorithm"), arg("topology"), arg("collective"), arg("root"), arg("ports"), arg("duplex"))
       .def("summary", &schedule_summary)
@@ -289,12 +292,16 @@ void bind_schedules(py::module_& m) {
       .def("files",
            [](const api::LoadedSchedule& l, const std::string& path, const std::string& comment) {
              std::vector<std::pair<std::string, std::string>> out;
-             for (auto& f : api::schedule_files(l, path, comment)) out.emplace_back(std::move(f.path), std::move(f.text));
+             const auto files = run_interruptibly<std::vector<api::OutputFile>>(
+                 [=] { return api::schedule_files(l, path, comment); }, py::none());
+             for (const auto& f : files) out.emplace_back(f.path, f.text);
              return out;
            },
            arg("path"), arg("comment") = "")
       .def("to_json", [](const api::LoadedSchedule& l, const std::string& comment,
-                         const std::string& output_path) { return api::schedule_json(l, comment, output_path); },
+                         const std::string& output_path) {
+             return run_interruptibly<std::string>([=] { return api::schedule_json(l, comment, output_path); }, py::none());
+           },
            arg("comment") = "", arg("output_path") = "")
       .def("run", &run_schedule, arg("ports"), arg("duplex"), arg("checking"), arg("costs"), arg("chunk_size"),
            arg("op"), arg("values"), arg("seed"), arg("engine"), arg("trace"), arg("progress"));

@@ -77,6 +77,45 @@ def test_ctrl_c_stops_a_long_run_within_a_second():
     assert "after True" in out
 
 
+@pytest.mark.parametrize("call", [
+    'starnet.Topology("star:11").diameter',  # one BFS over 40 million nodes, seconds
+    'starnet.Schedule.export("star-allreduce", "star:10")',  # 16 million transfers built
+    's = starnet.Schedule.export("star-allreduce", "star:8")\n    for _ in range(100): s.to_json()',
+])
+def test_ctrl_c_stops_topologies_and_schedules_within_a_second(call):
+    script = textwrap.dedent("""
+        import time, starnet
+        print("ready", flush=True)
+        try:
+            CALL
+            print("finished", flush=True)
+        except KeyboardInterrupt:
+            print(f"interrupted {time.time():.6f}", flush=True)
+    """).replace("CALL", call)
+    out, took = interrupt_child(script, wait=1.0)
+    assert took is not None, out
+    assert took < 1.0, f"KeyboardInterrupt came {took:.2f} s after Ctrl-C"
+
+
+def test_schedules_are_built_and_written_with_the_gil_released():
+    ticks = []
+    stop = threading.Event()
+
+    def tick():
+        while not stop.is_set():
+            ticks.append(time.perf_counter())
+            time.sleep(0.01)
+
+    ticker = threading.Thread(target=tick)
+    ticker.start()
+    s = starnet.Schedule.export("star-allreduce", "star:8")
+    s.to_json()
+    stop.set()
+    ticker.join()
+    gaps = [b - a for a, b in zip(ticks, ticks[1:])]
+    assert ticks and max(gaps) < 0.5, f"the ticker stalled for {max(gaps):.2f} s"
+
+
 def test_progress_shows_a_bar_on_long_calls(tmp_path, capsys):
     # a worker waiting for a coordinator that never answers runs for its whole timeout on any build
     key = starnet.keygen(tmp_path / "run.key")

@@ -1,5 +1,6 @@
 // Hop-distance properties by breadth-first search (properties.hpp).
 #include <starnet/core/error.hpp>
+#include <starnet/core/interrupt.hpp>
 #include <starnet/topology/families.hpp>
 #include <starnet/topology/properties.hpp>
 #include <starnet/topology/spec.hpp>
@@ -23,6 +24,7 @@ class HistogramRecorder : public boost::default_bfs_visitor {
       : distance_(distance), histogram_(histogram) {}
   template <class Edge, class Graph>
   void tree_edge(const Edge& e, const Graph& g) const {
+    throw_if_stopped_every(++discovered_);  // S_11's BFS takes seconds: Ctrl-C must reach it
     const auto d = static_cast<Distance>(distance_[source(e, g)] + 1);
     distance_[target(e, g)] = d;
     if (d >= histogram_.size()) histogram_.resize(static_cast<std::size_t>(d) + 1, 0);
@@ -32,6 +34,7 @@ class HistogramRecorder : public boost::default_bfs_visitor {
  private:
   std::vector<Distance>& distance_;
   std::vector<std::uint64_t>& histogram_;
+  mutable std::uint64_t discovered_ = 0;
 };
 
 /// One BFS from @p s: adds the nodes at each distance from s to @p histogram (h[0] included) and
@@ -149,6 +152,7 @@ std::vector<std::uint64_t> implicit_bfs_from_zero(std::uint32_t size, Neighbours
   distance[0] = 0;
   queue.push_back(0);
   for (std::size_t head = 0; head < queue.size(); ++head) {
+    throw_if_stopped_every(head);
     const std::uint32_t v = queue[head];
     const auto d = static_cast<std::uint8_t>(distance[v] + 1);
     STARNET_ASSERT(d != UNSEEN);

@@ -1,3 +1,4 @@
+#include <starnet/core/interrupt.hpp>
 #include <starnet/algorithms/schedule/chunk_schedule.hpp>
 #include <starnet/core/error.hpp>
 
@@ -78,6 +79,7 @@ std::uint32_t ScheduleBuilder::intern(std::span<const Item> items) {
 
 void ScheduleBuilder::add_transfer(std::uint32_t step, std::uint32_t from, std::uint32_t to,
                                    std::span<const TransferItem> items, const std::string& context) {
+  throw_if_stopped_every(++transfers_added_);  // S_9's star all-reduce adds 1.6 million: Ctrl-C must reach it
   if (!threads_.empty()) throw ScheduleError(fmt::format("{}: has both steps and per-node programs", where_));
   check_node(from, context);
   check_node(to, context);

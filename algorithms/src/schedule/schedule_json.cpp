@@ -1,3 +1,4 @@
+#include <starnet/core/interrupt.hpp>
 #include <starnet/algorithms/generic/subnetwork.hpp>
 #include <starnet/algorithms/schedule/schedule_json.hpp>
 #include <starnet/core/error.hpp>
@@ -446,6 +447,7 @@ std::string write_schedule_json(const Schedule& s, const topology::Topology& top
     out += step == 0 ? "\n[" : ",\n[";
     bool first = true;
     for (; i < transfers.size() && transfers[i].step == step; ++i) {
+      throw_if_stopped_every(i);
       const auto& w = transfers[i];
       const ItemOp op = w.items.front().op;
       out += fmt::format("{}{{\"f\":{},\"t\":{},\"c\":[", first ? "" : ",\n ", quoted(topology.node_name(w.from)),

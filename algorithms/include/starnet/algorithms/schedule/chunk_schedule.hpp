@@ -197,6 +197,7 @@ class ScheduleBuilder {
     std::vector<std::string> contexts;
   };
   std::vector<std::vector<Thread>> threads_;
+  std::uint64_t transfers_added_ = 0;  // for the stop checks of add_transfer()
   struct Dep {
     std::uint32_t v, t, index, on_t, on_index;
     std::string context;
