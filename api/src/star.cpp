@@ -216,11 +216,11 @@ nlohmann::json StarResult::to_json() const {
     j["stranger_addresses"] = run.stranger_addresses;
   }
   if (broadcast(request)) {
-    j["collective"] = "all-to-all broadcast";
+    j["collective"] = "broadcast";  // the names the request takes (to_json above), not prose
     j["payload_items"] = report.items_received;
     j["nodup"] = report.duplicates == 0;
   } else {
-    j["collective"] = "all-reduce";
+    j["collective"] = "allreduce";
     j["op"] = algorithms::star::to_string(request.op);
     j["values"] = request.values == ValuesKind::RANDOM ? fmt::format("random (seed {})", request.seed)
                                                        : "rank + 1 (1..n!)";

@@ -1,12 +1,16 @@
 #include <starnet/api/topology.hpp>
 #include <starnet/api/json.hpp>
 #include <starnet/core/error.hpp>
+#include <starnet/core/interrupt.hpp>
 #include <starnet/topology/families.hpp>
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <numeric>
+#include <tuple>
+#include <vector>
 
 namespace starnet::api {
 
@@ -204,6 +208,25 @@ nlohmann::json Table1Result::to_json() const {
     rows_json.push_back(std::move(j));
   }
   return {{"rows", rows_json}, {"notes", notes}, {"verified", verified}};
+}
+
+bool links_both_ways(const TopologyRef& t) {
+  const StopScope scope;
+  const auto g = t.topology();
+  // (from, to, cost, latency) of every arc, and of every arc reversed: equal multisets.
+  std::vector<std::tuple<topology::NodeId, topology::NodeId, Rational, Rational>> arcs;
+  std::vector<std::tuple<topology::NodeId, topology::NodeId, Rational, Rational>> reversed;
+  for (topology::NodeId v = 0; v < g->num_nodes(); ++v) {
+    throw_if_stopped_every(v);
+    for (topology::Port p = 0; p < g->degree(v); ++p) {
+      const auto u = g->neighbor(v, p);
+      arcs.emplace_back(v, u, g->link_cost(v, p), g->link_latency(v, p));
+      reversed.emplace_back(u, v, g->link_cost(v, p), g->link_latency(v, p));
+    }
+  }
+  std::sort(arcs.begin(), arcs.end());
+  std::sort(reversed.begin(), reversed.end());
+  return arcs == reversed;
 }
 
 bool same_topology(const TopologyRef& a, const TopologyRef& b) {

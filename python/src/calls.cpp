@@ -145,6 +145,10 @@ void bind_topology_and_star(py::module_& m) {
       .def("node_names", &node_names)
       .def("edges", &topology_edges)
       .def("directed", [](const api::TopologyRef& t) { return t.platform()->directed(); })
+      .def("links_both_ways",
+           [](const api::TopologyRef& t) {
+             return run_interruptibly<bool>([t] { return api::links_both_ways(t); }, py::none());
+           })
       .def("same_as", &api::same_topology, arg("other"), py::call_guard<py::gil_scoped_release>())
       .def("structure_hash", &api::topology_hash, py::call_guard<py::gil_scoped_release>())
       .def("info",

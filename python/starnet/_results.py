@@ -153,6 +153,8 @@ class RunResult(Result):
 
         if self._intervals is None:
             raise ValueError("gantt() draws the trace: run with trace=True")
+        what = self._fields.get("collective") or (f"{self._fields['algo']} reduction" if "algo" in self._fields
+                                                   else "run")
+        on = self._fields.get("topology") or (self._topology.spec if self._topology is not None else "")
         return gantt(self.transfers, self.computations, self._intervals["makespan"], self._topology, ax=ax,
-                     max_rows=max_rows,
-                     title=f"{self._fields.get('collective', 'run')} on {self._fields.get('topology', '')}")
+                     max_rows=max_rows, title=f"{what} on {on}" if on else what)

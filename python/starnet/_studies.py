@@ -220,7 +220,8 @@ def reduce(algorithm="greedy", n=10, d=1, c=1, k=None, op="sum", trace=False, st
             exact = [{key: (value if key == "n" else Fraction(value)) for key, value in row.items()} for row in rows]
             return _frame(exact, doc)
         doc, columns, intervals = _core.reduce(algorithm, n, _exact(d, "d"), _exact(c, "c"), k, op, trace, bar)
-    return RunResult(doc, columns, intervals, None)
+    # The plan runs on n machines, all linked (api/src/reduce.cpp).
+    return RunResult(doc, columns, intervals, Topology(f"complete:{doc['n']}"))
 
 
 def markov(n, rate=1, progress=False):

@@ -27,6 +27,12 @@ def _exact_text(value, keyword):
         raise TypeError(f"{keyword}={value!r}: expected a number") from None
 
 
+# The fields of ``starnet topo info --json`` a Topology offers as attributes (tests/python/test_topology.py
+# checks them against the document).
+_INFO_FIELDS = ("average_distance", "degree_max", "degree_min", "diameter", "directed", "distance_histogram", "links",
+                "method", "model", "name", "nodes", "processors", "unreachable_pairs", "verified")
+
+
 class Topology:
     """A topology: a spec (``"star:5"``, ``"hypercube:7"``, ``"torus:4x4"``, …), a DOT, GraphML or
     SimGrid file, or a networkx graph (:meth:`from_networkx`).
@@ -46,7 +52,8 @@ class Topology:
             self._ref = spec_or_path._ref
         else:
             if not isinstance(spec_or_path, (str, os.PathLike)):
-                raise TypeError(f"topology={spec_or_path!r}: expected a spec such as 'star:5', a file path, or a Topology")
+                raise _core.InputError(
+                    f"topology={spec_or_path!r}: expected a spec such as 'star:5', a file path, or a Topology")
             self._ref = _core.TopologyRef(os.fspath(spec_or_path))
             self._ref.check()
         self._info = None
@@ -62,8 +69,9 @@ class Topology:
     def from_networkx(cls, graph, weight="weight", latency=None, name=None):
         """A topology from a networkx graph: nodes by their names (``str(node)``), one link per edge.
 
-        ``weight`` names the edge attribute holding a link's cost per unit of message (1/β of the
-        α–β model; default 1 where absent), ``latency`` the one holding α (default 0). Numbers are
+        ``weight`` names the edge attribute holding a link's cost: the time one unit of message takes
+        on it (default 1 where absent); ``latency`` the one holding its latency α (default 0), so
+        that m units take latency + m·weight. Numbers are
         read exactly (a float as the decimal it prints as). A ``networkx.Graph`` gives undirected
         links, a ``DiGraph`` arcs.
         """
@@ -88,8 +96,8 @@ class Topology:
         ``DiGraph``; nodes by name, each edge with ``weight`` (its cost) and ``latency``, Fractions."""
         import networkx as nx
 
-        directed = self._ref.directed() if not self._ref.spec.startswith("star:") else False
-        graph = nx.DiGraph() if directed else nx.Graph()
+        both_ways = self._ref.links_both_ways()
+        graph = nx.Graph() if both_ways else nx.DiGraph()
         graph.graph["name"] = self._ref.spec
         names = self._ref.node_names()
         graph.add_nodes_from(names)
@@ -130,6 +138,11 @@ class Topology:
         from ._drawing import draw_topology
 
         return draw_topology(self, ax=ax, labels=labels)
+
+    def __dir__(self):
+        # The fields of ``topo info --json``, offered before the first is asked for (computing them
+        # can take seconds).
+        return sorted(set(super().__dir__()) | set(_INFO_FIELDS))
 
     def __getattr__(self, name):
         if name.startswith("_"):

@@ -29,7 +29,8 @@ def _run(collective, topology, source="", sources=(), targets=(), participants=(
             str(target), _exact_text(message_size, "message_size"), _exact_text(task_work, "task_work"),
             "" if period is None else _exact_text(period, "period"),
             "" if emulate is None else _exact_text(emulate, "emulate"), iteration_limit, whole_messages, trace, bar)
-    return RunResult(doc, columns, intervals, topology if isinstance(topology, Topology) else None)
+    shown = topology if isinstance(topology, Topology) else Topology._of(topology_ref(topology))
+    return RunResult(doc, columns, intervals, shown)
 
 
 def scatter(topology, source, targets, period=None, emulate=None, iteration_limit=0, whole_messages=False,

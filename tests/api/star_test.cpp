@@ -42,7 +42,7 @@ TEST(RunStar, BroadcastAndZmqThreadsGiveTheLocalTrace) {
   for (std::size_t i = 0; i < local.run.trace.size(); ++i) {
     EXPECT_EQ(local.run.trace[i].key(), zmq.run.trace[i].key()) << " event " << i;
   }
-  EXPECT_EQ(zmq.to_json().at("collective"), "all-to-all broadcast");
+  EXPECT_EQ(zmq.to_json().at("collective"), "broadcast");
   EXPECT_EQ(zmq.to_json().at("workers"), 3);
 }
 

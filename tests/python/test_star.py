@@ -74,7 +74,7 @@ def test_gantt_is_a_figure():
 
     matplotlib.use("Agg")
     fig = starnet.allreduce("star:3", trace=True).gantt()
-    assert fig.axes[0].get_title().startswith("all-reduce on star:3")
+    assert fig.axes[0].get_title().startswith("allreduce on star:3")
     with pytest.raises(ValueError, match="trace=True"):
         starnet.allreduce("star:3").gantt()
 

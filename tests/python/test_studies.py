@@ -216,3 +216,15 @@ def test_optimal_study_beyond_rows():
     frame = starnet.optimal_study("star", time_limit=5)
     assert len(frame) == 24
     assert frame.attrs["verified"] == frame["verified"].all()
+
+
+def test_run_results_know_their_topology_and_name_their_collective():
+    r = starnet.reduce(n=6, trace=True)
+    assert r.topology == starnet.Topology("complete:6")
+    fig = r.gantt()
+    title = fig.axes[0].get_title()
+    assert title == "greedy reduction on complete:6 (makespan 5)", title
+    s = starnet.steady.scatter("star:3", "123", ["213", "321"])
+    assert s.topology == starnet.Topology("star:3")
+    assert starnet.allreduce("star:3").collective == "allreduce"
+    assert starnet.broadcast("star:3").collective == "broadcast"

@@ -23,7 +23,7 @@ def test_bad_specs_raise_input_error_naming_them():
     with pytest.raises(starnet.InputError, match="stra:5") as e:
         starnet.Topology("stra:5")
     assert isinstance(e.value, ValueError)
-    with pytest.raises(TypeError, match="topology=42"):
+    with pytest.raises(starnet.InputError, match="topology=42"):  # no raw TypeError
         starnet.Topology(42)
 
 
@@ -90,3 +90,26 @@ def test_topologies_are_equal_by_structure_wherever_they_come_from():
     assert p != starnet.Topology.from_networkx(nx.DiGraph([(i, (i + 1) % 5) for i in range(5)]))
     assert p != starnet.Topology.from_networkx(nx.relabel_nodes(g, {0: "a"}))
     assert p != "ring:5"
+
+
+def test_a_digraph_whose_every_arc_has_its_reverse_comes_back_a_graph():
+    d = nx.DiGraph()
+    for u, v in ((0, 1), (1, 2), (2, 0)):
+        d.add_edge(u, v, weight=Fraction(1, 3))
+        d.add_edge(v, u, weight=Fraction(1, 3))
+    assert type(starnet.Topology.from_networkx(d).to_networkx()) is nx.Graph
+    d.edges[0, 1]["weight"] = 2  # one direction dearer: arcs again
+    assert type(starnet.Topology.from_networkx(d).to_networkx()) is nx.DiGraph
+
+
+def test_tab_completion_offers_the_info_fields_and_no_internals():
+    t = starnet.Topology("star:11")
+    offered = [a for a in dir(t) if not a.startswith("_")]
+    assert {"nodes", "diameter", "average_distance", "links"} <= set(offered)
+    assert t._info is None, "dir() must not compute the info (seconds on star:11)"
+    ring = starnet.Topology("ring:4")
+    info_fields = set(ring.info.to_dict()) - {"version", "average_distance_exact"}
+    assert info_fields <= set(dir(ring)), info_fields - set(dir(ring))
+    assert not [a for a in dir(starnet) if a in ("engine_choice", "progress_bar", "spec_of")]
+    with pytest.raises(starnet.InputError, match=r"topology=5: expected a spec"):
+        starnet.Topology(5)

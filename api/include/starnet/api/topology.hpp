@@ -50,6 +50,9 @@ class TopologyRef {
 /// (topology/platform.hpp, difference()). Two equal specs are equal without building anything.
 /// Complexity: O((V + E) log V) for each platform built in memory or compared.
 [[nodiscard]] bool same_topology(const TopologyRef& a, const TopologyRef& b);
+/// Whether every link of @p t goes both ways with the same cost and latency: then it is drawn and
+/// handed to networkx as an undirected graph, whatever file or graph it was read from. O(E log E).
+[[nodiscard]] bool links_both_ways(const TopologyRef& t);
 /// A hash that equal topologies (same_topology) share: of the node and arc counts. O(V).
 [[nodiscard]] std::uint64_t topology_hash(const TopologyRef& t);
 
