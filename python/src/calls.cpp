@@ -161,6 +161,7 @@ void bind_topology_and_star(py::module_& m) {
         const auto e = api::export_topology(t, topology::parse_file_format(format, "format"));
         return py::make_tuple(e.text, e.verified, e.problem);
       });
+  m.attr("LINK_PALETTE") = std::vector<std::string>(api::LINK_PALETTE.begin(), api::LINK_PALETTE.end());
   m.def("table1", [] { return document([] { return api::topology_table1().to_json(); }); });
   m.def("star_layout", [](int n) {
     // The layout the teaching pages draw S_n with (api/star_layout.hpp), in points.

@@ -4,6 +4,8 @@ __all__ = ["gantt", "draw_topology"]
 
 # S_5 (120 nodes) is the largest star graph the layout draws readably (docs/viz.md).
 _STAR_LAYOUT_NODES = 120
+# Up to this many bars a Gantt chart writes each message's peer in its bar (more would not read).
+_MAX_LABELLED_BARS = 400
 
 
 def _figure(ax, width, height):
@@ -15,9 +17,34 @@ def _figure(ax, width, height):
     return fig, ax
 
 
+def _transfer_bars(ax, frame, rows, offset, peer_column, names, label_peers, outline):
+    """One bar a transfer, inset so that back-to-back messages stay apart, coloured by the port
+    (the link) the sender used, the peer's name written in it when there is room."""
+    from . import _core
+
+    palette = _core.LINK_PALETTE
+    start = frame["start"].astype(float).to_numpy()
+    width = (frame["end"] - frame["start"]).astype(float).to_numpy()
+    gap = 0.04 * (float(width[width > 0].min()) if (width > 0).any() else 0)
+    ports = frame["port"].to_numpy()
+    y = [rows[v] + offset for v in frame[peer_column[0]]]
+    ax.barh(y, width - 2 * gap, left=start + gap, height=0.35, color=[palette[int(p) % len(palette)] for p in ports],
+            edgecolor="black" if outline else "none", linewidth=0.4)
+    if label_peers:
+        for yy, x, w, peer in zip(y, start, width, frame[peer_column[1]]):
+            ax.text(x + w / 2, yy, names[peer] if names is not None else str(peer), ha="center", va="center",
+                    fontsize=6, color="white")
+    return sorted(set(int(p) for p in ports))
+
+
 def gantt(transfers, computations, makespan, topology, ax=None, max_rows=64, title=""):
-    """One row per node: its sends (upper half of the row) and receives (lower half) as bars from
-    start to end, its computations as grey bars; the makespan as a dashed line."""
+    """One row per node: its sends (upper half of the row, outlined) and receives (lower half) as
+    one bar a message, coloured by the sender's port and, on small charts, labelled with the peer;
+    its computations as grey bars; the makespan as a dashed line."""
+    import matplotlib.patches as mpatches
+
+    from . import _core
+
     nodes = sorted(set(transfers["from"]).union(transfers["to"]).union(computations["node"]))[:max_rows]
     row = {node: i for i, node in enumerate(nodes)}
     fig, ax = _figure(ax, 10, 0.3 * len(nodes) + 1.5)
@@ -25,10 +52,13 @@ def gantt(transfers, computations, makespan, topology, ax=None, max_rows=64, tit
     sends = transfers[transfers["from"].isin(row)]
     receives = transfers[transfers["to"].isin(row)]
     duration = lambda frame: (frame["end"] - frame["start"]).astype(float)
-    ax.barh([row[v] + 0.2 for v in sends["from"]], duration(sends), left=sends["start"].astype(float), height=0.35,
-            color="#0072B2", edgecolor="white", linewidth=0.8, label="send")
-    ax.barh([row[v] - 0.2 for v in receives["to"]], duration(receives), left=receives["start"].astype(float),
-            height=0.35, color="#E69F00", edgecolor="white", linewidth=0.8, label="receive")
+    label_peers = len(sends) + len(receives) <= _MAX_LABELLED_BARS
+    # The y axis runs downwards (invert_yaxis below): sends above the row's middle, receives below.
+    ports = set(_transfer_bars(ax, sends, row, -0.2, ("from", "to"), names, label_peers, outline=True))
+    ports |= set(_transfer_bars(ax, receives, row, 0.2, ("to", "from"), names, label_peers, outline=False))
+    palette = _core.LINK_PALETTE
+    handles = [mpatches.Patch(color=palette[p % len(palette)], label=f"port {p}") for p in sorted(ports)]
+    handles.append(mpatches.Patch(facecolor="white", edgecolor="black", label="send (upper, outlined), receive (lower)"))
     busy = computations[computations["node"].isin(row)]
     if len(busy):
         ax.barh([row[v] for v in busy["node"]], duration(busy), left=busy["start"].astype(float), height=0.8,
@@ -39,7 +69,8 @@ def gantt(transfers, computations, makespan, topology, ax=None, max_rows=64, tit
     ax.invert_yaxis()
     ax.set_xlabel("time")
     ax.set_title(f"{title} (makespan {makespan:g})")
-    ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize="small")
+    ax.legend(handles=handles + ax.get_legend_handles_labels()[0], loc="upper left", bbox_to_anchor=(1.0, 1.0),
+              fontsize="small")
     fig.tight_layout()
     return fig
 

@@ -75,6 +75,13 @@ def test_gantt_is_a_figure():
     matplotlib.use("Agg")
     fig = starnet.allreduce("star:3", trace=True).gantt()
     assert fig.axes[0].get_title().startswith("allreduce on star:3")
+    # S_4 on 8 rows: a bar a message (6 sends and 6 receives a node), each with its peer's name,
+    # coloured by the port it took (ports 0, 1, 2: links 2, 3, 4).
+    ax = starnet.allreduce("star:4", trace=True).gantt(max_rows=8).axes[0]
+    bars = [p for p in ax.patches if p.get_width() > 0]
+    assert len(bars) == 8 * 12
+    assert len({p.get_facecolor() for p in bars}) == 3
+    assert sorted(t.get_text() for t in ax.texts)[:2] == ["1234", "1234"]
     with pytest.raises(ValueError, match="trace=True"):
         starnet.allreduce("star:3").gantt()
 
