@@ -63,6 +63,47 @@ def test_two_sends_at_once_from_a_single_port_node_is_a_violation_naming_step_no
     assert two_ports.verified and two_ports.messages == 2
 
 
+class SendsAtStart(starnet.NodeProgram):
+    """Nodes 1 and 2 send to node 0 at once; node 0 posts a receive from POSTED, if any."""
+
+    POSTED = None
+
+    def react(self, ctx):
+        if ctx.starting and ctx.node == 0 and self.POSTED is not None:
+            ctx.accept(self.POSTED)
+        if ctx.starting and ctx.node in (1, 2):
+            ctx.send_to(0, "x")
+
+
+class PostsFromTwo(SendsAtStart):
+    POSTED = 2
+
+
+class Swap(starnet.NodeProgram):
+    """Both nodes of complete:2 send to each other at once."""
+
+    def react(self, ctx):
+        if ctx.starting:
+            ctx.send(0, "x")
+
+
+@pytest.mark.parametrize("program, topology, duplex, words, arbitrated", [
+    (SendsAtStart, "complete:3", "full", "node 0 is sent a message by 2 via 2->0 while its receive port is busy",
+     None),
+    (PostsFromTwo, "complete:3", "full", "node 0 is sent a message by 1 via 1->0 but has not posted a receive from it",
+     "deadlock at step 1 (time 1): node 1 waits to send to 0 via 1->0, but 0 has no posted receive left"),
+    (Swap, "complete:2", "half", "while its receive port is busy (the single-port half-duplex model", None),
+])
+def test_every_kind_of_receive_side_violation_is_a_result_naming_it(program, topology, duplex, words, arbitrated):
+    r = starnet.emulate(program, topology, duplex=duplex)
+    assert r.verified is False and "step 0 (time 0)" in r.problem and words in r.problem, r.problem
+    waits = starnet.emulate(program, topology, duplex=duplex, checking="arbitrated")
+    if arbitrated is None:
+        assert waits.verified, waits.problem  # the transfers take turns instead
+    else:
+        assert waits.verified is False and arbitrated in waits.problem, waits.problem
+
+
 def test_a_problem_names_the_node_by_name_and_id_where_they_differ():
     r = starnet.emulate(Greedy, "star:3")
     assert "step 0" in r.problem and "node 123 starts a send to 321 via link 3" in r.problem, r.problem
