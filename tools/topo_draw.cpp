@@ -4,7 +4,7 @@
 // as grey boxes, costs and speeds shown when they are not all 1 — and Graphviz lays it out and
 // renders SVG. The engine fits the family: circo for rings, complete and de Bruijn graphs, dot for
 // the tree-like tiers platforms, neato otherwise. Star graphs are laid out by their recursive
-// sub-star structure (viz_layout.hpp, as on the `viz` pages) and Graphviz renders those positions
+// sub-star structure (api/star_layout.hpp, as on the `viz` pages) and Graphviz renders those positions
 // (neato -n2), with the sub-stars outlined and the links that a straight line would draw through
 // a node bent around it (pos given); `--layout ENGINE` lets Graphviz place them instead. A legend
 // under the title gives each link dimension's colour.
@@ -111,7 +111,7 @@ struct DrawOptions {
 };
 
 /// The star layout `topo draw` pins (points): links keep a box's half-diagonal, half their
-/// width and the rounding away from the nodes they do not join (viz_layout.hpp).
+/// width and the rounding away from the nodes they do not join (api/star_layout.hpp).
 StarLayout pinned_star_layout(const topology::StarGraph& sg) {
   const double clearance = std::hypot(NODE_WIDTH_IN * POINTS_PER_INCH / 2, NODE_HEIGHT_IN * POINTS_PER_INCH / 2) +
                            LINK_PENWIDTH / 2 + BOX_ROUNDING_PT;

@@ -59,31 +59,6 @@ OptimalMethod parse_method(std::string_view text) {
   throw UsageError(Setting{"method", std::string(text)}, "expected sat, uniform, coset or auto");
 }
 
-std::shared_ptr<const LoadedSchedule> as_requested(const sch::Schedule& s, const OptimalRequest& request,
-                                                   const std::shared_ptr<const topology::Topology>& t,
-                                                   const std::string& source) {
-  std::optional<sch::Schedule> converted;
-  if (request.collective == Collective::ALLREDUCE && s.rules().kind() == Collective::ALLGATHER) {
-    converted = sch::gossip_as_allreduce(s);
-  } else if (s.rules().kind() != request.collective) {
-    return nullptr;  // an all-reduce word plan is not a gossip: nothing to give for an all-gather
-  }
-  auto l = std::make_shared<LoadedSchedule>();
-  l->topology = t;
-  l->spec = request.topology.spec();
-  if (!request.topology.from_spec()) l->in_memory = request.topology.platform();
-  l->schedule = std::make_shared<const sch::Schedule>(converted ? std::move(*converted) : s);
-  l->format = "starnet";
-  l->source = source;
-  return l;
-}
-
-std::optional<std::string> run_problem(const LoadedSchedule& l, std::uint64_t steps, const emulator::PortModel& ports) {
-  sch::ScheduleRunSettings settings;
-  settings.config.ports = ports;
-  return opt::steps_problem(sch::run_schedule(*l.schedule, *l.topology, settings), steps);
-}
-
 namespace {
 
 /// Refuses the settings of the class searches (uniform, coset), which SAT does not take; @p why_sat

@@ -84,33 +84,6 @@ Searched search_coset(int n, const OptimalRequest& o, int limit, double seconds)
 
 }  // namespace
 
-void check_class_request(const OptimalRequest& o, bool coset, const opt::CayleyGroup& g) {
-  if (o.ports.ports != 1 || o.ports.half_duplex) {
-    throw UsageError(Setting{"method", coset ? "coset" : "uniform"}, "single-port full duplex only");
-  }
-  if (o.beam_width && *o.beam_width < 1) {
-    throw UsageError(Setting{"beam_width", std::to_string(*o.beam_width)}, "expected a width ≥ 1");
-  }
-  if (o.max_steps && *o.max_steps < 1) {
-    throw UsageError(Setting{"max_steps", std::to_string(*o.max_steps)}, "expected T ≥ 1");
-  }
-  if (!o.proof_dir.empty()) {
-    throw UsageError(Setting{"proof", o.proof_dir},
-                     fmt::format("DRAT proofs come from «method» sat, not {}", coset ? "coset" : "uniform"));
-  }
-  const bool broadcast = o.collective == Collective::BROADCAST;
-  if (coset && (g.family() != "star" || broadcast)) {
-    throw UsageError(Setting{"method", "coset"}, fmt::format("coset schedules are gossips on star:3..star:{} ({} given)",
-                                                             opt::MAX_COSET_N, o.topology.spec()));
-  }
-  if (broadcast && g.order() > opt::MAX_UNIFORM_SCHEDULE_NODES) {
-    throw UsageError(Setting{"collective", "broadcast"},
-                     fmt::format("with «method» uniform: verified as a schedule up to {} nodes; {} has {} (a uniform "
-                                 "broadcast ends with the uniform gossip: search that)",
-                                 opt::MAX_UNIFORM_SCHEDULE_NODES, o.topology.spec(), g.order()));
-  }
-}
-
 bool verify_uniform_gossip(const opt::CayleyGroup& g, const std::vector<int>& dimensions) {
   if (g.order() <= opt::MAX_UNIFORM_SCHEDULE_NODES) {
     const auto t = topology::make_topology(g.spec());

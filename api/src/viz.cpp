@@ -59,7 +59,7 @@ constexpr double MESSAGE_WIDTH = 3;
 /// pairs sit side by side, so the half-diagonal (41) would only spread the drawing and shrink its
 /// text; the two nodes of an S_2 are further apart, for the two message labels on their link.
 /// Links, and the messages beside them, keep clear of every box they do not join
-/// (viz_layout.hpp): half a diagonal, the offset and a message's width.
+/// (api/star_layout.hpp): half a diagonal, the offset and a message's width.
 StarLayout page_layout(const StarGraph& g) {
   const double clearance = std::hypot(BOX_W / 2, BOX_H / 2) + MESSAGE_OFFSET + MESSAGE_WIDTH;
   return star_layout(g, {.node_radius = 36, .gap = 28, .pair_gap = 64, .margin = 40, .clearance = clearance});

@@ -1,7 +1,7 @@
 // The two drawings of the star graph S_n — `starnet topo draw star:N` (Graphviz SVG) and the
 // `starnet viz` pages — run as a user runs them and read back from their SVG: no link passes over
 // a node it does not join, and the legend gives every link dimension with the colour its links
-// are drawn in (tools/viz_layout.hpp). The oracle is the drawn output itself: node boxes and link
+// are drawn in (api/star_layout.hpp). The oracle is the drawn output itself: node boxes and link
 // paths as the SVG has them, link dimensions from the node labels (link k swaps symbols 1 and k).
 #include "cli_runner.hpp"
 #include "viz_xml.hpp"

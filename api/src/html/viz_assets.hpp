@@ -1,9 +1,9 @@
 #pragma once
-// The style sheet and script of the `starnet viz` pages (viz_command.cpp), compiled into the
+// The style sheet and script of the teaching pages (api/src/viz.cpp), compiled into the
 // binary so that it works from any directory and the page needs nothing but itself. The script
 // reads the per-step data the command embeds as JSON (<script id="starnet-data">) and only
 // displays it: it computes nothing about the algorithm. The link colours (--d2 … --dN) come
-// before this sheet, from the palette both drawings share (viz_layout.hpp).
+// before this sheet, from the palette both drawings share (api/star_layout.hpp).
 
 namespace starnet::api {
 

@@ -1,7 +1,7 @@
 #pragma once
 /// @file
 /// The vocabulary, limits and defaults every call of starnet::api shares, in one place, so that
-/// the command line and the Python module mean the same thing by the same word (docs/api.md):
+/// the command line and the Python module mean the same thing by the same word (docs/architecture.md):
 /// ports, duplex, collectives, node values, roots, lists, engines.
 ///
 /// Errors about a setting carry it (starnet::Setting, core/error.hpp) under its name here, which
