@@ -525,6 +525,7 @@ TEST(WhatIfCommand, BadInputIsExitTwoNamingTheInput) {
       {"whatif --topologies star:4 --costs free", "--costs free: expected unit, topology or random"},
       {"whatif --topologies star:4 --plot study.pdf", "--plot: output file \"study.pdf\""},
       {"whatif --topologies star:4 --root 99", "--root 99"},
+      {"whatif --collective reduce --topologies tiers:1 --root wan0", "--root wan0: node wan0 of tiers:1 is a router"},
       {"whatif --topologies star:4 --op avg", "--op avg"},
       {"whatif --topologies star:4 --csv /nonexistent-dir/rows.csv", "/nonexistent-dir/rows.csv"},
       {"whatif", "--topologies: no topology given"}};
