@@ -106,6 +106,25 @@ def test_whatif_prices_every_collective_in_alpha_beta_as_the_command_line():
     assert set(frame["algorithm"]) == {"bruck", "one-packet", "combining", "bfs-tree"}
 
 
+MATCHED_120 = ["star:5", "pancake:5", "bubblesort:5", "nkstar:6:3", "arrangement:6:3", "torus:4x5x6", "hypercube:7",
+               "fattree:8", "dragonfly:4:3:2"]
+
+
+def test_whatif_over_the_matched_sizes_of_the_docs_comparison():
+    # docs/topology.md and docs/whatif.md, "Matched sizes", at about 120 processors.
+    processors = [starnet.Topology(spec).info.processors for spec in MATCHED_120]
+    assert processors == [120, 120, 120, 120, 120, 120, 128, 128, 108]
+    frame = starnet.whatif(topologies=MATCHED_120, latency="1e-6", bandwidth=10**10, message_size=8)
+    expected = cli_json("whatif", "--topologies", ",".join(MATCHED_120), "--latency", "1e-6", "--bandwidth",
+                        "10000000000", "--message-size", "8")
+    assert stable(frame.attrs["document"]) == stable(expected)
+    assert frame.attrs["verified"]
+    steps = frame.groupby("topology", sort=False)["steps"].min()
+    assert list(steps) == [10, 20, 20, 22, 24, 16, 7, 30, 24]
+    fastest = frame.groupby("topology", sort=False)["makespan_exact"].min()
+    assert fastest["star:5"] == Fraction(1251, 125000000) and fastest["hypercube:7"] == Fraction(8757, 1250000000)
+
+
 def test_whatif_bad_alpha_beta_names_the_keyword():
     with pytest.raises(starnet.InputError, match="latency=-1"):
         starnet.whatif(collective="alltoall", topologies=["ring:4"], latency=-1)

@@ -8,11 +8,13 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
+#include <vector>
 
 namespace starnet::tools::testing {
 namespace {
@@ -523,6 +525,7 @@ TEST(WhatIfCommand, BadInputIsExitTwoNamingTheInput) {
       {"whatif --topologies star:4 --costs free", "--costs free: expected unit, topology or random"},
       {"whatif --topologies star:4 --plot study.pdf", "--plot: output file \"study.pdf\""},
       {"whatif --topologies star:4 --root 99", "--root 99"},
+      {"whatif --collective reduce --topologies tiers:1 --root wan0", "--root wan0: node wan0 of tiers:1 is a router"},
       {"whatif --topologies star:4 --op avg", "--op avg"},
       {"whatif --topologies star:4 --csv /nonexistent-dir/rows.csv", "/nonexistent-dir/rows.csv"},
       {"whatif", "--topologies: no topology given"}};
@@ -553,6 +556,82 @@ TEST(WhatIfCommand, HelpListsEveryOption) {
        {"--collective", "--topologies", "--ports", "--duplex", "--costs", "--seed", "--fail-links", "--fail-nodes",
         "--fail-random", "--root", "--op", "--values", "--json", "--csv", "--plot"}) {
     EXPECT_THAT(r.out, HasSubstr(option)) << option;
+  }
+}
+
+/// One row of the matched-size comparison of docs/topology.md and docs/whatif.md at about 120
+/// processors: the numbers those tables print, from the commands they give.
+struct MatchedRow {
+  std::string spec;
+  long processors, nodes, degree_min, degree_max, diameter;
+  std::string average_distance;
+  long links, allreduce_steps;
+  long alltoall_steps;  // 0: no built-in total exchange applies (the tree's is built up to 128 nodes)
+  std::string small, large;  // the all-reduce's best makespan at 8 bytes and 1 MiB, seconds
+};
+
+/// The best verified value of @p key (exact) per topology.
+std::map<std::string, Rational> best_of(const nlohmann::json& rows, const std::string& key) {
+  std::map<std::string, Rational> best;
+  for (const auto& r : rows) {
+    if (!r["applicable"].get<bool>() || !r["verified"].get<bool>()) continue;
+    const auto exact = r.contains(key + "_exact") ? r[key + "_exact"].get<std::string>() : r[key].dump();
+    const Rational v = Rational::parse(exact, key);
+    const auto t = r["topology"].get<std::string>();
+    if (!best.contains(t) || v < best.at(t)) best.insert_or_assign(t, v);
+  }
+  return best;
+}
+
+TEST(WhatIfCommand, TheMatchedSizeComparisonAt120ProcessorsIsTheDocumentedOne) {
+  const std::string specs = "star:5,pancake:5,bubblesort:5,nkstar:6:3,arrangement:6:3,torus:4x5x6,hypercube:7,fattree:8,"
+                            "dragonfly:4:3:2";
+  const std::vector<MatchedRow> table = {
+      {"star:5", 120, 120, 4, 4, 6, "26/7", 240, 10, 9, "1251/125000000", "66161/62500000"},
+      {"pancake:5", 120, 120, 4, 4, 5, "25/7", 240, 20, 20, "1251/62500000", "66161/31250000"},
+      {"bubblesort:5", 120, 120, 4, 4, 10, "600/119", 240, 20, 20, "1251/62500000", "66161/31250000"},
+      {"nkstar:6:3", 120, 120, 5, 5, 5, "24/7", 300, 22, 22, "13761/625000000", "727771/312500000"},
+      {"arrangement:6:3", 120, 120, 9, 9, 4, "314/119", 540, 24, 24, "3753/156250000", "198483/78125000"},
+      {"torus:4x5x6", 120, 120, 6, 6, 7, "444/119", 360, 16, 12, "1251/78125000", "66161/39062500"},
+      {"hypercube:7", 128, 128, 7, 7, 7, "448/127", 448, 7, 7, "8757/1250000000", "463127/625000000"},
+      {"fattree:8", 128, 208, 1, 8, 6, "12034/2691", 384, 30, 0, "3753/125000000", "198483/62500000"},
+      {"dragonfly:4:3:2", 108, 144, 1, 8, 5, "251/66", 198, 24, 0, "3753/156250000", "198483/78125000"},
+  };
+  std::string spaced = specs;
+  std::replace(spaced.begin(), spaced.end(), ',', ' ');
+  const auto compare = run_starnet("topo compare --json " + spaced);
+  ASSERT_EQ(compare.exit_code, 0) << compare.err;
+  const std::string alpha_beta = " --latency 1/1000000 --bandwidth 10000000000 --message-size ";
+  const auto exchange = run_starnet("whatif --collective alltoall --topologies " + specs + " --json");
+  const auto small = run_starnet("whatif --topologies " + specs + alpha_beta + "8 --json");
+  const auto large = run_starnet("whatif --topologies " + specs + alpha_beta + "1048576 --json");
+  for (const auto* r : {&exchange, &small, &large}) ASSERT_EQ(r->exit_code, 0) << r->err;
+  const auto exchange_steps = best_of(exchange.json()["rows"], "steps");
+  const auto allreduce_steps = best_of(small.json()["rows"], "steps");
+  const auto small_time = best_of(small.json()["rows"], "makespan");
+  const auto large_time = best_of(large.json()["rows"], "makespan");
+  const auto compared = compare.json();
+  const auto& topologies = compared["topologies"];
+  ASSERT_EQ(topologies.size(), table.size());
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    const auto& want = table[i];
+    const auto& t = topologies[i];
+    EXPECT_EQ(t["name"], want.spec);
+    EXPECT_EQ(t["processors"].get<long>(), want.processors) << want.spec;
+    EXPECT_EQ(t["nodes"].get<long>(), want.nodes) << want.spec;
+    EXPECT_EQ(t["degree_min"].get<long>(), want.degree_min) << want.spec;
+    EXPECT_EQ(t["degree_max"].get<long>(), want.degree_max) << want.spec;
+    EXPECT_EQ(t["diameter"].get<long>(), want.diameter) << want.spec;
+    EXPECT_EQ(t["average_distance_exact"], want.average_distance) << want.spec;
+    EXPECT_EQ(t["links"].get<long>(), want.links) << want.spec;
+    EXPECT_EQ(allreduce_steps.at(want.spec), Rational(want.allreduce_steps)) << want.spec;
+    if (want.alltoall_steps == 0) {
+      EXPECT_FALSE(exchange_steps.contains(want.spec)) << want.spec;
+    } else {
+      EXPECT_EQ(exchange_steps.at(want.spec), Rational(want.alltoall_steps)) << want.spec;
+    }
+    EXPECT_EQ(small_time.at(want.spec), Rational::parse(want.small, "small")) << want.spec;
+    EXPECT_EQ(large_time.at(want.spec), Rational::parse(want.large, "large")) << want.spec;
   }
 }
 

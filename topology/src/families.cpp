@@ -398,12 +398,13 @@ Platform tiers_platform(std::uint64_t seed) {
   const auto man = static_cast<int>(draw.uniform(3, 5));
   const auto lan = static_cast<int>(draw.uniform(6, 10));
   Platform p(fmt::format("tiers:{}", seed), /*directed=*/false);
+  // Processors first, as fattree and dragonfly put their hosts: node 0, the default root, computes.
+  for (int i = 0; i < lan; ++i) p.add_node({fmt::format("p{}", i), Role::PROCESSOR, Rational(draw.uniform(2, 20), 2)});
   for (int i = 0; i < wan; ++i) p.add_node({fmt::format("wan{}", i), Role::ROUTER});
   for (int i = 0; i < man; ++i) p.add_node({fmt::format("man{}", i), Role::ROUTER});
-  for (int i = 0; i < lan; ++i) p.add_node({fmt::format("p{}", i), Role::PROCESSOR, Rational(draw.uniform(2, 20), 2)});
-  const auto wan_node = [](int i) { return static_cast<Platform::vertex_descriptor>(i); };
-  const auto man_node = [&](int i) { return static_cast<Platform::vertex_descriptor>(wan + i); };
-  const auto lan_node = [&](int i) { return static_cast<Platform::vertex_descriptor>(wan + man + i); };
+  const auto lan_node = [](int i) { return static_cast<Platform::vertex_descriptor>(i); };
+  const auto wan_node = [&](int i) { return static_cast<Platform::vertex_descriptor>(lan + i); };
+  const auto man_node = [&](int i) { return static_cast<Platform::vertex_descriptor>(lan + wan + i); };
 
   std::vector<int> parent(static_cast<std::size_t>(wan), -1);
   for (int i = 1; i < wan; ++i) {

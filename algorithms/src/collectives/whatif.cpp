@@ -7,6 +7,7 @@
 #include <starnet/emulator/engine.hpp>
 #include <starnet/core/error.hpp>
 #include <starnet/topology/families.hpp>
+#include <starnet/topology/platform.hpp>
 #include <starnet/topology/spec.hpp>
 #include <starnet/topology/star_graph.hpp>
 
@@ -15,6 +16,7 @@
 #include <algorithm>
 #include <chrono>
 #include <iterator>
+#include <limits>
 #include <memory>
 #include <unordered_set>
 
@@ -27,6 +29,23 @@ using topology::StarGraph;
 
 bool WhatIfStudy::all_verified() const {
   return std::all_of(rows_.begin(), rows_.end(), [](const WhatIfRow& r) { return !r.applicable || r.verified; });
+}
+
+namespace {
+/// Whether v only forwards: a router of a platform (tiers, fattree, dragonfly, files); the
+/// implicit topologies have processors only.
+bool is_router(const topology::Topology& topology, NodeId v) {
+  const auto* platform = dynamic_cast<const topology::PlatformTopology*>(&topology);
+  return platform != nullptr && platform->platform().graph()[v].role == topology::Role::ROUTER;
+}
+}  // namespace
+
+std::vector<std::uint64_t> word_values(const topology::Topology& topology, const star::Values& values, Op op) {
+  // ⊕'s identity: a ⊕ identity = a (SUM, MAX and XOR: 0).
+  const std::uint64_t identity = op == Op::MIN ? std::numeric_limits<std::uint64_t>::max() : 0;
+  std::vector<std::uint64_t> words(topology.num_nodes());
+  for (NodeId v = 0; v < topology.num_nodes(); ++v) words[v] = is_router(topology, v) ? identity : values.of(v);
+  return words;
 }
 
 namespace {
@@ -224,6 +243,12 @@ class Runner {
                                                              base->node_name(*root), spec_text));
     }
     root_ = *root;
+    words_ = word_values(*base, s_.values, s_.op);
+    if (is_rooted(s_.collective) && is_router(*base, root_)) {
+      throw UsageError(Setting{"root", s_.root}, fmt::format("node {} of {} is a router, which holds no value (choose a "
+                                                             "processor)",
+                                                             base->node_name(root_), spec_text));
+    }
     std::optional<Subnetwork> intact;
     if (base->num_nodes() <= generic::MAX_SUBNETWORK_NODES) {
       intact.emplace(*base, Faults{}, root_, s_.costs);
@@ -679,7 +704,7 @@ class Runner {
   void execute(WhatIfRow& r, const Scenario& sc, const Subnetwork& net, const generic::Schedule& plan, Collective c,
                const PortModel& model) {
     std::vector<std::uint64_t> initial(net.num_nodes());
-    for (NodeId v = 0; v < net.num_nodes(); ++v) initial[v] = s_.values.of(net.original(v));
+    for (NodeId v = 0; v < net.num_nodes(); ++v) initial[v] = words_[net.original(v)];
     const auto expectation = generic::expected_result(c, s_.op, initial, net.root());
     const auto equal = equal_on(sc, net);
     emulator::RunConfig config;
@@ -728,6 +753,7 @@ class Runner {
   // The topology being studied.
   std::string spec_;
   const topology::Topology* base_ = nullptr;
+  std::vector<std::uint64_t> words_;  // word_values() of base_
   const Subnetwork* intact_ = nullptr;
   NodeId root_ = 0;
   bool vertex_transitive_ = false;

@@ -6,6 +6,8 @@
 #include <starnet/emulator/costs.hpp>
 #include <starnet/emulator/engine.hpp>
 #include <starnet/core/error.hpp>
+#include <starnet/topology/families.hpp>
+#include <starnet/topology/platform.hpp>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -534,6 +536,44 @@ TEST(WhatIfStudy, TheRootOfReduceAndBroadcastCanBeChosen) {
   // The middle of a path of 9 serves one side a step later: 1 + 4 steps, one above the bound 4.
   EXPECT_EQ(r.steps, 5U);
   EXPECT_EQ(r.lower_bound, 4U);
+}
+
+TEST(WhatIfStudy, RoutersHoldNoValueAndTheDefaultRootIsAProcessor) {
+  for (const char* spec : {"tiers:1", "tiers:4", "fattree:4", "dragonfly:2:2:1"}) {
+    const auto topology = topology::make_topology(spec);
+    const auto* platform = dynamic_cast<const topology::PlatformTopology*>(topology.get());
+    ASSERT_NE(platform, nullptr) << spec;
+    const auto& g = platform->platform().graph();
+    EXPECT_EQ(g[0].role, topology::Role::PROCESSOR) << spec;  // the default root "0"
+    for (const Op op : {Op::SUM, Op::MIN, Op::MAX, Op::XOR}) {
+      const auto words = word_values(*topology, star::Values{}, op);
+      std::uint64_t processors_only = star::Values{}.of(0);
+      for (NodeId v = 0; v < topology->num_nodes(); ++v) {
+        if (g[v].role == topology::Role::PROCESSOR) {
+          EXPECT_EQ(words[v], star::Values{}.of(v)) << spec << " v=" << v;
+          if (v > 0) processors_only = star::apply(op, processors_only, words[v]);
+        }
+      }
+      // A router's word changes nothing: the whole fold is the processors' fold.
+      std::uint64_t all = words[0];
+      for (NodeId v = 1; v < topology->num_nodes(); ++v) all = star::apply(op, all, words[v]);
+      EXPECT_EQ(all, processors_only) << spec << " op=" << star::to_string(op);
+    }
+    for (const Collective c : {Collective::ALLREDUCE, Collective::REDUCE, Collective::BROADCAST}) {
+      WhatIfStudy study;
+      study.collective(c).topologies({spec}).run();
+      for (const auto& r : study.rows()) {
+        EXPECT_TRUE(r.verified) << where(r) << ": " << r.reason;
+        EXPECT_EQ(g[*find_node(*topology, r.root)].role, topology::Role::PROCESSOR) << where(r);
+      }
+    }
+  }
+}
+
+TEST(WhatIfStudy, ARouterIsRefusedAsTheRootOfARootedCollective) {
+  WhatIfStudy study;
+  study.collective(Collective::REDUCE).topologies({"tiers:1"}).root("wan0");
+  EXPECT_ERROR(UsageError, study.run(), "wan0", "tiers:1", "router", "processor");
 }
 
 }  // namespace

@@ -21,7 +21,7 @@
 /// | product:S1*S2[*S3…] | "(a,b)" from the factors' names           | one factor's link, others fixed    |
 /// | fattree:K           | hosts "h0_1_0", routers "e0_1" "a0_1" "c3"| k-ary fat-tree (below)             |
 /// | dragonfly:A:P:H     | hosts "h2_1_0", routers "r2_1"            | groups of A routers (below)        |
-/// | tiers:SEED          | "wan0".., "man0".. routers, "p0".. procs  | random WAN/MAN/LAN tree            |
+/// | tiers:SEED          | "p0".. procs, "wan0".., "man0".. routers  | random WAN/MAN/LAN tree            |
 ///
 /// The five families of permutations and arrangements are defined, with their sources, in
 /// arrangement_graph.hpp; their properties are computed without a platform (properties.hpp).
@@ -215,7 +215,8 @@ struct DragonflyShape {
 ///     router (so every MAN has a LAN);
 ///   - costs k/10 (time per unit message): WAN k ∈ [10, 30], MAN k ∈ [5, 15], LAN k ∈ [1, 4];
 ///     processor speeds k/2, k ∈ [2, 20]; routers speed 1 (they do not compute).
-/// Node order: WAN routers, MAN routers, processors. Undirected, 11 to 18 nodes.
+/// Node order: processors, WAN routers, MAN routers (processors first, like fattree and dragonfly
+/// hosts, so that node 0 computes). Undirected, 11 to 18 nodes.
 [[nodiscard]] Platform tiers_platform(std::uint64_t seed);
 
 /// Builds the platform a spec names, files included (files.hpp); its name is the spec text.

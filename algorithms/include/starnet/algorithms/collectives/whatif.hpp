@@ -40,7 +40,10 @@
 /// Complexity: per row, one plan (O(V log V + E)) or schedule (O(items)) and one emulation
 /// (O(transfers + items)); per topology and scenario one diameter (bounds.hpp). Memory
 /// O(V + E + items).
-/// IMPORTANT: every node holds a value and takes part, routers of a tiers platform included.
+/// Routers (of tiers, fattree, dragonfly, files) hold no value in the word collectives: they start
+/// with ⊕'s identity, so the result is over the processors' values, and a rooted collective refuses
+/// a router root. IMPORTANT: a router still relays partial results along a word plan's tree, and
+/// the blocked collectives give a router a block like any node.
 ///
 /// Usage:
 /// @code
@@ -73,6 +76,12 @@ using topology::NodeId;
 /// Most packet-hops N·s of a total exchange run as a node program (S_7: 149 million, about ten
 /// seconds; S_8 would be 11 billion).
 inline constexpr std::uint64_t MAX_EXCHANGE_PACKET_HOPS = 200'000'000;
+
+/// The word each node of @p topology starts a word collective with: values.of(v) on a processor,
+/// ⊕'s identity on a router (which holds no value), so that the result is over the processors.
+/// O(V).
+[[nodiscard]] std::vector<std::uint64_t> word_values(const topology::Topology& topology, const star::Values& values,
+                                                     Op op);
 
 /// What one run of a user's algorithm (`whatif --schedule FILE`) gave on one topology.
 struct ExtraRun {
@@ -224,7 +233,7 @@ class WhatIfStudy {
   /// Runs every row.
   /// @throws UsageError naming the input for no topology, no port model, k < 1, a fault rate
   /// outside [0, 1], a failed link or node or a root that is not in a topology, a failed root, a
-  /// negative latency, a bandwidth ≤ 0.
+  /// router root of a rooted collective, a negative latency, a bandwidth ≤ 0.
   /// @throws TopologyError naming the spec for an unknown or malformed topology.
   /// @throws ModelViolation when a word collective's plan or the star all-reduce breaks the port
   /// model (a bug, never expected); a chunk schedule that breaks it is a row "not applicable:
