@@ -54,16 +54,10 @@ class StepLimit final : public emulator::NodeProgram {
   std::uint64_t limit_;
 };
 
-emulator::Checking checking_of(const std::string& text) {
-  if (text == "strict") return emulator::Checking::STRICT;
-  if (text == "arbitrated") return emulator::Checking::ARBITRATED;
-  throw UsageError(Setting{"checking", text}, "expected strict or arbitrated");
-}
-
 emulator::RunConfig config_of(const EmulateRequest& request) {
   emulator::RunConfig config;
   config.ports = port_model(request.ports, request.duplex);
-  config.checking = checking_of(request.checking);
+  config.checking = parse_checking(request.checking);
   config.time = request.timed() ? emulator::TimeMode::TIMED : emulator::TimeMode::UNIT;
   config.trace = request.trace;
   return config;

@@ -109,6 +109,12 @@ Rational parse_scientific(std::string_view text, std::string_view setting) {
 
 }  // namespace
 
+emulator::Checking parse_checking(std::string_view text, std::string_view setting) {
+  if (text == "strict") return emulator::Checking::STRICT;
+  if (text == "arbitrated") return emulator::Checking::ARBITRATED;
+  throw UsageError(Setting{std::string(setting), std::string(text)}, "expected strict or arbitrated");
+}
+
 void check_seconds(std::optional<double> seconds, std::string_view setting) {
   if (seconds && !(std::isfinite(*seconds) && *seconds >= 0)) {
     throw UsageError(Setting{std::string(setting), fmt::format("{}", *seconds)}, "expected a finite number ≥ 0 (0: no limit)");

@@ -327,4 +327,6 @@ StarLayout star_layout(const topology::StarGraph& g, const StarLayoutSizes& size
   return out;
 }
 
+StarLayout star_layout(int n, const StarLayoutSizes& sizes) { return star_layout(topology::StarGraph(n), sizes); }
+
 }  // namespace starnet::api

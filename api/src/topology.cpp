@@ -1,5 +1,6 @@
 #include <starnet/api/topology.hpp>
 #include <starnet/api/json.hpp>
+#include <starnet/api/settings.hpp>
 #include <starnet/core/error.hpp>
 #include <starnet/core/interrupt.hpp>
 #include <starnet/topology/families.hpp>
@@ -239,6 +240,29 @@ std::uint64_t topology_hash(const TopologyRef& t) {
   std::uint64_t arcs = 0;
   for (topology::NodeId v = 0; v < view->num_nodes(); ++v) arcs += view->degree(v);
   return std::hash<std::uint64_t>{}(view->num_nodes()) * 31 + std::hash<std::uint64_t>{}(arcs);
+}
+
+TopologyExport export_topology(const TopologyRef& t, std::string_view format) {
+  return export_topology(t, topology::parse_file_format(format, "format"));
+}
+
+TopologyRef platform_from_edges(const std::string& name, const std::vector<std::string>& nodes,
+                                const std::vector<EdgeSpec>& edges, bool directed) {
+  auto p = std::make_shared<topology::Platform>(name, directed);
+  std::vector<topology::Platform::vertex_descriptor> at;
+  for (const auto& node : nodes) at.push_back(p->add_node({node}));
+  for (const auto& e : edges) {
+    if (e.u >= at.size() || e.v >= at.size()) {
+      throw InputError(fmt::format("topology \"{}\": edge ({}, {}) names a node that is not among the {} nodes", name,
+                                   e.u, e.v, nodes.size()));
+    }
+    topology::LinkProperties link;
+    link.cost = parse_number(e.cost, "weight", 0, /*strictly=*/true);
+    link.latency = parse_number(e.latency, "latency");
+    p->add_link(at[e.u], at[e.v], link);
+  }
+  p->validate();
+  return TopologyRef::of(std::move(p));
 }
 
 TopologyExport export_topology(const TopologyRef& t, topology::FileFormat format) {

@@ -9,8 +9,6 @@
 #include <starnet/api/star_layout.hpp>
 #include <starnet/api/topology.hpp>
 #include <starnet/api/viz.hpp>
-#include <starnet/topology/files.hpp>
-#include <starnet/topology/platform.hpp>
 
 #include <pybind11/stl.h>
 
@@ -28,25 +26,14 @@ namespace {
 
 using py::arg;
 
-/// A platform built from a node list and an edge list (Topology.from_networkx).
+/// A platform built from a node list and an edge list (Topology.from_networkx): api::platform_from_edges.
 api::TopologyRef topology_from_edges(const std::string& name, const std::vector<std::string>& nodes,
                                      const std::vector<std::tuple<std::size_t, std::size_t, std::string, std::string>>& edges,
                                      bool directed) {
-  auto p = std::make_shared<topology::Platform>(name, directed);
-  std::vector<topology::Platform::vertex_descriptor> at;
-  for (const auto& node : nodes) at.push_back(p->add_node({node}));
-  for (const auto& [u, v, cost, latency] : edges) {
-    if (u >= at.size() || v >= at.size()) {
-      throw InputError(fmt::format("topology \"{}\": edge ({}, {}) names a node that is not among the {} nodes", name,
-                                   u, v, nodes.size()));
-    }
-    topology::LinkProperties link;
-    link.cost = api::parse_number(cost, "weight", 0, /*strictly=*/true);
-    link.latency = api::parse_number(latency, "latency");
-    p->add_link(at[u], at[v], link);
-  }
-  p->validate();
-  return api::TopologyRef::of(std::move(p));
+  std::vector<api::EdgeSpec> specs;
+  specs.reserve(edges.size());
+  for (const auto& [u, v, cost, latency] : edges) specs.push_back({u, v, cost, latency});
+  return api::platform_from_edges(name, nodes, specs, directed);
 }
 
 /// The edges of @p t, each link once when undirected: (u, v, cost, latency) with exact texts.
@@ -100,7 +87,7 @@ api::EngineChoice make_engine(const py::object& kind, const py::object& workers,
 }
 
 /// A run's document and, when kept, its trace and its intervals as columns.
-py::tuple with_trace(py::object doc, const std::vector<emulator::TraceEvent<Rational>>& trace, bool traced) {
+py::tuple with_trace(py::object doc, const std::vector<api::TraceEvent<Rational>>& trace, bool traced) {
   if (!traced) return py::make_tuple(std::move(doc), py::none(), py::none());
   return py::make_tuple(std::move(doc), trace_columns(trace), interval_columns(trace));
 }
@@ -158,15 +145,14 @@ void bind_topology_and_star(py::module_& m) {
            },
            arg("progress") = py::none())
       .def("export", [](const api::TopologyRef& t, const std::string& format) {
-        const auto e = api::export_topology(t, topology::parse_file_format(format, "format"));
+        const auto e = api::export_topology(t, std::string_view(format));
         return py::make_tuple(e.text, e.verified, e.problem);
       });
   m.attr("LINK_PALETTE") = std::vector<std::string>(api::LINK_PALETTE.begin(), api::LINK_PALETTE.end());
   m.def("table1", [] { return document([] { return api::topology_table1().to_json(); }); });
   m.def("star_layout", [](int n) {
     // The layout the teaching pages draw S_n with (api/star_layout.hpp), in points.
-    const topology::StarGraph g(n);
-    const auto layout = api::star_layout(g, {.node_radius = 24, .gap = 24, .pair_gap = 24, .margin = 30,
+    const auto layout = api::star_layout(n, {.node_radius = 24, .gap = 24, .pair_gap = 24, .margin = 30,
                                              .clearance = 30});
     py::list nodes;
     for (const auto& p : layout.nodes) nodes.append(py::make_tuple(p.x, p.y));
@@ -241,7 +227,7 @@ py::tuple run_schedule(const api::LoadedSchedule& l, const py::object& ports, co
   api::ScheduleRunRequest request;
   request.schedule = l;
   request.ports = api::port_model(port_count(ports), duplex);
-  if (checking) request.checking = emulator::parse_checking(*checking, "checking");
+  if (checking) request.checking = api::parse_checking(*checking);
   if (costs != "unit" && costs != "topology") {
     throw UsageError(Setting{"costs", costs}, "expected unit (one step per transfer) or topology (timed, α–β)");
   }

@@ -1,8 +1,7 @@
 #include "convert.hpp"
 
 #include <starnet/api/settings.hpp>
-#include <starnet/core/interrupt.hpp>
-#include <starnet/emulator/trace_intervals.hpp>
+#include <starnet/api/trace.hpp>
 
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
@@ -131,10 +130,10 @@ void column_of(py::dict& columns, const char* name, std::size_t n, Get get) {
 double to_double(const Rational& x) { return x.to_double(); }
 double to_double(double x) { return x; }
 
-constexpr emulator::EventKind ALL_EVENTS[] = {emulator::EventKind::REQUEST,  emulator::EventKind::SEND,
-                                               emulator::EventKind::RECEIVE,  emulator::EventKind::SEND_END,
-                                               emulator::EventKind::COMPUTE,  emulator::EventKind::COMPUTE_END,
-                                               emulator::EventKind::TIMER};
+constexpr api::EventKind ALL_EVENTS[] = {api::EventKind::REQUEST,  api::EventKind::SEND,
+                                               api::EventKind::RECEIVE,  api::EventKind::SEND_END,
+                                               api::EventKind::COMPUTE,  api::EventKind::COMPUTE_END,
+                                               api::EventKind::TIMER};
 
 /// A message with every «setting» written as the keyword `setting=`.
 std::string keywords(std::string_view text) {
@@ -148,12 +147,12 @@ py::object to_python(const nlohmann::ordered_json& j) { return convert(j); }
 
 std::vector<std::string> event_names() {
   std::vector<std::string> names;
-  for (const auto e : ALL_EVENTS) names.push_back(emulator::to_string(e));
+  for (const auto e : ALL_EVENTS) names.push_back(to_string(e));  // emulator::to_string, found by its argument
   return names;
 }
 
 template <class Time>
-py::dict trace_columns(const std::vector<emulator::TraceEvent<Time>>& trace) {
+py::dict trace_columns(const std::vector<api::TraceEvent<Time>>& trace) {
   const std::size_t n = trace.size();
   py::dict c;
   c["step"] = unsigned_column(n, [&](std::size_t i) { return trace[i].step; });
@@ -176,8 +175,8 @@ py::dict trace_columns(const std::vector<emulator::TraceEvent<Time>>& trace) {
 }
 
 template <class Time>
-py::dict interval_columns(const std::vector<emulator::TraceEvent<Time>>& trace) {
-  const auto intervals = emulator::trace_intervals(trace);
+py::dict interval_columns(const std::vector<api::TraceEvent<Time>>& trace) {
+  const auto intervals = api::trace_intervals(trace);
   const auto& t = intervals.transfers;
   py::dict transfers;
   transfers["from"] = unsigned_column(t.size(), [&](std::size_t i) { return t[i].from; });
@@ -205,10 +204,10 @@ py::dict interval_columns(const std::vector<emulator::TraceEvent<Time>>& trace) 
   return out;
 }
 
-template py::dict trace_columns(const std::vector<emulator::TraceEvent<Rational>>&);
-template py::dict trace_columns(const std::vector<emulator::TraceEvent<double>>&);
-template py::dict interval_columns(const std::vector<emulator::TraceEvent<Rational>>&);
-template py::dict interval_columns(const std::vector<emulator::TraceEvent<double>>&);
+template py::dict trace_columns(const std::vector<api::TraceEvent<Rational>>&);
+template py::dict trace_columns(const std::vector<api::TraceEvent<double>>&);
+template py::dict interval_columns(const std::vector<api::TraceEvent<Rational>>&);
+template py::dict interval_columns(const std::vector<api::TraceEvent<double>>&);
 
 std::uint64_t whole(const py::handle& value, const char* keyword) {
   if (!PyIndex_Check(value.ptr()) || PyBool_Check(value.ptr()) || py::isinstance(value, numpy_bool())) {

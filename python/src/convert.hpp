@@ -2,9 +2,8 @@
 // Between starnet::api and Python: JSON documents as dicts, traces as numpy columns, errors as the
 // module's exceptions with the keyword named, long calls run interruptibly (docs/python.md).
 
-#include <starnet/core/error.hpp>
-#include <starnet/core/rational.hpp>
-#include <starnet/emulator/trace.hpp>
+#include <starnet/api/core.hpp>
+#include <starnet/api/trace.hpp>
 
 #include <nlohmann/json.hpp>
 #include <pybind11/pybind11.h>
@@ -35,12 +34,12 @@ py::object document(F&& to_json);
 /// int64, exact; NAME_exact Fractions beyond 64 bits; float64 for a trace in floating-point time),
 /// event (int8 codes of EVENT_NAMES), node, peer, port, tag, size (as time), bytes.
 template <class Time>
-[[nodiscard]] py::dict trace_columns(const std::vector<emulator::TraceEvent<Time>>& trace);
+[[nodiscard]] py::dict trace_columns(const std::vector<api::TraceEvent<Time>>& trace);
 /// The transfers and computations of a trace (emulator/trace_intervals.hpp) as columns:
 /// {"transfers": {from, to, port, tag, start, end, finished}, "computations": {node, tag, start,
 /// end, finished}}, times as in trace_columns().
 template <class Time>
-[[nodiscard]] py::dict interval_columns(const std::vector<emulator::TraceEvent<Time>>& trace);
+[[nodiscard]] py::dict interval_columns(const std::vector<api::TraceEvent<Time>>& trace);
 /// The event names, in the order of their codes.
 [[nodiscard]] std::vector<std::string> event_names();
 

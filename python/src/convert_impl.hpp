@@ -2,7 +2,7 @@
 // Templates of convert.hpp.
 
 #include <starnet/api/json.hpp>
-#include <starnet/core/interrupt.hpp>
+#include <starnet/api/core.hpp>
 
 #include <chrono>
 #include <future>

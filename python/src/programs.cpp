@@ -1,5 +1,5 @@
 // Node programs written in Python (starnet.NodeProgram, starnet.emulate; docs/python.md, "Your own
-// algorithm"): one C++ emulator::NodeProgram that calls each node's Python object, and the node's
+// algorithm"): one C++ NodeProgram (api/emulate.hpp) that calls each node's Python object, and the node's
 // context as Python sees it. The run itself is api::emulate.
 #include "calls.hpp"
 #include "convert.hpp"
@@ -7,8 +7,7 @@
 #include <starnet/api/emulate.hpp>
 #include <starnet/api/settings.hpp>
 #include <starnet/api/viz.hpp>
-#include <starnet/core/error.hpp>
-#include <starnet/emulator/program.hpp>
+#include <starnet/api/core.hpp>
 
 #include <pybind11/stl.h>
 
@@ -68,11 +67,11 @@ class NodeContext {
  public:
   explicit NodeContext(std::shared_ptr<Payloads> payloads) : payloads_(std::move(payloads)) {}
 
-  emulator::Context& get() const {
+  api::Context& get() const {
     if (ctx_ == nullptr) throw UsageError("a node's context is valid only during its react()");
     return *ctx_;
   }
-  void enter(emulator::Context& ctx) {
+  void enter(api::Context& ctx) {
     ctx_ = &ctx;
     violation_.reset();
   }
@@ -150,7 +149,7 @@ class NodeContext {
     }
   }
 
-  emulator::Context* ctx_ = nullptr;
+  api::Context* ctx_ = nullptr;
   std::shared_ptr<Payloads> payloads_;
   std::optional<ModelViolation> violation_;
 };
@@ -196,7 +195,7 @@ void keep_thread_state() {
 }
 
 /// The C++ program of a Python run: node v's reaction is nodes[v].react(ctx), with the GIL held.
-class PythonProgram final : public emulator::NodeProgram {
+class PythonProgram final : public api::NodeProgram {
  public:
   explicit PythonProgram(std::shared_ptr<const PythonNodes> nodes)
       : nodes_(std::move(nodes)), context_(py::cast(NodeContext(nodes_->payloads))) {}
@@ -207,7 +206,7 @@ class PythonProgram final : public emulator::NodeProgram {
   PythonProgram(const PythonProgram&) = delete;
   PythonProgram& operator=(const PythonProgram&) = delete;
 
-  void react(emulator::Context& ctx) override {
+  void react(api::Context& ctx) override {
     keep_thread_state();
     const py::gil_scoped_acquire gil;
     auto& node_context = context_.cast<NodeContext&>();
@@ -266,7 +265,7 @@ py::tuple emulate(const api::TopologyRef& topology, py::list nodes, const py::ob
   python->record_views = trace && py::len(nodes) > 0 && py::hasattr(nodes[0], "show");
   python->nodes = std::move(nodes);
   std::shared_ptr<const PythonNodes> shared = python;
-  request.programs = [shared](emulator::NodeRange) -> std::unique_ptr<emulator::NodeProgram> {
+  request.programs = [shared](api::NodeRange) -> std::unique_ptr<api::NodeProgram> {
     const py::gil_scoped_acquire gil;
     return std::make_unique<PythonProgram>(shared);
   };

@@ -35,6 +35,14 @@
 
 namespace starnet::api {
 
+/// A node program and what it sees (emulator/program.hpp), as a caller of emulate() writes them.
+using emulator::Completion;
+using emulator::Context;
+using emulator::Delivery;
+using emulator::NodeProgram;
+using emulator::NodeRange;
+using emulator::ProgramFactory;
+
 /// What a transfer costs: one step each (unit), the topology's link costs, speeds and latencies
 /// (timed), or α–β on every link (timed: latency and bandwidth).
 enum class EmulateCosts : std::uint8_t { UNIT, TOPOLOGY };

@@ -71,6 +71,9 @@ enum class ValuesKind : std::uint8_t { INDEX, RANDOM };
 [[nodiscard]] Rational parse_number(std::string_view text, std::string_view setting, Rational at_least = 0,
                                     bool strictly = false);
 
+/// "strict" or "arbitrated" (emulator/config.hpp). @throws UsageError about @p setting otherwise.
+[[nodiscard]] emulator::Checking parse_checking(std::string_view text, std::string_view setting = "checking");
+
 /// A time limit in seconds, as both faces take it: finite and ≥ 0 (0: none).
 /// @throws UsageError about @p setting otherwise.
 void check_seconds(std::optional<double> seconds, std::string_view setting);

@@ -90,5 +90,7 @@ struct StarLayoutSizes {
 /// @param sizes the sizes of the drawing (one unit).
 /// @return the layout; deterministic.
 [[nodiscard]] StarLayout star_layout(const topology::StarGraph& g, const StarLayoutSizes& sizes);
+/// As above, for S_@p n.
+[[nodiscard]] StarLayout star_layout(int n, const StarLayoutSizes& sizes);
 
 }  // namespace starnet::api

@@ -93,6 +93,22 @@ struct TopologyExport {
 };
 /// @p topology written in @p format (dot, graphml, simgrid).
 [[nodiscard]] TopologyExport export_topology(const TopologyRef& topology, topology::FileFormat format);
+/// As above, the format named ("dot", "graphml", "simgrid"). @throws UsageError about setting "format".
+[[nodiscard]] TopologyExport export_topology(const TopologyRef& topology, std::string_view format);
+
+/// A link of a platform built in memory: its ends (indices into the node list), its cost (the
+/// time a unit of message takes) and latency, as exact texts ("1/3", "0.25").
+struct EdgeSpec {
+  std::size_t u = 0;
+  std::size_t v = 0;
+  std::string cost = "1";
+  std::string latency = "0";
+};
+/// A platform built in memory (a networkx graph: Topology.from_networkx), named @p name, its nodes
+/// processors named as given. @throws InputError naming the edge or the setting ("weight",
+/// "latency") that is off, TopologyError as Platform::validate (no nodes, a name twice, …).
+[[nodiscard]] TopologyRef platform_from_edges(const std::string& name, const std::vector<std::string>& nodes,
+                                              const std::vector<EdgeSpec>& edges, bool directed);
 
 /// "1..4" or "4": a degree range as the text outputs print it.
 [[nodiscard]] std::string degree_text(const topology::TopologyProperties& p);
