@@ -1,4 +1,4 @@
-// `starnet topo`: the topology model — info, compare, export (issue 2; docs/topology.md).
+// `starnet topo`: the topology model — info, compare, export (docs/topology.md).
 #include "command.hpp"
 #include "json_output.hpp"
 

@@ -1,4 +1,4 @@
-// Acceptance test of the `starnet viz` pages in headless Chromium (issue 7, docs/viz.md).
+// Acceptance test of the `starnet viz` pages in headless Chromium (docs/viz.md).
 //
 // Usage: node viz_pages_test.mjs STARNET_EXE OUTPUT_DIR
 // Generates the S_4 all-reduce page (and the S_4 broadcast page) with the starnet binary, opens

@@ -57,7 +57,7 @@ TEST(Rational, SmallFormIsTwoWords) {
   EXPECT_TRUE(Rational(std::numeric_limits<std::int64_t>::max(), 3).is_small());
 }
 
-// ---- beyond 64 bits (issue #34): exact, never an OverflowError ----------------------------------
+// ---- beyond 64 bits: exact, never an OverflowError ----------------------------------
 
 /// The same value computed in GMP alone, the oracle of the tests below.
 mpq_class q(const char* text) {

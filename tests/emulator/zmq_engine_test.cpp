@@ -120,7 +120,7 @@ TEST(ZmqEngine, SameTraceAsLocalForAnyWorkerCount) {
   }
 }
 
-// Sizes, durations and event times beyond 64 bits (#34) travel between workers exactly: in the
+// Sizes, durations and event times beyond 64 bits travel between workers exactly: in the
 // requests' records and in the round headers' next event times.
 TEST(ZmqEngine, TimesBeyond64BitsCrossWorkersExactly) {
   const StarGraph g(/*n=*/4);

@@ -212,7 +212,7 @@ TEST(AllReduceCommand, BadInputIsExitTwoNamingTheInput) {
       {"allreduce --topology star:4 --values odd", "--values"},
       {"allreduce --topology star:4 --engine mpi", "--engine"},
       {"allreduce --topology star:4 --workers 2", "--workers 2"},
-      // #34: options that do not apply are refused, never ignored.
+      // options that do not apply are refused, never ignored.
       {"allreduce --topology star:4 --workers -1", "--workers -1"},
       {"allreduce --topology star:4 --timeout 5", "--timeout 5"},
       {"allreduce --topology star:4 --engine zmq --peer-timeout 9", "--peer-timeout 9"},

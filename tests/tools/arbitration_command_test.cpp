@@ -1,5 +1,5 @@
 // `starnet schedule run --duplex half --checking arbitrated` on the schedules people write, where
-// every node sends and receives at every step (issue #34): contending transfers take turns and the
+// every node sends and receives at every step: contending transfers take turns and the
 // run ends with a makespan, the same on every engine.
 #include "../core/scratch_dir.hpp"
 #include "cli_runner.hpp"

@@ -1,4 +1,4 @@
-// Issue #23, the bad-input battery: every subcommand of `starnet` given malformed and hostile files
+// The bad-input battery: every subcommand of `starnet` given malformed and hostile files
 // (DOT, GraphML, SimGrid, schedule JSON, MSCCL XML), special files (a directory, a FIFO, /dev/zero,
 // /dev/null), out-of-range values, unwritable outputs and options that do not apply. Each is
 // refused with exit code 2 (3 where the design says a runtime failure: a full disk) and one
@@ -354,7 +354,7 @@ const std::vector<BadInput> BATTERY = {
     // The key pipe is an argument the coordinator passes: one that is not open is bad input, not a runtime failure.
     {"WorkerKeyFdNotOpen", "worker --connect tcp://127.0.0.1:1 --index 0 --key-fd 999", {}, 2, "--key-fd 999", ""},
     {"WorkerIndexNegative", "worker --connect tcp://127.0.0.1:1 --index -1", {}, 2, "--index", "integer"},
-    // Workers that join from other hosts (#22): key files, --listen and --join
+    // Workers that join from other hosts: key files, --listen and --join
     {"KeyFileMissing", "worker --join 127.0.0.1:9 --key-file {dir}/none.key", {}, 2, "key file {dir}/none.key",
      "cannot be read"},
     {"KeyFileOpenToOthers", "worker --join 127.0.0.1:9 --key-file {dir}/open.key",

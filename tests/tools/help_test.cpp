@@ -1,4 +1,4 @@
-// Every subcommand's --help, as a user reads it (#34, "One consistent CLI"): the option column in
+// Every subcommand's --help, as a user reads it: the option column in
 // ASCII so that CLI11's padding keeps the descriptions aligned, choices shown where an option has
 // them, and no option a subcommand would refuse.
 #include "cli_runner.hpp"

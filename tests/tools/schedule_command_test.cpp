@@ -182,7 +182,7 @@ TEST(ScheduleCommand, ABrokenScheduleIsExitOneNamingWhatWentWrong) {
 }
 
 TEST(ScheduleCommand, EveryFailureGivesItsDocumentAndItsSummary) {
-  // #34: a send along a missing link (a port-model violation in strict mode) is a result like any
+  // a send along a missing link (a port-model violation in strict mode) is a result like any
   // other failure: the JSON document with "problem", the summary with NOT VERIFIED, exit 1.
   const auto missing = write("missing.json", R"({"format":"starnet-schedule","version":1,"collective":"allgather",
     "chunks":4,"topology":"ring:4","steps":[[{"f":0,"t":2,"c":[0]}]]})");
@@ -199,7 +199,7 @@ TEST(ScheduleCommand, EveryFailureGivesItsDocumentAndItsSummary) {
 }
 
 TEST(ScheduleCommand, ATopologyFileNamedByAScheduleIsFoundBesideIt) {
-  // #34: "topology": "pair.dot" is relative to the schedule's folder, wherever starnet runs from,
+  // "topology": "pair.dot" is relative to the schedule's folder, wherever starnet runs from,
   // and schedule export writes a topology file relative to the file it writes.
   const auto dir = scratch_dir() / "beside";
   std::filesystem::create_directories(dir / "out");
@@ -224,7 +224,7 @@ TEST(ScheduleCommand, ATopologyFileNamedByAScheduleIsFoundBesideIt) {
 }
 
 TEST(ScheduleCommand, WhatIfTakesMscclFilesAsScheduleRunDoes) {
-  // #34: whatif --schedule FILE.xml reads MSCCL's XML like schedule run.
+  // whatif --schedule FILE.xml reads MSCCL's XML like schedule run.
   const std::string file = std::string(STARNET_SOURCE_DIR) + "/../shared/data/msccl/ring_2_4.xml";
   if (!std::filesystem::exists(file)) GTEST_SKIP() << file << " is absent (the workplace's shared data)";
   const auto run = run_starnet("schedule run " + file + " --topology ring:8 --json");
@@ -266,7 +266,7 @@ TEST(ScheduleCommand, BadInputsAreExitTwoNamingTheInput) {
       {"schedule run " + good + " --values odd", "--values odd"},
       {"schedule run " + good + " --op avg", "avg"},
       {"schedule run " + good + " --workers 3", "--workers 3"},
-      // #34: options of worker processes do not apply to schedule runs: refused, never ignored.
+      // options of worker processes do not apply to schedule runs: refused, never ignored.
       {"schedule run " + good + " --timeout 5", "--timeout"},
       {"schedule run " + good + " --engine zmq --peer-timeout 9", "--peer-timeout"},
       {"schedule run " + good + " --engine zmq --processes", "--processes"},

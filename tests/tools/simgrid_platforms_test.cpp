@@ -1,4 +1,4 @@
-// SimGrid's example platforms through the command line (#34): their decimal bandwidths and
+// SimGrid's example platforms through the command line: their decimal bandwidths and
 // latencies ("41.279125MBps", "59.904us") give exact times, periods and throughputs beyond 64
 // bits, which `whatif`, `steady` and `schedule run` keep exact, verify and print (docs/json.md:
 // a number beside its exact text).
@@ -19,7 +19,7 @@ using starnet::testing::simgrid_example;
 
 const char* const PLATFORMS[] = {"two_hosts.xml", "small_platform.xml", "cluster_backbone.xml"};
 
-// small_platform.xml's figures, as computed exactly when #34 was fixed (docs/simgrid.md).
+// small_platform.xml's figures, as computed exactly (docs/simgrid.md).
 const std::string SMALL_PLATFORM_BFS_MAKESPAN = "37014657309622607471043112733/209415608042330870645000000000";
 const std::string SMALL_PLATFORM_SCATTER_THROUGHPUT = "40398500000000/308412979089";
 const std::string SMALL_PLATFORM_SCATTER_PERIOD = "103160007399578748837725114524482308621748702";
@@ -63,7 +63,7 @@ TEST(SimgridPlatforms, WhatIfAllReduceWithTopologyCostsIsVerifiedWithExactMakesp
   const auto two = run_starnet("whatif --collective allreduce --topologies " + simgrid_example("two_hosts.xml") +
                                " --costs topology --json");
   EXPECT_EQ(exact(row_of(two.json(), "bfs-tree"), "makespan"), "12501/62500000");
-  // small_platform.xml: what failed with "exact rational arithmetic overflowed 64 bits" before #34.
+  // small_platform.xml: what failed with "exact rational arithmetic overflowed 64 bits" before times beyond 64 bits were exact.
   const auto small = run_starnet("whatif --collective allreduce --topologies " + simgrid_example("small_platform.xml") +
                                  " --costs topology --json");
   const std::string makespan = exact(row_of(small.json(), "bfs-tree"), "makespan");
@@ -101,7 +101,7 @@ TEST(SimgridPlatforms, SteadyScatterEmulatesTheOptimalAndFixedPeriodSchedulesExa
   const auto two = run_starnet("steady scatter --topology " + simgrid_example("two_hosts.xml") +
                                " --source Tremblay --targets Jupiter --emulate 10 --json");
   EXPECT_EQ(exact(two.json(), "throughput"), "125000000/12501");
-  // small_platform.xml: what failed with "period … does not fit in 64-bit integers" before #34.
+  // small_platform.xml: what failed with "period … does not fit in 64-bit integers" before times beyond 64 bits were exact.
   const auto small = run_starnet("steady scatter --topology " + simgrid_example("small_platform.xml") +
                                  " --source Tremblay --targets Jupiter,Fafard,Ginette,Bourassa,Jacquelin,Boivin "
                                  "--emulate 10 --period 1 --json");

@@ -600,7 +600,7 @@ TEST(Files, FormatNames) {
   EXPECT_EQ(format_of_path("b.graphml"), FileFormat::GRAPHML);
   EXPECT_EQ(format_of_path("platform.xml"), FileFormat::SIMGRID);
   EXPECT_EQ(format_of_path("b.json"), std::nullopt);
-  // #34: extensions in any case, as Windows and macOS users write them.
+  // extensions in any case, as Windows and macOS users write them.
   EXPECT_EQ(format_of_path("NET.DOT"), FileFormat::DOT);
   EXPECT_EQ(format_of_path("a/b.Gv"), FileFormat::DOT);
   EXPECT_EQ(format_of_path("b.GraphML"), FileFormat::GRAPHML);

@@ -1,5 +1,5 @@
 // run_schedule() in timed mode with the links' α–β times (TopologyCosts), on SimGrid's example
-// platforms, whose decimal bandwidths and latencies give times beyond 64 bits (#34).
+// platforms, whose decimal bandwidths and latencies give times beyond 64 bits.
 #include "schedule_test_support.hpp"
 
 #include "../../topology/simgrid_examples.hpp"

@@ -1,7 +1,7 @@
 // Node-messages per second of the all-reduce on S_n over the emulator (issue: S_10, 163,296,000
 // node-messages, in < 60 s and < 8 GiB with the zmq engine and 2 worker threads), and the time
 // per node-message of the local engine's dense step path against its general path, and of the
-// dense path on several threads (lanes, #36). Run:
+// dense path on several threads (lanes). Run:
 //   build/bin/starnet_benchmarks --benchmark_filter=AllReduce
 // Peak memory is the process's high-water mark after the run (VmHWM), so run one n at a time
 // to read it per n, e.g. --benchmark_filter='AllReduceZmq/10'.

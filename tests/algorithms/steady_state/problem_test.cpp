@@ -155,7 +155,7 @@ TEST(SteadyStateProblem, CollectiveNames) {
 TEST(SteadyStateProblem, RationalConversionsAreExact) {
   EXPECT_EQ(to_mpq(Rational(-4, 6)), mpq_class(-2, 3));
   EXPECT_EQ(to_rational(mpq_class(7, 9)), Rational(7, 9));
-  // Beyond 64 bits too (#34): a period of 2^70 is kept, not refused.
+  // Beyond 64 bits too: a period of 2^70 is kept, not refused.
   const mpq_class period(mpz_class(1) << 70, 3);
   EXPECT_EQ(to_mpq(to_rational(period)), period);
   EXPECT_EQ(to_rational(period).to_string(), "1180591620717411303424/3");

@@ -1,4 +1,4 @@
-// The steady state end to end with the emulator (issue 6, goal < 1 s): LP, exact certificate,
+// The steady state end to end with the emulator (goal < 1 s): LP, exact certificate,
 // trees, matchings, schedule, verify(), and the schedule emulated for 100 periods on the
 // Figure-9-like Tiers platform; and the emulation alone as the horizon grows.
 #include "steady_state_platforms.hpp"

@@ -162,7 +162,7 @@ TEST(ScheduleEmulator, FixedPeriodSchedules) {
   }
 }
 
-// SimGrid's example platforms (#34): their decimal bandwidths and latencies give LP periods and
+// SimGrid's example platforms: their decimal bandwidths and latencies give LP periods and
 // times beyond 64 bits, and the optimal and the fixed-period (P = 1) schedules still run to the
 // horizon K = 10 s exactly, every operation verified.
 TEST(ScheduleEmulator, SimgridPlatformsScatterToAHorizonExactly) {

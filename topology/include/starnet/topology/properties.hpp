@@ -1,6 +1,6 @@
 #pragma once
 /// @file
-/// Size, degrees and hop distances of a topology (issue 2, `starnet topo info` / `topo compare`).
+/// Size, degrees and hop distances of a topology (`starnet topo info` / `topo compare`).
 ///
 /// Problem: node and link counts, out-degree range, and the hop distance d(u, v) of every ordered
 /// pair — along arcs when the platform is directed, link costs ignored — summarised as the

@@ -1,7 +1,7 @@
 #pragma once
 /// @file
-/// Coset schedules: a class of gossip schedules on S_n richer than the uniform ones (issue 25;
-/// docs/beyond.md, "Beyond uniform").
+/// Coset schedules: a class of gossip schedules on S_n richer than the uniform ones
+/// (docs/beyond.md, "Beyond uniform").
 ///
 /// In a coset schedule the dimension a node π uses at step t depends on its last symbol π(n),
 /// that is on its left coset π·S_{n−1}: a step is a map s ↦ g_t(s), s = 1..n. Along a dimension

@@ -1,6 +1,6 @@
 #pragma once
 /// @file
-/// An independent check of the UNSAT answers of `starnet optimal` (issue 19): a forward DRAT proof
+/// An independent check of the UNSAT answers of `starnet optimal`: a forward DRAT proof
 /// checker for the text proofs CaDiCaL writes. Debian 12 ships no drat-trim; this is starnet's own.
 ///
 /// Problem: given a CNF F and a DRAT proof (lines "l1 … lk 0" add a lemma, "d l1 … lk 0" delete a

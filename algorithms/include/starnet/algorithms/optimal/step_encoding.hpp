@@ -1,7 +1,7 @@
 #pragma once
 /// @file
 /// "Can gossip (or a broadcast from a root) finish within T steps in the port model?" as CNF
-/// (issue 19; docs/optimal.md, "The encoding").
+/// (docs/optimal.md, "The encoding").
 ///
 /// Variables: s(a, t) — arc a = (x → y) carries a message at step t (1 ≤ t ≤ T); gossip:
 /// k(v, u, t) — node v knows u's item after step t (after step 0: only its own); broadcast:

@@ -1,7 +1,7 @@
 #pragma once
 /// @file
 /// Uniform all-to-all broadcasts (gossip) on Cayley graphs, star graphs S_n first, found by search
-/// (issue 25; docs/beyond.md).
+/// (docs/beyond.md).
 ///
 /// A Cayley graph Cay(G, S) has the elements of a group G as nodes and links v — v·g for the
 /// generators g ∈ S (S closed under inverses). In a *uniform* schedule every node uses the same

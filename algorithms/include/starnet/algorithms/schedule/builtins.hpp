@@ -1,7 +1,7 @@
 #pragma once
 /// @file
 /// The schedule-level built-ins: the star graph's collectives and the what-if word plans written
-/// as chunk schedules, so that a user can read, modify and re-run them (issue 18, `starnet schedule
+/// as chunk schedules, so that a user can read, modify and re-run them (`starnet schedule
 /// export`). Which algorithm applies where is the catalogue's (collectives/catalogue.hpp).
 ///
 /// - star-allreduce (Oh, Choi, Primeaux 2005, Figure 2): chunk 0 is the node's result, scratch

@@ -1,7 +1,7 @@
 #pragma once
 /// @file
 /// The one node program that executes any chunk schedule (chunk_schedule.hpp) and checks its
-/// collective on every node and chunk (issue 18; docs/schedules.md, "Running a schedule").
+/// collective on every node and chunk (docs/schedules.md, "Running a schedule").
 ///
 /// Every chunk of every node holds a 64-bit value or nothing; values start as the collective's
 /// precondition says (collective.hpp) and travel for real: a message is the words of the chunks

@@ -1,7 +1,7 @@
 #pragma once
 /// @file
-/// A collective schedule as data: which node moves which chunks to whom, in which order (issue 18;
-/// docs/schedules.md). Two forms, one representation:
+/// A collective schedule as data: which node moves which chunks to whom, in which order
+/// (docs/schedules.md). Two forms, one representation:
 ///   - *stepped*: per step a list of transfers (from, to, items); a transfer whose from and to are
 ///     the same node is a local operation;
 ///   - *programmed* (untimed): per node one or more threads, each an ordered list of sends,

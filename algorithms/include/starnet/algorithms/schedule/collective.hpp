@@ -1,7 +1,7 @@
 #pragma once
 /// @file
-/// The collectives a schedule file may claim, as pre- and postconditions on chunks (issue 18;
-/// docs/schedules.md, "Collectives").
+/// The collectives a schedule file may claim, as pre- and postconditions on chunks
+/// (docs/schedules.md, "Collectives").
 ///
 /// Every node owns a buffer of `chunks` data chunks (C), followed by scratch chunks. A chunk
 /// holds a value or nothing. A *contribution* (u, c) is input chunk c of node u; its value is a

@@ -1,7 +1,7 @@
 #pragma once
 /// @file
 /// MSCCL algorithm files (the XML that msccl-tools and the synthesizers built on it write) as
-/// chunk schedules (issue 18; docs/schedules.md, "MSCCL files": what is supported and refused).
+/// chunk schedules (docs/schedules.md, "MSCCL files": what is supported and refused).
 ///
 /// An `<algo>` has `ngpus` GPUs; each `<gpu>` has an input buffer (`i_chunks`), an output buffer
 /// (`o_chunks`, none when `inplace="1"`: the output is the input) and a scratch buffer

@@ -1,6 +1,6 @@
 #pragma once
 /// @file
-/// Running a chunk schedule on a topology and checking it (issue 18): the one entry point that
+/// Running a chunk schedule on a topology and checking it: the one entry point that
 /// `starnet schedule run`, `whatif --schedule`, the round-trip tests and the benchmarks use.
 ///
 /// @code
