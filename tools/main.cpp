@@ -4,8 +4,8 @@
 #include "progress.hpp"
 #include "suggest.hpp"
 
-#include <starnet/core/error.hpp>
-#include <starnet/topology/files.hpp>
+#include <starnet/api/core.hpp>
+#include <starnet/api/topology.hpp>
 
 #include <fmt/format.h>
 
@@ -90,7 +90,7 @@ int main(int argc, char** argv) {
       "starnet"};
   app.require_subcommand(0, 1);  // an unknown word is then named (ExtrasError); none: see require_subcommand_chosen()
   // A graph file's unused attributes are named once each, whichever command read the file.
-  starnet::topology::set_file_warning_sink([shown = std::set<std::string>{}](const std::string& w) mutable {
+  starnet::api::set_file_warning_sink([shown = std::set<std::string>{}](const std::string& w) mutable {
     if (shown.insert(w).second) std::fprintf(stderr, "starnet: warning: %s\n", printable(w, Lines::ONE).c_str());
   });
   app.set_help_all_flag("--help-all", "Print the help of every subcommand and exit");

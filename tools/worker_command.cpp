@@ -3,11 +3,9 @@
 
 #include "command.hpp"
 
+#include <starnet/api/core.hpp>
 #include <starnet/api/settings.hpp>
 #include <starnet/api/star.hpp>
-
-#include <starnet/emulator/zmq_engine.hpp>
-#include <starnet/core/error.hpp>
 
 #include <fmt/format.h>
 
@@ -17,7 +15,7 @@
 namespace starnet::tools {
 
 void add_worker_command(CLI::App& app, Action& action) {
-  static emulator::WorkerOptions o;
+  static api::WorkerOptions o;
   static std::string join;
   auto* cmd = app.add_subcommand(
       "worker",
@@ -46,7 +44,7 @@ void add_worker_command(CLI::App& app, Action& action) {
                   "Seconds without the coordinator's heartbeat before giving up (the coordinator's own applies once "
                   "the run starts)")
       ->capture_default_str()
-      ->check(finite_number(emulator::MIN_PEER_TIMEOUT_SECONDS));
+      ->check(finite_number(api::MIN_PEER_TIMEOUT_SECONDS));
   cmd->add_option("--key-fd", o.key_fd,
                   "Inherited pipe holding the run's CURVE secret key (the key itself is never an argument)")
       ->excludes(joining);
@@ -55,15 +53,15 @@ void add_worker_command(CLI::App& app, Action& action) {
     if (!join.empty()) {
       action = [] {
         api::JoinRequest r{join, o.key_file, std::nullopt, o.address, o.timeout_seconds, o.peer_timeout_seconds};
-        if (o.index != emulator::WorkerOptions::ANY_INDEX) r.index = o.index;
+        if (o.index != api::WorkerOptions::ANY_INDEX) r.index = o.index;
         return api::join_run(r);
       };
       return;
     }
-    if (o.index == emulator::WorkerOptions::ANY_INDEX) {
+    if (o.index == api::WorkerOptions::ANY_INDEX) {
       throw UsageError(fmt::format("--connect {}: needs --index (given by the coordinator that starts it)", o.coordinator));
     }
-    action = [] { return emulator::run_zmq_worker(o, api::star_worker_setup); };
+    action = [] { return api::serve_partition(o); };
   });
 }
 

@@ -320,6 +320,8 @@ emulator::WorkerSetup star_worker_setup(const std::string& text, unsigned index)
   return setup;
 }
 
+int serve_partition(const WorkerOptions& options) { return emulator::run_zmq_worker(options, star_worker_setup); }
+
 int join_run(const JoinRequest& request) {
   if (request.join.empty()) throw UsageError(Setting{"join", ""}, "expected HOST:PORT of a coordinator that listens");
   if (request.key_file.empty()) {

@@ -135,6 +135,16 @@ struct JoinRequest {
 /// TransportError when the coordinator cannot be reached or the key cannot be read.
 int join_run(const JoinRequest& request);
 
+/// What a worker process that a coordinator started is told (`starnet worker --connect`: the
+/// coordinator's endpoint, its index, the inherited key), and the shortest heartbeat timeout.
+using emulator::MIN_PEER_TIMEOUT_SECONDS;
+using emulator::WorkerOptions;
+
+/// Serves the partition a coordinator gave this worker process until the coordinator has the
+/// result: `starnet worker --connect`, the other half of EngineChoice::processes.
+/// @return 0 when the coordinator got the result (otherwise the worker's exit code).
+int serve_partition(const WorkerOptions& options);
+
 /// Writes a fresh key file (ZeroMQ CURVE, mode 0600) for the workers of a listening run.
 /// @throws UsageError about "key_file" when @p path exists or cannot be made.
 void write_key_file(const std::string& path);

@@ -96,6 +96,10 @@ struct TopologyExport {
 /// As above, the format named ("dot", "graphml", "simgrid"). @throws UsageError about setting "format".
 [[nodiscard]] TopologyExport export_topology(const TopologyRef& topology, std::string_view format);
 
+/// Where the warnings about a topology file go (a duplicate link ignored, …; topology/files.hpp):
+/// the command line prints each once on stderr.
+using topology::set_file_warning_sink;
+
 /// A link of a platform built in memory: its ends (indices into the node list), its cost (the
 /// time a unit of message takes) and latency, as exact texts ("1/3", "0.25").
 struct EdgeSpec {
