@@ -1,8 +1,7 @@
 #include "gantt.hpp"
 
+#include <starnet/api/core.hpp>
 #include <starnet/api/markup.hpp>
-
-#include <starnet/core/error.hpp>
 
 #include <fmt/format.h>
 
@@ -17,8 +16,8 @@ namespace starnet::tools {
 
 using api::xml_escape;
 
-using emulator::EventKind;
-using emulator::NodeId;
+using api::EventKind;
+using api::NodeId;
 
 namespace {
 
@@ -34,7 +33,7 @@ double to_double(const Time& t) {
 /// A label: exact where the time is exact ("7/2"), six significant digits otherwise.
 template <class Time>
 std::string time_label(const Time& t) {
-  return emulator::time_text(t, emulator::TimeText::BRIEF);
+  return api::time_text(t, api::TimeText::BRIEF);
 }
 
 /// A round number of time units between axis ticks: 1, 2 or 5 times a power of ten, so that
@@ -50,7 +49,7 @@ double tick_step(double span) {
 
 }  // namespace
 
-void require_gantt_rows(const topology::Topology& topology) {
+void require_gantt_rows(const api::Topology& topology) {
   if (topology.num_nodes() > MAX_GANTT_ROWS) {
     throw UsageError(fmt::format(
         "--gantt: {} has {} nodes, more rows than a Gantt chart can show (at most {}); write the trace instead "
@@ -60,7 +59,7 @@ void require_gantt_rows(const topology::Topology& topology) {
 }
 
 template <class Time>
-std::string gantt_svg(const std::vector<emulator::TraceEvent<Time>>& trace, const topology::Topology& topology,
+std::string gantt_svg(const std::vector<api::TraceEvent<Time>>& trace, const api::Topology& topology,
                       const GanttOptions& options) {
   require_gantt_rows(topology);
   const NodeId rows = topology.num_nodes();
@@ -68,7 +67,7 @@ std::string gantt_svg(const std::vector<emulator::TraceEvent<Time>>& trace, cons
     const auto& e = trace[i];
     if (e.node >= rows || e.peer >= rows) {
       throw InputError(
-          fmt::format("{}: names a node outside {} (nodes 0..{})", emulator::describe_event(i, trace[i]), topology.name(), rows - 1));
+          fmt::format("{}: names a node outside {} (nodes 0..{})", api::describe_event(i, trace[i]), topology.name(), rows - 1));
     }
   }
   const auto intervals = trace_intervals(trace);
@@ -190,9 +189,9 @@ std::string gantt_svg(const std::vector<emulator::TraceEvent<Time>>& trace, cons
   return s;
 }
 
-template std::string gantt_svg(const std::vector<emulator::TraceEvent<Rational>>&, const topology::Topology&,
+template std::string gantt_svg(const std::vector<api::TraceEvent<Rational>>&, const api::Topology&,
                                const GanttOptions&);
-template std::string gantt_svg(const std::vector<emulator::TraceEvent<double>>&, const topology::Topology&,
+template std::string gantt_svg(const std::vector<api::TraceEvent<double>>&, const api::Topology&,
                                const GanttOptions&);
 
 }  // namespace starnet::tools

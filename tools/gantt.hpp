@@ -13,9 +13,8 @@
 /// Complexity: O(E log E) for a trace of E events; the SVG has O(E) elements.
 /// IMPORTANT: transfers are paired as emulator/trace_intervals.hpp says.
 
-#include <starnet/emulator/trace.hpp>
-#include <starnet/emulator/trace_intervals.hpp>
-#include <starnet/topology/topology.hpp>
+#include <starnet/api/topology.hpp>
+#include <starnet/api/trace.hpp>
 
 #include <cstdint>
 #include <string>
@@ -23,10 +22,10 @@
 
 namespace starnet::tools {
 
-using emulator::ComputeInterval;
-using emulator::TraceIntervals;
-using emulator::TransferInterval;
-using emulator::trace_intervals;
+using api::ComputeInterval;
+using api::TraceIntervals;
+using api::TransferInterval;
+using api::trace_intervals;
 
 /// Most machines (rows) a Gantt chart draws.
 inline constexpr std::uint64_t MAX_GANTT_ROWS = 1000;
@@ -35,7 +34,7 @@ inline constexpr std::uint64_t MAX_GANTT_ROWS = 1000;
 /// to draw fails at once instead of recording a huge trace.
 /// @throws UsageError naming the topology and its node count when it has more than
 /// MAX_GANTT_ROWS nodes (the message offers --trace / --trace-format chrome instead).
-void require_gantt_rows(const topology::Topology& topology);
+void require_gantt_rows(const api::Topology& topology);
 
 struct GanttOptions {
   /// Drawn above the chart; empty: "<topology name>: makespan <T>".
@@ -61,7 +60,7 @@ struct GanttOptions {
 /// @throws InputError when an event names a node outside the topology, and as trace_intervals().
 /// Complexity: O(E log E + V) for E events and V nodes.
 template <class Time>
-[[nodiscard]] std::string gantt_svg(const std::vector<emulator::TraceEvent<Time>>& trace,
-                                    const topology::Topology& topology, const GanttOptions& options = {});
+[[nodiscard]] std::string gantt_svg(const std::vector<api::TraceEvent<Time>>& trace,
+                                    const api::Topology& topology, const GanttOptions& options = {});
 
 }  // namespace starnet::tools

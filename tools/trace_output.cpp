@@ -3,8 +3,8 @@
 #include "command.hpp"
 #include "gantt.hpp"
 
-#include <starnet/core/rational.hpp>
-#include <starnet/topology/topology.hpp>
+#include <starnet/api/core.hpp>
+#include <starnet/api/topology.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -17,7 +17,7 @@ double to_double(double t) { return t; }
 /// Chrome trace-event format (Perfetto, chrome://tracing): one complete event ("X") per transfer on
 /// the sender's row and one on the receiver's row of process @p pid; one time unit shows as 1 ms.
 template <class Time>
-void chrome_events(const std::vector<emulator::TraceEvent<Time>>& trace, const topology::Topology& g, int pid,
+void chrome_events(const std::vector<api::TraceEvent<Time>>& trace, const api::Topology& g, int pid,
                    nlohmann::json& events) {
   constexpr double MS_PER_TIME_UNIT = 1000;
   for (const auto& t : trace_intervals(trace).transfers) {
@@ -29,7 +29,7 @@ void chrome_events(const std::vector<emulator::TraceEvent<Time>>& trace, const t
     events.push_back({{"name", "receive from " + g.node_name(t.from)}, {"ph", "X"}, {"ts", ts}, {"dur", dur},
                       {"pid", pid}, {"tid", t.to}, {"args", {{"link", link}}}});
   }
-  for (emulator::NodeId v = 0; v < g.num_nodes(); ++v) {
+  for (api::NodeId v = 0; v < g.num_nodes(); ++v) {
     events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", pid}, {"tid", v},
                       {"args", {{"name", "node " + g.node_name(v)}}}});
   }
@@ -51,7 +51,7 @@ void TraceOutput::add_to(CLI::App& app, const std::string& what) {
 }
 
 template <class Time>
-void TraceOutput::write(const std::vector<emulator::TraceEvent<Time>>& trace, const topology::Topology& topology) const {
+void TraceOutput::write(const std::vector<api::TraceEvent<Time>>& trace, const api::Topology& topology) const {
   if (!wanted()) return;
   std::string text;
   if (format == "chrome") {
@@ -59,13 +59,13 @@ void TraceOutput::write(const std::vector<emulator::TraceEvent<Time>>& trace, co
     chrome_events(trace, topology, 0, events);
     text = chrome_document(events);
   } else {
-    for (const auto& e : trace) text += emulator::to_json_line(e, topology) + "\n";
+    for (const auto& e : trace) text += api::to_json_line(e, topology) + "\n";
   }
   write_file_atomically(path, text);
 }
 
 template <class Time>
-void TraceRuns::add(const std::vector<emulator::TraceEvent<Time>>& trace, const topology::Topology& topology,
+void TraceRuns::add(const std::vector<api::TraceEvent<Time>>& trace, const api::Topology& topology,
                     const std::string& name) {
   const int run = runs_++;
   if (!output_.wanted()) return;
@@ -76,7 +76,7 @@ void TraceRuns::add(const std::vector<emulator::TraceEvent<Time>>& trace, const 
   }
   // Each event line is a JSON object: the run number goes first.
   const std::string prefix = "{\"run\":" + std::to_string(run) + ",";
-  for (const auto& e : trace) lines_ += prefix + emulator::to_json_line(e, topology).substr(1) + "\n";
+  for (const auto& e : trace) lines_ += prefix + api::to_json_line(e, topology).substr(1) + "\n";
 }
 
 void TraceRuns::write() const {
@@ -84,9 +84,9 @@ void TraceRuns::write() const {
   write_file_atomically(output_.path, output_.format == "chrome" ? chrome_document(events_) : lines_);
 }
 
-template void TraceOutput::write(const std::vector<emulator::TraceEvent<Rational>>&, const topology::Topology&) const;
-template void TraceOutput::write(const std::vector<emulator::TraceEvent<double>>&, const topology::Topology&) const;
-template void TraceRuns::add(const std::vector<emulator::TraceEvent<Rational>>&, const topology::Topology&,
+template void TraceOutput::write(const std::vector<api::TraceEvent<Rational>>&, const api::Topology&) const;
+template void TraceOutput::write(const std::vector<api::TraceEvent<double>>&, const api::Topology&) const;
+template void TraceRuns::add(const std::vector<api::TraceEvent<Rational>>&, const api::Topology&,
                              const std::string&);
 
 }  // namespace starnet::tools

@@ -7,7 +7,8 @@
 /// (whatif) writes them all to one file: a "run" number on every JSON line, one Chrome process
 /// per run, named after it.
 
-#include <starnet/emulator/trace.hpp>
+#include <starnet/api/topology.hpp>
+#include <starnet/api/trace.hpp>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -30,7 +31,7 @@ struct TraceOutput {
   /// Writes @p trace to path in format (nothing when not wanted). @p topology names nodes and links.
   /// @throws UsageError naming the file when it cannot be written.
   template <class Time>
-  void write(const std::vector<emulator::TraceEvent<Time>>& trace, const topology::Topology& topology) const;
+  void write(const std::vector<api::TraceEvent<Time>>& trace, const api::Topology& topology) const;
 };
 
 /// The traces of several runs, gathered for one TraceOutput file.
@@ -39,7 +40,7 @@ class TraceRuns {
   explicit TraceRuns(const TraceOutput& output) : output_(output) {}
   /// Appends run number runs() called @p name.
   template <class Time>
-  void add(const std::vector<emulator::TraceEvent<Time>>& trace, const topology::Topology& topology,
+  void add(const std::vector<api::TraceEvent<Time>>& trace, const api::Topology& topology,
            const std::string& name);
   [[nodiscard]] int runs() const { return runs_; }
   /// Writes the file (nothing when the output is not wanted). @throws as TraceOutput::write.

@@ -15,5 +15,10 @@ using emulator::trace_intervals;
 using emulator::TraceIntervals;
 using emulator::TransferInterval;
 using emulator::ComputeInterval;
+using emulator::describe_event;
+using emulator::NodeId;
+using emulator::time_text;
+using emulator::TimeText;
+using emulator::to_json_line;
 
 }  // namespace starnet::api
