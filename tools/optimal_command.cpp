@@ -4,9 +4,8 @@
 #include "command.hpp"
 #include "json_output.hpp"
 
-#include <starnet/algorithms/optimal/uniform_search.hpp>
+#include <starnet/api/core.hpp>
 #include <starnet/api/optimal.hpp>
-#include <starnet/core/error.hpp>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -18,7 +17,6 @@
 namespace starnet::tools {
 namespace {
 
-namespace opt = algorithms::optimal;
 
 struct OptimalOptions {
   std::string collective = "gossip";
@@ -38,7 +36,7 @@ struct OptimalOptions {
   bool anytime = false;
 };
 
-std::string answer(const opt::SolveRecord& s) { return !s.satisfiable ? "stopped" : *s.satisfiable ? "SAT" : "UNSAT"; }
+std::string answer(const api::SolveRecord& s) { return !s.satisfiable ? "stopped" : *s.satisfiable ? "SAT" : "UNSAT"; }
 
 std::string sat_text(const api::OptimalOutcome& o) {
   const auto& r = *o.sat;
@@ -60,7 +58,7 @@ std::string sat_text(const api::OptimalOutcome& o) {
                        s.proof.empty() ? "" : "; DRAT proof: " + s.proof);
   }
   if (r.optimum) {
-    const bool unsat_below = std::any_of(r.solves.begin(), r.solves.end(), [&r](const opt::SolveRecord& s) {
+    const bool unsat_below = std::any_of(r.solves.begin(), r.solves.end(), [&r](const api::SolveRecord& s) {
       return s.satisfiable && !*s.satisfiable && s.steps + 1 == *r.optimum;
     });
     // Zero steps (one node) needs no proof: there is no shorter schedule to rule out.
@@ -159,8 +157,8 @@ int single(const OptimalOptions& o, const CLI::App& cmd) {
   if (o.topology.empty()) throw UsageError("--topology is required (e.g. --topology star:4), or use --study star");
   const auto request = make_request(o, cmd);
   if (!o.output.empty() && request.method != api::OptimalMethod::SAT &&
-      request.topology.topology()->num_nodes() > opt::MAX_UNIFORM_SCHEDULE_NODES) {
-    throw UsageError(fmt::format("-o: a schedule is written up to {} nodes; {} has {}", opt::MAX_UNIFORM_SCHEDULE_NODES,
+      request.topology.topology()->num_nodes() > api::MAX_UNIFORM_SCHEDULE_NODES) {
+    throw UsageError(fmt::format("-o: a schedule is written up to {} nodes; {} has {}", api::MAX_UNIFORM_SCHEDULE_NODES,
                                  o.topology, request.topology.topology()->num_nodes()));
   }
   const auto outcome = api::find_optimal(request);

@@ -4,10 +4,7 @@
 
 #include <starnet/api/topology.hpp>
 
-#include <starnet/core/error.hpp>
-#include <starnet/topology/families.hpp>
-#include <starnet/topology/files.hpp>
-#include <starnet/topology/properties.hpp>
+#include <starnet/api/core.hpp>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -22,7 +19,7 @@
 namespace starnet::tools {
 namespace {
 
-using topology::TopologyProperties;
+using api::TopologyProperties;
 
 constexpr const char* SPEC_SYNTAX =
     "SPEC is one of:\n"
@@ -85,7 +82,7 @@ std::string info_text(const TopologyProperties& p) {
   } else {
     out += fmt::format("distances 0..{} (histogram: --json)\n", p.distance_histogram.size() - 1);
   }
-  out += fmt::format("method: {}\n", topology::to_string(p.method));
+  out += fmt::format("method: {}\n", to_string(p.method)  /* topology::to_string, found by its argument */);
   return out;
 }
 
@@ -214,7 +211,7 @@ void add_topo_command(CLI::App& app, Action& action) {
   exporter->footer(SPEC_SYNTAX);
   exporter->callback([opts, &action] {
     action = [opts] {
-      const auto exported = api::export_topology(opts->spec, topology::parse_file_format(opts->format, "--format"));
+      const auto exported = api::export_topology(opts->spec, std::string_view(opts->format));
       if (!exported.verified) return verification_failed(exported.problem);
       write_file_atomically(opts->output, exported.text);
       return 0;

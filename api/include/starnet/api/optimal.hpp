@@ -32,6 +32,12 @@
 
 namespace starnet::api {
 
+/// One solver call of a SAT search (T, satisfiable or not or stopped, size, time), as both faces
+/// print it, and the largest topology whose uniform schedule is written out as a schedule.
+using algorithms::optimal::MAX_UNIFORM_SCHEDULE_NODES;
+using algorithms::optimal::SolveRecord;
+
+
 enum class OptimalMethod : std::uint8_t { SAT, UNIFORM, COSET, AUTO };
 /// "sat", "uniform", "coset", "auto".
 [[nodiscard]] std::string to_string(OptimalMethod m);

@@ -99,8 +99,10 @@ struct TopologyExport {
 /// Where the warnings about a topology file go (a duplicate link ignored, …; topology/files.hpp):
 /// the command line prints each once on stderr.
 using topology::set_file_warning_sink;
-/// What every topology answers: nodes, ports, links, names (topology/topology.hpp).
+/// What every topology answers: nodes, ports, links, names (topology/topology.hpp), and its size,
+/// degrees and distances (topology/properties.hpp).
 using topology::Topology;
+using topology::TopologyProperties;
 
 /// A link of a platform built in memory: its ends (indices into the node list), its cost (the
 /// time a unit of message takes) and latency, as exact texts ("1/3", "0.25").
