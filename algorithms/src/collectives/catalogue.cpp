@@ -239,7 +239,10 @@ Built build_allgather(Algorithm a, const topology::Topology& t, const Shape& s, 
     case Algorithm::STAR: return {sch::star_broadcast_schedule(star_of(t, s, own)), "NODUP broadcast"};
     case Algorithm::RECURSIVE_DOUBLING:
     case Algorithm::RECURSIVE_HALVING: return {recursive_doubling_allgather(t), "exchanges"};
-    case Algorithm::RING: return {ring_allgather(t, generic::spec_rings(s.spec)), "unidirectional"};
+    case Algorithm::RING: {
+      const bool both = generic::ring_variant(ports) == generic::RingVariant::BIDIRECTIONAL;
+      return {ring_allgather(t, generic::spec_rings(s.spec), both), both ? "bidirectional" : "unidirectional"};
+    }
     case Algorithm::BRUCK: {
       const auto g = CayleyGroup::of(s.cayley);
       return {optimal::uniform_schedule(g, doubling_offsets(g)), "offsets 1, 2, 4, …"};

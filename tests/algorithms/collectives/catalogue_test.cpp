@@ -260,6 +260,29 @@ TEST(Catalogue, StepCountsAreTheClassicOnes) {
   EXPECT_EQ(steps(Algorithm::ONE_PACKET, Collective::ALLTOALL, "star:4"), 62U);  // the status of S_4
 }
 
+TEST(Catalogue, TwoPortRingAllGatherAndReduceScatterSendHalfTheBlocksEachWay) {
+  const emulator::PortModel two{/*ports=*/2, /*half_duplex=*/false};
+  // spec, ⌈(L−1)/2⌉ per ring (the torus: rows, then columns).
+  const std::vector<std::pair<std::string, std::uint32_t>> cases{
+      {"ring:16", 8}, {"ring:7", 3}, {"ring:2", 1}, {"torus:3x4", 2 + 1}, {"torus:8x8", 4 + 4}};
+  for (const auto& [spec, steps] : cases) {
+    const auto n = topology::make_topology(spec)->num_nodes();
+    for (const Collective c : {Collective::ALLGATHER, Collective::REDUCESCATTER}) {
+      const auto r = round_trip(Algorithm::RING, spec, c, 0, two);
+      ASSERT_TRUE(r.verified) << spec << " " << to_string(c) << ": " << r.report.first_problem();
+      EXPECT_EQ(r.report.nodes_checked, n) << spec;
+      EXPECT_EQ(r.run.makespan, Rational(static_cast<std::int64_t>(steps))) << spec << " " << to_string(c);
+    }
+    const auto t = topology::make_topology(spec);
+    const auto gather = build(Algorithm::RING, Collective::ALLGATHER, *t, spec, 0, two);
+    EXPECT_EQ(gather.variant, "bidirectional") << spec;
+    EXPECT_EQ(gather.schedule.chunks_moved(), n * (n - 1)) << spec;  // no block received twice
+    EXPECT_EQ(build(Algorithm::RING, Collective::REDUCESCATTER, *t, spec, 0, two).variant, "bidirectional, reversed");
+  }
+  // One port: unidirectional, N − 1 steps as before.
+  EXPECT_EQ(round_trip(Algorithm::RING, "ring:16", Collective::ALLGATHER).run.makespan, Rational(15));
+}
+
 TEST(Catalogue, EveryAllGatherMovesEachBlockOnceAndItsReduceScatterMirrorsIt) {
   for (const char* spec : {"star:4", "hypercube:3", "ring:6", "torus:3x3", "complete:6", "mesh:2x3"}) {
     const auto t = topology::make_topology(spec);
