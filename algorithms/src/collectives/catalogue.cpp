@@ -1,5 +1,6 @@
 #include <starnet/algorithms/collectives/block_collectives.hpp>
 #include <starnet/algorithms/collectives/catalogue.hpp>
+#include <starnet/algorithms/collectives/dimension_ordered.hpp>
 #include <starnet/algorithms/generic/bfs_tree.hpp>
 #include <starnet/algorithms/generic/recursive_doubling.hpp>
 #include <starnet/algorithms/generic/ring.hpp>
@@ -32,6 +33,7 @@ std::string to_string(Algorithm a) {
     case Algorithm::UNIFORM: return "uniform";
     case Algorithm::ONE_PACKET: return "one-packet";
     case Algorithm::COMBINING: return "combining";
+    case Algorithm::DIMENSION_ORDERED: return "dimension-ordered";
     case Algorithm::BFS_TREE: return "bfs-tree";
     case Algorithm::SCHEDULE: return "schedule";
     case Algorithm::OPTIMAL: return "optimal";
@@ -137,9 +139,8 @@ std::optional<std::string> why_not(Algorithm a, Collective c, const Shape& s) {
       return on(cube, "hypercubes and complete graphs of 2^k nodes");
     case Algorithm::RING:
       if (auto no = computes({Collective::ALLREDUCE, Collective::ALLGATHER, Collective::REDUCESCATTER})) return no;
-      // The ring phases are rows then columns (generic/ring.hpp): tori of one or two sides.
-      return on(s.family == "ring" || (s.family == "torus" && std::count(s.spec.begin(), s.spec.end(), 'x') <= 1),
-                "rings and tori of one or two sides (torus:A, torus:AxB)");
+      // One ring phase per dimension (generic/ring.hpp).
+      return on(s.family == "ring" || s.family == "torus", "rings and tori (torus:AxBx…)");
     case Algorithm::BRUCK:
       if (auto no = computes({Collective::ALLGATHER, Collective::REDUCESCATTER, Collective::ALLTOALL})) return no;
       return group(s.family == "complete", "complete graphs");
@@ -150,6 +151,9 @@ std::optional<std::string> why_not(Algorithm a, Collective c, const Shape& s) {
     case Algorithm::COMBINING:
       if (auto no = computes({Collective::ALLTOALL})) return no;
       return group(!s.cayley.empty(), "Cayley graphs (star, hypercube, ring, torus, complete)");
+    case Algorithm::DIMENSION_ORDERED:
+      if (auto no = computes({Collective::ALLREDUCE, Collective::ALLGATHER, Collective::REDUCESCATTER})) return no;
+      return on(!dimension_factors(s.spec).empty(), "products and meshes of two sides or more");
     case Algorithm::BFS_TREE: return std::nullopt;
     case Algorithm::SCHEDULE:
     case Algorithm::OPTIMAL: break;
@@ -224,6 +228,7 @@ Built build_word(Algorithm a, Collective c, const topology::Topology& t, const S
       const auto plan = generic::ring_schedule(t, generic::spec_rings(s.spec), ports);
       return {sch::word_plan_schedule(plan, c, 0), generic::to_string(generic::ring_variant(ports))};
     }
+    case Algorithm::DIMENSION_ORDERED: return dimension_ordered(c, t, s.spec, root, ports);
     default: {
       const auto plan = generic::bfs_tree_schedule(t, root, c, ports.ports);
       return {sch::word_plan_schedule(plan.schedule, c, static_cast<std::uint32_t>(root)), generic::to_string(plan.rule)};
@@ -247,6 +252,7 @@ Built build_allgather(Algorithm a, const topology::Topology& t, const Shape& s, 
       const auto g = CayleyGroup::of(s.cayley);
       return {optimal::uniform_schedule(g, doubling_offsets(g)), "offsets 1, 2, 4, …"};
     }
+    case Algorithm::DIMENSION_ORDERED: return dimension_ordered(Collective::ALLGATHER, t, s.spec, root, ports);
     case Algorithm::UNIFORM: {
       const auto g = CayleyGroup::of(s.cayley);
       const auto sequence = uniform_sequence(g);

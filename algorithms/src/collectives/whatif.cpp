@@ -473,7 +473,7 @@ class Runner {
   /// One row of a built-in algorithm: the word collectives as before (word plans, the star
   /// all-reduce), the blocked ones as chunk schedules.
   void builtin_row(const Scenario& sc, const PortModel& model, Algorithm a) {
-    if (!is_blocked(s_.collective)) {
+    if (!is_blocked(s_.collective) && a != Algorithm::DIMENSION_ORDERED) {
       if (a == Algorithm::STAR) return star_row(sc, model);
       if (a == Algorithm::RECURSIVE_DOUBLING || a == Algorithm::RING) return planned_row(sc, model, a);
       return tree_row(sc, model);

@@ -241,6 +241,7 @@ TEST(Catalogue, EveryAlgorithmOfEveryCollectiveOnEveryFamilyRunsVerified) {
   EXPECT_EQ(rows_per_algorithm["uniform"], 10 * 2);  // the Cayley families × allgather, reducescatter
   EXPECT_EQ(rows_per_algorithm["one-packet"], 10);
   EXPECT_EQ(rows_per_algorithm["combining"], 10);
+  EXPECT_EQ(rows_per_algorithm["dimension-ordered"], 3);  // mesh:2x3 × allreduce, allgather, reducescatter
   EXPECT_EQ(rows_per_algorithm["bfs-tree"], 12 * 8);
 }
 
@@ -250,6 +251,8 @@ TEST(Catalogue, StepCountsAreTheClassicOnes) {
   };
   EXPECT_EQ(steps(Algorithm::RING, Collective::ALLGATHER, "ring:6"), 5U);               // N − 1
   EXPECT_EQ(steps(Algorithm::RING, Collective::REDUCESCATTER, "torus:3x4"), 2U + 3U);   // (A − 1) + (B − 1)
+  EXPECT_EQ(steps(Algorithm::RING, Collective::ALLGATHER, "torus:4x4x4"), 3U * 3U);      // one phase per dimension
+  EXPECT_EQ(steps(Algorithm::RING, Collective::ALLREDUCE, "torus:2x3x4"), 1U + 2U + 3U);
   EXPECT_EQ(steps(Algorithm::RECURSIVE_DOUBLING, Collective::ALLGATHER, "hypercube:4"), 4U);
   EXPECT_EQ(steps(Algorithm::RECURSIVE_HALVING, Collective::REDUCESCATTER, "complete:16"), 4U);
   EXPECT_EQ(steps(Algorithm::RECURSIVE_DOUBLING, Collective::ALLREDUCE, "complete:8"), 3U);  // issue 34, defect 10

@@ -154,8 +154,11 @@ TEST(WhatIfStudy, RecursiveDoublingAndRingNameTheFirstFailedLinkTheyUse) {
 TEST(WhatIfStudy, ADisconnectedPlatformIsReportedWithWhatTheRootReaches) {
   WhatIfStudy study;
   study.topologies({"mesh:3x3"}).failed_links("(2,2)-(1,2),(2,2)-(2,1)").run();
-  ASSERT_EQ(study.rows().size(), 1U);
-  const auto& r = study.rows()[0];
+  ASSERT_EQ(study.rows().size(), 2U);
+  // The dimension-ordered algorithm needs the intact mesh and names the first failed link it uses.
+  EXPECT_FALSE(study.rows()[0].applicable);
+  EXPECT_EQ(study.rows()[0].reason, "link (2,2)–(2,1) used at step 0 is down");
+  const auto& r = study.rows()[1];
   EXPECT_FALSE(r.connected);
   EXPECT_EQ(r.alive_nodes, 9U);
   EXPECT_EQ(r.nodes, 8U);

@@ -10,11 +10,12 @@
 /// | star               | allreduce (Oh, Choi, Primeaux 2005), allgather (NODUP broadcast), reducescatter (it, reversed) | star:N (allgather, reducescatter: N ≤ 7) |
 /// | recursive-doubling | allreduce, allgather                          | hypercube, complete of 2^k nodes (allreduce: any complete graph, folded) |
 /// | recursive-halving  | reducescatter (recursive doubling reversed)   | hypercube, complete of 2^k nodes      |
-/// | ring               | allreduce, allgather, reducescatter           | ring, torus                           |
+/// | ring               | allreduce, allgather, reducescatter           | ring, torus (one phase per dimension) |
 /// | bruck              | allgather, reducescatter, alltoall            | complete                              |
 /// | uniform            | allgather, reducescatter (the uniform gossip of optimal/uniform_search.hpp, reversed) | Cayley graphs (star, hypercube, ring, torus, complete) |
 /// | one-packet         | alltoall (total_exchange.hpp)                 | Cayley graphs                         |
 /// | combining          | alltoall (along the uniform gossip)           | Cayley graphs                         |
+/// | dimension-ordered  | allreduce, allgather, reducescatter (dimension_ordered.hpp) | products, meshes of two sides or more |
 /// | bfs-tree           | every collective                              | every topology                        |
 ///
 /// "complete" is a complete:N spec or any topology in which every two nodes are linked (a SimGrid
@@ -56,6 +57,7 @@ enum class Algorithm : std::uint8_t {
   UNIFORM,
   ONE_PACKET,
   COMBINING,
+  DIMENSION_ORDERED,
   BFS_TREE,
   SCHEDULE,
   OPTIMAL
@@ -63,7 +65,8 @@ enum class Algorithm : std::uint8_t {
 /// The built-in algorithms, in catalogue order.
 inline constexpr Algorithm BUILTINS[] = {Algorithm::STAR,     Algorithm::RECURSIVE_DOUBLING, Algorithm::RECURSIVE_HALVING,
                                          Algorithm::RING,     Algorithm::BRUCK,              Algorithm::UNIFORM,
-                                         Algorithm::ONE_PACKET, Algorithm::COMBINING,        Algorithm::BFS_TREE};
+                                         Algorithm::ONE_PACKET, Algorithm::COMBINING,        Algorithm::DIMENSION_ORDERED,
+                                         Algorithm::BFS_TREE};
 /// "star", "recursive-doubling", …, "bfs-tree", "schedule", "optimal".
 [[nodiscard]] std::string to_string(Algorithm a);
 /// A built-in by name; also "star-allreduce" and "star-broadcast" (the star algorithm's
