@@ -188,7 +188,7 @@ void write_plot(const api::WhatIfResult& result, const WhatIfOptions& o, const s
       {"star", "#4C72B0"},       {"recursive-doubling", "#55A868"}, {"recursive-halving", "#2F7F45"},
       {"ring", "#C44E52"},       {"bruck", "#DD8452"},              {"uniform", "#937860"},
       {"one-packet", "#DA8BC3"}, {"combining", "#8C8C8C"},          {"bfs-tree", "#8172B2"},
-      {"dimension-ordered", "#8C613C"},
+      {"dimension-ordered", "#8C613C"}, {"ring-split", "#E377C2"},       {"rabenseifner", "#17BECF"},
       {"schedule", "#CCB974"},   {"optimal", "#64B5CD"}};
   const api::WhatIfFigure figure = api::whatif_figure(result);
   double smallest = 0;

@@ -1,6 +1,7 @@
 #include <starnet/algorithms/collectives/block_collectives.hpp>
 #include <starnet/algorithms/collectives/catalogue.hpp>
 #include <starnet/algorithms/collectives/dimension_ordered.hpp>
+#include <starnet/algorithms/collectives/split_allreduce.hpp>
 #include <starnet/algorithms/generic/bfs_tree.hpp>
 #include <starnet/algorithms/generic/recursive_doubling.hpp>
 #include <starnet/algorithms/generic/ring.hpp>
@@ -33,6 +34,8 @@ std::string to_string(Algorithm a) {
     case Algorithm::UNIFORM: return "uniform";
     case Algorithm::ONE_PACKET: return "one-packet";
     case Algorithm::COMBINING: return "combining";
+    case Algorithm::RING_SPLIT: return "ring-split";
+    case Algorithm::RABENSEIFNER: return "rabenseifner";
     case Algorithm::DIMENSION_ORDERED: return "dimension-ordered";
     case Algorithm::BFS_TREE: return "bfs-tree";
     case Algorithm::SCHEDULE: return "schedule";
@@ -151,6 +154,12 @@ std::optional<std::string> why_not(Algorithm a, Collective c, const Shape& s) {
     case Algorithm::COMBINING:
       if (auto no = computes({Collective::ALLTOALL})) return no;
       return group(!s.cayley.empty(), "Cayley graphs (star, hypercube, ring, torus, complete)");
+    case Algorithm::RING_SPLIT:
+      if (auto no = computes({Collective::ALLREDUCE})) return no;
+      return on(s.family == "ring" || s.family == "torus", "rings and tori (torus:AxBx…)");
+    case Algorithm::RABENSEIFNER:
+      if (auto no = computes({Collective::ALLREDUCE})) return no;
+      return on(cube, "hypercubes and complete graphs of 2^k nodes");
     case Algorithm::DIMENSION_ORDERED:
       if (auto no = computes({Collective::ALLREDUCE, Collective::ALLGATHER, Collective::REDUCESCATTER})) return no;
       return on(!dimension_factors(s.spec).empty(), "products and meshes of two sides or more");
@@ -276,6 +285,13 @@ Built build(Algorithm a, Collective c, const topology::Topology& t, std::string_
     throw ScheduleError(fmt::format("{} {} on {}: {} nodes; blocked collectives are built as schedules up to {} nodes",
                                     to_string(a), to_string(c), spec, s.nodes, MAX_BLOCK_NODES));
   }
+  if (a == Algorithm::RING_SPLIT || a == Algorithm::RABENSEIFNER) {
+    if (s.nodes > MAX_BLOCK_NODES) {
+      throw ScheduleError(fmt::format("{} on {}: {} nodes; the split all-reduce (N blocks a node) is built up to {} nodes",
+                                      to_string(a), spec, s.nodes, MAX_BLOCK_NODES));
+    }
+    return split_allreduce(a, t, spec, ports);
+  }
   if (c == Collective::ALLREDUCE && a == Algorithm::STAR) {
     std::optional<StarGraph> own;
     return {sch::star_allreduce_schedule(star_of(t, s, own)), "Oh-Choi-Primeaux"};
@@ -308,7 +324,8 @@ std::vector<optimal::Candidate> optimal_candidates(const topology::Topology& t, 
                                : std::vector<Collective>{Collective::BROADCAST};
   for (const Collective c : collectives) {
     for (const Algorithm a : algorithms_for(c, shape)) {
-      if (a == Algorithm::UNIFORM) continue;
+      // The uniform gossip the search runs itself; the split all-reduces move N chunks, not one word.
+      if (a == Algorithm::UNIFORM || a == Algorithm::RING_SPLIT || a == Algorithm::RABENSEIFNER) continue;
       try {
         out.push_back({to_string(a), build(a, c, t, spec, root, ports).schedule});
       } catch (const ScheduleError&) {

@@ -1,3 +1,5 @@
+#include "schedule_moves.hpp"
+
 #include <starnet/algorithms/collectives/dimension_ordered.hpp>
 #include <starnet/core/error.hpp>
 #include <starnet/topology/families.hpp>
@@ -7,7 +9,6 @@
 
 #include <algorithm>
 #include <optional>
-#include <unordered_map>
 
 namespace starnet::algorithms::collectives {
 
@@ -39,49 +40,21 @@ std::vector<std::string> dimension_factors(std::string_view text) {
 
 namespace {
 
-/// One factor's schedule as transfers (local operations: from == to), read back from its actions.
+/// One factor's schedule as transfers.
 struct FactorPlan {
   std::string algorithm;
   std::uint32_t steps = 0;
   std::uint32_t scratch = 0;
-  struct Move {
-    std::uint32_t step, from, to;
-    std::vector<TransferItem> items;
-  };
   std::vector<Move> moves;
 };
 
 FactorPlan plan_of(const sch::Schedule& s, std::string algorithm) {
-  FactorPlan plan{std::move(algorithm), s.steps(), s.scratch(), {}};
-  const auto n = s.nodes();
-  std::unordered_map<std::uint64_t, std::uint32_t> sent;  // (step, from, to) → item list
-  const auto key = [n](std::uint32_t step, std::uint32_t from, std::uint32_t to) {
-    return (std::uint64_t{step} * n + from) * n + to;
-  };
-  for (std::uint32_t v = 0; v < n; ++v) {
-    for (const auto& a : s.actions(v)) {
-      if (a.kind == sch::Action::Kind::SEND) sent.emplace(key(a.key, v, a.peer), a.items);
-    }
-  }
-  for (std::uint32_t v = 0; v < n; ++v) {
-    for (const auto& a : s.actions(v)) {
-      if (a.kind == sch::Action::Kind::SEND) continue;
-      FactorPlan::Move m{a.key, a.peer, v, {}};
-      if (a.kind == sch::Action::Kind::LOCAL) {
-        for (const auto& item : s.items(a.items)) m.items.push_back({item.a, item.b, item.op});
-      } else {
-        const auto chunks = s.items(sent.at(key(a.key, a.peer, v)));
-        for (const auto& item : s.items(a.items)) m.items.push_back({chunks[item.a].a, item.b, item.op});
-      }
-      plan.moves.push_back(std::move(m));
-    }
-  }
-  return plan;
+  return {std::move(algorithm), s.steps(), s.scratch(), moves_of(s)};
 }
 
 /// Whether an all-gather passes blocks on as they are (the file comment's IMPORTANT line).
 bool plain_allgather(const FactorPlan& p) {
-  return p.scratch == 0 && std::all_of(p.moves.begin(), p.moves.end(), [](const FactorPlan::Move& m) {
+  return p.scratch == 0 && std::all_of(p.moves.begin(), p.moves.end(), [](const Move& m) {
            return m.from != m.to && std::all_of(m.items.begin(), m.items.end(), [](const TransferItem& i) {
                     return i.op == ItemOp::COPY && i.src == i.dst;
                   });

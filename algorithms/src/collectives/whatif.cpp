@@ -473,7 +473,12 @@ class Runner {
   /// One row of a built-in algorithm: the word collectives as before (word plans, the star
   /// all-reduce), the blocked ones as chunk schedules.
   void builtin_row(const Scenario& sc, const PortModel& model, Algorithm a) {
-    if (!is_blocked(s_.collective) && a != Algorithm::DIMENSION_ORDERED) {
+    const bool split = a == Algorithm::RING_SPLIT || a == Algorithm::RABENSEIFNER;
+    // The bounds take a unit as indivisible (docs/whatif.md): a vector splits into N blocks only
+    // when it has N units at least, which unit costs (one unit a message) never give.
+    if (split && s_.costs.message_size < Rational(static_cast<std::int64_t>(base_->num_nodes()))) return;
+    const bool chunked = a == Algorithm::DIMENSION_ORDERED || split;
+    if (!is_blocked(s_.collective) && !chunked) {
       if (a == Algorithm::STAR) return star_row(sc, model);
       if (a == Algorithm::RECURSIVE_DOUBLING || a == Algorithm::RING) return planned_row(sc, model, a);
       return tree_row(sc, model);
@@ -517,6 +522,8 @@ class Runner {
   bool run_chunks(WhatIfRow& r, const Scenario& sc, const Subnetwork& net, const sch::Schedule& s,
                   const PortModel& model) {
     const auto equal = equal_on(sc, net);
+    // A word collective's vector split into C chunks (split_allreduce.hpp): each chunk is 1/C of it.
+    const Rational share = is_blocked(s_.collective) ? Rational(1) : Rational(1, s.rules().chunks());
     sch::ScheduleRunSettings settings;
     settings.config.ports = model;
     settings.config.time = equal ? TimeMode::UNIT : TimeMode::TIMED;
@@ -525,6 +532,7 @@ class Runner {
     settings.chunks.time = settings.config.time;
     settings.op = s_.op;
     settings.values = s_.values;
+    settings.chunks.chunk_size = share;
     const ChunkCosts timed(net, s_.costs);
     if (!equal) settings.costs = &timed;
     sch::ScheduleRun run;
@@ -542,7 +550,9 @@ class Runner {
     if (equal) {
       r.steps = static_cast<std::uint64_t>(run.run.makespan.num());
       r.makespan = Rational(0);
-      for (const auto largest : vol.largest) r.makespan += equal->first + equal->second * static_cast<std::int64_t>(largest);
+      for (const auto largest : vol.largest) {
+        r.makespan += equal->first + equal->second * static_cast<std::int64_t>(largest) * share;
+      }
       r.verified = run.verified && r.steps == s.steps();
     } else {
       r.makespan = run.run.makespan;

@@ -435,7 +435,10 @@ TEST(WhatIfStudy, TheAllReduceBoundOfAVectorStaysBelowReduceScatterThenAllGather
   const auto allreduce = study(Collective::ALLREDUCE, vector);
   const auto split = fastest(study(Collective::REDUCESCATTER, vector / 16)) + fastest(study(Collective::ALLGATHER, vector / 16));
   EXPECT_EQ(split, 2 * (4 * alpha + Rational(15, 16) * vector / beta));
+  // The all-reduce's own rabenseifner row is that composition, timed as one schedule.
+  EXPECT_EQ(fastest(allreduce), split);
   for (const auto& r : allreduce.rows()) {
+    if (r.algorithm == Algorithm::RABENSEIFNER) EXPECT_EQ(r.makespan, split);
     // α·L + M/β·2(N − 1)/N: the latency term and the bandwidth term of any all-reduce.
     EXPECT_EQ(r.lower_bound_time, 4 * alpha + vector / beta * Rational(30, 16)) << where(r);
     EXPECT_LE(r.lower_bound_time, split) << where(r);

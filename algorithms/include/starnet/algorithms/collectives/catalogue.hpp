@@ -15,6 +15,8 @@
 /// | uniform            | allgather, reducescatter (the uniform gossip of optimal/uniform_search.hpp, reversed) | Cayley graphs (star, hypercube, ring, torus, complete) |
 /// | one-packet         | alltoall (total_exchange.hpp)                 | Cayley graphs                         |
 /// | combining          | alltoall (along the uniform gossip)           | Cayley graphs                         |
+/// | ring-split         | allreduce of N blocks of M/N (split_allreduce.hpp) | ring, torus                   |
+/// | rabenseifner       | allreduce of N blocks of M/N (split_allreduce.hpp) | hypercube, complete of 2^k nodes |
 /// | dimension-ordered  | allreduce, allgather, reducescatter (dimension_ordered.hpp) | products, meshes of two sides or more |
 /// | bfs-tree           | every collective                              | every topology                        |
 ///
@@ -57,6 +59,8 @@ enum class Algorithm : std::uint8_t {
   UNIFORM,
   ONE_PACKET,
   COMBINING,
+  RING_SPLIT,
+  RABENSEIFNER,
   DIMENSION_ORDERED,
   BFS_TREE,
   SCHEDULE,
@@ -65,8 +69,8 @@ enum class Algorithm : std::uint8_t {
 /// The built-in algorithms, in catalogue order.
 inline constexpr Algorithm BUILTINS[] = {Algorithm::STAR,     Algorithm::RECURSIVE_DOUBLING, Algorithm::RECURSIVE_HALVING,
                                          Algorithm::RING,     Algorithm::BRUCK,              Algorithm::UNIFORM,
-                                         Algorithm::ONE_PACKET, Algorithm::COMBINING,        Algorithm::DIMENSION_ORDERED,
-                                         Algorithm::BFS_TREE};
+                                         Algorithm::ONE_PACKET, Algorithm::COMBINING,        Algorithm::RING_SPLIT,
+                                         Algorithm::RABENSEIFNER, Algorithm::DIMENSION_ORDERED, Algorithm::BFS_TREE};
 /// "star", "recursive-doubling", …, "bfs-tree", "schedule", "optimal".
 [[nodiscard]] std::string to_string(Algorithm a);
 /// A built-in by name; also "star-allreduce" and "star-broadcast" (the star algorithm's
