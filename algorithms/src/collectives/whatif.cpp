@@ -1,4 +1,5 @@
 #include <starnet/algorithms/collectives/whatif.hpp>
+#include <starnet/algorithms/generic/shortest_path_tree.hpp>
 #include <starnet/algorithms/generic/bfs_tree.hpp>
 #include <starnet/algorithms/generic/recursive_doubling.hpp>
 #include <starnet/algorithms/generic/ring.hpp>
@@ -481,7 +482,8 @@ class Runner {
     if (!is_blocked(s_.collective) && !chunked) {
       if (a == Algorithm::STAR) return star_row(sc, model);
       if (a == Algorithm::RECURSIVE_DOUBLING || a == Algorithm::RING) return planned_row(sc, model, a);
-      return tree_row(sc, model);
+      tree_row(sc, model);
+      return weighted_tree_row(sc, model);
     }
     const bool exchange = a == Algorithm::ONE_PACKET || a == Algorithm::COMBINING;
     if (exchange && base_->num_nodes() > optimal::MAX_UNIFORM_SCHEDULE_NODES) return exchange_row(sc, model, a);
@@ -680,6 +682,19 @@ class Runner {
     const auto plan = generic::bfs_tree_schedule(*sc.net, sc.net->root(), s_.collective, model.ports);
     r.variant = generic::to_string(plan.rule);
     execute(r, sc, *sc.net, plan.schedule, s_.collective, model);
+    r.wall_seconds = seconds_since(start);
+    rows_.push_back(std::move(r));
+  }
+
+  /// The word collective on the shortest-path tree (generic/shortest_path_tree.hpp), in timed runs
+  /// only: with equal links it is a BFS tree, the row before.
+  void weighted_tree_row(const Scenario& sc, const PortModel& model) {
+    if (sc.net == nullptr || sc.net->asymmetric_arc() || equal_on(sc, *sc.net)) return;
+    WhatIfRow r = base_row(sc, model, Algorithm::WEIGHTED_TREE);
+    const auto start = Clock::now();
+    const auto tree = generic::shortest_path_tree(*sc.net, sc.net->root());
+    r.variant = "shortest paths";
+    execute(r, sc, *sc.net, generic::tree_schedule(tree, s_.collective, model.ports), s_.collective, model);
     r.wall_seconds = seconds_since(start);
     rows_.push_back(std::move(r));
   }

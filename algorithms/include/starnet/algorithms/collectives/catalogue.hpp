@@ -48,8 +48,8 @@
 
 namespace starnet::algorithms::collectives {
 
-/// The algorithms of the table, then the two rows a what-if study adds (a user's schedule file,
-/// the proven optimum).
+/// The algorithms of the table, then the three rows a what-if study adds (the word collectives on
+/// a shortest-path tree in timed runs, a user's schedule file, the proven optimum).
 enum class Algorithm : std::uint8_t {
   STAR,
   RECURSIVE_DOUBLING,
@@ -63,6 +63,7 @@ enum class Algorithm : std::uint8_t {
   RABENSEIFNER,
   DIMENSION_ORDERED,
   BFS_TREE,
+  WEIGHTED_TREE,
   SCHEDULE,
   OPTIMAL
 };
