@@ -205,7 +205,8 @@ void add_schedule_command(CLI::App& app, Action& action) {
   auto* export_cmd = cmd->add_subcommand("export", "Write a built-in collective algorithm as a starnet schedule file");
   export_cmd->add_option("--algorithm", e.algorithm,
                          "A built-in of the catalogue (docs/collectives.md): star, recursive-doubling, recursive-halving, "
-                         "ring, bruck, uniform, one-packet, combining, bfs-tree; star-allreduce and star-broadcast name "
+                         "ring, bruck, uniform, one-packet, combining, ring-split, rabenseifner, dimension-ordered, bfs-tree; "
+                         "star-allreduce and star-broadcast name "
                          "the star algorithm's allreduce and allgather")
       ->required();
   export_cmd->add_option("--topology", e.topology, "Topology spec (star:N, hypercube:D, ring:N, torus:AxB, …)");

@@ -188,6 +188,8 @@ void write_plot(const api::WhatIfResult& result, const WhatIfOptions& o, const s
       {"star", "#4C72B0"},       {"recursive-doubling", "#55A868"}, {"recursive-halving", "#2F7F45"},
       {"ring", "#C44E52"},       {"bruck", "#DD8452"},              {"uniform", "#937860"},
       {"one-packet", "#DA8BC3"}, {"combining", "#8C8C8C"},          {"bfs-tree", "#8172B2"},
+      {"dimension-ordered", "#8C613C"}, {"ring-split", "#E377C2"},       {"rabenseifner", "#17BECF"},
+      {"weighted-tree", "#BCBD22"},
       {"schedule", "#CCB974"},   {"optimal", "#64B5CD"}};
   const api::WhatIfFigure figure = api::whatif_figure(result);
   double smallest = 0;
@@ -322,7 +324,8 @@ void add_whatif_command(CLI::App& app, Action& action) {
       "What if the machine were another topology, had more ports, other link costs, failed links? Runs one collective "
       "on each topology under each port model and fault scenario with every algorithm that applies (star all-reduce "
       "on star:N, recursive doubling and halving, ring, Bruck, the uniform gossip, the total exchanges on Cayley "
-      "graphs, a greedy BFS tree everywhere: docs/collectives.md), verifies every node on the emulator and prints the "
+      "graphs, dimension-ordered on products and meshes, the split all-reduces of a long vector, a greedy BFS tree "
+      "everywhere and a shortest-path tree in timed runs: docs/collectives.md), verifies every node on the emulator and prints the "
       "steps, volume and time beside a lower bound (docs/whatif.md). Exit 1 if a run is not verified (a collective "
       "that did not reach every alive node is not), 4 if no row ran.");
   cmd->add_option("--collective", o.collective,

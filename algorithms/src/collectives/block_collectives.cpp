@@ -34,7 +34,8 @@ std::vector<TransferItem> copies(const std::vector<std::uint32_t>& chunks) {
 
 }  // namespace
 
-sch::Schedule ring_allgather(const topology::Topology& t, const std::vector<std::vector<std::vector<NodeId>>>& phases) {
+sch::Schedule ring_allgather(const topology::Topology& t, const std::vector<std::vector<std::vector<NodeId>>>& phases,
+                             bool bidirectional) {
   const auto n = u32(t.num_nodes());
   sch::ScheduleBuilder b(sch::ChunkRules(Collective::ALLGATHER, n, n, 0), /*scratch=*/0);
   // group[v]: the blocks v stands for in the current phase (its own, then its row's, …).
@@ -49,14 +50,22 @@ sch::Schedule ring_allgather(const topology::Topology& t, const std::vector<std:
       const auto length = ring.size();
       if (length < 2) continue;
       for (std::size_t i = 0; i < length; ++i) check_link(t, ring[i], ring[(i + 1) % length], "ring all-gather");
-      // Round r: ring[i] passes to ring[i + 1] the group of ring[i − r], received in round r − 1.
-      for (std::size_t r = 0; r + 1 < length; ++r) {
+      // Groups going right cover the ⌈(L−1)/2⌉ nearest predecessors, those going left the
+      // ⌊(L−1)/2⌋ nearest successors: every group reaches every node once.
+      const std::size_t right = bidirectional ? length / 2 : length - 1;
+      const std::size_t left = length - 1 - right;
+      // Round r: ring[i] passes to ring[i + 1] the group of ring[i − r] (and to ring[i − 1] that of
+      // ring[i + r]), received in round r − 1.
+      for (std::size_t r = 0; r < right; ++r) {
         for (std::size_t i = 0; i < length; ++i) {
-          const auto& what = group[ring[(i + length - r) % length]];
-          b.add_transfer(step + static_cast<std::uint32_t>(r), u32(ring[i]), u32(ring[(i + 1) % length]), copies(what));
+          const auto at = step + static_cast<std::uint32_t>(r);
+          b.add_transfer(at, u32(ring[i]), u32(ring[(i + 1) % length]), copies(group[ring[(i + length - r) % length]]));
+          if (r < left) {
+            b.add_transfer(at, u32(ring[i]), u32(ring[(i + length - 1) % length]), copies(group[ring[(i + r) % length]]));
+          }
         }
       }
-      rounds = std::max(rounds, static_cast<std::uint32_t>(length - 1));
+      rounds = std::max(rounds, static_cast<std::uint32_t>(right));
     }
     if (std::any_of(covered.begin(), covered.end(), [](int c) { return c != 1; })) {
       throw ScheduleError(fmt::format("ring all-gather on {}: a phase does not cover every node exactly once", t.name()));

@@ -1,5 +1,7 @@
 #include <starnet/algorithms/collectives/block_collectives.hpp>
 #include <starnet/algorithms/collectives/catalogue.hpp>
+#include <starnet/algorithms/collectives/dimension_ordered.hpp>
+#include <starnet/algorithms/collectives/split_allreduce.hpp>
 #include <starnet/algorithms/generic/bfs_tree.hpp>
 #include <starnet/algorithms/generic/recursive_doubling.hpp>
 #include <starnet/algorithms/generic/ring.hpp>
@@ -32,7 +34,11 @@ std::string to_string(Algorithm a) {
     case Algorithm::UNIFORM: return "uniform";
     case Algorithm::ONE_PACKET: return "one-packet";
     case Algorithm::COMBINING: return "combining";
+    case Algorithm::RING_SPLIT: return "ring-split";
+    case Algorithm::RABENSEIFNER: return "rabenseifner";
+    case Algorithm::DIMENSION_ORDERED: return "dimension-ordered";
     case Algorithm::BFS_TREE: return "bfs-tree";
+    case Algorithm::WEIGHTED_TREE: return "weighted-tree";
     case Algorithm::SCHEDULE: return "schedule";
     case Algorithm::OPTIMAL: return "optimal";
   }
@@ -137,9 +143,8 @@ std::optional<std::string> why_not(Algorithm a, Collective c, const Shape& s) {
       return on(cube, "hypercubes and complete graphs of 2^k nodes");
     case Algorithm::RING:
       if (auto no = computes({Collective::ALLREDUCE, Collective::ALLGATHER, Collective::REDUCESCATTER})) return no;
-      // The ring phases are rows then columns (generic/ring.hpp): tori of one or two sides.
-      return on(s.family == "ring" || (s.family == "torus" && std::count(s.spec.begin(), s.spec.end(), 'x') <= 1),
-                "rings and tori of one or two sides (torus:A, torus:AxB)");
+      // One ring phase per dimension (generic/ring.hpp).
+      return on(s.family == "ring" || s.family == "torus", "rings and tori (torus:AxBx…)");
     case Algorithm::BRUCK:
       if (auto no = computes({Collective::ALLGATHER, Collective::REDUCESCATTER, Collective::ALLTOALL})) return no;
       return group(s.family == "complete", "complete graphs");
@@ -150,7 +155,17 @@ std::optional<std::string> why_not(Algorithm a, Collective c, const Shape& s) {
     case Algorithm::COMBINING:
       if (auto no = computes({Collective::ALLTOALL})) return no;
       return group(!s.cayley.empty(), "Cayley graphs (star, hypercube, ring, torus, complete)");
+    case Algorithm::RING_SPLIT:
+      if (auto no = computes({Collective::ALLREDUCE})) return no;
+      return on(s.family == "ring" || s.family == "torus", "rings and tori (torus:AxBx…)");
+    case Algorithm::RABENSEIFNER:
+      if (auto no = computes({Collective::ALLREDUCE})) return no;
+      return on(cube, "hypercubes and complete graphs of 2^k nodes");
+    case Algorithm::DIMENSION_ORDERED:
+      if (auto no = computes({Collective::ALLREDUCE, Collective::ALLGATHER, Collective::REDUCESCATTER})) return no;
+      return on(!dimension_factors(s.spec).empty(), "products and meshes of two sides or more");
     case Algorithm::BFS_TREE: return std::nullopt;
+    case Algorithm::WEIGHTED_TREE:
     case Algorithm::SCHEDULE:
     case Algorithm::OPTIMAL: break;
   }
@@ -224,6 +239,7 @@ Built build_word(Algorithm a, Collective c, const topology::Topology& t, const S
       const auto plan = generic::ring_schedule(t, generic::spec_rings(s.spec), ports);
       return {sch::word_plan_schedule(plan, c, 0), generic::to_string(generic::ring_variant(ports))};
     }
+    case Algorithm::DIMENSION_ORDERED: return dimension_ordered(c, t, s.spec, root, ports);
     default: {
       const auto plan = generic::bfs_tree_schedule(t, root, c, ports.ports);
       return {sch::word_plan_schedule(plan.schedule, c, static_cast<std::uint32_t>(root)), generic::to_string(plan.rule)};
@@ -239,11 +255,15 @@ Built build_allgather(Algorithm a, const topology::Topology& t, const Shape& s, 
     case Algorithm::STAR: return {sch::star_broadcast_schedule(star_of(t, s, own)), "NODUP broadcast"};
     case Algorithm::RECURSIVE_DOUBLING:
     case Algorithm::RECURSIVE_HALVING: return {recursive_doubling_allgather(t), "exchanges"};
-    case Algorithm::RING: return {ring_allgather(t, generic::spec_rings(s.spec)), "unidirectional"};
+    case Algorithm::RING: {
+      const bool both = generic::ring_variant(ports) == generic::RingVariant::BIDIRECTIONAL;
+      return {ring_allgather(t, generic::spec_rings(s.spec), both), both ? "bidirectional" : "unidirectional"};
+    }
     case Algorithm::BRUCK: {
       const auto g = CayleyGroup::of(s.cayley);
       return {optimal::uniform_schedule(g, doubling_offsets(g)), "offsets 1, 2, 4, …"};
     }
+    case Algorithm::DIMENSION_ORDERED: return dimension_ordered(Collective::ALLGATHER, t, s.spec, root, ports);
     case Algorithm::UNIFORM: {
       const auto g = CayleyGroup::of(s.cayley);
       const auto sequence = uniform_sequence(g);
@@ -266,6 +286,13 @@ Built build(Algorithm a, Collective c, const topology::Topology& t, std::string_
   if (is_blocked(c) && a != Algorithm::STAR && s.nodes > MAX_BLOCK_NODES) {
     throw ScheduleError(fmt::format("{} {} on {}: {} nodes; blocked collectives are built as schedules up to {} nodes",
                                     to_string(a), to_string(c), spec, s.nodes, MAX_BLOCK_NODES));
+  }
+  if (a == Algorithm::RING_SPLIT || a == Algorithm::RABENSEIFNER) {
+    if (s.nodes > MAX_BLOCK_NODES) {
+      throw ScheduleError(fmt::format("{} on {}: {} nodes; the split all-reduce (N blocks a node) is built up to {} nodes",
+                                      to_string(a), spec, s.nodes, MAX_BLOCK_NODES));
+    }
+    return split_allreduce(a, t, spec, ports);
   }
   if (c == Collective::ALLREDUCE && a == Algorithm::STAR) {
     std::optional<StarGraph> own;
@@ -299,7 +326,8 @@ std::vector<optimal::Candidate> optimal_candidates(const topology::Topology& t, 
                                : std::vector<Collective>{Collective::BROADCAST};
   for (const Collective c : collectives) {
     for (const Algorithm a : algorithms_for(c, shape)) {
-      if (a == Algorithm::UNIFORM) continue;
+      // The uniform gossip the search runs itself; the split all-reduces move N chunks, not one word.
+      if (a == Algorithm::UNIFORM || a == Algorithm::RING_SPLIT || a == Algorithm::RABENSEIFNER) continue;
       try {
         out.push_back({to_string(a), build(a, c, t, spec, root, ports).schedule});
       } catch (const ScheduleError&) {

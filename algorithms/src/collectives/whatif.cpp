@@ -1,4 +1,5 @@
 #include <starnet/algorithms/collectives/whatif.hpp>
+#include <starnet/algorithms/generic/shortest_path_tree.hpp>
 #include <starnet/algorithms/generic/bfs_tree.hpp>
 #include <starnet/algorithms/generic/recursive_doubling.hpp>
 #include <starnet/algorithms/generic/ring.hpp>
@@ -498,10 +499,16 @@ class Runner {
   /// One row of a built-in algorithm: the word collectives as before (word plans, the star
   /// all-reduce), the blocked ones as chunk schedules.
   void builtin_row(const Scenario& sc, const PortModel& model, Algorithm a) {
-    if (!is_blocked(s_.collective)) {
+    const bool split = a == Algorithm::RING_SPLIT || a == Algorithm::RABENSEIFNER;
+    // The bounds take a unit as indivisible (docs/whatif.md): a vector splits into N blocks only
+    // when it has N units at least, which unit costs (one unit a message) never give.
+    if (split && s_.costs.message_size < Rational(static_cast<std::int64_t>(base_->num_nodes()))) return;
+    const bool chunked = a == Algorithm::DIMENSION_ORDERED || split;
+    if (!is_blocked(s_.collective) && !chunked) {
       if (a == Algorithm::STAR) return star_row(sc, model);
       if (a == Algorithm::RECURSIVE_DOUBLING || a == Algorithm::RING) return planned_row(sc, model, a);
-      return tree_row(sc, model);
+      tree_row(sc, model);
+      return weighted_tree_row(sc, model);
     }
     const bool exchange = a == Algorithm::ONE_PACKET || a == Algorithm::COMBINING;
     if (exchange && base_->num_nodes() > optimal::MAX_UNIFORM_SCHEDULE_NODES) return exchange_row(sc, model, a);
@@ -542,6 +549,8 @@ class Runner {
   bool run_chunks(WhatIfRow& r, const Scenario& sc, const Subnetwork& net, const sch::Schedule& s,
                   const PortModel& model) {
     const auto equal = equal_on(sc, net);
+    // A word collective's vector split into C chunks (split_allreduce.hpp): each chunk is 1/C of it.
+    const Rational share = is_blocked(s_.collective) ? Rational(1) : Rational(1, s.rules().chunks());
     sch::ScheduleRunSettings settings;
     settings.config.ports = model;
     settings.config.time = equal ? TimeMode::UNIT : TimeMode::TIMED;
@@ -550,6 +559,7 @@ class Runner {
     settings.chunks.time = settings.config.time;
     settings.op = s_.op;
     settings.values = s_.values;
+    settings.chunks.chunk_size = share;
     const ChunkCosts timed(net, s_.costs);
     if (!equal) settings.costs = &timed;
     sch::ScheduleRun run;
@@ -567,7 +577,9 @@ class Runner {
     if (equal) {
       r.steps = static_cast<std::uint64_t>(run.run.makespan.num());
       r.makespan = Rational(0);
-      for (const auto largest : vol.largest) r.makespan += equal->first + equal->second * static_cast<std::int64_t>(largest);
+      for (const auto largest : vol.largest) {
+        r.makespan += equal->first + equal->second * static_cast<std::int64_t>(largest) * share;
+      }
       r.verified = run.verified && r.steps == s.steps();
     } else {
       r.makespan = run.run.makespan;
@@ -695,6 +707,19 @@ class Runner {
     const auto plan = generic::bfs_tree_schedule(*sc.net, sc.net->root(), s_.collective, model.ports);
     r.variant = generic::to_string(plan.rule);
     execute(r, sc, *sc.net, plan.schedule, s_.collective, model);
+    r.wall_seconds = seconds_since(start);
+    rows_.push_back(std::move(r));
+  }
+
+  /// The word collective on the shortest-path tree (generic/shortest_path_tree.hpp), in timed runs
+  /// only: with equal links it is a BFS tree, the row before.
+  void weighted_tree_row(const Scenario& sc, const PortModel& model) {
+    if (sc.net == nullptr || sc.net->asymmetric_arc() || equal_on(sc, *sc.net)) return;
+    WhatIfRow r = base_row(sc, model, Algorithm::WEIGHTED_TREE);
+    const auto start = Clock::now();
+    const auto tree = generic::shortest_path_tree(*sc.net, sc.net->root());
+    r.variant = "shortest paths";
+    execute(r, sc, *sc.net, generic::tree_schedule(tree, s_.collective, model.ports), s_.collective, model);
     r.wall_seconds = seconds_since(start);
     rows_.push_back(std::move(r));
   }

@@ -53,21 +53,33 @@ std::uint32_t ring_steps(std::uint64_t length, RingVariant variant) {
 std::vector<std::vector<std::vector<NodeId>>> spec_rings(std::string_view text) {
   const topology::Spec spec = topology::parse_spec(text);
   if (spec.family == "ring") return torus_rings(1, std::stoull(spec.argument));
-  const auto sides = spec.family == "torus" ? topology::grid_sides(spec) : std::vector<int>{};
-  if (sides.size() == 1) return torus_rings(1, static_cast<std::uint64_t>(sides[0]));
-  if (sides.size() == 2) return torus_rings(static_cast<std::uint64_t>(sides[0]), static_cast<std::uint64_t>(sides[1]));
-  throw ScheduleError(fmt::format("{}: the ring all-reduce runs on ring:N, torus:A and torus:AxB", text));
+  if (spec.family != "torus") {
+    throw ScheduleError(fmt::format("{}: the ring all-reduce runs on ring:N and torus:AxBx…", text));
+  }
+  std::vector<std::uint64_t> sides;
+  for (const int side : topology::grid_sides(spec)) sides.push_back(static_cast<std::uint64_t>(side));
+  return grid_rings(sides);
 }
 
 std::vector<std::vector<std::vector<NodeId>>> torus_rings(std::uint64_t a, std::uint64_t b) {
-  std::vector<std::vector<std::vector<NodeId>>> phases(2);
-  for (std::uint64_t i = 0; i < a; ++i) {
-    auto& row = phases[0].emplace_back();
-    for (std::uint64_t j = 0; j < b; ++j) row.push_back(i * b + j);
-  }
-  for (std::uint64_t j = 0; j < b; ++j) {
-    auto& column = phases[1].emplace_back();
-    for (std::uint64_t i = 0; i < a; ++i) column.push_back(i * b + j);
+  return grid_rings(std::vector<std::uint64_t>{a, b});
+}
+
+std::vector<std::vector<std::vector<NodeId>>> grid_rings(std::span<const std::uint64_t> sides) {
+  std::uint64_t nodes = 1;
+  for (const auto side : sides) nodes *= side;
+  std::vector<std::vector<std::vector<NodeId>>> phases;
+  // The last coordinate first (a torus's rows), as families.hpp numbers nodes in mixed radix.
+  std::uint64_t stride = 1;
+  for (auto k = sides.size(); k-- > 0;) {
+    const std::uint64_t side = sides[k];
+    auto& rings = phases.emplace_back();
+    for (std::uint64_t v = 0; v < nodes; ++v) {
+      if ((v / stride) % side != 0) continue;  // v starts the ring along coordinate k
+      auto& ring = rings.emplace_back();
+      for (std::uint64_t i = 0; i < side; ++i) ring.push_back(static_cast<NodeId>(v + i * stride));
+    }
+    stride *= side;
   }
   return phases;
 }

@@ -241,6 +241,7 @@ TEST(Catalogue, EveryAlgorithmOfEveryCollectiveOnEveryFamilyRunsVerified) {
   EXPECT_EQ(rows_per_algorithm["uniform"], 10 * 2);  // the Cayley families × allgather, reducescatter
   EXPECT_EQ(rows_per_algorithm["one-packet"], 10);
   EXPECT_EQ(rows_per_algorithm["combining"], 10);
+  EXPECT_EQ(rows_per_algorithm["dimension-ordered"], 3);  // mesh:2x3 × allreduce, allgather, reducescatter
   EXPECT_EQ(rows_per_algorithm["bfs-tree"], 12 * 8);
 }
 
@@ -250,6 +251,8 @@ TEST(Catalogue, StepCountsAreTheClassicOnes) {
   };
   EXPECT_EQ(steps(Algorithm::RING, Collective::ALLGATHER, "ring:6"), 5U);               // N − 1
   EXPECT_EQ(steps(Algorithm::RING, Collective::REDUCESCATTER, "torus:3x4"), 2U + 3U);   // (A − 1) + (B − 1)
+  EXPECT_EQ(steps(Algorithm::RING, Collective::ALLGATHER, "torus:4x4x4"), 3U * 3U);      // one phase per dimension
+  EXPECT_EQ(steps(Algorithm::RING, Collective::ALLREDUCE, "torus:2x3x4"), 1U + 2U + 3U);
   EXPECT_EQ(steps(Algorithm::RECURSIVE_DOUBLING, Collective::ALLGATHER, "hypercube:4"), 4U);
   EXPECT_EQ(steps(Algorithm::RECURSIVE_HALVING, Collective::REDUCESCATTER, "complete:16"), 4U);
   EXPECT_EQ(steps(Algorithm::RECURSIVE_DOUBLING, Collective::ALLREDUCE, "complete:8"), 3U);  // issue 34, defect 10
@@ -258,6 +261,29 @@ TEST(Catalogue, StepCountsAreTheClassicOnes) {
   EXPECT_EQ(steps(Algorithm::BRUCK, Collective::ALLTOALL, "complete:12"), 4U);
   EXPECT_EQ(steps(Algorithm::STAR, Collective::ALLGATHER, "star:4"), 6U);  // n(n−1)/2
   EXPECT_EQ(steps(Algorithm::ONE_PACKET, Collective::ALLTOALL, "star:4"), 62U);  // the status of S_4
+}
+
+TEST(Catalogue, TwoPortRingAllGatherAndReduceScatterSendHalfTheBlocksEachWay) {
+  const emulator::PortModel two{/*ports=*/2, /*half_duplex=*/false};
+  // spec, ⌈(L−1)/2⌉ per ring (the torus: rows, then columns).
+  const std::vector<std::pair<std::string, std::uint32_t>> cases{
+      {"ring:16", 8}, {"ring:7", 3}, {"ring:2", 1}, {"torus:3x4", 2 + 1}, {"torus:8x8", 4 + 4}};
+  for (const auto& [spec, steps] : cases) {
+    const auto n = topology::make_topology(spec)->num_nodes();
+    for (const Collective c : {Collective::ALLGATHER, Collective::REDUCESCATTER}) {
+      const auto r = round_trip(Algorithm::RING, spec, c, 0, two);
+      ASSERT_TRUE(r.verified) << spec << " " << to_string(c) << ": " << r.report.first_problem();
+      EXPECT_EQ(r.report.nodes_checked, n) << spec;
+      EXPECT_EQ(r.run.makespan, Rational(static_cast<std::int64_t>(steps))) << spec << " " << to_string(c);
+    }
+    const auto t = topology::make_topology(spec);
+    const auto gather = build(Algorithm::RING, Collective::ALLGATHER, *t, spec, 0, two);
+    EXPECT_EQ(gather.variant, "bidirectional") << spec;
+    EXPECT_EQ(gather.schedule.chunks_moved(), n * (n - 1)) << spec;  // no block received twice
+    EXPECT_EQ(build(Algorithm::RING, Collective::REDUCESCATTER, *t, spec, 0, two).variant, "bidirectional, reversed");
+  }
+  // One port: unidirectional, N − 1 steps as before.
+  EXPECT_EQ(round_trip(Algorithm::RING, "ring:16", Collective::ALLGATHER).run.makespan, Rational(15));
 }
 
 TEST(Catalogue, EveryAllGatherMovesEachBlockOnceAndItsReduceScatterMirrorsIt) {

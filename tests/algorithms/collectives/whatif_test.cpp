@@ -156,8 +156,11 @@ TEST(WhatIfStudy, RecursiveDoublingAndRingNameTheFirstFailedLinkTheyUse) {
 TEST(WhatIfStudy, ADisconnectedPlatformIsReportedWithWhatTheRootReaches) {
   WhatIfStudy study;
   study.topologies({"mesh:3x3"}).failed_links("(2,2)-(1,2),(2,2)-(2,1)").run();
-  ASSERT_EQ(study.rows().size(), 1U);
-  const auto& r = study.rows()[0];
+  ASSERT_EQ(study.rows().size(), 2U);
+  // The dimension-ordered algorithm needs the intact mesh and names the first failed link it uses.
+  EXPECT_FALSE(study.rows()[0].applicable);
+  EXPECT_EQ(study.rows()[0].reason, "link (2,2)–(2,1) used at step 0 is down");
+  const auto& r = study.rows()[1];
   EXPECT_FALSE(r.connected);
   EXPECT_EQ(r.alive_nodes, 9U);
   EXPECT_EQ(r.nodes, 8U);
@@ -219,8 +222,10 @@ TEST(WhatIfStudy, TopologyCostsOfEqualLinksStayInUnitTimeScaled) {
   study.topologies({"tiers:5", "ring:7"}).costs(CostKind::TOPOLOGY).run();
   expect_sound(study);
   EXPECT_EQ(study.rows()[0].time, emulator::TimeMode::TIMED);  // tiers has heterogeneous costs
-  EXPECT_EQ(study.rows()[1].time, emulator::TimeMode::UNIT);   // ring:7, all links cost 1
-  EXPECT_EQ(study.rows()[1].steps, 6U);
+  const auto ring = std::find_if(study.rows().begin(), study.rows().end(), [](const WhatIfRow& r) { return r.topology == "ring:7"; });
+  ASSERT_NE(ring, study.rows().end());
+  EXPECT_EQ(ring->time, emulator::TimeMode::UNIT);  // ring:7, all links cost 1
+  EXPECT_EQ(ring->steps, 6U);
 }
 
 TEST(WhatIfStudy, MessageSizeUsesTheAlphaBetaTimeOfEveryLink) {
@@ -418,6 +423,33 @@ Rational fastest(const WhatIfStudy& study) {
   return best.value_or(Rational(0));
 }
 
+TEST(WhatIfStudy, TimedWordCollectivesGetATreeThatWeighsLinkCosts) {
+  // a – b costs 8, a – c – b 1 + 1, a – d 1: the BFS tree hangs b on the slow link, and a, with
+  // one port, takes its three children one after the other: 1 + 1 + 8 up, as much down. The
+  // shortest-path tree hangs b below c: 2 up (b → c while d → a, then c → a), 2 down.
+  const auto path = std::filesystem::temp_directory_path() / ("starnet_whatif_weighted_" + std::to_string(::getpid()) + ".dot");
+  std::ofstream(path) << "graph { a -- b [cost=8]; a -- c [cost=1]; c -- b [cost=1]; a -- d [cost=1]; }\n";
+  const std::map<Collective, std::pair<Rational, Rational>> expected{
+      {Collective::ALLREDUCE, {20, 4}}, {Collective::REDUCE, {10, 2}}, {Collective::BROADCAST, {10, 2}}};
+  for (const auto& [c, times] : expected) {
+    WhatIfStudy study;
+    study.collective(c).topologies({path.string()}).costs(CostKind::TOPOLOGY).run();
+    expect_sound(study);
+    ASSERT_EQ(study.rows().size(), 2U) << to_string(c);
+    EXPECT_EQ(study.rows()[0].algorithm, Algorithm::BFS_TREE);
+    EXPECT_EQ(study.rows()[0].makespan, times.first) << to_string(c);
+    EXPECT_EQ(study.rows()[1].algorithm, Algorithm::WEIGHTED_TREE);
+    EXPECT_EQ(study.rows()[1].makespan, times.second) << to_string(c);
+    EXPECT_TRUE(study.rows()[1].verified) << to_string(c);
+    EXPECT_EQ(study.rows()[1].nodes, 4U);
+  }
+  // Equal links: the BFS tree already weighs them; no second tree row.
+  WhatIfStudy unit;
+  unit.topologies({"mesh:3x3"}).run();
+  for (const auto& r : unit.rows()) EXPECT_NE(r.algorithm, Algorithm::WEIGHTED_TREE);
+  std::filesystem::remove(path);
+}
+
 TEST(WhatIfStudy, TheAllReduceBoundOfAVectorStaysBelowReduceScatterThenAllGather) {
   // hypercube:4, α = 1 µs, β = 10^9 units/s, a vector of M = 2^20 units: reduce-scatter then
   // all-gather of its sixteen blocks of M/16 take 2·(4α + 15/16·M/β) ≈ 1.974 ms, where one
@@ -434,7 +466,10 @@ TEST(WhatIfStudy, TheAllReduceBoundOfAVectorStaysBelowReduceScatterThenAllGather
   const auto allreduce = study(Collective::ALLREDUCE, vector);
   const auto split = fastest(study(Collective::REDUCESCATTER, vector / 16)) + fastest(study(Collective::ALLGATHER, vector / 16));
   EXPECT_EQ(split, 2 * (4 * alpha + Rational(15, 16) * vector / beta));
+  // The all-reduce's own rabenseifner row is that composition, timed as one schedule.
+  EXPECT_EQ(fastest(allreduce), split);
   for (const auto& r : allreduce.rows()) {
+    if (r.algorithm == Algorithm::RABENSEIFNER) EXPECT_EQ(r.makespan, split);
     // α·L + M/β·2(N − 1)/N: the latency term and the bandwidth term of any all-reduce.
     EXPECT_EQ(r.lower_bound_time, 4 * alpha + vector / beta * Rational(30, 16)) << where(r);
     EXPECT_LE(r.lower_bound_time, split) << where(r);
@@ -508,7 +543,10 @@ TEST(WhatIfStudy, LinksOfEqualTimeButUnequalAlphaAndBetaRunTimedAgainstTheTimedB
   }
   WhatIfStudy study;
   study.topologies({path.string()}).costs(CostKind::TOPOLOGY).run();
-  const auto& bfs = study.rows().back();
+  // The path is its own shortest-path tree: the weighted-tree row, last, takes the same time.
+  ASSERT_EQ(study.rows().back().algorithm, Algorithm::WEIGHTED_TREE);
+  EXPECT_EQ(study.rows().back().makespan, Rational(8));
+  const auto& bfs = study.rows()[study.rows().size() - 2];
   ASSERT_EQ(bfs.algorithm, Algorithm::BFS_TREE);
   // Reduce to a along the path, then broadcast back: 2 · (2 + 2); the bound is the path, 4.
   EXPECT_EQ(bfs.makespan, Rational(8));

@@ -67,6 +67,27 @@ TEST(RingAllReduce, TorusRunsRowsThenColumns) {
   }
 }
 
+TEST(RingAllReduce, KAryNCubesRunOnePhasePerDimension) {
+  for (const auto& sides : std::vector<std::vector<std::uint64_t>>{{4, 4, 4}, {2, 3, 4}, {3, 2, 2, 3}}) {
+    std::string spec = "torus:";
+    std::uint64_t expected_unit = 0;
+    for (const auto side : sides) spec += (spec.size() > 6 ? "x" : "") + std::to_string(side);
+    const auto torus = topology::make_topology(spec);
+    EXPECT_EQ(spec_rings(spec), grid_rings(sides)) << spec;
+    for (const auto& m : MODELS) {
+      std::uint64_t expected = 0;
+      for (const auto side : sides) expected += expected_steps(side, m);
+      const auto o = run_plan(*torus, ring_schedule(*torus, grid_rings(sides), m), Collective::ALLREDUCE, m);
+      EXPECT_TRUE(o.report.ok()) << spec << " " << m.to_string();
+      EXPECT_EQ(o.report.nodes_correct, torus->num_nodes()) << spec << " " << m.to_string();
+      EXPECT_EQ(o.run.makespan, Rational(static_cast<std::int64_t>(expected))) << spec << " " << m.to_string();
+      if (m.ports == 1 && !m.half_duplex) expected_unit = expected;
+    }
+    if (sides.size() == 3 && sides[0] == 4) EXPECT_EQ(expected_unit, 9U);  // torus:4x4x4: 3 + 3 + 3
+  }
+  EXPECT_EQ(torus_rings(3, 5), grid_rings(std::vector<std::uint64_t>{3, 5}));
+}
+
 TEST(RingAllReduce, EachVariantNeedsItsPortModel) {
   // Bidirectional needs two sends at once; unidirectional needs a send and a receive at once.
   const auto ring = topology::make_topology("ring:6");

@@ -11,7 +11,10 @@
 /// Methods (N nodes, single port, full duplex unless said; "volume": blocks the busiest node sends):
 ///   - ring all-gather (ring:N, torus:AxB): in each ring of L nodes, L − 1 rounds in which every node
 ///     passes to its successor the group it received last (its own first); a torus runs its rows,
-///     then its columns with whole rows as groups: A + B − 2 steps, volume N − 1.
+///     then its columns with whole rows as groups: A + B − 2 steps, volume N − 1. Bidirectional
+///     (two ports, generic/ring.hpp's variant): each node also passes groups to its predecessor,
+///     ⌈(L−1)/2⌉ rounds to the right and ⌊(L−1)/2⌋ to the left, ⌈(L−1)/2⌉ steps a ring (8 on
+///     ring:16), volume N − 1 still, split between two links.
 ///   - recursive-doubling all-gather (2^d nodes, x linked to x ⊕ 2^i: Q_d, K_{2^d}): at step i node
 ///     x sends the 2^i blocks of its aligned group to x ⊕ 2^i: d steps, volume N − 1 (Thakur,
 ///     Rabenseifner, Gropp, IJHPCA 19(1), 2005, Section 4.1).
@@ -51,11 +54,13 @@ using topology::NodeId;
 inline constexpr NodeId MAX_TREE_ALLTOALL_NODES = 128;
 
 /// The ring all-gather over @p phases (generic::torus_rings / spec_rings: phase after phase, each
-/// ring as node ids in ring order).
+/// ring as node ids in ring order); @p bidirectional: groups travel both ways (two sends a node and
+/// step: generic::RingVariant::BIDIRECTIONAL).
 /// @throws ScheduleError naming the topology when two consecutive nodes of a ring are not linked or
 /// a phase does not cover every node exactly once.
 [[nodiscard]] schedule::Schedule ring_allgather(const topology::Topology& topology,
-                                                const std::vector<std::vector<std::vector<NodeId>>>& phases);
+                                                const std::vector<std::vector<std::vector<NodeId>>>& phases,
+                                                bool bidirectional = false);
 
 /// The recursive-doubling all-gather on 2^d nodes.
 /// @throws ScheduleError naming the topology when N is not a power of two or a link x — x ⊕ 2^i is

@@ -10,11 +10,14 @@
 /// | star               | allreduce (Oh, Choi, Primeaux 2005), allgather (NODUP broadcast), reducescatter (it, reversed) | star:N (allgather, reducescatter: N ≤ 7) |
 /// | recursive-doubling | allreduce, allgather                          | hypercube, complete of 2^k nodes (allreduce: any complete graph, folded) |
 /// | recursive-halving  | reducescatter (recursive doubling reversed)   | hypercube, complete of 2^k nodes      |
-/// | ring               | allreduce, allgather, reducescatter           | ring, torus                           |
+/// | ring               | allreduce, allgather, reducescatter           | ring, torus (one phase per dimension) |
 /// | bruck              | allgather, reducescatter, alltoall            | complete                              |
 /// | uniform            | allgather, reducescatter (the uniform gossip of optimal/uniform_search.hpp, reversed) | Cayley graphs (star, hypercube, ring, torus, complete) |
 /// | one-packet         | alltoall (total_exchange.hpp)                 | Cayley graphs                         |
 /// | combining          | alltoall (along the uniform gossip)           | Cayley graphs                         |
+/// | ring-split         | allreduce of N blocks of M/N (split_allreduce.hpp) | ring, torus                   |
+/// | rabenseifner       | allreduce of N blocks of M/N (split_allreduce.hpp) | hypercube, complete of 2^k nodes |
+/// | dimension-ordered  | allreduce, allgather, reducescatter (dimension_ordered.hpp) | products, meshes of two sides or more |
 /// | bfs-tree           | every collective                              | every topology                        |
 ///
 /// "complete" is a complete:N spec or any topology in which every two nodes are linked (a SimGrid
@@ -45,8 +48,8 @@
 
 namespace starnet::algorithms::collectives {
 
-/// The algorithms of the table, then the two rows a what-if study adds (a user's schedule file,
-/// the proven optimum).
+/// The algorithms of the table, then the three rows a what-if study adds (the word collectives on
+/// a shortest-path tree in timed runs, a user's schedule file, the proven optimum).
 enum class Algorithm : std::uint8_t {
   STAR,
   RECURSIVE_DOUBLING,
@@ -56,14 +59,19 @@ enum class Algorithm : std::uint8_t {
   UNIFORM,
   ONE_PACKET,
   COMBINING,
+  RING_SPLIT,
+  RABENSEIFNER,
+  DIMENSION_ORDERED,
   BFS_TREE,
+  WEIGHTED_TREE,
   SCHEDULE,
   OPTIMAL
 };
 /// The built-in algorithms, in catalogue order.
 inline constexpr Algorithm BUILTINS[] = {Algorithm::STAR,     Algorithm::RECURSIVE_DOUBLING, Algorithm::RECURSIVE_HALVING,
                                          Algorithm::RING,     Algorithm::BRUCK,              Algorithm::UNIFORM,
-                                         Algorithm::ONE_PACKET, Algorithm::COMBINING,        Algorithm::BFS_TREE};
+                                         Algorithm::ONE_PACKET, Algorithm::COMBINING,        Algorithm::RING_SPLIT,
+                                         Algorithm::RABENSEIFNER, Algorithm::DIMENSION_ORDERED, Algorithm::BFS_TREE};
 /// "star", "recursive-doubling", …, "bfs-tree", "schedule", "optimal".
 [[nodiscard]] std::string to_string(Algorithm a);
 /// A built-in by name; also "star-allreduce" and "star-broadcast" (the star algorithm's

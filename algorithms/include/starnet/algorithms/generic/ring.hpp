@@ -20,7 +20,8 @@
 ///     2), χ(L − 1) steps.
 /// A torus C_A × C_B (node (i, j) = i·B + j, as families.hpp numbers it) runs the rings of its
 /// rows (C_B) and then those of its columns (C_A), each node starting the second phase from its
-/// row's total: (B − 1) + (A − 1) steps unidirectional.
+/// row's total: (B − 1) + (A − 1) steps unidirectional; a torus of more sides (a k-ary n-cube)
+/// runs one phase per dimension alike, Σ (side − 1) steps (torus:4x4x4: 9; bidirectional 6).
 ///
 /// The word passed on lives in a slot (schedule.hpp): a node saves acc into slot 0 when a phase
 /// starts; unidirectional and coloured rounds send slot r mod 2 and keep the received word in
@@ -40,6 +41,7 @@
 #include <starnet/topology/topology.hpp>
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -58,8 +60,13 @@ enum class RingVariant : std::uint8_t { UNIDIRECTIONAL, BIDIRECTIONAL, COLOURED 
 /// the b columns, each ring as node ids in ring order. @pre a, b ≥ 1.
 [[nodiscard]] std::vector<std::vector<std::vector<NodeId>>> torus_rings(std::uint64_t a, std::uint64_t b);
 
-/// The rings of the topology a `ring:N` or `torus:AxB` spec names (torus_rings(1, N) or
-/// torus_rings(A, B)). @throws ScheduleError naming @p spec for any other family.
+/// The phases of a torus of any number of sides (families.hpp's mixed radix, the first side most
+/// significant): one phase per coordinate, the last first, each ring the nodes that differ in that
+/// coordinate only, in its order (torus_rings(a, b) is grid_rings({a, b})). @pre every side ≥ 1.
+[[nodiscard]] std::vector<std::vector<std::vector<NodeId>>> grid_rings(std::span<const std::uint64_t> sides);
+
+/// The rings of the topology a `ring:N` or `torus:AxBx…` spec names (torus_rings(1, N) or
+/// grid_rings of the sides). @throws ScheduleError naming @p spec for any other family.
 [[nodiscard]] std::vector<std::vector<std::vector<NodeId>>> spec_rings(std::string_view spec);
 
 /// The ring all-reduce over @p phases on @p topology.
