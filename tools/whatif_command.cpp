@@ -1,5 +1,5 @@
 // `starnet whatif`: one collective across topologies, port models, link costs and faults, every
-// run verified on the emulator and set beside its lower bound (issue 8; docs/whatif.md).
+// run verified on the emulator and set beside its lower bound (docs/whatif.md).
 #include "command.hpp"
 #include "json_output.hpp"
 #include "trace_output.hpp"

@@ -456,7 +456,7 @@ TEST(WhatIfCommand, ASingleNodeTopologyTakesZeroStepsInEveryCollective) {
 }
 
 TEST(WhatIfCommand, CompleteGraphsAndSimGridClustersGetRecursiveDoubling) {
-  // Issue 34, defect 10: complete:8 had only a BFS tree (14 steps) against a bound of 3.
+  // complete:8 had only a BFS tree (14 steps) against a bound of 3.
   auto r = run_starnet("whatif --topologies complete:8 --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto rows = r.json()["rows"];
@@ -494,7 +494,7 @@ TEST(WhatIfCommand, ReduceAndBroadcastRunTheTreeFromTheRoot) {
 }
 
 TEST(WhatIfCommand, ARowThatIsNotVerifiedSaysWhy) {
-  // #34: the table marks the row NO, a note says why.
+  // the table marks the row NO, a note says why.
   const auto file = whatif_scratch("broken.json");
   // An all-reduce on two nodes whose result never reaches node 1; the file names no topology.
   std::ofstream(file) << R"({"format":"starnet-schedule","version":1,"collective":"allreduce","chunks":1,"nodes":2,)"

@@ -255,7 +255,7 @@ TEST(Catalogue, StepCountsAreTheClassicOnes) {
   EXPECT_EQ(steps(Algorithm::RING, Collective::ALLREDUCE, "torus:2x3x4"), 1U + 2U + 3U);
   EXPECT_EQ(steps(Algorithm::RECURSIVE_DOUBLING, Collective::ALLGATHER, "hypercube:4"), 4U);
   EXPECT_EQ(steps(Algorithm::RECURSIVE_HALVING, Collective::REDUCESCATTER, "complete:16"), 4U);
-  EXPECT_EQ(steps(Algorithm::RECURSIVE_DOUBLING, Collective::ALLREDUCE, "complete:8"), 3U);  // issue 34, defect 10
+  EXPECT_EQ(steps(Algorithm::RECURSIVE_DOUBLING, Collective::ALLREDUCE, "complete:8"), 3U);
   EXPECT_EQ(steps(Algorithm::RECURSIVE_DOUBLING, Collective::ALLREDUCE, "complete:12"), 3U + 2U);  // folded
   EXPECT_EQ(steps(Algorithm::BRUCK, Collective::ALLGATHER, "complete:12"), 4U);  // ⌈log₂ 12⌉
   EXPECT_EQ(steps(Algorithm::BRUCK, Collective::ALLTOALL, "complete:12"), 4U);

@@ -1,4 +1,4 @@
-// Wall time of the total exchanges (issue 35): the one-packet exchange on S_7 (5,040 nodes, s
+// Wall time of the total exchanges: the one-packet exchange on S_7 (5,040 nodes, s
 // steps, every packet over its full distance) run and checked on the emulator, under a minute on
 // one core; the Pareto search of uniform combining exchanges on S_6, within a minute. Run:
 //   build/bin/starnet_benchmarks --benchmark_filter=Exchange
@@ -23,7 +23,7 @@ void BM_OnePacketExchangeStar7(benchmark::State& state) {
   for (auto _ : state) {
     const auto plan = coll::one_packet_exchange(g);
     const auto check = coll::check_exchange(g, plan);
-    // The step count is the status computed by BFS (issue 35's acceptance for S_7).
+    // The step count is the status computed by BFS (the acceptance figure for S_7).
     if (!check.verified || check.steps != status || plan.status != status) {
       throw std::runtime_error("S_7 exchange: " + check.problem);
     }

@@ -1,4 +1,4 @@
-// Wall time of a what-if study (issue 8: ≥ 4 topologies of ~120–1024 nodes × 2 port models ×
+// Wall time of a what-if study (≥ 4 topologies of ~120–1024 nodes × 2 port models ×
 // 3 fault rates in under a minute). Every row is planned, emulated in strict unit time and
 // verified node by node, as `starnet whatif` does. Run:
 //   build/bin/starnet_benchmarks --benchmark_filter=WhatIf

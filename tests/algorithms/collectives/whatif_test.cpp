@@ -256,7 +256,7 @@ TEST(WhatIfStudy, MessageSizeUsesTheAlphaBetaTimeOfEveryLink) {
 }
 
 TEST(WhatIfStudy, TimesBeyond64BitsStayExact) {
-  // Four links of prime bandwidths near 10^6: a path's time has a denominator near 10^24 (#34).
+  // Four links of prime bandwidths near 10^6: a path's time has a denominator near 10^24.
   const auto path = std::filesystem::temp_directory_path() / ("starnet_whatif_big_" + std::to_string(::getpid()) + ".dot");
   std::ofstream(path) << "graph { a -- b [bandwidth=1000003]; b -- c [bandwidth=1000033]; "
                          "c -- d [bandwidth=1000037]; d -- e [bandwidth=1000039]; }\n";
@@ -275,7 +275,7 @@ TEST(WhatIfStudy, TimesBeyond64BitsStayExact) {
   std::filesystem::remove(path);
 }
 
-// SimGrid's example platforms with their decimal bandwidths and latencies (#34): every row runs,
+// SimGrid's example platforms with their decimal bandwidths and latencies: every row runs,
 // is verified and keeps its makespan exact.
 TEST(WhatIfStudy, SimgridPlatformsRunWithExactTopologyCosts) {
   SKIP_WITHOUT_SIMGRID_EXAMPLES();

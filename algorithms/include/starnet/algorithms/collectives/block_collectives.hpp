@@ -2,7 +2,7 @@
 /// @file
 /// The blocked collectives (all-gather, reduce-scatter, gather, scatter, all-to-all) written as
 /// chunk schedules with one chunk per block (schedule/collective.hpp: C = N, k = 1), by the classic
-/// algorithms of MPI libraries and by spanning trees of any topology (issue 35; docs/collectives.md).
+/// algorithms of MPI libraries and by spanning trees of any topology (docs/collectives.md).
 ///
 /// Problem: on N nodes under the single-port (k-port) model, node v holds block v (all-gather,
 /// gather), or all N blocks (reduce-scatter, scatter's root, all-to-all), and the collective of

@@ -1,7 +1,7 @@
 #pragma once
 /// @file
 /// The one catalogue of built-in collective algorithms: which algorithm computes which collective
-/// on which family, and how to build its schedule (issue 35; issue 34, defect 10). `whatif` takes
+/// on which family, and how to build its schedule. `whatif` takes
 /// its rows from it, `schedule export` its algorithms, and the exact search (optimal_search.hpp)
 /// its upper bound, so that an algorithm known to one is known to all (docs/collectives.md).
 ///

@@ -2,7 +2,7 @@
 /// @file
 /// The Pareto front of uniform combining total exchanges on a Cayley graph: for each step count T,
 /// from the fewest (the uniform gossip's) up to where the volume reaches the status s, the least
-/// volume V of a generator sequence of T steps (issue 35; docs/collectives.md).
+/// volume V of a generator sequence of T steps (docs/collectives.md).
 ///
 /// Problem: over sequences g_1..g_T of generators, minimise V(g) = Σ_h d_T(h), d_T(h) the length
 /// of the shortest subsequence whose product is h (total_exchange.hpp: the combining exchange's

@@ -2,8 +2,8 @@
 /// @file
 /// The total exchange (all-to-all personalized: node u has a distinct packet for every node v) on
 /// Cayley graphs — star, hypercube, ring, torus, complete (optimal/uniform_search.hpp) — in two
-/// models, both uniform: every node uses the same generator at each step (issue 35;
-/// docs/collectives.md).
+/// models, both uniform: every node uses the same generator at each step
+/// (docs/collectives.md).
 ///
 /// Notation: a packet of offset h goes from node o to node o·h; dist(h) is the length of a shortest
 /// word of generators for h, and the *status* s = Σ_h dist(h) is a node's total distance to all

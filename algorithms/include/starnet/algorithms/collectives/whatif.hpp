@@ -1,7 +1,7 @@
 #pragma once
 /// @file
 /// What-if studies: the same collective across topologies, port models, link costs and faults,
-/// every run verified and set beside its lower bound (issue 8; `starnet whatif`, docs/whatif.md).
+/// every run verified and set beside its lower bound (`starnet whatif`, docs/whatif.md).
 ///
 /// For each topology spec, each fault scenario (the explicit failed links and nodes, plus random
 /// link faults at each rate) and each port model, the study runs every algorithm the catalogue

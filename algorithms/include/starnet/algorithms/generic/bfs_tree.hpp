@@ -1,7 +1,7 @@
 #pragma once
 /// @file
 /// Reduce, broadcast and all-reduce (reduce, then broadcast) over a breadth-first spanning tree
-/// of any topology, scheduled greedily under the k-port model (issue 8).
+/// of any topology, scheduled greedily under the k-port model.
 ///
 /// Problem: given a connected topology with symmetric links, a root r and k ports, plan a
 /// collective (schedule.hpp) on a BFS tree T of r so that in every step each node receives at

@@ -1,7 +1,7 @@
 #pragma once
 /// @file
 /// Lower bounds on the steps (or time) of reduce, broadcast and all-reduce under a port model,
-/// printed beside every measured step count of the what-if study (issue 8; docs/whatif.md).
+/// printed beside every measured step count of the what-if study (docs/whatif.md).
 ///
 /// Model: one word per node, messages of one word, a transfer takes one step (or, timed, at least
 /// c_min, the smallest link cost); a node takes part in at most k receives (and k sends) at once,

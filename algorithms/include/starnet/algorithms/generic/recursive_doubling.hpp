@@ -1,6 +1,6 @@
 #pragma once
 /// @file
-/// All-reduce by recursive doubling on the hypercube Q_d (issue 8).
+/// All-reduce by recursive doubling on the hypercube Q_d.
 ///
 /// Problem: all-reduce of one word per node on Q_d (node x linked to x ⊕ 2^i, i < d) under a
 /// port model.

@@ -1,6 +1,7 @@
 #pragma once
 /// @file
-/// Ring all-reduce of one word per node on a ring C_N or a torus C_A × C_B (issue 8).
+/// Ring all-reduce of one word per node on a ring C_N or a torus of any dimension, one ring phase
+/// per dimension.
 ///
 /// Problem: all-reduce of one word per node on the rings of a ring or torus, under a port model.
 ///

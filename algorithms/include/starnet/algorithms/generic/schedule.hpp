@@ -1,7 +1,7 @@
 #pragma once
 /// @file
 /// Collective schedules on an arbitrary topology, and the one node program that executes any of
-/// them (issue 8).
+/// them.
 ///
 /// Problem: every node v of a topology holds a word x_v; all-reduce leaves x_0 ⊕ … ⊕ x_{N−1} at
 /// every node, reduce leaves it at the root, broadcast leaves x_root at every node, under a port

@@ -1,7 +1,7 @@
 #pragma once
 /// @file
 /// What-if platforms: a topology with failed links and nodes removed, restricted to what a root
-/// still reaches, with the link costs of the study (issue 8).
+/// still reaches, with the link costs of the study.
 ///
 /// Problem: given a topology G = (V, E), failed links F_E and failed nodes F_V, and a root r ∉ F_V,
 /// build G' = the connected component of r in (V ∖ F_V, E ∖ F_E, minus links touching F_V), as a
