@@ -8,7 +8,7 @@
 
 #include <starnet/api/schedule.hpp>
 #include <starnet/api/star.hpp>
-#include <starnet/core/error.hpp>
+#include <starnet/api/core.hpp>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -6,8 +6,7 @@
 /// (0 success, 1 a verification failed). Errors are thrown (starnet::Error) and main() maps them
 /// to exit codes 2 and 3 (README, "Exit codes").
 
-#include <starnet/core/error.hpp>
-#include <starnet/core/rational.hpp>
+#include <starnet/api/core.hpp>
 
 #include <CLI/CLI.hpp>
 

@@ -4,7 +4,7 @@
 #include "json_output.hpp"
 
 #include <starnet/api/markov.hpp>
-#include <starnet/core/error.hpp>
+#include <starnet/api/core.hpp>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

@@ -15,7 +15,7 @@
 #include <starnet/algorithms/nonclairvoyant/studies.hpp>
 #include <starnet/algorithms/nonclairvoyant/worst_case.hpp>
 #include <starnet/topology/complete_graph.hpp>
-#include <starnet/core/error.hpp>
+#include <starnet/api/core.hpp>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

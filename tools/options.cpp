@@ -5,7 +5,7 @@
 #include "command.hpp"
 
 #include <starnet/api/settings.hpp>
-#include <starnet/core/error.hpp>
+#include <starnet/api/core.hpp>
 
 #include <fmt/format.h>
 

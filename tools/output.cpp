@@ -1,6 +1,6 @@
 #include "command.hpp"
 
-#include <starnet/core/error.hpp>
+#include <starnet/api/core.hpp>
 
 #include <fmt/format.h>
 

@@ -2,7 +2,7 @@
 
 #include "command.hpp"
 
-#include <starnet/core/error.hpp>
+#include <starnet/api/core.hpp>
 
 #include <fmt/format.h>
 

@@ -7,7 +7,7 @@
 /// report them. `auto` draws only when standard error is a terminal, so that logs, pipes and the tests see
 /// nothing; `always` also writes to files, one line per report.
 
-#include <starnet/core/interrupt.hpp>
+#include <starnet/api/core.hpp>
 
 #include <memory>
 #include <string>

@@ -15,8 +15,7 @@
 #include <starnet/algorithms/trees/tree_planner.hpp>
 #include <starnet/emulator/engine.hpp>
 #include <starnet/topology/complete_graph.hpp>
-#include <starnet/core/error.hpp>
-#include <starnet/core/rational.hpp>
+#include <starnet/api/core.hpp>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

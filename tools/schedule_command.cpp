@@ -7,7 +7,7 @@
 #include "json_output.hpp"
 
 #include <starnet/api/schedule.hpp>
-#include <starnet/core/error.hpp>
+#include <starnet/api/core.hpp>
 
 #include <fmt/format.h>
 
@@ -105,7 +105,7 @@ int run(const RunOptions& o) {
                                  o.costs));
   }
   request.timed = o.costs == "topology";
-  if (!o.checking.empty()) request.checking = emulator::parse_checking(o.checking, "--checking");
+  if (!o.checking.empty()) request.checking = api::parse_checking(o.checking);
   request.chunk_size = api::parse_number(o.chunk_size, "chunk_size", 0, /*strictly=*/true);
   if (!o.latency.empty()) request.latency = api::parse_number(o.latency, "latency", 0);
   if (!o.bandwidth.empty()) request.bandwidth = api::parse_number(o.bandwidth, "bandwidth", 0, /*strictly=*/true);

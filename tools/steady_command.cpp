@@ -11,7 +11,7 @@
 #include <starnet/api/settings.hpp>
 #include <starnet/algorithms/steady_state/planner.hpp>
 #include <starnet/algorithms/steady_state/schedule_program.hpp>
-#include <starnet/core/error.hpp>
+#include <starnet/api/core.hpp>
 #include <starnet/topology/families.hpp>
 
 #include <fmt/format.h>

@@ -13,7 +13,7 @@
 #include <starnet/api/markup.hpp>
 #include <starnet/api/star_layout.hpp>
 
-#include <starnet/core/error.hpp>
+#include <starnet/api/core.hpp>
 #include <starnet/topology/families.hpp>
 #include <starnet/topology/spec.hpp>
 

@@ -3,7 +3,7 @@
 #include "command.hpp"
 
 #include <starnet/api/viz.hpp>
-#include <starnet/core/error.hpp>
+#include <starnet/api/core.hpp>
 #include <starnet/topology/spec.hpp>
 
 #include <fmt/format.h>

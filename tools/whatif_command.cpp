@@ -8,7 +8,7 @@
 #include <starnet/api/optimal.hpp>
 
 #include <starnet/api/whatif.hpp>
-#include <starnet/core/error.hpp>
+#include <starnet/api/core.hpp>
 #include <starnet/topology/input.hpp>
 
 #include <fmt/format.h>
