@@ -9,10 +9,7 @@
 
 #include <starnet/api/steady.hpp>
 #include <starnet/api/settings.hpp>
-#include <starnet/algorithms/steady_state/planner.hpp>
-#include <starnet/algorithms/steady_state/schedule_program.hpp>
 #include <starnet/api/core.hpp>
-#include <starnet/topology/families.hpp>
 
 #include <fmt/format.h>
 
@@ -27,7 +24,6 @@
 namespace starnet::tools {
 namespace {
 
-namespace ss = algorithms::steady_state;
 
 struct SteadyOptions {
   std::string topology;
@@ -47,7 +43,7 @@ struct SteadyOptions {
   bool json = false;
 };
 
-std::string emulation_text(const char* what, const ss::ScheduleEmulation& e) {
+std::string emulation_text(const char* what, const api::ScheduleEmulation& e) {
   std::string out = fmt::format(
       "emulated {} for K = {}: {} operations completed, bound TP·K = {}, ratio {} ({:.4f}); Proposition 1 "
       "guarantees {}\n",

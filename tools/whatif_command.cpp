@@ -9,7 +9,6 @@
 
 #include <starnet/api/whatif.hpp>
 #include <starnet/api/core.hpp>
-#include <starnet/topology/input.hpp>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -290,7 +289,7 @@ int run(const WhatIfOptions& o) {
   TraceRuns traces(o.trace);
   if (o.trace.wanted()) {
     request.observer = [&traces](const WhatIfRow& r, const emulator::RunResult<Rational>& run,
-                                 const topology::Topology& net) {
+                                 const api::Topology& net) {
       traces.add(run.trace, net,
                  fmt::format("{} {} ({} ports, faults: {})", r.topology, to_string(r.algorithm), port_text(r.ports),
                              r.faults));

@@ -21,6 +21,10 @@
 
 namespace starnet::api {
 
+/// A periodic schedule run on the emulator, as both faces report it (steady_state/schedule_program.hpp).
+using algorithms::steady_state::ScheduleEmulation;
+
+
 struct SteadyRequest {
   /// SCATTER, ALLTOALL (the paper's "gossip": series of personalised all-to-alls) or REDUCE.
   Collective collective = Collective::SCATTER;
