@@ -4,7 +4,6 @@
 
 #include <starnet/api/viz.hpp>
 #include <starnet/api/core.hpp>
-#include <starnet/topology/spec.hpp>
 
 #include <fmt/format.h>
 
@@ -22,7 +21,8 @@ struct VizOptions {
 };
 
 int run_page(const VizOptions& o, bool broadcast) {
-  const int n = topology::star_dimension(topology::parse_spec(o.topology));
+  auto request = api::StarRequest::on(o.topology, broadcast ? api::Collective::ALLGATHER : api::Collective::ALLREDUCE);
+  const int n = request.n;
   try {
     api::check_page_size(n);
   } catch (const UsageError& e) {
@@ -32,19 +32,17 @@ int run_page(const VizOptions& o, bool broadcast) {
                                  o.topology));
   }
   if (!o.schedule.empty()) {
-    const auto page = api::schedule_page(api::load_schedule(o.schedule, o.topology));
+    const auto loaded = api::load_schedule(o.schedule, o.topology);
+    const auto page = api::schedule_page(loaded);
     write_file_atomically(o.output, page.html);
     if (o.output != "-") {
       std::cout << fmt::format("{}: schedule {} on star:{}, {}, {} (the paper: {}), {}\n", o.output,
-                               o.schedule, n, plural(topology::StarGraph::factorial(n), "node", "nodes"),
+                               o.schedule, n, plural(loaded.topology->num_nodes(), "node", "nodes"),
                                plural(page.steps, "step", "steps"),
                                algorithms::star::allreduce_steps(n), page.verified ? "verified" : "NOT VERIFIED");
     }
     return page.verified ? 0 : 1;
   }
-  api::StarRequest request;
-  request.collective = broadcast ? api::Collective::ALLGATHER : api::Collective::ALLREDUCE;
-  request.n = n;
   request.op = api::parse_op(o.op);
   request.trace = true;
   const api::StarResult out = api::run_star(request);
@@ -54,7 +52,7 @@ int run_page(const VizOptions& o, bool broadcast) {
     std::cout << fmt::format(
         "{}: {} on star:{}, {}, {}, {}, {}\n", o.output,
         broadcast ? "all-to-all broadcast" : "all-reduce (" + algorithms::star::to_string(request.op) + ")", n,
-        plural(topology::StarGraph::factorial(n), "node", "nodes"), plural(page.steps, "step", "steps"),
+        plural(out.graph->size(), "node", "nodes"), plural(page.steps, "step", "steps"),
         plural(out.run.counters.messages, "message", "messages"),
         page.verified ? "verified" : "NOT VERIFIED");
   }
