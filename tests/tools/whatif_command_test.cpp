@@ -336,7 +336,8 @@ TEST(WhatIfCommand, TheAllReduceBoundOfAMebibyteVectorIsBelowTheToolsOwnReduceSc
   ASSERT_EQ(rs.exit_code, 0) << rs.err;
   ASSERT_EQ(ag.exit_code, 0) << ag.err;
   const double split = fastest(rs.json()) + fastest(ag.json());
-  for (const auto& row : all.json()["rows"]) {
+  const auto document = all.json();  // a range-for over a temporary's member would outlive it
+  for (const auto& row : document["rows"]) {
     // 4α + 2·15/16·M/β = 1e-6·4 + 1.048576e-3·30/16.
     EXPECT_EQ(exact(row, "lower_bound_time"), "12313/6250000") << row["algorithm"];
     EXPECT_LE(row["lower_bound_time"].get<double>(), split) << row["algorithm"];
