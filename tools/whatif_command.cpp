@@ -270,7 +270,8 @@ int run(const WhatIfOptions& o) {
   if (!o.plot.empty()) (void)plot_format(o.plot);
   api::WhatIfRequest request;
   request.collective = api::parse_collective(o.collective);
-  request.topologies = api::split_list(o.topologies);
+  const auto specs = api::split_list(o.topologies);
+  request.topologies.assign(specs.begin(), specs.end());
   request.port_models = api::port_models(o.ports, o.duplex);
   request.costs = algorithms::generic::parse_cost_kind(o.costs, "--costs");
   request.message_size = api::parse_number(o.message_size, "message_size", 0, /*strictly=*/true);

@@ -14,6 +14,8 @@
 #include <algorithm>
 #include <charconv>
 #include <filesystem>
+#include <map>
+#include <memory>
 
 namespace starnet::api {
 namespace {
@@ -25,9 +27,13 @@ namespace sch = algorithms::schedule;
 /// `optimal` as one more row: the proven optimum (SAT) of the study's collective, or the bracket
 /// the time limit leaves. All-reduce: gossip (messages of several values); broadcast: from the root;
 /// reduce: the broadcast reversed (every link has its reverse in the families what-if runs).
-coll::ExtraAlgorithm optimal_rows(Collective collective, const std::string& root, std::optional<double> seconds) {
-  return [collective, root, seconds](const topology::Topology& t, const std::string& spec,
-                                     const emulator::PortModel& ports) {
+/// The study's topologies by the name its rows carry.
+using Named = std::shared_ptr<const std::map<std::string, TopologyRef>>;
+
+coll::ExtraAlgorithm optimal_rows(Collective collective, const std::string& root, std::optional<double> seconds,
+                                  Named named) {
+  return [collective, root, seconds, named](const topology::Topology& t, const std::string& spec,
+                                            const emulator::PortModel& ports) {
     coll::ExtraRun x;
     if (collective != Collective::ALLREDUCE && collective != Collective::ALLGATHER &&
         collective != Collective::REDUCE && collective != Collective::BROADCAST) {
@@ -41,7 +47,7 @@ coll::ExtraAlgorithm optimal_rows(Collective collective, const std::string& root
       return x;
     }
     OptimalRequest request;
-    request.topology = spec;
+    request.topology = named->at(spec);
     // A reduce is searched as the broadcast it reverses (every link goes both ways here).
     request.collective = algorithms::optimal::goal_of(collective) == algorithms::optimal::Goal::GOSSIP
                              ? collective
@@ -68,7 +74,7 @@ coll::ExtraAlgorithm optimal_rows(Collective collective, const std::string& root
 
 /// A schedule file (starnet JSON or MSCCL XML) as one more row: read once, resolved against each
 /// topology.
-coll::ExtraAlgorithm schedule_rows(const std::string& path, Collective collective) {
+coll::ExtraAlgorithm schedule_rows(const std::string& path, Collective collective, Named named) {
   const std::string where = fmt::format("schedule file \"{}\"", path);
   const auto text = std::make_shared<const std::string>(
       read_input(path, where, "a starnet schedule (JSON) or MSCCL algorithm (XML) file"));
@@ -78,8 +84,8 @@ coll::ExtraAlgorithm schedule_rows(const std::string& path, Collective collectiv
   // where it names one, so that a node name it lacks does.
   const ScheduleHeader header = read_schedule_header(*text, where);
   if (!header.topology.empty()) (void)parse_schedule(*text, where, std::nullopt, folder);
-  return [text, where, folder, name, collective, header](const topology::Topology& t, const std::string& spec,
-                                                        const emulator::PortModel& ports) {
+  return [text, where, folder, name, collective, header, named](const topology::Topology& t, const std::string& spec,
+                                                               const emulator::PortModel& ports) {
     coll::ExtraRun x;
     x.variant = name;
     if (header.collective != collective) {
@@ -93,7 +99,7 @@ coll::ExtraAlgorithm schedule_rows(const std::string& path, Collective collectiv
       return x;
     }
     try {
-      const auto l = parse_schedule(*text, where, TopologyRef(spec), folder);
+      const auto l = parse_schedule(*text, where, named->at(spec), folder);
       sch::ScheduleRunSettings settings;
       settings.config.ports = ports;
       settings.config.checking = default_checking(*l.schedule, false);
@@ -169,14 +175,26 @@ WhatIfResult run_whatif(const WhatIfRequest& request) {
     return kept;
   };
   const auto equal = [](const auto& a, const auto& b) { return a == b; };
-  const auto topologies = once(request.topologies, equal);
+  const auto topologies = once(request.topologies, [](const TopologyRef& a, const TopologyRef& b) {
+    return a.spec() == b.spec() && a.from_spec() == b.from_spec() && (a.from_spec() || same_topology(a, b));
+  });
+  // Rows name their topology: two different ones under one name could not be told apart.
+  auto named = std::make_shared<std::map<std::string, TopologyRef>>();
+  std::vector<coll::StudyTopology> study_topologies;
+  for (const auto& t : topologies) {
+    if (!named->emplace(t.spec(), t).second) {
+      throw UsageError(Setting{"topologies", t.spec()},
+                       "two different topologies go by this name (expected one name a topology)");
+    }
+    study_topologies.push_back(t.from_spec() ? coll::StudyTopology(t.spec()) : coll::StudyTopology(t.spec(), t.topology()));
+  }
   const auto models = once(request.port_models, [](const emulator::PortModel& a, const emulator::PortModel& b) {
     return a.ports == b.ports && a.half_duplex == b.half_duplex;
   });
   const auto rates = once(request.fail_rates, equal);
   coll::WhatIfStudy study;
   study.collective(request.collective)
-      .topologies(topologies)
+      .topologies(study_topologies)
       .port_models(models)
       .costs(request.costs)
       .message_size(request.message_size)
@@ -190,10 +208,11 @@ WhatIfResult run_whatif(const WhatIfRequest& request) {
       .op(request.op)
       .values(make_values(request.values, request.seed));
   if (!request.schedule.empty()) {
-    study.extra(coll::Algorithm::SCHEDULE, schedule_rows(request.schedule, request.collective));
+    study.extra(coll::Algorithm::SCHEDULE, schedule_rows(request.schedule, request.collective, named));
   }
   if (request.optimal) {
-    study.extra(coll::Algorithm::OPTIMAL, optimal_rows(request.collective, request.root, request.optimal_seconds));
+    study.extra(coll::Algorithm::OPTIMAL,
+                optimal_rows(request.collective, request.root, request.optimal_seconds, named));
   }
   if (request.observer) study.observe_runs(request.observer);
   study.run();

@@ -63,7 +63,7 @@ py::object optimal_study(const std::string& study, const py::object& time_limit,
   return document([&] { return s.to_json(); });
 }
 
-py::object whatif(const std::string& collective, const std::vector<std::string>& topologies, const std::string& ports,
+py::object whatif(const std::string& collective, const std::vector<api::TopologyRef>& topologies, const std::string& ports,
                   const std::string& duplex, const std::string& costs, const std::string& message_size,
                   const std::optional<std::string>& latency, const std::optional<std::string>& bandwidth,
                   const py::object& seed, const std::string& fail_links, const std::string& fail_nodes,

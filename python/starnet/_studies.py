@@ -7,7 +7,7 @@ from . import _core
 from ._progress import progress_bar
 from ._results import Result, RunResult, cli_form, pythonic
 from ._schedule import Schedule
-from ._topology import Topology, spec_of, topology_ref
+from ._topology import Topology, topology_ref
 
 __all__ = ["OptimalResult", "optimal", "optimal_study", "whatif", "montecarlo", "reduce", "markov"]
 
@@ -147,14 +147,14 @@ def whatif(collective="allreduce", topologies=(), ports=1, duplex="full", costs=
     """
     if isinstance(topologies, (str, Topology)):
         topologies = [topologies]
-    specs = []
+    refs = []
     for t in topologies:
         if isinstance(t, str) and "," in t:
-            specs.extend(s.strip() for s in t.split(",") if s.strip())
+            refs.extend(topology_ref(s.strip(), "topologies") for s in t.split(",") if s.strip())
         else:
-            specs.append(spec_of(t, "topologies"))
+            refs.append(topology_ref(t, "topologies"))
     with progress_bar(progress, "whatif") as bar:
-        doc = _core.whatif(collective, specs, _list(ports, "ports"), _list(duplex, "duplex"), costs,
+        doc = _core.whatif(collective, refs, _list(ports, "ports"), _list(duplex, "duplex"), costs,
                            _exact(message_size, "message_size"),
                            None if latency is None else _exact(latency, "latency"),
                            None if bandwidth is None else _exact(bandwidth, "bandwidth"), seed,

@@ -77,6 +77,40 @@ def test_whatif_is_a_dataframe_of_the_command_lines_rows():
     assert stable(frame.attrs["document"]) == stable(expected)
 
 
+def test_whatif_takes_a_topology_built_in_memory_as_the_command_line_takes_its_file(tmp_path):
+    # The Petersen graph from networkx, and the same graph written as a DOT file for the command line:
+    # the same rows (bounds, steps, the proven optimum, a schedule file's row), named by the graph.
+    petersen = starnet.Topology.from_networkx(nx.petersen_graph(), name="petersen")
+    dot = tmp_path / "petersen.dot"
+    petersen.export("dot", dot)
+    schedule = starnet.Schedule.export("bfs-tree", petersen, collective="allreduce")
+    schedule.save(tmp_path / "tree.json")
+    for collective in ("allreduce", "broadcast", "alltoall"):
+        frame = starnet.whatif(collective=collective, topologies=[petersen, "ring:10"], optimal=collective != "alltoall",
+                               schedule=tmp_path / "tree.json")
+        expected = cli_json("whatif", "--collective", collective, "--topologies", f"{dot},ring:10",
+                            *(["--optimal"] if collective != "alltoall" else []),
+                            "--schedule", str(tmp_path / "tree.json"))
+        assert frame.attrs["verified"] is True and expected["verified"] is True, collective
+        assert set(frame["topology"]) == {"petersen", "ring:10"}
+        rows = frame.attrs["document"]["rows"]
+        for row in rows:
+            if row["topology"] == "petersen":
+                row["topology"] = str(dot)
+        assert stable(rows) == stable(expected["rows"]), collective
+    assert list(frame[frame["topology"] == "petersen"]["nodes"]) == [10] * (frame["topology"] == "petersen").sum()
+
+
+def test_whatif_refuses_two_different_topologies_under_one_name():
+    twice = [starnet.Topology.from_networkx(nx.path_graph(3), name="p"),
+             starnet.Topology.from_networkx(nx.path_graph(4), name="p")]
+    with pytest.raises(starnet.InputError, match="topologies=p: two different topologies go by this name"):
+        starnet.whatif(topologies=twice)
+    same = starnet.Topology.from_networkx(nx.path_graph(3), name="p")
+    assert len(starnet.whatif(topologies=[same, starnet.Topology.from_networkx(nx.path_graph(3), name="p")])) == \
+        len(starnet.whatif(topologies=[same]))
+
+
 def test_whatif_timed_makespans_are_floats_that_plot_with_exact_fraction_twins():
     dot = os.path.join(GOLDEN, "steady_figure2.dot")
     frame = starnet.whatif(topologies=[dot], costs="topology", message_size=Fraction(3, 2))

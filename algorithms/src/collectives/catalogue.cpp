@@ -85,14 +85,14 @@ bool power_of_two(topology::NodeId n) { return std::has_single_bit(n); }
 
 }  // namespace
 
-Shape shape_of(const topology::Topology& t, std::string_view spec) {
+Shape shape_of(const topology::Topology& t, std::string_view spec, bool from_spec) {
   Shape s;
   s.spec = std::string(spec);
   s.nodes = t.num_nodes();
+  s.family = "other";
   try {
-    s.family = topology::parse_spec(spec).family;
+    if (from_spec) s.family = topology::parse_spec(spec).family;
   } catch (const TopologyError&) {
-    s.family = "other";
   }
   if (cayley_family(s.family)) {
     if (s.nodes >= 2 && s.nodes <= optimal::MAX_UNIFORM_ORDER) s.cayley = s.spec;

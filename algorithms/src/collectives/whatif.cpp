@@ -226,9 +226,10 @@ class Runner {
  public:
   Runner(Settings settings, std::vector<WhatIfRow>& rows) : s_(std::move(settings)), rows_(rows) {}
 
-  /// Appends the rows of one topology spec.
-  void topology(const std::string& spec_text) {
-    const auto base = topology::make_topology(spec_text);
+  /// Appends the rows of one topology.
+  void topology(const StudyTopology& given) {
+    const std::string& spec_text = given.name;
+    const auto base = given.built ? given.built : std::shared_ptr<const topology::Topology>(topology::make_topology(spec_text));
     spec_ = spec_text;
     base_ = base.get();
     Faults fixed;
@@ -259,8 +260,8 @@ class Runner {
                              generic::MAX_SUBNETWORK_NODES);
     }
     intact_ = intact ? &*intact : nullptr;
-    vertex_transitive_ = topology::is_vertex_transitive(spec_text);
-    shape_ = shape_of(*base, spec_text);
+    vertex_transitive_ = !given.built && topology::is_vertex_transitive(spec_text);
+    shape_ = shape_of(*base, spec_text, !given.built);
     const auto algorithms = algorithms_for(s_.collective, shape_);
 
     std::vector<std::optional<double>> scenarios(s_.rates.begin(), s_.rates.end());
@@ -827,7 +828,7 @@ WhatIfStudy& WhatIfStudy::run() {
       {collective_, models_, link_costs, failed_links_, failed_nodes_, rates_, seed_, root_, op_, values_, extras_,
        observer_},
       rows_);
-  for (const auto& spec : specs_) runner.topology(spec);
+  for (const auto& t : specs_) runner.topology(t);
   wall_seconds_ = seconds_since(start);
   return *this;
 }

@@ -24,7 +24,8 @@ inline constexpr topology::NodeId MAX_WHATIF_OPTIMAL_NODES = 64;
 
 struct WhatIfRequest {
   Collective collective = Collective::ALLREDUCE;
-  std::vector<std::string> topologies;
+  /// Specs, files or topologies built in memory; each row names its topology by spec (or name).
+  std::vector<TopologyRef> topologies;
   /// Every port model is tried on every topology (default: single-port full duplex).
   std::vector<emulator::PortModel> port_models{emulator::PortModel{}};
   algorithms::generic::CostKind costs = algorithms::generic::CostKind::UNIT;

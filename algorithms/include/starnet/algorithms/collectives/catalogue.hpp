@@ -98,8 +98,9 @@ struct Shape {
   /// The spec of the Cayley group whose element ids are the topology's node ids (empty: none).
   std::string cayley;
 };
-/// @p topology's shape; @p spec names it. O(V + E), O(V²) to recognise a file's K_N.
-[[nodiscard]] Shape shape_of(const topology::Topology& topology, std::string_view spec);
+/// @p topology's shape; @p spec names it. A topology built in memory (@p from_spec false) is
+/// known by its structure alone, whatever its name spells. O(V + E), O(V²) to recognise a K_N.
+[[nodiscard]] Shape shape_of(const topology::Topology& topology, std::string_view spec, bool from_spec = true);
 
 /// Why @p a does not compute @p c on @p shape, or nothing when it does.
 [[nodiscard]] std::optional<std::string> why_not(Algorithm a, Collective c, const Shape& shape);

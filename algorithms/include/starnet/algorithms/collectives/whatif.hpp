@@ -63,6 +63,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -94,13 +95,24 @@ struct ExtraRun {
   std::uint64_t volume = 0;  ///< packets the busiest node sends
   bool verified = false;
 };
-/// Runs the user's algorithm on @p topology (the intact one @p spec names) under @p ports, in unit
-/// time with strict checks.
+/// Runs the user's algorithm on @p topology (the intact one @p spec names: a spec, or the name of a
+/// topology built in memory) under @p ports, in unit time with strict checks.
 using ExtraAlgorithm =
     std::function<ExtraRun(const topology::Topology& topology, const std::string& spec, const emulator::PortModel& ports)>;
 
+/// A topology of a study: a spec (spec.hpp), made when its rows run, or a topology built in memory
+/// under a name, known by its structure alone (the generic algorithms, a K_N's group ones).
+struct StudyTopology {
+  StudyTopology(std::string spec) : name(std::move(spec)) {}  // NOLINT: a spec is a topology here
+  StudyTopology(const char* spec) : name(spec) {}             // NOLINT: likewise
+  StudyTopology(std::string called, std::shared_ptr<const topology::Topology> made)
+      : name(std::move(called)), built(std::move(made)) {}
+  std::string name;
+  std::shared_ptr<const topology::Topology> built;  ///< none: made from the spec `name`
+};
+
 struct WhatIfRow {
-  std::string topology;  ///< the spec
+  std::string topology;  ///< the spec, or the name of a topology built in memory
   Algorithm algorithm = Algorithm::BFS_TREE;
   std::string variant;  ///< e.g. "unidirectional" for ring, "split exchanges" for recursive doubling
   emulator::PortModel ports;
@@ -152,10 +164,13 @@ class WhatIfStudy {
     collective_ = c;
     return *this;
   }
-  /// Topology specs (spec.hpp), e.g. "star:5", "torus:11x11".
-  WhatIfStudy& topologies(std::vector<std::string> specs) {
-    specs_ = std::move(specs);
+  /// Topology specs (spec.hpp), e.g. "star:5", "torus:11x11", or topologies built in memory.
+  WhatIfStudy& topologies(std::vector<StudyTopology> list) {
+    specs_ = std::move(list);
     return *this;
+  }
+  WhatIfStudy& topologies(const std::vector<std::string>& specs) {
+    return topologies(std::vector<StudyTopology>(specs.begin(), specs.end()));
   }
   /// Port models, each k ≥ 1 (default: single-port full duplex).
   WhatIfStudy& port_models(std::vector<emulator::PortModel> models) {
@@ -249,7 +264,7 @@ class WhatIfStudy {
 
  private:
   Collective collective_ = Collective::ALLREDUCE;
-  std::vector<std::string> specs_;
+  std::vector<StudyTopology> specs_;
   std::vector<emulator::PortModel> models_{emulator::PortModel{}};
   CostKind costs_ = CostKind::UNIT;
   Rational message_size_ = 1;
