@@ -125,6 +125,39 @@ TEST(RunWhatIf, LatencyAndBandwidthPriceAStepSynchronousRunExactly) {
   EXPECT_TRUE(found);
 }
 
+TEST(RunWhatIf, ATopologyBuiltInMemoryGetsTheRowsOfTheSameGraphGivenAsASpec) {
+  // K_4 built from edges is known by its structure: the group algorithms of complete:4 apply.
+  std::vector<EdgeSpec> edges;
+  for (std::size_t u = 0; u < 4; ++u) {
+    for (std::size_t v = u + 1; v < 4; ++v) edges.push_back({u, v});
+  }
+  const auto k4 = platform_from_edges("k4", {"0", "1", "2", "3"}, edges, false);
+  for (const auto c : {Collective::ALLREDUCE, Collective::ALLTOALL}) {
+    WhatIfRequest built;
+    built.collective = c;
+    built.topologies = {k4};
+    WhatIfRequest named = built;
+    named.topologies = {"complete:4"};
+    const auto a = run_whatif(built);
+    const auto b = run_whatif(named);
+    ASSERT_TRUE(a.verified);
+    ASSERT_EQ(a.rows.size(), b.rows.size());
+    for (std::size_t i = 0; i < a.rows.size(); ++i) {
+      EXPECT_EQ(a.rows[i].topology, "k4");
+      EXPECT_EQ(a.rows[i].algorithm, b.rows[i].algorithm);
+      EXPECT_EQ(a.rows[i].steps, b.rows[i].steps);
+      EXPECT_EQ(a.rows[i].lower_bound, b.rows[i].lower_bound);
+    }
+  }
+  // A name that spells a spec gives the topology no family: a path named "ring:3" is no ring.
+  const auto path = platform_from_edges("ring:3", {"a", "b", "c"}, {{0, 1}, {1, 2}}, false);
+  WhatIfRequest r;
+  r.topologies = {path};
+  const auto out = run_whatif(r);
+  ASSERT_TRUE(out.verified);
+  for (const auto& row : out.rows) EXPECT_NE(row.algorithm, coll::Algorithm::RING) << row.reason;
+}
+
 TEST(RunWhatIf, RefusesBadSettingsNamingThem) {
   WhatIfRequest r;
   r.topologies = {"ring:4"};
