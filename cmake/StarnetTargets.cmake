@@ -61,3 +61,22 @@ function(starnet_tests folder part)
     target_link_libraries(starnet_benchmarks PRIVATE starnet_${folder}_${part} ${ARG_DEPENDS})
   endif()
 endfunction()
+
+# A face (tools/, python/src) reaches starnet only through starnet::api's headers
+# (docs/architecture.md): configuring fails, naming the file and line, when one of @p sources
+# includes a header of another starnet library or climbs out of its folder to one.
+function(starnet_face_includes_only_api)
+  set(below "")
+  foreach(source IN LISTS ARGN)
+    file(STRINGS ${source} lines REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"](starnet/|\\.\\./)")
+    foreach(line IN LISTS lines)
+      if(NOT line MATCHES "[<\"]starnet/api/")
+        file(RELATIVE_PATH where ${PROJECT_SOURCE_DIR} ${source})
+        string(APPEND below "\n  ${where}: ${line}")
+      endif()
+    endforeach()
+  endforeach()
+  if(below)
+    message(FATAL_ERROR "a face includes a header below starnet::api:${below}")
+  endif()
+endfunction()

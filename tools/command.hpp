@@ -7,6 +7,7 @@
 /// to exit codes 2 and 3 (README, "Exit codes").
 
 #include <starnet/api/core.hpp>
+#include <starnet/api/markup.hpp>
 
 #include <CLI/CLI.hpp>
 
@@ -71,8 +72,7 @@ void applies_only(const CLI::App& cmd, const std::string& option, bool applies, 
 /// "1234567/1000 ≈ 1234.57".
 [[nodiscard]] std::string time_text(const Rational& t);
 
-/// "1 step", "2 steps": @p count with the noun that agrees with it.
-[[nodiscard]] std::string plural(std::uint64_t count, std::string_view one, std::string_view many);
+using api::plural;
 
 /// @p text as a terminal may show it: valid UTF-8 passes; control bytes (but newline, with
 /// Lines::MANY) and bytes that are not UTF-8 become \xNN, so a message quoting a binary input

@@ -49,14 +49,16 @@ double tick_step(double span) {
 
 }  // namespace
 
-void require_gantt_rows(const api::Topology& topology) {
-  if (topology.num_nodes() > MAX_GANTT_ROWS) {
+void require_gantt_rows(std::uint64_t nodes, const std::string& name) {
+  if (nodes > MAX_GANTT_ROWS) {
     throw UsageError(fmt::format(
         "--gantt: {} has {} nodes, more rows than a Gantt chart can show (at most {}); write the trace instead "
         "(--trace FILE, or --trace FILE --trace-format chrome for Perfetto)",
-        topology.name(), topology.num_nodes(), MAX_GANTT_ROWS));
+        name, nodes, MAX_GANTT_ROWS));
   }
 }
+
+void require_gantt_rows(const api::Topology& topology) { require_gantt_rows(topology.num_nodes(), topology.name()); }
 
 template <class Time>
 std::string gantt_svg(const std::vector<api::TraceEvent<Time>>& trace, const api::Topology& topology,

@@ -35,6 +35,8 @@ inline constexpr std::uint64_t MAX_GANTT_ROWS = 1000;
 /// @throws UsageError naming the topology and its node count when it has more than
 /// MAX_GANTT_ROWS nodes (the message offers --trace / --trace-format chrome instead).
 void require_gantt_rows(const api::Topology& topology);
+/// The same for @p nodes rows of what @p name says (e.g. "64 machines"), before anything is built.
+void require_gantt_rows(std::uint64_t nodes, const std::string& name);
 
 struct GanttOptions {
   /// Drawn above the chart; empty: "<topology name>: makespan <T>".

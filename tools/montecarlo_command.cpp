@@ -10,11 +10,6 @@
 
 #include <starnet/api/montecarlo.hpp>
 #include <starnet/api/settings.hpp>
-#include <starnet/algorithms/nonclairvoyant/montecarlo.hpp>
-#include <starnet/algorithms/nonclairvoyant/single_run.hpp>
-#include <starnet/algorithms/nonclairvoyant/studies.hpp>
-#include <starnet/algorithms/nonclairvoyant/worst_case.hpp>
-#include <starnet/topology/complete_graph.hpp>
 #include <starnet/api/core.hpp>
 
 #include <fmt/format.h>
@@ -299,7 +294,7 @@ int run_scenario(const Options& o) {
     throw UsageError("--run chooses the run --gantt draws and --trace records: give --gantt FILE.svg or --trace FILE");
   }
   if (one_run && o.scenario.n >= 1 && !o.gantt.empty()) {
-    require_gantt_rows(topology::CompleteGraph(static_cast<emulator::NodeId>(o.scenario.n)));
+    require_gantt_rows(static_cast<std::uint64_t>(o.scenario.n), fmt::format("complete:{}", o.scenario.n));
   }
   api::MonteCarloRequest request = o.scenario;
   if (o.has("--runs")) request.runs = runs_given(o);

@@ -49,10 +49,6 @@ std::string time_text(const Rational& t) {
   return fmt::format("{} ≈ {:.6g}", exact, t.to_double());
 }
 
-std::string plural(std::uint64_t count, std::string_view one, std::string_view many) {
-  return fmt::format("{} {}", count, count == 1 ? one : many);
-}
-
 CLI::Validator integer_in(long long lo, long long hi) { return integer_validator<long long>(lo, hi); }
 
 CLI::Validator any_seed() { return integer_validator<std::uint64_t>(0, UINT64_MAX); }

@@ -7,14 +7,6 @@
 #include "plot.hpp"
 
 #include <starnet/api/reduce.hpp>
-#include <starnet/algorithms/trees/figure2_study.hpp>
-#include <starnet/algorithms/trees/plan_program.hpp>
-#include <starnet/algorithms/trees/greedy_trees.hpp>
-#include <starnet/algorithms/trees/plan_validator.hpp>
-#include <starnet/algorithms/trees/tree_bounds.hpp>
-#include <starnet/algorithms/trees/tree_planner.hpp>
-#include <starnet/emulator/engine.hpp>
-#include <starnet/topology/complete_graph.hpp>
 #include <starnet/api/core.hpp>
 
 #include <fmt/format.h>
@@ -73,7 +65,7 @@ int run_plan(const ReduceOptions& o) {
   if (o.algo.empty() || !o.has_n || o.d.empty() || o.c.empty()) {
     throw UsageError("--algorithm needs --n, --d and --c (e.g. starnet reduce --algorithm greedy --n 10 --d 1 --c 1)");
   }
-  if (!o.gantt.empty() && o.n > 0) require_gantt_rows(topology::CompleteGraph(static_cast<emulator::NodeId>(o.n)));
+  if (!o.gantt.empty() && o.n > 0) require_gantt_rows(static_cast<std::uint64_t>(o.n), fmt::format("complete:{}", o.n));
   api::ReduceRequest request;
   request.algorithm = o.algo;
   request.n = o.n;

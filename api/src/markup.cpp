@@ -1,5 +1,7 @@
 #include <starnet/api/markup.hpp>
 
+#include <fmt/format.h>
+
 namespace starnet::api {
 
 std::string xml_escape(std::string_view text) {
@@ -27,6 +29,10 @@ std::string xml_escape(std::string_view text) {
     }
   }
   return out;
+}
+
+std::string plural(std::uint64_t count, std::string_view one, std::string_view many) {
+  return fmt::format("{} {}", count, count == 1 ? one : many);
 }
 
 }  // namespace starnet::api

@@ -7,6 +7,7 @@
 #include <starnet/api/settings.hpp>
 #include <starnet/api/star.hpp>
 #include <starnet/api/star_layout.hpp>
+#include <starnet/api/drawing.hpp>
 #include <starnet/api/topology.hpp>
 #include <starnet/api/viz.hpp>
 
@@ -147,6 +148,10 @@ void bind_topology_and_star(py::module_& m) {
       .def("export", [](const api::TopologyRef& t, const std::string& format) {
         const auto e = api::export_topology(t, std::string_view(format));
         return py::make_tuple(e.text, e.verified, e.problem);
+      })
+      .def("svg", [](const api::TopologyRef& t, const std::string& layout) {
+        return run_interruptibly<api::TopologyDrawing>([t, layout] { return api::draw_topology(t, layout); },
+                                                       py::none()).svg;
       });
   m.attr("LINK_PALETTE") = std::vector<std::string>(api::LINK_PALETTE.begin(), api::LINK_PALETTE.end());
   m.def("table1", [] { return document([] { return api::topology_table1().to_json(); }); });

@@ -132,6 +132,16 @@ class Topology:
                 f.write(text)
         return text
 
+    def svg(self, layout="auto", path=None):
+        """The drawing of ``starnet topo draw`` (Graphviz, SVG text): links coloured by dimension,
+        star graphs at their sub-star layout; ``layout``: ``"auto"`` or a Graphviz engine (``dot``,
+        ``neato``, ``circo``, ``fdp``, ``twopi``); written to ``path`` too when given."""
+        text = self._ref.svg(layout)
+        if path is not None:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+        return text
+
     def draw(self, ax=None, labels=None):
         """A drawing of the topology as a matplotlib Figure (networkx layout; star graphs of up to
         120 nodes by sub-star). ``labels``: show node names (default: up to 64 nodes)."""

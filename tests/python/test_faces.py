@@ -65,16 +65,20 @@ def test_python_and_the_command_line_give_the_same_document(name, tmp_path):
     assert stable(_document(python)) == stable(cli), name
 
 
-def test_the_module_includes_nothing_below_the_api():
-    """python/src reaches starnet only through starnet::api's headers (docs/architecture.md)."""
+@pytest.mark.parametrize("face", ["python/src", "tools"])
+def test_each_face_includes_nothing_below_the_api(face):
+    """python/src and tools/ reach starnet only through starnet::api's headers (docs/architecture.md;
+    configuring checks it too: starnet_face_includes_only_api in cmake/StarnetTargets.cmake)."""
     import re
 
-    folder = os.path.join(SOURCE_DIR, "python", "src")
+    folder = os.path.join(SOURCE_DIR, *face.split("/"))
     below = []
     for name in sorted(os.listdir(folder)):
+        if not name.endswith((".cpp", ".hpp")):
+            continue
         with open(os.path.join(folder, name), encoding="utf-8") as f:
             for number, line in enumerate(f, 1):
-                m = re.match(r'\s*#\s*include\s*[<"](starnet/[^>"]+)[>"]', line)
+                m = re.match(r'\s*#\s*include\s*[<"]((?:starnet/|\.\./)[^>"]+)[>"]', line)
                 if m and not m.group(1).startswith("starnet/api/"):
-                    below.append(f"python/src/{name}:{number}: {m.group(1)}")
+                    below.append(f"{face}/{name}:{number}: {m.group(1)}")
     assert not below, "\n".join(below)

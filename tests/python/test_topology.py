@@ -6,7 +6,7 @@ import networkx as nx
 import pytest
 
 import starnet
-from conftest import cli_json, stable
+from conftest import cli_json, run_cli, stable
 
 
 def test_attributes_are_topo_infos_fields():
@@ -113,3 +113,16 @@ def test_tab_completion_offers_the_info_fields_and_no_internals():
     assert not [a for a in dir(starnet) if a in ("engine_choice", "progress_bar", "spec_of")]
     with pytest.raises(starnet.InputError, match=r"topology=5: expected a spec"):
         starnet.Topology(5)
+
+
+def test_svg_is_the_command_lines_drawing_and_takes_graphs_built_in_memory():
+    for spec, layout in (("star:3", "auto"), ("ring:6", "auto"), ("hypercube:3", "dot")):
+        code, out, _ = run_cli("topo", "draw", spec, "--layout", layout, "-o", "-")
+        assert code == 0 and starnet.Topology(spec).svg(layout) == out, spec
+    petersen = starnet.Topology.from_networkx(nx.petersen_graph(), name="petersen")
+    svg = petersen.svg()
+    assert svg.count('class="node"') == 10 and svg.count('class="edge"') == 15
+    with pytest.raises(starnet.InputError, match="layout=sfdp"):
+        petersen.svg("sfdp")
+    with pytest.raises(starnet.InputError, match="300 nodes are too many to draw"):
+        starnet.Topology("ring:300").svg()

@@ -61,6 +61,7 @@
 #include <starnet/emulator/config.hpp>
 #include <starnet/emulator/engine.hpp>
 
+#include <concepts>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -169,7 +170,10 @@ class WhatIfStudy {
     specs_ = std::move(list);
     return *this;
   }
-  WhatIfStudy& topologies(const std::vector<std::string>& specs) {
+  /// A list of specs (a template, so that a braced list picks the overload above).
+  template <class Specs>
+    requires std::same_as<Specs, std::vector<std::string>>
+  WhatIfStudy& topologies(const Specs& specs) {
     return topologies(std::vector<StudyTopology>(specs.begin(), specs.end()));
   }
   /// Port models, each k ≥ 1 (default: single-port full duplex).

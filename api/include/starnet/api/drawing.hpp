@@ -1,0 +1,34 @@
+#pragma once
+/// @file
+/// A topology drawn as SVG through Graphviz (docs/viz.md): links coloured by dimension, routers as
+/// grey boxes, costs and speeds shown where they are not all 1; star graphs at the sub-star
+/// layout's positions (api/star_layout.hpp) unless a Graphviz engine is asked for.
+
+#include <starnet/api/topology.hpp>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace starnet::api {
+
+/// Most nodes drawn: a star:5 (120 nodes) still reads; star:6 (720) is a hairball.
+inline constexpr std::uint64_t MAX_DRAW_NODES = 256;
+/// "auto" (the engine that fits the family) and the Graphviz engines a drawing may ask for.
+inline constexpr std::string_view DRAW_LAYOUTS[] = {"auto", "dot", "neato", "circo", "fdp", "twopi"};
+
+struct TopologyDrawing {
+  std::string svg;     ///< a complete SVG document
+  std::string engine;  ///< the Graphviz engine that laid it out
+  bool pinned = false;  ///< at the star layout's positions
+  std::uint64_t nodes = 0;
+  std::uint64_t links = 0;
+};
+
+/// @p topology (a spec, a file or one built in memory) drawn with @p layout, one of DRAW_LAYOUTS.
+/// @throws UsageError about "layout", or naming the topology when it has more than MAX_DRAW_NODES
+/// nodes (checked before a star graph is built); TopologyError as the topology; Error (exit 3)
+/// when Graphviz is missing or fails, with what it printed. O(V + E) and Graphviz's layout.
+[[nodiscard]] TopologyDrawing draw_topology(const TopologyRef& topology, std::string_view layout = "auto");
+
+}  // namespace starnet::api

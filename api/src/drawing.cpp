@@ -1,0 +1,288 @@
+// Topology drawings through Graphviz (api/drawing.hpp).
+//
+// The platform becomes a styled DOT graph — links coloured by dimension, routers as grey boxes,
+// costs and speeds shown when they are not all 1 — and Graphviz lays it out and renders SVG. The
+// engine fits the family: circo for rings, complete and de Bruijn graphs, dot for the tree-like
+// tiers platforms, neato otherwise. Star graphs are laid out by their recursive sub-star
+// structure (api/star_layout.hpp, as on the `viz` pages) and Graphviz renders those positions
+// (neato -n2), with the sub-stars outlined and the links that a straight line would draw through
+// a node bent around it (pos given). A legend under the title gives each link dimension's colour.
+#include <starnet/api/drawing.hpp>
+#include <starnet/api/markup.hpp>
+#include <starnet/api/star_layout.hpp>
+#include <starnet/core/error.hpp>
+#include <starnet/topology/families.hpp>
+#include <starnet/topology/spec.hpp>
+
+#include <boost/range/iterator_range.hpp>
+#include <fmt/format.h>
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace starnet::api {
+namespace {
+
+using topology::Platform;
+
+/// A node's box (inches, Graphviz's unit for node sizes) and a link's width (points).
+constexpr double NODE_WIDTH_IN = 0.55;
+constexpr double NODE_HEIGHT_IN = 0.3;
+constexpr double LINK_PENWIDTH = 1.6;
+constexpr double POINTS_PER_INCH = 72;
+/// Added to the clearance of the star layout's links: Graphviz rounds a box up to whole points.
+constexpr double BOX_ROUNDING_PT = 1;
+
+/// The graph's title with, under it, the legend of the link colours: one row per dimension, a
+/// bar of its colour and what a link of that dimension does (an HTML-like label).
+std::string title_with_legend(const std::string& title, const std::string& family, const std::set<int>& dims) {
+  std::string s = "<<TABLE BORDER=\"0\" CELLSPACING=\"2\" CELLPADDING=\"1\"><TR><TD COLSPAN=\"2\">" + xml_escape(title) +
+                  "</TD></TR>";
+  const int lowest = dims.empty() ? 0 : *dims.begin();
+  for (const int d : dims) {
+    s += fmt::format(
+        "<TR><TD WIDTH=\"28\" HEIGHT=\"4\" FIXEDSIZE=\"TRUE\" BGCOLOR=\"{}\"></TD>"
+        "<TD ALIGN=\"LEFT\"><FONT POINT-SIZE=\"11\">{}</FONT></TD></TR>",
+        LINK_PALETTE[static_cast<std::size_t>(d - lowest) % LINK_PALETTE.size()],
+        family == "star" ? star_link_legend(d) : fmt::format("dimension {}", d));
+  }
+  return s + "</TABLE>>";
+}
+
+/// The `pos` of a bent star link for neato -n2: its polyline as straight cubic Bézier pieces,
+/// Graphviz points with y upwards.
+std::string bent_link_pos(const StarLayout& layout, const LinkPath& link) {
+  std::vector<Point> corners{layout.nodes[link.u]};
+  corners.insert(corners.end(), link.bends.begin(), link.bends.end());
+  corners.push_back(layout.nodes[link.v]);
+  const auto point = [&](Point p) { return fmt::format("{:.2f},{:.2f}", p.x, layout.height - p.y); };
+  std::string pos = point(corners.front());
+  for (std::size_t i = 1; i < corners.size(); ++i) {
+    const Point a = corners[i - 1];
+    const Point b = corners[i];
+    pos += " " + point({a.x + (b.x - a.x) / 3, a.y + (b.y - a.y) / 3}) + " " +
+           point({a.x + 2 * (b.x - a.x) / 3, a.y + 2 * (b.y - a.y) / 3}) + " " + point(b);
+  }
+  return pos;
+}
+
+std::string dot_id(const std::string& text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string auto_engine(const std::string& family) {
+  if (family == "ring" || family == "complete" || family == "debruijn") return "circo";
+  if (family == "tiers") return "dot";
+  return "neato";
+}
+
+
+/// The star layout `topo draw` pins (points): links keep a box's half-diagonal, half their
+/// width and the rounding away from the nodes they do not join (api/star_layout.hpp).
+StarLayout pinned_star_layout(const topology::StarGraph& sg) {
+  const double clearance = std::hypot(NODE_WIDTH_IN * POINTS_PER_INCH / 2, NODE_HEIGHT_IN * POINTS_PER_INCH / 2) +
+                           LINK_PENWIDTH / 2 + BOX_ROUNDING_PT;
+  return star_layout(sg, {.node_radius = 24, .gap = 24, .pair_gap = 24, .margin = 30, .clearance = clearance});
+}
+
+/// The dashed outlines of the sub-stars, and the captions of the S_{n−1}, as DOT nodes.
+std::string star_outlines(const topology::StarGraph& sg, const StarLayout& layout) {
+  std::string s;
+  for (const auto& o : layout.substars) {
+    const double y = layout.height - o.center.y;  // Graphviz points, y upwards
+    s += fmt::format(
+        "{} [shape=circle, label=\"\", fixedsize=true, width={:.3f}, style=dashed, color=\"#b0b0b0\", "
+        "pos=\"{:.1f},{:.1f}!\"];\n",
+        dot_id(fmt::format("S{}@{}", o.m, o.begin)), 2 * o.radius / POINTS_PER_INCH, o.center.x, y);
+    if (o.m == sg.n() - 1) {
+      s += fmt::format(
+          "{} [shape=plaintext, style=\"\", label=\"S{} · last symbol {}\", fontcolor=\"#777777\", "
+          "pos=\"{:.1f},{:.1f}!\"];\n",
+          dot_id(fmt::format("S{}@{} label", o.m, o.begin)), o.m, sg.last_symbol(o.begin), o.center.x,
+          y + o.radius + 10);
+    }
+  }
+  return s;
+}
+
+/// The DOT text Graphviz draws. @p pinned: star-graph positions given (for neato -n2).
+std::string styled_dot(const Platform& p, const topology::Spec& spec, bool pinned) {
+  const auto& g = p.graph();
+  bool unit_costs = true;
+  bool unit_speeds = true;
+  std::set<int> dims;
+  for (const auto e : boost::make_iterator_range(boost::edges(g))) {
+    unit_costs = unit_costs && g[e].cost == Rational(1);
+    if (g[e].dimension > 0) dims.insert(g[e].dimension);
+  }
+  for (const auto v : boost::make_iterator_range(boost::vertices(g)))
+    unit_speeds = unit_speeds && g[v].speed == Rational(1);
+
+  std::string s = fmt::format(
+      "{} {} {{\n"
+      "graph [bgcolor=white, outputorder=edgesfirst, fontname=\"DejaVu Sans\", fontsize=14, labelloc=t, label={}, "
+      "overlap=false, splines=false];\n"
+      "node [shape=box, style=\"rounded,filled\", fillcolor=white, fontname=\"DejaVu Sans\", fontsize=10, "
+      "width={}, height={}, margin=\"0.04,0.02\"];\n"
+      "edge [penwidth={}, fontname=\"DejaVu Sans\", fontsize=9];\n",
+      p.directed() ? "digraph" : "graph", dot_id(p.name()),
+      title_with_legend(fmt::format("{}: {}, {}", p.name(), plural(p.num_nodes(), "node", "nodes"),
+                                    plural(p.num_links(), "link", "links")),
+                        spec.family,
+                        dims),
+      NODE_WIDTH_IN, NODE_HEIGHT_IN, LINK_PENWIDTH);
+
+  std::optional<StarLayout> layout;
+  std::map<std::pair<std::size_t, std::size_t>, const LinkPath*> bent;  // (u, v), u < v
+  if (spec.family == "star") {
+    const topology::StarGraph sg(topology::star_dimension(spec));
+    if (pinned) {
+      layout = pinned_star_layout(sg);
+      s += star_outlines(sg, *layout);
+      for (const auto& link : layout->links) {
+        if (!link.bends.empty()) bent[{link.u, link.v}] = &link;
+      }
+    } else if (sg.n() > 2) {
+      // Engines that draw clusters (dot, fdp) box each S_{n−1}: a contiguous rank range.
+      const auto block = topology::StarGraph::factorial(sg.n() - 1);
+      for (std::uint64_t b = 0; b < sg.size(); b += block) {
+        s += fmt::format(
+            "subgraph {} {{ label=\"S{} · last symbol {}\"; style=\"rounded,dashed\"; color=\"#b0b0b0\"; fontsize=11;",
+            dot_id(fmt::format("cluster_{}", b)), sg.n() - 1,
+            sg.last_symbol(static_cast<topology::StarGraph::vertex_descriptor>(b)));
+        for (std::uint64_t v = b; v < b + block; ++v) s += " " + dot_id(g[v].name) + ";";
+        s += " }\n";
+      }
+    }
+  }
+  for (const auto v : boost::make_iterator_range(boost::vertices(g))) {
+    const auto& node = g[v];
+    std::string label = node.name;
+    if (!unit_speeds && node.role == topology::Role::PROCESSOR) label += "\nspeed " + node.speed.to_string();
+    std::string attrs = "label=" + dot_id(label);
+    if (node.role == topology::Role::ROUTER) attrs += ", shape=box, style=filled, fillcolor=\"#dddddd\"";
+    if (layout) {
+      attrs += fmt::format(", pos=\"{:.1f},{:.1f}!\"", layout->nodes[v].x, layout->height - layout->nodes[v].y);
+    }
+    s += fmt::format("{} [{}];\n", dot_id(node.name), attrs);
+  }
+  for (const auto e : boost::make_iterator_range(boost::edges(g))) {
+    const auto u = boost::source(e, g);
+    const auto v = boost::target(e, g);
+    if (!p.directed() && u > v) continue;  // an undirected link is stored as two arcs
+    const auto& link = g[e];
+    std::string attrs;
+    if (link.dimension > 0) {
+      attrs = fmt::format("color=\"{}\", tooltip=\"dimension {}\"",
+                          LINK_PALETTE[static_cast<std::size_t>(link.dimension - *dims.begin()) % LINK_PALETTE.size()],
+                          link.dimension);
+    }
+    if (const auto it = bent.find({u, v}); it != bent.end()) {
+      attrs += fmt::format(", pos=\"{}\"", bent_link_pos(*layout, *it->second));
+    }
+    if (!unit_costs) attrs += std::string(attrs.empty() ? "" : ", ") + "label=" + dot_id(link.cost.to_string());
+    s += fmt::format("{} {} {}{};\n", dot_id(g[u].name), p.directed() ? "->" : "--", dot_id(g[v].name),
+                     attrs.empty() ? "" : " [" + attrs + "]");
+  }
+  return s + "}\n";
+}
+
+/// A file removed when it goes out of scope.
+struct TempFile {
+  std::string path;
+  ~TempFile() {
+    std::error_code ignored;
+    std::filesystem::remove(path, ignored);
+  }
+};
+
+/// Runs Graphviz (`dot -K<engine> -Tsvg`) on @p dot and returns the SVG.
+/// @throws Error (exit 3) when Graphviz is missing or fails, with what it printed.
+std::string run_graphviz(const std::string& engine, bool pinned, const std::string& dot, const std::string& spec) {
+  std::string name = (std::filesystem::temp_directory_path() / "starnet_draw_XXXXXX").string();
+  const int fd = ::mkstemp(name.data());
+  if (fd < 0)
+    throw Error("drawing: cannot create a temporary file in " + std::filesystem::temp_directory_path().string());
+  ::close(fd);
+  const TempFile input{name};
+  const TempFile errors{name + ".err"};
+  {
+    std::ofstream file(input.path);
+    file << dot;
+    file.close();
+    if (!file) throw Error("drawing: cannot write the graph for Graphviz to " + input.path);
+  }
+  const std::string cmd =
+      fmt::format("dot -K{} -Tsvg {} '{}' 2>'{}'", engine, pinned ? "-n2" : "", input.path, errors.path);
+  FILE* pipe = ::popen(cmd.c_str(), "r");
+  if (pipe == nullptr) throw Error("drawing: cannot start Graphviz (" + cmd + ")");
+  std::string svg;
+  std::array<char, 65536> buf{};
+  std::size_t got = 0;
+  while ((got = std::fread(buf.data(), 1, buf.size(), pipe)) > 0) svg.append(buf.data(), got);
+  const int status = ::pclose(pipe);
+  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::stringstream err;
+  err << std::ifstream(errors.path).rdbuf();
+  if (code == 127)
+    throw Error("drawing: Graphviz's `dot` is not installed (tools/bootstrap installs the graphviz package)");
+  if (code != 0 || svg.find("</svg>") == std::string::npos) {
+    throw Error(
+        fmt::format("drawing: Graphviz ({} layout) failed on {} (exit {}): {}", engine, spec, code, err.str()));
+  }
+  return svg;
+}
+
+}  // namespace
+
+TopologyDrawing draw_topology(const TopologyRef& t, std::string_view layout) {
+  if (std::find(std::begin(DRAW_LAYOUTS), std::end(DRAW_LAYOUTS), layout) == std::end(DRAW_LAYOUTS)) {
+    throw UsageError(Setting{"layout", std::string(layout)},
+                     "not a layout (expected auto, or a Graphviz engine: dot, neato, circo, fdp, twopi)");
+  }
+  const std::string& name = t.spec();
+  topology::Spec spec;
+  spec.family = "other";  // a topology built in memory has no family
+  if (t.from_spec()) {
+    try {
+      spec = topology::parse_spec(name);
+    } catch (const TopologyError&) {
+      spec.family = "other";  // a file
+    }
+  }
+  const auto too_many = [&](std::uint64_t nodes, std::string_view example) {
+    return UsageError(fmt::format("topology \"{}\": {} nodes are too many to draw readably (at most {}{}); export it "
+                                  "instead: starnet topo export {} --format dot",
+                                  name, nodes, MAX_DRAW_NODES, example, name));
+  };
+  if (spec.family == "star") {
+    // Check the size before materialising: star:8 would be built (40,320 nodes) only to be refused.
+    const topology::StarGraph sg(topology::star_dimension(spec));
+    if (sg.size() > MAX_DRAW_NODES) throw too_many(sg.size(), "; star:5 has 120");
+  }
+  const auto platform = t.platform();
+  if (platform->num_nodes() > MAX_DRAW_NODES) throw too_many(platform->num_nodes(), "");
+  TopologyDrawing d;
+  d.pinned = layout == "auto" && spec.family == "star";
+  d.engine = layout == "auto" ? auto_engine(spec.family) : std::string(layout);
+  d.nodes = platform->num_nodes();
+  d.links = platform->num_links();
+  d.svg = run_graphviz(d.engine, d.pinned, styled_dot(*platform, spec, d.pinned), name);
+  return d;
+}
+
+}  // namespace starnet::api
