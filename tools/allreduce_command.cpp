@@ -3,7 +3,7 @@
 // Table 2; `demo` the headline run.
 #include "command.hpp"
 #include "engine_options.hpp"
-#include "gantt.hpp"
+#include <starnet/api/gantt.hpp>
 #include "json_output.hpp"
 
 #include <starnet/api/schedule.hpp>
@@ -129,10 +129,10 @@ namespace {
 
 int run_and_report(const StarOptions& o, bool broadcast) {
   const api::StarRequest request = make_request(o, broadcast);
-  if (!o.gantt.empty()) require_gantt_rows(topology::StarGraph(request.n));
+  if (!o.gantt.empty()) api::require_gantt_rows(topology::StarGraph(request.n));
   const api::StarResult result = api::run_star(request);
   o.engine.trace.write(result.run.trace, *result.graph);
-  if (!o.gantt.empty()) write_file_atomically(o.gantt, gantt_svg(result.run.trace, *result.graph));
+  if (!o.gantt.empty()) write_file_atomically(o.gantt, api::gantt_svg(api::gantt_chart(result.run.trace, *result.graph, result.run_title())));
   if (o.json) {
     print_json(result.to_json());
   } else {

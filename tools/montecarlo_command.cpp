@@ -5,7 +5,7 @@
 #include "json_output.hpp"
 #include "trace_output.hpp"
 #include "progress.hpp"
-#include "gantt.hpp"
+#include <starnet/api/gantt.hpp>
 #include "plot.hpp"
 
 #include <starnet/api/montecarlo.hpp>
@@ -294,7 +294,7 @@ int run_scenario(const Options& o) {
     throw UsageError("--run chooses the run --gantt draws and --trace records: give --gantt FILE.svg or --trace FILE");
   }
   if (one_run && o.scenario.n >= 1 && !o.gantt.empty()) {
-    require_gantt_rows(static_cast<std::uint64_t>(o.scenario.n), fmt::format("complete:{}", o.scenario.n));
+    api::require_gantt_rows(static_cast<std::uint64_t>(o.scenario.n), fmt::format("complete:{}", o.scenario.n));
   }
   api::MonteCarloRequest request = o.scenario;
   if (o.has("--runs")) request.runs = runs_given(o);
@@ -306,12 +306,7 @@ int run_scenario(const Options& o) {
   if (one_run) {
     o.trace.write(r.run_trace, *r.machines);
     if (!o.gantt.empty()) {
-      GanttOptions g;
-      const auto& sc = o.scenario;
-      g.title = fmt::format("{}, n = {}, {} CV {}, mu_d = {}, mu_c = {}, seed {}, run {}: makespan {:.6g}",
-                            nc::to_string(r.outcomes.front().algorithm), sc.n, sc.dist, sc.cv, sc.mu_d, sc.mu_c,
-                            sc.seed, o.run, *r.run_makespan);
-      write_file_atomically(o.gantt, gantt_svg(r.run_trace, *r.machines, g));
+      write_file_atomically(o.gantt, api::gantt_svg(api::gantt_chart(r.run_trace, *r.machines, r.run_title())));
     }
   }
   if (!o.csv.empty()) write_file_atomically(o.csv, r.csv());

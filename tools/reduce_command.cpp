@@ -3,7 +3,7 @@
 #include "command.hpp"
 #include "json_output.hpp"
 #include "trace_output.hpp"
-#include "gantt.hpp"
+#include <starnet/api/gantt.hpp>
 #include "plot.hpp"
 
 #include <starnet/api/reduce.hpp>
@@ -65,7 +65,7 @@ int run_plan(const ReduceOptions& o) {
   if (o.algo.empty() || !o.has_n || o.d.empty() || o.c.empty()) {
     throw UsageError("--algorithm needs --n, --d and --c (e.g. starnet reduce --algorithm greedy --n 10 --d 1 --c 1)");
   }
-  if (!o.gantt.empty() && o.n > 0) require_gantt_rows(static_cast<std::uint64_t>(o.n), fmt::format("complete:{}", o.n));
+  if (!o.gantt.empty() && o.n > 0) api::require_gantt_rows(static_cast<std::uint64_t>(o.n), fmt::format("complete:{}", o.n));
   api::ReduceRequest request;
   request.algorithm = o.algo;
   request.n = o.n;
@@ -75,7 +75,7 @@ int run_plan(const ReduceOptions& o) {
   request.op = o.op;
   request.trace = !o.gantt.empty() || o.trace.wanted();
   const api::ReduceResult r = api::plan_reduction(request);
-  if (!o.gantt.empty()) write_file_atomically(o.gantt, gantt_svg(r.run.trace, *r.machines));
+  if (!o.gantt.empty()) write_file_atomically(o.gantt, api::gantt_svg(api::gantt_chart(r.run.trace, *r.machines, r.run_title())));
   o.trace.write(r.run.trace, *r.machines);
   if (o.json) {
     print_json(r.to_json(), -1);

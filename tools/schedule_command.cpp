@@ -3,7 +3,7 @@
 // as a schedule (api/schedule.hpp; docs/schedules.md).
 #include "command.hpp"
 #include "engine_options.hpp"
-#include "gantt.hpp"
+#include <starnet/api/gantt.hpp>
 #include "json_output.hpp"
 
 #include <starnet/api/schedule.hpp>
@@ -97,7 +97,7 @@ std::string summary_text(const api::ScheduleRunResult& r) {
 int run(const RunOptions& o) {
   api::ScheduleRunRequest request;
   request.schedule = api::load_schedule(o.file, o.topology);
-  if (!o.gantt.empty()) require_gantt_rows(*request.schedule.topology);
+  if (!o.gantt.empty()) api::require_gantt_rows(*request.schedule.topology);
   request.ports = o.ports.model();
   if (o.costs != "unit" && o.costs != "topology") {
     throw UsageError(fmt::format("--costs {}: expected unit (one step per transfer) or topology (timed: the links' "
@@ -116,7 +116,7 @@ int run(const RunOptions& o) {
   request.trace = o.engine.trace.wanted() || !o.gantt.empty();
   const api::ScheduleRunResult r = api::run_schedule(request);
   o.engine.trace.write(r.run.run.trace, *request.schedule.topology);
-  if (!o.gantt.empty()) write_file_atomically(o.gantt, gantt_svg(r.run.run.trace, *request.schedule.topology));
+  if (!o.gantt.empty()) write_file_atomically(o.gantt, api::gantt_svg(api::gantt_chart(r.run.run.trace, *request.schedule.topology)));
   if (o.json) {
     print_json(r.to_json());
   } else {

@@ -5,7 +5,7 @@
 #include "command.hpp"
 #include "json_output.hpp"
 #include "trace_output.hpp"
-#include "gantt.hpp"
+#include <starnet/api/gantt.hpp>
 
 #include <starnet/api/steady.hpp>
 #include <starnet/api/settings.hpp>
@@ -93,15 +93,12 @@ int run_steady(api::Collective collective, const SteadyOptions& o) {
   request.iteration_limit = o.iteration_limit;
   request.whole_messages = o.whole_messages;
   request.trace = !o.gantt.empty() || o.trace.wanted();
-  if (!o.gantt.empty()) require_gantt_rows(*request.topology.topology());
+  if (!o.gantt.empty()) api::require_gantt_rows(*request.topology.topology());
   const auto r = api::run_steady(request);
   if (r.optimal) {
     const auto& e = r.optimal->result();
     if (!o.gantt.empty()) {
-      GanttOptions chart;
-      chart.title = fmt::format("{}: {} periods of {}, K = {}", r.problem->describe(), e.plan.whole_periods.get_str(),
-                                r.planner->schedule().period.get_str(), e.plan.horizon.get_str());
-      write_file_atomically(o.gantt, gantt_svg(e.run.trace, r.optimal->topology(), chart));
+      write_file_atomically(o.gantt, api::gantt_svg(api::gantt_chart(e.run.trace, r.optimal->topology(), r.run_title())));
     }
     o.trace.write(e.run.trace, r.optimal->topology());
   }

@@ -1,7 +1,7 @@
 #include "trace_output.hpp"
 
 #include "command.hpp"
-#include "gantt.hpp"
+#include <starnet/api/gantt.hpp>
 
 #include <starnet/api/core.hpp>
 #include <starnet/api/topology.hpp>

@@ -143,6 +143,13 @@ json MonteCarloResult::to_json() const {
   return out;
 }
 
+std::string MonteCarloResult::run_title() const {
+  const auto& q = request;
+  return fmt::format("{}, n = {}, {} CV {}, mu_d = {}, mu_c = {}, seed {}, run {}: makespan {:.6g}",
+                     nc::to_string(outcomes.front().algorithm), q.n, q.dist, q.cv, q.mu_d, q.mu_c, q.seed,
+                     q.run.value_or(0), run_makespan.value_or(0));
+}
+
 std::string MonteCarloResult::csv() const {
   std::string csv = "algorithm,n,distribution,cv,mu_d,mu_c,runs,verified_runs,mean,stddev,sem,min,q10,q50,q90,max\n";
   for (const auto& outcome : outcomes) {

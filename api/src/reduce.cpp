@@ -94,6 +94,10 @@ std::string ReduceResult::problem() const {
   return {};
 }
 
+std::string ReduceResult::run_title() const {
+  return fmt::format("{} reduction on {}: makespan {}", request.algorithm, machines->name(), run.makespan.to_string());
+}
+
 nlohmann::ordered_json ReduceResult::to_json() const {
   nlohmann::ordered_json transfers = nlohmann::ordered_json::array();
   for (const trees::Transfer& t : plan.transfers) {

@@ -179,6 +179,11 @@ StarResult run_star(const StarRequest& request) {
   return out;
 }
 
+std::string StarResult::run_title() const {
+  return fmt::format("{} on {}: makespan {}", broadcast(request) ? "broadcast" : "allreduce", graph->name(),
+                     run.makespan.to_string());
+}
+
 nlohmann::json StarResult::to_json() const {
   const auto& c = run.counters;
   const int n = request.n;

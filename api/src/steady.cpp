@@ -132,6 +132,12 @@ SteadyResult run_steady(const SteadyRequest& request) {
   return out;
 }
 
+std::string SteadyResult::run_title() const {
+  const auto& e = optimal->result();
+  return fmt::format("{}: {} periods of {}, K = {}", problem->describe(), e.plan.whole_periods.get_str(),
+                     planner->schedule().period.get_str(), e.plan.horizon.get_str());
+}
+
 bool SteadyResult::verified() const {
   return static_cast<bool>(check) && (!optimal || optimal->result().verified()) &&
          (!fixed || fixed->result().verified());

@@ -88,9 +88,10 @@ api::EngineChoice make_engine(const py::object& kind, const py::object& workers,
 }
 
 /// A run's document and, when kept, its trace and its intervals as columns.
-py::tuple with_trace(py::object doc, const std::vector<api::TraceEvent<Rational>>& trace, bool traced) {
+py::tuple with_trace(py::object doc, const std::vector<api::TraceEvent<Rational>>& trace, const api::Topology& on,
+                     bool traced, const std::string& title = "") {
   if (!traced) return py::make_tuple(std::move(doc), py::none(), py::none());
-  return py::make_tuple(std::move(doc), trace_columns(trace), interval_columns(trace));
+  return py::make_tuple(std::move(doc), trace_columns(trace), interval_columns(trace, on, title));
 }
 
 py::tuple run_star(const std::string& topology, const std::string& collective, const py::object& op,
@@ -105,7 +106,8 @@ py::tuple run_star(const std::string& topology, const std::string& collective, c
   const auto result = run_interruptibly<api::StarResult>([request] { return api::run_star(request); }, progress);
   py::object page = py::none();
   if (request.trace && request.n >= 2 && request.n <= api::MAX_PAGE_N) page = py::str(api::star_page(result).html);
-  const auto run = with_trace(document([&] { return result.to_json(); }), result.run.trace, request.trace);
+  const auto run = with_trace(document([&] { return result.to_json(); }), result.run.trace, *result.graph, request.trace,
+                              result.run_title());
   return py::make_tuple(run[0], run[1], run[2], page);
 }
 
@@ -153,6 +155,8 @@ void bind_topology_and_star(py::module_& m) {
         return run_interruptibly<api::TopologyDrawing>([t, layout] { return api::draw_topology(t, layout); },
                                                        py::none()).svg;
       });
+  m.def("require_gantt_rows", py::overload_cast<std::uint64_t, const std::string&>(&api::require_gantt_rows),
+        arg("nodes"), arg("name"));
   m.attr("LINK_PALETTE") = std::vector<std::string>(api::LINK_PALETTE.begin(), api::LINK_PALETTE.end());
   m.def("table1", [] { return document([] { return api::topology_table1().to_json(); }); });
   m.def("star_layout", [](int n) {
@@ -245,7 +249,8 @@ py::tuple run_schedule(const api::LoadedSchedule& l, const py::object& ports, co
   request.trace = trace;
   const auto result =
       run_interruptibly<api::ScheduleRunResult>([request] { return api::run_schedule(request); }, progress);
-  return with_trace(document([&] { return result.to_json(); }), result.run.run.trace, trace);
+  return with_trace(document([&] { return result.to_json(); }), result.run.run.trace, *request.schedule.topology,
+                    trace);
 }
 
 }  // namespace

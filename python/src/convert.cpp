@@ -174,8 +174,34 @@ py::dict trace_columns(const std::vector<api::TraceEvent<Time>>& trace) {
   return c;
 }
 
+/// The chart of api/gantt.hpp as columns the module's matplotlib drawing reads: a bar a row.
+py::dict gantt_columns(const api::GanttChart& chart) {
+  const auto& b = chart.bars;
+  py::dict bars;
+  bars["row"] = unsigned_column(b.size(), [&](std::size_t i) { return b[i].row; });
+  bars["lane"] = unsigned_column(b.size(), [&](std::size_t i) { return static_cast<std::uint64_t>(b[i].lane); });
+  float_column(bars, "start", b.size(), [&](std::size_t i) { return b[i].start; });
+  float_column(bars, "end", b.size(), [&](std::size_t i) { return b[i].end; });
+  bars["peer"] = unsigned_column(b.size(), [&](std::size_t i) { return b[i].peer; });
+  bars["port"] = unsigned_column(b.size(), [&](std::size_t i) { return b[i].port; });
+  py::array_t<bool> finished(static_cast<py::ssize_t>(b.size()));
+  for (std::size_t i = 0; i < b.size(); ++i) finished.mutable_at(static_cast<py::ssize_t>(i)) = b[i].finished;
+  bars["finished"] = finished;
+  py::list labels;
+  for (const auto& bar : b) labels.append(bar.label);
+  bars["label"] = labels;
+  py::dict out;
+  out["title"] = chart.title;
+  out["rows"] = chart.rows;
+  out["bars"] = bars;
+  out["makespan"] = chart.makespan;
+  out["makespan_text"] = chart.makespan_text;
+  return out;
+}
+
 template <class Time>
-py::dict interval_columns(const std::vector<api::TraceEvent<Time>>& trace) {
+py::dict interval_columns(const std::vector<api::TraceEvent<Time>>& trace, const api::Topology& topology,
+                          const std::string& title) {
   const auto intervals = api::trace_intervals(trace);
   const auto& t = intervals.transfers;
   py::dict transfers;
@@ -201,13 +227,20 @@ py::dict interval_columns(const std::vector<api::TraceEvent<Time>>& trace) {
   out["transfers"] = transfers;
   out["computations"] = computations;
   out["makespan"] = to_double(intervals.makespan);
+  // The Gantt chart when the topology has rows enough for one (none: gantt() says why, from these).
+  out["nodes"] = topology.num_nodes();
+  out["topology_name"] = topology.name();
+  out["gantt"] = topology.num_nodes() <= api::MAX_GANTT_ROWS ? py::object(gantt_columns(api::gantt_chart(trace, topology, title)))
+                                                             : py::object(py::none());
   return out;
 }
 
 template py::dict trace_columns(const std::vector<api::TraceEvent<Rational>>&);
 template py::dict trace_columns(const std::vector<api::TraceEvent<double>>&);
-template py::dict interval_columns(const std::vector<api::TraceEvent<Rational>>&);
-template py::dict interval_columns(const std::vector<api::TraceEvent<double>>&);
+template py::dict interval_columns(const std::vector<api::TraceEvent<Rational>>&, const api::Topology&,
+                                   const std::string&);
+template py::dict interval_columns(const std::vector<api::TraceEvent<double>>&, const api::Topology&,
+                                   const std::string&);
 
 std::uint64_t whole(const py::handle& value, const char* keyword) {
   if (!PyIndex_Check(value.ptr()) || PyBool_Check(value.ptr()) || py::isinstance(value, numpy_bool())) {

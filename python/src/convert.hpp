@@ -3,6 +3,7 @@
 // module's exceptions with the keyword named, long calls run interruptibly (docs/python.md).
 
 #include <starnet/api/core.hpp>
+#include <starnet/api/gantt.hpp>
 #include <starnet/api/trace.hpp>
 
 #include <nlohmann/json.hpp>
@@ -37,9 +38,12 @@ template <class Time>
 [[nodiscard]] py::dict trace_columns(const std::vector<api::TraceEvent<Time>>& trace);
 /// The transfers and computations of a trace (emulator/trace_intervals.hpp) as columns:
 /// {"transfers": {from, to, port, tag, start, end, finished}, "computations": {node, tag, start,
-/// end, finished}}, times as in trace_columns().
+/// end, finished}}, times as in trace_columns(); and "gantt", the run's Gantt chart (api/gantt.hpp,
+/// titled @p title, or the api's title when empty) as {title, rows, bars: {row, lane, start, end,
+/// peer, port, finished, label}, makespan, makespan_text}, or None beyond api::MAX_GANTT_ROWS nodes.
 template <class Time>
-[[nodiscard]] py::dict interval_columns(const std::vector<api::TraceEvent<Time>>& trace);
+[[nodiscard]] py::dict interval_columns(const std::vector<api::TraceEvent<Time>>& trace, const api::Topology& topology,
+                                        const std::string& title = "");
 /// The event names, in the order of their codes.
 [[nodiscard]] std::vector<std::string> event_names();
 

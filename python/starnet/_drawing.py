@@ -17,60 +17,52 @@ def _figure(ax, width, height):
     return fig, ax
 
 
-def _transfer_bars(ax, frame, rows, offset, peer_column, names, label_peers, outline):
-    """One bar a transfer, inset so that back-to-back messages stay apart, coloured by the port
-    (the link) the sender used, the peer's name written in it when there is room."""
-    from . import _core
-
-    palette = _core.LINK_PALETTE
-    start = frame["start"].astype(float).to_numpy()
-    width = (frame["end"] - frame["start"]).astype(float).to_numpy()
-    gap = 0.04 * (float(width[width > 0].min()) if (width > 0).any() else 0)
-    ports = frame["port"].to_numpy()
-    y = [rows[v] + offset for v in frame[peer_column[0]]]
-    ax.barh(y, width - 2 * gap, left=start + gap, height=0.35, color=[palette[int(p) % len(palette)] for p in ports],
-            edgecolor="black" if outline else "none", linewidth=0.4)
-    if label_peers:
-        for yy, x, w, peer in zip(y, start, width, frame[peer_column[1]]):
-            ax.text(x + w / 2, yy, names[peer] if names is not None else str(peer), ha="center", va="center",
-                    fontsize=6, color="white")
-    return sorted(set(int(p) for p in ports))
+# The chart's lanes (api/gantt.hpp's GanttLane): a row's sends above its receives, computations below.
+_LANE_OFFSET = (-0.28, 0.0, 0.28)
+_LANE_HEIGHT = 0.26
+_COMPUTE_LANE = 2
 
 
-def gantt(transfers, computations, makespan, topology, ax=None, max_rows=64, title=""):
-    """One row per node: its sends (upper half of the row, outlined) and receives (lower half) as
-    one bar a message, coloured by the sender's port and, on small charts, labelled with the peer;
-    its computations as grey bars; the makespan as a dashed line."""
+def gantt(chart, ax=None, max_rows=None):
+    """The run's Gantt chart (api/gantt.hpp: the bars the command line's ``--gantt`` SVG draws),
+    drawn with matplotlib: one row per node, its sends (upper lane, outlined), receives (middle
+    lane) and computations (lower lane, grey), a bar a message coloured by the sender's port and
+    labelled with its peer where there is room; the makespan as a dashed line. ``max_rows``: the
+    first rows only (None: all)."""
     import matplotlib.patches as mpatches
 
     from . import _core
 
-    nodes = sorted(set(transfers["from"]).union(transfers["to"]).union(computations["node"]))[:max_rows]
-    row = {node: i for i, node in enumerate(nodes)}
-    fig, ax = _figure(ax, 10, 0.3 * len(nodes) + 1.5)
-    names = topology.node_names() if topology is not None else None
-    sends = transfers[transfers["from"].isin(row)]
-    receives = transfers[transfers["to"].isin(row)]
-    duration = lambda frame: (frame["end"] - frame["start"]).astype(float)
-    label_peers = len(sends) + len(receives) <= _MAX_LABELLED_BARS
-    # The y axis runs downwards (invert_yaxis below): sends above the row's middle, receives below.
-    ports = set(_transfer_bars(ax, sends, row, -0.2, ("from", "to"), names, label_peers, outline=True))
-    ports |= set(_transfer_bars(ax, receives, row, 0.2, ("to", "from"), names, label_peers, outline=False))
+    rows = chart["rows"] if max_rows is None else chart["rows"][:max_rows]
+    bars = chart["bars"]
+    keep = bars["row"] < len(rows)
+    fig, ax = _figure(ax, 10, 0.3 * len(rows) + 1.5)
     palette = _core.LINK_PALETTE
-    handles = [mpatches.Patch(color=palette[p % len(palette)], label=f"port {p}") for p in sorted(ports)]
-    handles.append(mpatches.Patch(facecolor="white", edgecolor="black", label="send (upper, outlined), receive (lower)"))
-    busy = computations[computations["node"].isin(row)]
-    if len(busy):
-        ax.barh([row[v] for v in busy["node"]], duration(busy), left=busy["start"].astype(float), height=0.8,
-                color="#999999", alpha=0.5, label="compute")
-    ax.axvline(makespan, color="#c00", linestyle="--", linewidth=1)
-    ax.set_yticks(range(len(nodes)))
-    ax.set_yticklabels([names[v] if names is not None else str(v) for v in nodes])
+    lane = bars["lane"][keep]
+    start = bars["start"][keep]
+    width = bars["end"][keep] - start
+    row = bars["row"][keep]
+    port = bars["port"][keep]
+    labels = [label for label, kept in zip(bars["label"], keep) if kept]
+    compute = lane == _COMPUTE_LANE
+    colours = ["#999999" if c else palette[int(p) % len(palette)] for c, p in zip(compute, port)]
+    y = row + [_LANE_OFFSET[int(k)] for k in lane]
+    ax.barh(y, width, left=start, height=_LANE_HEIGHT, color=colours,
+            edgecolor=["black" if k == 0 else "none" for k in lane], linewidth=0.4)
+    if len(labels) <= _MAX_LABELLED_BARS:
+        for yy, x, w, label in zip(y, start, width, labels):
+            ax.text(x + w / 2, yy, label, ha="center", va="center", fontsize=5, color="white")
+    ports = sorted(set(int(p) for p, c in zip(port, compute) if not c))
+    handles = [mpatches.Patch(color=palette[p % len(palette)], label=f"port {p}") for p in ports]
+    handles.append(mpatches.Patch(facecolor="white", edgecolor="black", label="send (upper, outlined), receive (middle)"))
+    handles.append(mpatches.Patch(color="#999999", label="computation (lower)"))
+    ax.axvline(chart["makespan"], color="#c00", linestyle="--", linewidth=1)
+    ax.set_yticks(range(len(rows)))
+    ax.set_yticklabels(rows)
     ax.invert_yaxis()
     ax.set_xlabel("time")
-    ax.set_title(f"{title} (makespan {makespan:g})")
-    ax.legend(handles=handles + ax.get_legend_handles_labels()[0], loc="upper left", bbox_to_anchor=(1.0, 1.0),
-              fontsize="small")
+    ax.set_title(chart["title"])
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize="small")
     fig.tight_layout()
     return fig
 

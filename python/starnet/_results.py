@@ -144,17 +144,18 @@ class RunResult(Result):
         """The topology the run was on (a :class:`starnet.Topology`)."""
         return self._topology
 
-    def gantt(self, ax=None, max_rows=64):
-        """A Gantt chart of the run as a matplotlib Figure: one row per node, a bar per transfer.
+    def gantt(self, ax=None, max_rows=None):
+        """A Gantt chart of the run as a matplotlib Figure: the chart of the command line's
+        ``--gantt`` (one row per node, a bar per message on its sender's and its receiver's row,
+        coloured by port; computations; the makespan).
 
-        Needs the trace (``trace=True``). Rows beyond ``max_rows`` are left out.
+        Needs the trace (``trace=True``). ``max_rows``: the first rows only (None: every row, up to
+        the api's limit of rows a chart shows).
         """
         from ._drawing import gantt
 
         if self._intervals is None:
             raise ValueError("gantt() draws the trace: run with trace=True")
-        what = self._fields.get("collective") or (f"{self._fields['algo']} reduction" if "algo" in self._fields
-                                                   else "run")
-        on = self._fields.get("topology") or (self._topology.spec if self._topology is not None else "")
-        return gantt(self.transfers, self.computations, self._intervals["makespan"], self._topology, ax=ax,
-                     max_rows=max_rows, title=f"{what} on {on}" if on else what)
+        if self._intervals["gantt"] is None:
+            _core.require_gantt_rows(self._intervals["nodes"], self._intervals["topology_name"])
+        return gantt(self._intervals["gantt"], ax=ax, max_rows=max_rows)

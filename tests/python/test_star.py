@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import starnet
-from conftest import cli_json, stable
+from conftest import cli_json, run_cli, stable
 
 
 def test_allreduce_is_the_command_lines_document():
@@ -74,16 +74,36 @@ def test_gantt_is_a_figure():
 
     matplotlib.use("Agg")
     fig = starnet.allreduce("star:3", trace=True).gantt()
-    assert fig.axes[0].get_title().startswith("allreduce on star:3")
+    assert fig.axes[0].get_title() == "allreduce on star:3: makespan 3"
     # S_4 on 8 rows: a bar a message (6 sends and 6 receives a node), each with its peer's name,
     # coloured by the port it took (ports 0, 1, 2: links 2, 3, 4).
     ax = starnet.allreduce("star:4", trace=True).gantt(max_rows=8).axes[0]
     bars = [p for p in ax.patches if p.get_width() > 0]
     assert len(bars) == 8 * 12
     assert len({p.get_facecolor() for p in bars}) == 3
-    assert sorted(t.get_text() for t in ax.texts)[:2] == ["1234", "1234"]
+    assert sorted(t.get_text() for t in ax.texts)[:2] == ["from 1234", "from 1234"]
     with pytest.raises(ValueError, match="trace=True"):
         starnet.allreduce("star:3").gantt()
+
+
+def test_the_gantt_chart_is_the_command_lines(tmp_path):
+    """Both faces draw one chart (api/gantt.hpp): the module's bars are the SVG's, bar for bar."""
+    import re
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    svg_path = tmp_path / "s4.svg"
+    code, _, err = run_cli("allreduce", "--topology", "star:4", "--gantt", svg_path)
+    assert code == 0, err
+    svg = svg_path.read_text()
+    ax = starnet.allreduce("star:4", trace=True).gantt().axes[0]
+    assert ax.get_title() == re.search(r"<title>([^<]*)</title>", svg).group(1)
+    assert [t.get_text() for t in ax.get_yticklabels()] == re.findall(r'text-anchor="end">([^<]*)</text>', svg)
+    bars = [p for p in ax.patches if p.get_width() > 0]
+    assert len(bars) == svg.count('<rect class="bar ')
+    svg_colours = re.findall(r'<rect class="bar (?:send|receive)"[^>]*style="fill:(#[0-9A-Fa-f]{6})"', svg)
+    assert sorted(matplotlib.colors.to_hex(p.get_facecolor()).upper() for p in bars) == sorted(c.upper() for c in svg_colours)
 
 
 def test_bad_input_raises_input_error_naming_the_keyword():

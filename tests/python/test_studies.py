@@ -276,7 +276,7 @@ def test_run_results_know_their_topology_and_name_their_collective():
     assert r.topology == starnet.Topology("complete:6")
     fig = r.gantt()
     title = fig.axes[0].get_title()
-    assert title == "greedy reduction on complete:6 (makespan 5)", title
+    assert title == "greedy reduction on complete:6: makespan 5", title
     s = starnet.steady.scatter("star:3", "123", ["213", "321"])
     assert s.topology == starnet.Topology("star:3")
     assert starnet.allreduce("star:3").collective == "allreduce"

@@ -125,7 +125,7 @@ TEST(AllReduceGantt, TooManyRowsOrAnUnwritablePathIsExitTwo) {
   const auto r = run_starnet("allreduce --topology star:7 --gantt " + scratch("big.svg").string());
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("star:7 has 5040 nodes"));
-  EXPECT_THAT(r.err, HasSubstr("--trace-format chrome"));
+  EXPECT_THAT(r.err, HasSubstr("record the trace with --trace instead (written as a Chrome trace"));
   EXPECT_TRUE(r.out.empty());
   EXPECT_FALSE(std::filesystem::exists(scratch("big.svg")));
   const auto unwritable = run_starnet("allreduce --topology star:3 --gantt /nonexistent_starnet_dir/g.svg");

@@ -54,6 +54,9 @@ struct MonteCarloResult {
   [[nodiscard]] bool verified() const { return failures.empty(); }
   [[nodiscard]] nlohmann::ordered_json to_json() const;
   [[nodiscard]] std::string csv() const;
+  /// The title of the re-emulated run (its Gantt chart): the algorithm, the scenario, the run.
+  /// @pre request.run.
+  [[nodiscard]] std::string run_title() const;
 };
 
 /// @throws UsageError about "algorithms", "n", "dist", "cv", "mu_d", "mu_c", "runs", "run".

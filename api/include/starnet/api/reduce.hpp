@@ -58,6 +58,8 @@ struct ReduceResult {
   [[nodiscard]] std::string problem() const;
   /// The document of `starnet reduce --algo … --json`.
   [[nodiscard]] nlohmann::ordered_json to_json() const;
+  /// The title of the run's Gantt chart: "greedy reduction on complete:6: makespan 5".
+  [[nodiscard]] std::string run_title() const;
 };
 
 /// @throws UsageError about "n", "d", "c", "k", "op" or "algorithm"; OverflowError naming them

@@ -81,6 +81,8 @@ struct StarResult {
 
   /// The document of `starnet allreduce --json` (docs/json.md).
   [[nodiscard]] nlohmann::json to_json() const;
+  /// The title of the run's Gantt chart: "allreduce on star:3: makespan 3".
+  [[nodiscard]] std::string run_title() const;
 };
 
 /// Runs @p request and checks every node.

@@ -53,6 +53,8 @@ struct SteadyResult {
   std::unique_ptr<algorithms::steady_state::ScheduleEmulator> fixed;    ///< with `emulate` and `period`
   /// The certificate holds and every emulation verified.
   [[nodiscard]] bool verified() const;
+  /// The title of the optimal schedule's emulated run (its Gantt chart). @pre optimal.
+  [[nodiscard]] std::string run_title() const;
   /// The document of `starnet steady … --json`.
   [[nodiscard]] nlohmann::json to_json() const;
 };

@@ -1,8 +1,9 @@
-// The Gantt chart writer (tools/gantt.hpp), called as the subcommands call it: on real traces of the
-// emulator, and on traces changed by hand to see that the picture follows the trace.
-#include "../../tools/gantt.hpp"
+// The Gantt chart (api/gantt.hpp), drawn as the faces draw it: on real traces of the emulator, and
+// on traces changed by hand to see that the picture follows the trace.
 #include "../core/expect_error.hpp"
-#include "viz_xml.hpp"
+#include "../tools/viz_xml.hpp"
+
+#include <starnet/api/gantt.hpp>
 
 #include <starnet/algorithms/star/allreduce.hpp>
 #include <starnet/emulator/engine.hpp>
@@ -15,8 +16,20 @@
 #include <algorithm>
 #include <set>
 
-namespace starnet::tools::testing {
+namespace starnet::api {
 namespace {
+
+using tools::testing::select;
+using tools::testing::xml_elements;
+using tools::testing::xml_errors;
+using tools::testing::XmlElement;
+
+/// The SVG both faces' chart becomes on the command line.
+template <class Time>
+std::string gantt_svg(const std::vector<TraceEvent<Time>>& trace, const Topology& topology, const std::string& title = "",
+                      double width = GANTT_SVG_WIDTH) {
+  return api::gantt_svg(gantt_chart(trace, topology, title), width);
+}
 
 using emulator::EventKind;
 using emulator::TraceEvent;
@@ -118,7 +131,7 @@ TEST(GanttChart, ComputationsAndUnfinishedTransfersOnDoubleTime) {
   trace[2].time = 2;
   trace[2].step = 2;
   trace[2].peer = 1;
-  const std::string svg = gantt_svg(trace, g, {.title = "two nodes", .width = 600});
+  const std::string svg = gantt_svg(trace, g, "two nodes", 600);
   ASSERT_EQ(xml_errors(svg), "");
   const auto all = xml_elements(svg);
   const auto compute = select(all, "rect", "bar compute");
@@ -137,12 +150,12 @@ TEST(GanttChart, ComputationsAndUnfinishedTransfersOnDoubleTime) {
 
 TEST(GanttChart, RejectsMoreRowsThanItCanShowAndNodesOutsideTheTopology) {
   EXPECT_ERROR(UsageError, gantt_svg(std::vector<TraceEvent<Rational>>{}, StarGraph(7)), "star:7", "5040 nodes",
-               "at most 1000", "--trace-format chrome");
-  EXPECT_ERROR(UsageError, require_gantt_rows(StarGraph(7)), "--gantt", "star:7");
+               "at most 1000", "Chrome trace");
+  EXPECT_ERROR(UsageError, require_gantt_rows(StarGraph(7)), "gantt", "star:7");
   std::vector<TraceEvent<Rational>> trace(1);
   trace[0].node = 99;
   EXPECT_ERROR(InputError, gantt_svg(trace, StarGraph(3)), "node 99", "outside star:3", "nodes 0..5");
 }
 
 }  // namespace
-}  // namespace starnet::tools::testing
+}  // namespace starnet::api
