@@ -2,23 +2,16 @@
 /// @file
 /// `--trace FILE [--trace-format jsonl|chrome]`, the same on every subcommand that emulates
 /// (allreduce, broadcast, demo, schedule run, reduce, montecarlo --run I, steady --emulate,
-/// whatif): JSON lines, one event per line (emulator/trace.hpp), or Chrome trace-event JSON for
-/// Perfetto and chrome://tracing. Written atomically once the run is over. A study of several runs
-/// (whatif) writes them all to one file: a "run" number on every JSON line, one Chrome process
-/// per run, named after it.
+/// whatif): the file api/trace.hpp writes (TraceFile), atomically once the run is over. A study of
+/// several runs (whatif) writes them all to one file.
 
 #include <starnet/api/topology.hpp>
 #include <starnet/api/trace.hpp>
 
 #include <CLI/CLI.hpp>
-#include <nlohmann/json.hpp>
 
 #include <string>
 #include <vector>
-
-namespace starnet::topology {
-class Topology;
-}
 
 namespace starnet::tools {
 
@@ -37,7 +30,8 @@ struct TraceOutput {
 /// The traces of several runs, gathered for one TraceOutput file.
 class TraceRuns {
  public:
-  explicit TraceRuns(const TraceOutput& output) : output_(output) {}
+  /// @throws UsageError about "trace_format" for a format api/trace.hpp does not write.
+  explicit TraceRuns(const TraceOutput& output);
   /// Appends run number runs() called @p name.
   template <class Time>
   void add(const std::vector<api::TraceEvent<Time>>& trace, const api::Topology& topology,
@@ -49,8 +43,7 @@ class TraceRuns {
  private:
   const TraceOutput& output_;
   int runs_ = 0;
-  std::string lines_;          // jsonl
-  nlohmann::json events_ = nlohmann::json::array();  // chrome
+  api::TraceFile file_;
 };
 
 }  // namespace starnet::tools

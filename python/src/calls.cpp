@@ -88,8 +88,8 @@ api::EngineChoice make_engine(const py::object& kind, const py::object& workers,
 }
 
 /// A run's document and, when kept, its trace and its intervals as columns.
-py::tuple with_trace(py::object doc, const std::vector<api::TraceEvent<Rational>>& trace, const api::Topology& on,
-                     bool traced, const std::string& title = "") {
+py::tuple with_trace(py::object doc, const std::vector<api::TraceEvent<Rational>>& trace,
+                     const std::shared_ptr<const api::Topology>& on, bool traced, const std::string& title = "") {
   if (!traced) return py::make_tuple(std::move(doc), py::none(), py::none());
   return py::make_tuple(std::move(doc), trace_columns(trace), interval_columns(trace, on, title));
 }
@@ -106,7 +106,7 @@ py::tuple run_star(const std::string& topology, const std::string& collective, c
   const auto result = run_interruptibly<api::StarResult>([request] { return api::run_star(request); }, progress);
   py::object page = py::none();
   if (request.trace && request.n >= 2 && request.n <= api::MAX_PAGE_N) page = py::str(api::star_page(result).html);
-  const auto run = with_trace(document([&] { return result.to_json(); }), result.run.trace, *result.graph, request.trace,
+  const auto run = with_trace(document([&] { return result.to_json(); }), result.run.trace, result.graph, request.trace,
                               result.run_title());
   return py::make_tuple(run[0], run[1], run[2], page);
 }
@@ -249,7 +249,7 @@ py::tuple run_schedule(const api::LoadedSchedule& l, const py::object& ports, co
   request.trace = trace;
   const auto result =
       run_interruptibly<api::ScheduleRunResult>([request] { return api::run_schedule(request); }, progress);
-  return with_trace(document([&] { return result.to_json(); }), result.run.run.trace, *request.schedule.topology,
+  return with_trace(document([&] { return result.to_json(); }), result.run.run.trace, request.schedule.topology,
                     trace);
 }
 

@@ -200,8 +200,9 @@ py::dict gantt_columns(const api::GanttChart& chart) {
 }
 
 template <class Time>
-py::dict interval_columns(const std::vector<api::TraceEvent<Time>>& trace, const api::Topology& topology,
-                          const std::string& title) {
+py::dict interval_columns(const std::vector<api::TraceEvent<Time>>& trace,
+                          const std::shared_ptr<const api::Topology>& on, const std::string& title) {
+  const api::Topology& topology = *on;
   const auto intervals = api::trace_intervals(trace);
   const auto& t = intervals.transfers;
   py::dict transfers;
@@ -232,15 +233,22 @@ py::dict interval_columns(const std::vector<api::TraceEvent<Time>>& trace, const
   out["topology_name"] = topology.name();
   out["gantt"] = topology.num_nodes() <= api::MAX_GANTT_ROWS ? py::object(gantt_columns(api::gantt_chart(trace, topology, title)))
                                                              : py::object(py::none());
+  // The trace file of the command line's --trace, written when asked for (from a copy of the events).
+  auto kept = std::make_shared<const std::vector<api::TraceEvent<Time>>>(trace);
+  out["trace_text"] = py::cpp_function([kept, on](const std::string& format) {
+    const auto f = api::parse_trace_format(format, "format");
+    const py::gil_scoped_release released;
+    return api::trace_text(*kept, *on, f);
+  });
   return out;
 }
 
 template py::dict trace_columns(const std::vector<api::TraceEvent<Rational>>&);
 template py::dict trace_columns(const std::vector<api::TraceEvent<double>>&);
-template py::dict interval_columns(const std::vector<api::TraceEvent<Rational>>&, const api::Topology&,
-                                   const std::string&);
-template py::dict interval_columns(const std::vector<api::TraceEvent<double>>&, const api::Topology&,
-                                   const std::string&);
+template py::dict interval_columns(const std::vector<api::TraceEvent<Rational>>&,
+                                   const std::shared_ptr<const api::Topology>&, const std::string&);
+template py::dict interval_columns(const std::vector<api::TraceEvent<double>>&,
+                                   const std::shared_ptr<const api::Topology>&, const std::string&);
 
 std::uint64_t whole(const py::handle& value, const char* keyword) {
   if (!PyIndex_Check(value.ptr()) || PyBool_Check(value.ptr()) || py::isinstance(value, numpy_bool())) {

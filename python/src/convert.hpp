@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -40,9 +41,11 @@ template <class Time>
 /// {"transfers": {from, to, port, tag, start, end, finished}, "computations": {node, tag, start,
 /// end, finished}}, times as in trace_columns(); and "gantt", the run's Gantt chart (api/gantt.hpp,
 /// titled @p title, or the api's title when empty) as {title, rows, bars: {row, lane, start, end,
-/// peer, port, finished, label}, makespan, makespan_text}, or None beyond api::MAX_GANTT_ROWS nodes.
+/// peer, port, finished, label}, makespan, makespan_text}, or None beyond api::MAX_GANTT_ROWS nodes;
+/// "trace_text", a function of a format ("jsonl", "chrome") giving the trace file (api/trace.hpp).
 template <class Time>
-[[nodiscard]] py::dict interval_columns(const std::vector<api::TraceEvent<Time>>& trace, const api::Topology& topology,
+[[nodiscard]] py::dict interval_columns(const std::vector<api::TraceEvent<Time>>& trace,
+                                        const std::shared_ptr<const api::Topology>& topology,
                                         const std::string& title = "");
 /// The event names, in the order of their codes.
 [[nodiscard]] std::vector<std::string> event_names();

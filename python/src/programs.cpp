@@ -278,7 +278,7 @@ py::tuple emulate(const api::TopologyRef& topology, py::list nodes, const py::ob
   const auto doc = document([&] { return result.to_json(); });
   if (!trace || !result.verified) return py::make_tuple(doc, py::none(), py::none(), py::none());
   auto columns = trace_columns(result.run.trace);
-  auto intervals = interval_columns(result.run.trace, *result.graph);
+  auto intervals = interval_columns(result.run.trace, result.graph);
   // The page is drawn when asked for, with the problem the caller's check may have found since.
   result.run.programs.clear();
   auto kept = std::make_shared<const api::EmulateResult>(std::move(result));

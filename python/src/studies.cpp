@@ -124,7 +124,7 @@ py::tuple montecarlo(const py::object& algorithms, const py::object& n, const py
   py::object intervals = py::none();
   if (run) {
     columns = trace_columns(result.run_trace);
-    intervals = interval_columns(result.run_trace, *result.machines, result.run_title());
+    intervals = interval_columns(result.run_trace, result.machines, result.run_title());
   }
   return py::make_tuple(document([&] { return result.to_json(); }), samples, columns, intervals);
 }
@@ -177,7 +177,9 @@ py::tuple steady(const std::string& collective, const api::TopologyRef& topology
   py::object intervals = py::none();
   if (trace && result->optimal) {
     columns = trace_columns(result->optimal->result().run.trace);
-    intervals = interval_columns(result->optimal->result().run.trace, result->optimal->topology(), result->run_title());
+    intervals = interval_columns(result->optimal->result().run.trace,
+                                 std::shared_ptr<const api::Topology>(result, &result->optimal->topology()),
+                                 result->run_title());
   }
   return py::make_tuple(document([&] { return result->to_json(); }), columns, intervals);
 }
@@ -197,7 +199,7 @@ py::tuple reduce(const std::string& algorithm, const py::object& n, const std::s
   py::object intervals = py::none();
   if (trace) {
     columns = trace_columns(result.run.trace);
-    intervals = interval_columns(result.run.trace, *result.machines, result.run_title());
+    intervals = interval_columns(result.run.trace, result.machines, result.run_title());
   }
   return py::make_tuple(document([&] { return result.to_json(); }), columns, intervals);
 }

@@ -144,6 +144,20 @@ class RunResult(Result):
         """The topology the run was on (a :class:`starnet.Topology`)."""
         return self._topology
 
+    def trace_text(self, format="jsonl"):
+        """The trace as the command line's ``--trace FILE --trace-format FORMAT`` writes it: ``"jsonl"``
+        (one JSON object per event, docs/emulator.md) or ``"chrome"`` (Chrome's trace-event JSON,
+        which Perfetto opens). Needs the trace (``trace=True``)."""
+        if self._intervals is None:
+            raise ValueError("trace_text() writes the trace: run with trace=True")
+        return self._intervals["trace_text"](format)
+
+    def save_trace(self, path, format="jsonl"):
+        """Writes :meth:`trace_text` to ``path``."""
+        text = self.trace_text(format)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+
     def gantt(self, ax=None, max_rows=None):
         """A Gantt chart of the run as a matplotlib Figure: the chart of the command line's
         ``--gantt`` (one row per node, a bar per message on its sender's and its receiver's row,

@@ -106,6 +106,22 @@ def test_the_gantt_chart_is_the_command_lines(tmp_path):
     assert sorted(matplotlib.colors.to_hex(p.get_facecolor()).upper() for p in bars) == sorted(c.upper() for c in svg_colours)
 
 
+def test_the_trace_files_are_the_command_lines(tmp_path):
+    """--trace FILE --trace-format F and result.save_trace(path, F) write one file (api/trace.hpp)."""
+    run = starnet.allreduce("star:3", trace=True)
+    for form in ("jsonl", "chrome"):
+        path = tmp_path / f"t.{form}"
+        code, _, err = run_cli("allreduce", "--topology", "star:3", "--trace", path, "--trace-format", form)
+        assert code == 0, err
+        run.save_trace(tmp_path / f"p.{form}", form)
+        assert (tmp_path / f"p.{form}").read_text() == path.read_text(), form
+    assert len(run.trace_text().splitlines()) == len(run.trace)
+    with pytest.raises(starnet.InputError, match="format=perfetto: expected jsonl or chrome"):
+        run.trace_text("perfetto")
+    with pytest.raises(ValueError, match="trace=True"):
+        starnet.allreduce("star:3").trace_text()
+
+
 def test_bad_input_raises_input_error_naming_the_keyword():
     with pytest.raises(starnet.InputError, match=r"workers=-1: expected a number of workers in 1\.\.256"):
         starnet.allreduce("star:4", workers=-1)
