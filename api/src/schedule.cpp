@@ -155,6 +155,37 @@ LoadedSchedule parse_schedule(const std::string& text, const std::string& where,
   return parse_as(text, where, topology, folder, looks_like_xml({}, text));
 }
 
+ItemOp parse_item_op(std::string_view text, std::string_view setting) {
+  if (text == "copy") return ItemOp::COPY;
+  if (text == "reduce") return ItemOp::REDUCE;
+  throw UsageError(Setting{std::string(setting), std::string(text)}, "expected copy or reduce");
+}
+
+LoadedSchedule build_schedule(const ScheduleDraft& draft, const std::string& where) {
+  // The draft becomes the document a file would hold, so that one reader checks both.
+  const auto op_name = [](ItemOp op) { return op == ItemOp::REDUCE ? "reduce" : "copy"; };
+  const auto node = [](const ScheduleDraft::Node& n) {
+    return std::visit([](const auto& v) { return nlohmann::json(v); }, n);
+  };
+  nlohmann::json steps = nlohmann::json::array();
+  for (const auto& t : draft.transfers) {
+    while (steps.size() <= t.step) steps.push_back(nlohmann::json::array());
+    nlohmann::json items = nlohmann::json::array();
+    for (const auto& i : t.items) {
+      nlohmann::json item = {i.from_chunk, i.to_chunk};
+      if (i.op) item.push_back(op_name(*i.op));
+      items.push_back(std::move(item));
+    }
+    steps[t.step].push_back({{"f", node(t.from)}, {"t", node(t.to)}, {"c", std::move(items)}, {"op", op_name(t.op)}});
+  }
+  nlohmann::json doc = {{"format", "starnet-schedule"}, {"version", 1}, {"collective", to_string(draft.collective)},
+                        {"chunks", draft.chunks}, {"scratch", draft.scratch}};
+  if (draft.root) doc["root"] = node(*draft.root);
+  if (draft.topology.from_spec()) doc["topology"] = draft.topology.spec();
+  doc["steps"] = std::move(steps);
+  return parse_schedule(doc.dump(), where, draft.topology);
+}
+
 ScheduleHeader read_schedule_header(const std::string& text, const std::string& where) {
   ScheduleHeader h;
   if (looks_like_xml({}, text)) {

@@ -253,6 +253,43 @@ py::tuple run_schedule(const api::LoadedSchedule& l, const py::object& ports, co
                     trace);
 }
 
+/// A node of a transfer as a schedule names it: a name (str) or an index.
+api::ScheduleDraft::Node draft_node(const py::handle& value, const char* keyword) {
+  if (py::isinstance<py::str>(value)) return value.cast<std::string>();
+  return whole(value, keyword);
+}
+
+/// Schedule.send's arguments as a transfer of the api's draft, each converted with its keyword named.
+api::ScheduleDraft::Transfer draft_transfer(const py::object& step, const py::object& src, const py::object& dst,
+                                            const py::object& chunks, const py::object& op) {
+  api::ScheduleDraft::Transfer t;
+  t.step = whole(step, "step");
+  t.from = draft_node(src, "src");
+  t.to = draft_node(dst, "dst");
+  t.op = api::parse_item_op(text(op, "op"));
+  const auto bad_chunks = [&] {
+    return UsageError(Setting{"chunks", py::repr(chunks)},
+                      "expected a list of chunk numbers, or of (src_chunk, dst_chunk) pairs, or of (src_chunk, "
+                      "dst_chunk, 'copy'|'reduce') triples");
+  };
+  if (py::isinstance<py::str>(chunks) || py::isinstance<py::bytes>(chunks) || !py::hasattr(chunks, "__iter__")) {
+    throw bad_chunks();
+  }
+  for (const auto& item : chunks) {
+    if (py::isinstance<py::tuple>(item) || py::isinstance<py::list>(item)) {
+      const auto seq = py::reinterpret_borrow<py::sequence>(item);
+      if (seq.size() != 2 && seq.size() != 3) throw bad_chunks();
+      std::optional<api::ItemOp> item_op;
+      if (seq.size() == 3) item_op = api::parse_item_op(text(seq[2], "chunks"), "chunks");
+      t.items.push_back({whole(seq[0], "chunks"), whole(seq[1], "chunks"), item_op});
+    } else {
+      const auto c = whole(item, "chunks");
+      t.items.push_back({c, c, std::nullopt});
+    }
+  }
+  return t;
+}
+
 }  // namespace
 
 void bind_schedules(py::module_& m) {
@@ -262,6 +299,23 @@ void bind_schedules(py::module_& m) {
         return api::default_chunks(api::parse_collective(collective), topology.topology()->num_nodes());
       },
       arg("collective"), arg("topology"));
+  py::class_<api::ScheduleDraft::Transfer>(m, "DraftTransfer");
+  m.def("draft_transfer", &draft_transfer, arg("step"), arg("src"), arg("dst"), arg("chunks"), arg("op"));
+  m.def(
+      "build_schedule",
+      [](const std::string& collective, const api::TopologyRef& topology, const py::object& chunks,
+         const py::object& scratch, const py::object& root, const std::vector<api::ScheduleDraft::Transfer>& transfers) {
+        api::ScheduleDraft d;
+        d.collective = api::parse_collective(collective);
+        d.topology = topology;
+        d.chunks = whole(chunks, "chunks");
+        d.scratch = whole(scratch, "scratch");
+        if (!root.is_none()) d.root = draft_node(root, "root");
+        d.transfers = transfers;
+        return run_interruptibly<api::LoadedSchedule>([d] { return api::build_schedule(d, "schedule built in Python"); },
+                                                      py::none());
+      },
+      arg("collective"), arg("topology"), arg("chunks"), arg("scratch"), arg("root"), arg("transfers"));
   py::class_<api::LoadedSchedule>(m, "LoadedSchedule")
       .def_static("load",
                   [](const std::string& path, const std::optional<api::TopologyRef>& topology) {

@@ -1,7 +1,5 @@
 """Collective schedules as data (docs/schedules.md): built in Python, loaded, saved, run."""
 
-import json
-import operator
 import os
 
 from . import _core
@@ -12,19 +10,6 @@ from ._results import RunResult
 from ._topology import Topology, topology_ref
 
 __all__ = ["Schedule", "ScheduleResult"]
-
-_ITEM_OPS = ("copy", "reduce")
-
-
-def _whole(value, keyword):
-    """A whole number ≥ 0 (an int, a numpy integer), or an InputError naming ``keyword``."""
-    try:
-        number = operator.index(value) if not isinstance(value, bool) else None
-    except TypeError:
-        number = None
-    if number is None or number < 0:
-        raise _core.InputError(f"{keyword}={value!r}: expected a whole number ≥ 0")
-    return number
 
 
 class ScheduleResult(RunResult):
@@ -99,38 +84,14 @@ class Schedule:
         """
         if self._steps is None:
             raise ValueError("send(): this schedule was loaded or exported; build a new Schedule to add transfers")
-        step = _whole(step, "step")
-        if op not in _ITEM_OPS:
-            raise _core.InputError(f"op={op!r}: expected 'copy' or 'reduce'")
-        if isinstance(chunks, (str, bytes)) or not hasattr(chunks, "__iter__"):
-            raise _core.InputError(f"chunks={chunks!r}: expected a list of chunk numbers, or of (src_chunk, dst_chunk) "
-                                   "pairs, or of (src_chunk, dst_chunk, 'copy'|'reduce') triples")
-        items = []
-        for item in chunks:
-            if isinstance(item, (tuple, list)):
-                items.append([_whole(x, "chunks") if i < 2 else x for i, x in enumerate(item)])
-            else:
-                items.append(_whole(item, "chunks"))
-        while len(self._steps) <= step:
-            self._steps.append([])
-        self._steps[step].append({"f": src, "t": dst, "c": items, "op": op})
+        self._steps.append(_core.draft_transfer(step, src, dst, chunks, op))
         self._loaded = None
         return self
 
-    def _document(self):
-        doc = {"format": "starnet-schedule", "version": 1, "collective": self._collective, "chunks": self._chunks,
-               "scratch": self._scratch}
-        if self._root is not None:
-            doc["root"] = self._root
-        if self._topology._ref.from_spec:
-            doc["topology"] = self._topology.spec
-        doc["steps"] = self._steps
-        return doc
-
     def _built(self):
         if self._loaded is None:
-            text = json.dumps(self._document())
-            self._loaded = _core.LoadedSchedule.parse(text, "schedule built in Python", self._topology._ref)
+            self._loaded = _core.build_schedule(self._collective, self._topology._ref, self._chunks, self._scratch,
+                                                self._root, self._steps)
         return self._loaded
 
     def __getattr__(self, name):

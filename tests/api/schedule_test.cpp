@@ -41,6 +41,31 @@ TEST(RunSchedule, EveryExampleRunsVerified) {
   }
 }
 
+TEST(BuildSchedule, ADraftIsTheScheduleItsFileWouldBe) {
+  // The ring all-gather on ring:4, transfer by transfer: node v passes block v − s at step s.
+  ScheduleDraft d;
+  d.collective = Collective::ALLGATHER;
+  d.topology = "ring:4";
+  d.chunks = 4;
+  for (std::uint64_t step = 0; step < 3; ++step) {
+    for (std::uint64_t v = 0; v < 4; ++v) {
+      const std::uint64_t block = (v + 4 - step) % 4;
+      d.transfers.push_back({step, v, (v + 1) % 4, {{block, block, std::nullopt}}, ItemOp::COPY});
+    }
+  }
+  ScheduleRunRequest request;
+  request.schedule = build_schedule(d, "a draft");
+  const auto r = run_schedule(request);
+  EXPECT_TRUE(r.verified) << r.problem;
+  EXPECT_EQ(r.to_json().at("steps"), 3);
+  const auto again = parse_schedule(schedule_json(request.schedule), "its JSON");
+  EXPECT_EQ(schedule_json(again), schedule_json(request.schedule));
+  // A node the topology lacks is named with its step, as in a file.
+  d.transfers.push_back({3, std::string("nowhere"), std::uint64_t{0}, {{0, 0, ItemOp::REDUCE}}, ItemOp::COPY});
+  EXPECT_ERROR(ScheduleError, (void)build_schedule(d, "a draft"), "a draft", "nowhere");
+  EXPECT_ERROR(UsageError, (void)parse_item_op("merge", "op"), "op merge", "copy or reduce");
+}
+
 TEST(RunSchedule, ASendAlongAMissingLinkIsAResultNamingIt) {
   const TempDir dir;
   const auto path = dir.write("bad.json", R"({"format": "starnet-schedule", "version": 1, "collective": "allgather",

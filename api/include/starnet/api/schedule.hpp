@@ -29,6 +29,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace starnet::api {
@@ -65,6 +66,39 @@ struct LoadedSchedule {
 [[nodiscard]] LoadedSchedule parse_schedule(const std::string& text, const std::string& where,
                                             const std::optional<TopologyRef>& topology = std::nullopt,
                                             const std::string& folder = {});
+
+/// Whether a receiver copies (overwrites) or reduces (⊕) a chunk that arrives.
+using algorithms::schedule::ItemOp;
+/// "copy" or "reduce". @throws UsageError about @p setting otherwise.
+[[nodiscard]] ItemOp parse_item_op(std::string_view text, std::string_view setting = "op");
+
+/// A schedule built transfer by transfer (the Python module's Schedule.send), checked as a starnet
+/// JSON file is: node names or indices resolved on the topology, chunks and ops in range.
+struct ScheduleDraft {
+  /// A node by name or by index.
+  using Node = std::variant<std::uint64_t, std::string>;
+  struct Item {
+    std::uint64_t from_chunk = 0;
+    std::uint64_t to_chunk = 0;
+    std::optional<ItemOp> op;  ///< none: the transfer's
+  };
+  struct Transfer {
+    std::uint64_t step = 0;
+    Node from;
+    Node to;  ///< from == to: a local operation
+    std::vector<Item> items;
+    ItemOp op = ItemOp::COPY;  ///< what the receiver does with what arrives
+  };
+  Collective collective = Collective::ALLREDUCE;
+  TopologyRef topology = std::string();
+  std::uint64_t chunks = 1;
+  std::uint64_t scratch = 0;
+  std::optional<Node> root;
+  std::vector<Transfer> transfers;
+};
+/// @p draft as a schedule on its topology; @p where names it in messages.
+/// @throws ScheduleError naming @p where, the step and the transfer at fault, as parse_schedule.
+[[nodiscard]] LoadedSchedule build_schedule(const ScheduleDraft& draft, const std::string& where);
 
 /// What a schedule document says about itself before any topology is chosen.
 struct ScheduleHeader {
