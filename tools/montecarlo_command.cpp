@@ -38,8 +38,11 @@ namespace st = algorithms::stochastic;
 using json = nlohmann::ordered_json;
 
 struct Options {
-  // The scenario's settings and their defaults are the library's; --runs and --run are checked here.
+  // The scenario's settings and their defaults are the library's; --runs and --run are checked here,
+  // --algos and --dist read by the library's parsers.
   api::MonteCarloRequest scenario;
+  std::string algorithms;  // empty: the library's default (all four)
+  std::string dist;        // empty: the library's default
   std::int64_t runs = 0;  // 0: the default of the mode
   bool json = false;
   std::string csv;
@@ -297,6 +300,8 @@ int run_scenario(const Options& o) {
     api::require_gantt_rows(static_cast<std::uint64_t>(o.scenario.n), fmt::format("complete:{}", o.scenario.n));
   }
   api::MonteCarloRequest request = o.scenario;
+  if (o.has("--algos")) request.algorithms = api::parse_montecarlo_algorithms(o.algorithms);
+  if (o.has("--dist")) request.dist = api::parse_cost_law(o.dist);
   if (o.has("--runs")) request.runs = runs_given(o);
   if (one_run) {
     if (o.run < 0) throw UsageError(fmt::format("--run {}: expected a run of this study, 0..runs − 1", o.run));
@@ -316,8 +321,8 @@ int run_scenario(const Options& o) {
     if (!o.gantt.empty()) out["gantt"] = {{"file", o.gantt}, {"run", o.run}, {"makespan", *r.run_makespan}};
     print_json(std::move(out));
   } else {
-    const auto& sc = o.scenario;
-    fmt::print("Monte-Carlo: n = {}, {} costs with CV {}, mu_d = {}, mu_c = {}, {}, seed {}\n", sc.n, sc.dist, sc.cv,
+    const auto& sc = r.request;
+    fmt::print("Monte-Carlo: n = {}, {} costs with CV {}, mu_d = {}, mu_c = {}, {}, seed {}\n", sc.n, st::to_string(sc.dist), sc.cv,
                sc.mu_d, sc.mu_c, plural(r.runs, "run", "runs"), sc.seed);
     fmt::print("{:<20} {:>11} {:>11} {:>10} {:>11} {:>11} {:>11}  {}\n", "algorithm", "mean", "stddev", "sem", "q10",
                "q50", "q90", "verified");
@@ -445,13 +450,13 @@ void add_montecarlo_command(CLI::App& app, Action& action) {
   static Options o;
   auto& sc = o.scenario;
   const api::MonteCarloRequest defaults;
-  cmd->add_option("--algos", sc.algorithms,
+  cmd->add_option("--algos", o.algorithms,
                   "Comma-separated algorithms: binomial-stat, fibonacci-stat, tree-dyn, noncommut-tree-dyn (default: all)");
   cmd->add_option("--n", sc.n, fmt::format("Number of processors (default {})", defaults.n));
-  cmd->add_option("--dist", sc.dist,
+  cmd->add_option("--dist", o.dist,
                   fmt::format("Cost law of Table II: bernoulli, beta0.01, beta1, beta100, binomial, exponential, gamma,\n"
                               "poisson, triangle, uniform (default {})",
-                              defaults.dist));
+                              st::to_string(defaults.dist)));
   cmd->add_option("--cv", sc.cv,
                   fmt::format("Coefficient of variation of both costs, within the law's range (default {})", defaults.cv))
       ->check(finite_number(0));

@@ -7,6 +7,7 @@
 #include "plot.hpp"
 
 #include <starnet/api/reduce.hpp>
+#include <starnet/api/settings.hpp>
 #include <starnet/api/core.hpp>
 
 #include <fmt/format.h>
@@ -31,10 +32,10 @@ struct ReduceOptions {
   int k = 0;
   bool has_n = false;
   bool has_k = false;
-  std::string op = "sum";
+  std::string op = std::string(api::to_string(api::ReduceOp::SUM));
   bool json = false;
   std::string study;
-  int max_n = 10'000;
+  int max_n = api::DEFAULT_FIGURE2_MAX_N;
   std::string csv;
   std::string plot;
   std::string gantt;
@@ -51,13 +52,13 @@ void print_plan(const api::ReduceResult& r) {
   fmt::print("plan {}: {}, {}, at most {} transfers at once; {} {} v0..v{} in order\n",
              r.check.valid ? "valid" : "INVALID", plural(plan.transfers.size(), "transfer", "transfers"),
              plural(r.check.reducers, "reducer", "reducers"),
-             r.check.max_concurrent_transfers, o.op, r.in_order ? "combines" : "does NOT combine", plan.n() - 1);
+             r.check.max_concurrent_transfers, api::to_string(o.op), r.in_order ? "combines" : "does NOT combine",
+             plan.n() - 1);
   fmt::print("emulated (single-port half-duplex, strict): length {}{}, {}; the root {} v0 {} ... {} v{}\n",
              r.run.makespan.to_string(),
              r.run.makespan == plan.length ? " = predicted" : " != predicted " + plan.length.to_string(),
              plural(r.run.counters.messages, "message", "messages"), r.root_right ? "holds" : "does NOT hold",
-             o.op == "sum" ? "+" : "++",
-             o.op == "sum" ? "+" : "++", plan.n() - 1);
+             o.op == api::ReduceOp::SUM ? "+" : "++", o.op == api::ReduceOp::SUM ? "+" : "++", plan.n() - 1);
   fmt::print("{}\n", r.verified() ? "verified" : "NOT VERIFIED");
 }
 
@@ -67,12 +68,12 @@ int run_plan(const ReduceOptions& o) {
   }
   if (!o.gantt.empty() && o.n > 0) api::require_gantt_rows(static_cast<std::uint64_t>(o.n), fmt::format("complete:{}", o.n));
   api::ReduceRequest request;
-  request.algorithm = o.algo;
+  request.algorithm = api::parse_algorithm(o.algo);
   request.n = o.n;
-  request.d = o.d;
-  request.c = o.c;
+  request.d = api::parse_number(o.d, "d");
+  request.c = api::parse_number(o.c, "c");
   if (o.has_k) request.k = o.k;
-  request.op = o.op;
+  request.op = api::parse_reduce_op(o.op);
   request.trace = !o.gantt.empty() || o.trace.wanted();
   const api::ReduceResult r = api::plan_reduction(request);
   if (!o.gantt.empty()) write_file_atomically(o.gantt, api::gantt_svg(api::gantt_chart(r.run.trace, *r.machines, r.run_title())));
@@ -179,7 +180,7 @@ void add_reduce_command(CLI::App& app, Action& action) {
                 "[{from, to, start}], reducers, max_concurrent_transfers, plan_valid, combined_in_order;\n"
                 "times are numbers, with an exact KEY_exact fraction such as \"7/2\" when not integers (docs/json.md)");
   auto* study = cmd->add_option("--study", o.study, "Run a study instead of one plan: figure2");
-  cmd->add_option("--max-n", o.max_n, "Figure 2 study: largest n (default 10000)")->needs(study);
+  cmd->add_option("--max-n", o.max_n, fmt::format("Figure 2 study: largest n (default {})", api::DEFAULT_FIGURE2_MAX_N))->needs(study);
   cmd->add_option("--gantt", o.gantt,
                   "Write the emulated run as an SVG Gantt chart (one row per machine, at most 1000 machines)")
       ->check(output_file({".svg"}));

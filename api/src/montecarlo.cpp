@@ -17,45 +17,20 @@ namespace nc = algorithms::nonclairvoyant;
 namespace st = algorithms::stochastic;
 using json = nlohmann::ordered_json;
 
-std::vector<nc::Algorithm> parse_algorithms(const std::string& list) {
-  std::vector<nc::Algorithm> out;
-  for (const auto& item : split_list(list)) {
-    nc::Algorithm a{};
-    try {
-      a = nc::parse_algorithm(item);
-    } catch (const UsageError& e) {
-      throw UsageError(Setting{"algorithms", list}, e.what());
-    }
-    if (std::find(out.begin(), out.end(), a) != out.end()) {
-      throw UsageError(Setting{"algorithms", list}, fmt::format("{} is listed twice", item));
-    }
-    out.push_back(a);
-  }
-  if (out.empty()) throw UsageError(Setting{"algorithms", list}, "empty (expected a comma-separated list of algorithms)");
-  return out;
-}
-
 std::uint64_t runs_or(const std::optional<std::uint64_t>& runs, std::uint64_t fallback) {
   if (!runs) return fallback;
   if (*runs < 1) throw UsageError(Setting{"runs", "0"}, "at least one run is needed");
   return *runs;
 }
 
-/// The request's cost law, its name and CV checked and named as its keywords (dist, cv); the
-/// scenario's own checks name n, mu_d and mu_c.
+/// The request's cost law, its CV checked against the law's range and named as its keyword.
 st::DistributionKind distribution_of(const MonteCarloRequest& r) {
-  st::DistributionKind kind{};
   try {
-    kind = st::parse_distribution(r.dist);
-  } catch (const InputError& e) {
-    throw UsageError(Setting{"dist", r.dist}, e.what());
-  }
-  try {
-    (void)st::CostDistribution(kind, 1.0, r.cv);  // checks the CV against the law's range
+    (void)st::CostDistribution(r.dist, 1.0, r.cv);
   } catch (const InputError& e) {
     throw UsageError(Setting{"cv", fmt::format("{}", r.cv)}, e.what());
   }
-  return kind;
+  return r.dist;
 }
 
 /// Reports a Monte-Carlo loop's runs as the progress of the call.
@@ -89,9 +64,42 @@ json nullable(double x) { return std::isnan(x) ? json(nullptr) : json(x); }
 
 }  // namespace
 
+std::vector<nc::Algorithm> parse_montecarlo_algorithms(std::string_view list) {
+  std::vector<nc::Algorithm> out;
+  const std::string given(list);
+  for (const auto& item : split_list(list)) {
+    nc::Algorithm a{};
+    try {
+      a = nc::parse_algorithm(item);
+    } catch (const UsageError& e) {
+      throw UsageError(Setting{"algorithms", given}, e.what());
+    }
+    if (std::find(out.begin(), out.end(), a) != out.end()) {
+      throw UsageError(Setting{"algorithms", given}, fmt::format("{} is listed twice", item));
+    }
+    out.push_back(a);
+  }
+  if (out.empty()) throw UsageError(Setting{"algorithms", given}, "empty (expected a comma-separated list of algorithms)");
+  return out;
+}
+
+st::DistributionKind parse_cost_law(std::string_view name) {
+  try {
+    return st::parse_distribution(name);
+  } catch (const InputError& e) {
+    throw UsageError(Setting{"dist", std::string(name)}, e.what());
+  }
+}
+
 MonteCarloResult run_montecarlo(const MonteCarloRequest& request) {
   const StopScope scope;
-  const auto algorithms = parse_algorithms(request.algorithms);
+  const auto& algorithms = request.algorithms;
+  if (algorithms.empty()) throw UsageError(Setting{"algorithms", ""}, "empty (expected at least one algorithm)");
+  for (auto a = algorithms.begin(); a != algorithms.end(); ++a) {
+    if (std::find(algorithms.begin(), a, *a) != a) {
+      throw UsageError(Setting{"algorithms", ""}, fmt::format("{} is listed twice", nc::to_string(*a)));
+    }
+  }
   const nc::Scenario scenario{request.n, distribution_of(request), request.cv, request.mu_d, request.mu_c};
   MonteCarloResult out;
   out.request = request;
@@ -134,7 +142,7 @@ MonteCarloResult run_montecarlo(const MonteCarloRequest& request) {
 json MonteCarloResult::to_json() const {
   json algos = json::array();
   for (const auto& outcome : outcomes) algos.push_back(summary_json(outcome, runs));
-  json out = {{"n", request.n},       {"distribution", request.dist}, {"cv", request.cv}, {"mu_d", request.mu_d},
+  json out = {{"n", request.n},       {"distribution", std::string(st::to_string(request.dist))}, {"cv", request.cv}, {"mu_d", request.mu_d},
               {"mu_c", request.mu_c}, {"runs", runs},                 {"seed", request.seed}, {"algorithms", algos}};
   if (run_makespan) out["run"] = {{"run", *request.run}, {"makespan", *run_makespan}};
   out["wall_seconds"] = wall_seconds;
@@ -146,7 +154,7 @@ json MonteCarloResult::to_json() const {
 std::string MonteCarloResult::run_title() const {
   const auto& q = request;
   return fmt::format("{}, n = {}, {} CV {}, mu_d = {}, mu_c = {}, seed {}, run {}: makespan {:.6g}",
-                     nc::to_string(outcomes.front().algorithm), q.n, q.dist, q.cv, q.mu_d, q.mu_c, q.seed,
+                     nc::to_string(outcomes.front().algorithm), q.n, st::to_string(q.dist), q.cv, q.mu_d, q.mu_c, q.seed,
                      q.run.value_or(0), run_makespan.value_or(0));
 }
 
@@ -155,7 +163,7 @@ std::string MonteCarloResult::csv() const {
   for (const auto& outcome : outcomes) {
     const auto& s = outcome.summary;
     csv += fmt::format("{},{},{},{},{},{},{},{},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g}\n",
-                       nc::to_string(outcome.algorithm), request.n, request.dist, request.cv, request.mu_d, request.mu_c,
+                       nc::to_string(outcome.algorithm), request.n, st::to_string(request.dist), request.cv, request.mu_d, request.mu_c,
                        runs, outcome.verified, s.mean, s.stddev, s.sem, s.min, s.q10, s.q50, s.q90, s.max);
   }
   return csv;

@@ -44,6 +44,14 @@ void emulate(ReduceResult& r, const trees::Operator& op) {
 
 }  // namespace
 
+ReduceOp parse_reduce_op(std::string_view text, std::string_view setting) {
+  if (text == "sum") return ReduceOp::SUM;
+  if (text == "concat") return ReduceOp::CONCAT;
+  throw UsageError(Setting{std::string(setting), std::string(text)}, "expected sum or concat (not commutative)");
+}
+
+std::string_view to_string(ReduceOp op) { return op == ReduceOp::SUM ? "sum" : "concat"; }
+
 ReduceResult plan_reduction(const ReduceRequest& request) {
   const StopScope scope;
   if (request.n < 1 || request.n > MAX_REDUCE_ELEMENTS) {
@@ -52,16 +60,19 @@ ReduceResult plan_reduction(const ReduceRequest& request) {
                                  MAX_REDUCE_ELEMENTS));
   }
   if (request.k && *request.k < 1) throw UsageError(Setting{"k", std::to_string(*request.k)}, "expected K ≥ 1");
-  const auto op = trees::make_operator(request.op, "op");
+  for (const auto& [name, cost] : {std::pair{"d", &request.d}, std::pair{"c", &request.c}}) {
+    if (*cost < 0) throw UsageError(Setting{name, cost->to_string()}, "expected a cost ≥ 0");
+  }
+  const auto op = trees::make_operator(to_string(request.op), "op");
   if (!op->commutative() && request.n > MAX_CONCAT_ELEMENTS) {
-    throw UsageError(Setting{"op", request.op},
+    throw UsageError(Setting{"op", std::string(to_string(request.op))},
                      fmt::format("with n = {}: at most {} elements (values grow with n; use sum)", request.n,
                                  MAX_CONCAT_ELEMENTS));
   }
   trees::PlanRequest plan;
-  plan.algorithm = trees::parse_algorithm(request.algorithm);
+  plan.algorithm = request.algorithm;
   plan.n = request.n;
-  plan.model = trees::CostModel(parse_number(request.d, "d"), parse_number(request.c, "c"));
+  plan.model = trees::CostModel(request.d, request.c);
   plan.k = request.k;
   ReduceResult r;
   r.request = request;
@@ -74,7 +85,7 @@ ReduceResult plan_reduction(const ReduceRequest& request) {
     emulate(r, *op);
   } catch (const OverflowError& e) {
     throw OverflowError(fmt::format("n = {}, d = {}, c = {}: {} (exact times are kept or refused, never rounded)",
-                                    request.n, request.d, request.c, e.what()));
+                                    request.n, request.d.to_string(), request.c.to_string(), e.what()));
   }
   r.lower_bound = trees::optimal_length_lower_bound(request.n, plan.model);
   r.upper_bound = trees::optimal_length_upper_bound(request.n, plan.model);
@@ -95,7 +106,8 @@ std::string ReduceResult::problem() const {
 }
 
 std::string ReduceResult::run_title() const {
-  return fmt::format("{} reduction on {}: makespan {}", request.algorithm, machines->name(), run.makespan.to_string());
+  return fmt::format("{} reduction on {}: makespan {}", trees::to_string(request.algorithm), machines->name(),
+                     run.makespan.to_string());
 }
 
 nlohmann::ordered_json ReduceResult::to_json() const {
@@ -109,7 +121,7 @@ nlohmann::ordered_json ReduceResult::to_json() const {
   put_exact(out, "d", plan.model.d());
   put_exact(out, "c", plan.model.c());
   if (request.k) out["k"] = *request.k;
-  out["op"] = request.op;
+  out["op"] = std::string(to_string(request.op));
   put_exact(out, "length", plan.length);
   put_exact(out, "lower_bound", lower_bound);
   put_exact(out, "upper_bound", upper_bound);

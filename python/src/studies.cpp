@@ -101,17 +101,19 @@ py::tuple montecarlo(const py::object& algorithms, const py::object& n, const py
                      const py::object& mu_d, const py::object& mu_c, const py::object& runs, const py::object& seed,
                      const py::object& threads, const py::object& run_value, const py::object& progress) {
   const auto run = maybe_whole(run_value, "run");
-  api::MonteCarloRequest r{text(algorithms, "algorithms"),
-                           small_count(n, "n"),
-                           text(dist, "dist"),
-                           real(cv, "cv"),
-                           real(mu_d, "mu_d"),
-                           real(mu_c, "mu_c"),
-                           maybe_whole(runs, "runs"),
-                           whole(seed, "seed"),
-                           static_cast<unsigned>(small_count(threads, "threads")),
-                           run,
-                           /*keep_makespans=*/true};
+  // None: the api's default.
+  api::MonteCarloRequest r;
+  if (!algorithms.is_none()) r.algorithms = api::parse_montecarlo_algorithms(text(algorithms, "algorithms"));
+  if (!n.is_none()) r.n = small_count(n, "n");
+  if (!dist.is_none()) r.dist = api::parse_cost_law(text(dist, "dist"));
+  if (!cv.is_none()) r.cv = real(cv, "cv");
+  if (!mu_d.is_none()) r.mu_d = real(mu_d, "mu_d");
+  if (!mu_c.is_none()) r.mu_c = real(mu_c, "mu_c");
+  r.runs = maybe_whole(runs, "runs");
+  if (!seed.is_none()) r.seed = whole(seed, "seed");
+  if (!threads.is_none()) r.threads = static_cast<unsigned>(small_count(threads, "threads"));
+  r.run = run;
+  r.keep_makespans = true;
   const auto result = run_interruptibly<api::MonteCarloResult>([r] { return api::run_montecarlo(r); }, progress);
   py::object samples = py::dict();
   for (const auto& outcome : result.outcomes) {
@@ -134,10 +136,10 @@ py::object montecarlo_study(const std::string& study, const py::object& n, const
                             const py::object& ratio_points, const py::object& progress) {
   api::MonteCarloStudyRequest r;
   r.study = study;
-  r.n = small_count(n, "n");
+  if (!n.is_none()) r.n = small_count(n, "n");
   r.runs = maybe_whole(runs, "runs");
-  r.seed = whole(seed, "seed");
-  r.threads = static_cast<unsigned>(small_count(threads, "threads"));
+  if (!seed.is_none()) r.seed = whole(seed, "seed");
+  if (!threads.is_none()) r.threads = static_cast<unsigned>(small_count(threads, "threads"));
   if (!points.is_none()) r.points = small_count(points, "points");
   if (!ratio_points.is_none()) r.ratio_points = small_count(ratio_points, "ratio_points");
   const auto result = run_interruptibly<api::MonteCarloStudyResult>([r] { return api::run_montecarlo_study(r); }, progress);
@@ -184,20 +186,21 @@ py::tuple steady(const std::string& collective, const api::TopologyRef& topology
   return py::make_tuple(document([&] { return result->to_json(); }), columns, intervals);
 }
 
-py::tuple reduce(const std::string& algorithm, const py::object& n, const std::string& d, const std::string& c,
+py::tuple reduce(const py::object& algorithm, const py::object& n, const py::object& d, const py::object& c,
                  const py::object& k, const py::object& op, const py::object& trace_value, const py::object& progress) {
-  const bool trace = flag(trace_value, "trace");
-  api::ReduceRequest r{algorithm,
-                       small_count(n, "n"),
-                       d,
-                       c,
-                       k.is_none() ? std::nullopt : std::optional<int>(small_count(k, "k")),
-                       text(op, "op"),
-                       trace};
+  // None: the api's default.
+  api::ReduceRequest r;
+  if (!algorithm.is_none()) r.algorithm = api::parse_algorithm(text(algorithm, "algorithm"));
+  if (!n.is_none()) r.n = small_count(n, "n");
+  if (!d.is_none()) r.d = exact(d, "d", false);
+  if (!c.is_none()) r.c = exact(c, "c", false);
+  if (!k.is_none()) r.k = small_count(k, "k");
+  if (!op.is_none()) r.op = api::parse_reduce_op(text(op, "op"));
+  r.trace = flag(trace_value, "trace");
   const auto result = run_interruptibly<api::ReduceResult>([r] { return api::plan_reduction(r); }, progress);
   py::object columns = py::none();
   py::object intervals = py::none();
-  if (trace) {
+  if (r.trace) {
     columns = trace_columns(result.run.trace);
     intervals = interval_columns(result.run.trace, result.machines, result.run_title());
   }
@@ -205,7 +208,7 @@ py::tuple reduce(const std::string& algorithm, const py::object& n, const std::s
 }
 
 py::object figure2(const py::object& max_n_value, const py::object& progress) {
-  const int max_n = small_count(max_n_value, "max_n");
+  const int max_n = max_n_value.is_none() ? api::DEFAULT_FIGURE2_MAX_N : small_count(max_n_value, "max_n");
   const auto result = run_interruptibly<api::Figure2Result>([max_n] { return api::reduce_figure2(max_n); }, progress);
   py::list rows;
   for (const auto& row : result.rows) {

@@ -164,16 +164,17 @@ def whatif(collective="allreduce", topologies=(), ports=1, duplex="full", costs=
     return _frame(doc["rows"], doc)
 
 
-def montecarlo(algorithms=("binomial-stat", "fibonacci-stat", "tree-dyn", "noncommut-tree-dyn"), n=64, dist="gamma",
-               cv=1.0, mu_d=1.0, mu_c=0.0, runs=None, seed=1, threads=0, study=None, points=None, ratio_points=None,
-               worst_case=False, run=None, progress=False):
+def montecarlo(algorithms=None, n=None, dist=None, cv=None, mu_d=None, mu_c=None, runs=None, seed=None, threads=None,
+               study=None, points=None, ratio_points=None, worst_case=False, run=None, progress=False):
     """Non-clairvoyant reductions (Benoit, Canon, Marchal, CCPE 2014) under random costs
     (``starnet montecarlo``), every run verified; the same seed gives the same numbers whatever the
     thread count.
 
     One scenario: ``algorithms``, ``n`` processors, cost law ``dist`` (bernoulli, beta0.01, beta1,
     beta100, binomial, exponential, gamma, poisson, triangle, uniform) with coefficient of variation
-    ``cv``, means ``mu_d`` (transfers) and ``mu_c`` (computations), ``runs`` runs — a DataFrame, one
+    ``cv``, means ``mu_d`` (transfers) and ``mu_c`` (computations), ``runs`` runs (left out: the
+    library's defaults, as the command line's: all four algorithms, n = 64, gamma, CV 1, mu_d = 1,
+    mu_c = 0, 10,000 runs, seed 1, every core) — a DataFrame, one
     row per algorithm (mean, stddev, sem, min, q10, q50, q90, max, verified_runs); every run's
     makespan is in ``attrs["makespans"]`` (a numpy array per algorithm). ``run=I`` (one algorithm):
     run I re-emulated with its events kept — a :class:`RunResult` with ``run`` (its index and makespan), ``trace``,
@@ -191,8 +192,8 @@ def montecarlo(algorithms=("binomial-stat", "fibonacci-stat", "tree-dyn", "nonco
             rows = doc.get("cells") or [dict(point_algo, cv=point["cv"]) for point in doc["points"]
                                         for point_algo in point["algorithms"]]
             return _frame(rows, doc)
-        doc, makespans, columns, intervals = _core.montecarlo(_list(algorithms, "algorithms"), n, dist, cv, mu_d,
-                                                              mu_c, runs, seed, threads, run, bar)
+        doc, makespans, columns, intervals = _core.montecarlo(None if algorithms is None else _list(algorithms, "algorithms"),
+                                                              n, dist, cv, mu_d, mu_c, runs, seed, threads, run, bar)
     if run is not None:
         return RunResult(doc, columns, intervals, None)
     frame = _frame(doc["algorithms"], doc)
@@ -200,13 +201,15 @@ def montecarlo(algorithms=("binomial-stat", "fibonacci-stat", "tree-dyn", "nonco
     return frame
 
 
-def reduce(algorithm="greedy", n=10, d=1, c=1, k=None, op="sum", trace=False, study=None, max_n=10_000,
+def reduce(algorithm=None, n=None, d=None, c=None, k=None, op=None, trace=False, study=None, max_n=None,
            progress=False):
     """Reduction trees with transfers (cost d) overlapping computations (cost c), Canon and Antoniu
     (RR-7898, 2012) (``starnet reduce``): the plan of ``algorithm`` (greedy, greedy-transfers,
     greedy-reducers, binomial, fibonacci, binomial-strategy, fibonacci-strategy) for ``n`` elements,
     checked against the model, folded with ``op`` (sum, or concat: not commutative) and run on the
-    emulator at its planned times. d, c: exact numbers (ints, Fractions, "3/2", 0.5).
+    emulator at its planned times. d, c: exact numbers (ints, Fractions, "3/2", 0.5). Left out
+    (None): the library's defaults, greedy on 10 elements with d = c = 1 and sum, Figure 2 up to
+    n = 10,000.
 
     Returns a :class:`RunResult` (``length``, ``lower_bound``, ``upper_bound``, ``parents``,
     ``transfers``, ``verified``, and ``trace`` with ``trace=True``). ``study="figure2"``: Figure 2's
@@ -219,7 +222,7 @@ def reduce(algorithm="greedy", n=10, d=1, c=1, k=None, op="sum", trace=False, st
             doc, rows = _core.figure2(max_n, bar)
             exact = [{key: (value if key == "n" else Fraction(value)) for key, value in row.items()} for row in rows]
             return _frame(exact, doc)
-        doc, columns, intervals = _core.reduce(algorithm, n, _exact(d, "d"), _exact(c, "c"), k, op, trace, bar)
+        doc, columns, intervals = _core.reduce(algorithm, n, d, c, k, op, trace, bar)
     # The plan runs on n machines, all linked (api/src/reduce.cpp).
     return RunResult(doc, columns, intervals, Topology(f"complete:{doc['n']}"))
 

@@ -83,7 +83,7 @@ TEST(RunMonteCarlo, TheSameSeedGivesTheSameNumbersWhateverTheThreads) {
 TEST(RunMonteCarlo, TreeDynWithExponentialTransfersMeetsTheExactMarkovMean) {
   // Gamma costs of CV 1 are exponential; μ_c = 0 is free computation: the chain of api/markov.hpp.
   auto r = small(/*seed=*/3);
-  r.algorithms = "tree-dyn";
+  r.algorithms = parse_montecarlo_algorithms("tree-dyn");
   r.runs = 2000;
   const auto out = run_montecarlo(r);
   ASSERT_TRUE(out.verified());
@@ -95,7 +95,7 @@ TEST(RunMonteCarlo, TreeDynWithExponentialTransfersMeetsTheExactMarkovMean) {
 
 TEST(RunMonteCarlo, OneRunReEmulatedWithItsTrace) {
   auto r = small();
-  r.algorithms = "fibonacci-stat";
+  r.algorithms = parse_montecarlo_algorithms("fibonacci-stat");
   r.mu_c = 0.5;
   r.run = 17;
   const auto out = run_montecarlo(r);
@@ -121,25 +121,27 @@ TEST(RunMonteCarlo, RefusesBadInputNamingTheSetting) {
   };
   EXPECT_EQ(with([](MonteCarloRequest& r) { r.n = 0; }), "n=0");
   EXPECT_EQ(with([](MonteCarloRequest& r) { r.n = 65536; }), "n=65536");
-  EXPECT_EQ(with([](MonteCarloRequest& r) { r.dist = "cauchy"; }), "dist=cauchy");
+  EXPECT_EQ(setting_of([] { (void)parse_cost_law("cauchy"); }), "dist=cauchy");
   EXPECT_EQ(with([](MonteCarloRequest& r) { r.cv = -1; }), "cv=-1");
   EXPECT_EQ(with([](MonteCarloRequest& r) { r.cv = NAN; }), "cv=nan");
-  EXPECT_EQ(with([](MonteCarloRequest& r) { r.dist = "triangle", r.cv = 0.5; }), "cv=0.5");  // beyond 1/√6
+  EXPECT_EQ(with([](MonteCarloRequest& r) { r.dist = parse_cost_law("triangle"), r.cv = 0.5; }), "cv=0.5");  // > 1/√6
   EXPECT_EQ(with([](MonteCarloRequest& r) { r.mu_d = -1; }), "mu_d=-1");
   EXPECT_EQ(with([](MonteCarloRequest& r) { r.mu_c = -0.5; }), "mu_c=-0.5");
   EXPECT_EQ(with([](MonteCarloRequest& r) { r.mu_c = INFINITY; }), "mu_c=inf");
   EXPECT_EQ(with([](MonteCarloRequest& r) { r.runs = 0; }), "runs=0");
-  EXPECT_EQ(with([](MonteCarloRequest& r) { r.algorithms = "tree-dyn,tree-dyn"; }), "algorithms=tree-dyn,tree-dyn");
-  EXPECT_EQ(with([](MonteCarloRequest& r) { r.algorithms = "tree-dyn,heap"; }), "algorithms=tree-dyn,heap");
-  EXPECT_EQ(with([](MonteCarloRequest& r) { r.algorithms = " , "; }), "algorithms= , ");
+  const auto parsed = [](const char* list) { return setting_of([&] { (void)parse_montecarlo_algorithms(list); }); };
+  EXPECT_EQ(parsed("tree-dyn,tree-dyn"), "algorithms=tree-dyn,tree-dyn");
+  EXPECT_EQ(parsed("tree-dyn,heap"), "algorithms=tree-dyn,heap");
+  EXPECT_EQ(parsed(" , "), "algorithms= , ");
+  EXPECT_EQ(with([](MonteCarloRequest& r) { r.algorithms.clear(); }), "algorithms=");
+  EXPECT_EQ(with([](MonteCarloRequest& r) { r.algorithms.push_back(r.algorithms.front()); }), "algorithms=");
   EXPECT_EQ(with([](MonteCarloRequest& r) { r.run = 3; }), "run=3");  // four algorithms
-  EXPECT_EQ(with([](MonteCarloRequest& r) { r.algorithms = "tree-dyn", r.run = 10; }), "run=10");
+  EXPECT_EQ(with([](MonteCarloRequest& r) { r.algorithms = parse_montecarlo_algorithms("tree-dyn"), r.run = 10; }),
+            "run=10");
   auto r = small();
   r.n = 0;
   EXPECT_ERROR(InputError, run_montecarlo(r), "n 0", "1..65535");
-  r = small();
-  r.dist = "cauchy";
-  EXPECT_ERROR(UsageError, run_montecarlo(r), "dist cauchy", "gamma");
+  EXPECT_ERROR(UsageError, (void)parse_cost_law("cauchy"), "dist cauchy", "gamma");
   r = small();
   r.cv = -1;
   EXPECT_ERROR(UsageError, run_montecarlo(r), "cv -1", "[0, ∞)");

@@ -22,13 +22,14 @@ namespace trees = algorithms::trees;
 
 using starnet::testing::setting_of;
 
+/// The request a face builds from these texts, with the api's parsers.
 ReduceRequest request(const std::string& algorithm, int n, const std::string& d, const std::string& c,
                       std::optional<int> k = std::nullopt) {
   ReduceRequest r;
-  r.algorithm = algorithm;
+  r.algorithm = parse_algorithm(algorithm);
   r.n = n;
-  r.d = d;
-  r.c = c;
+  r.d = parse_number(d, "d");
+  r.c = parse_number(c, "c");
   r.k = k;
   return r;
 }
@@ -118,7 +119,7 @@ TEST(PlanReduction, EveryAlgorithmRunsAsPlannedWithinThePapersBounds) {
 
 TEST(PlanReduction, ConcatCombinesInOrderAndIsLimitedInSize) {
   auto r = request("greedy", /*n=*/6, "3/2", "1");
-  r.op = "concat";
+  r.op = ReduceOp::CONCAT;
   const auto out = plan_reduction(r);
   EXPECT_TRUE(out.verified()) << out.problem();
   EXPECT_TRUE(out.in_order);
@@ -162,9 +163,10 @@ TEST(PlanReduction, RefusesBadInputNamingTheSetting) {
   EXPECT_EQ(setting_of([] { (void)plan_reduction(request("greedy", 6, "1", "1/0")); }), "c=1/0");
   EXPECT_EQ(setting_of([] { (void)plan_reduction(request("greedy", 6, "1", "")); }), "c=");
   EXPECT_EQ(setting_of([] { (void)plan_reduction(request("greedier", 6, "1", "1")); }), "algorithm=greedier");
-  auto prod = request("greedy", 6, "1", "1");
-  prod.op = "prod";
-  EXPECT_EQ(setting_of([&] { (void)plan_reduction(prod); }), "op=prod");
+  EXPECT_EQ(setting_of([] { (void)parse_reduce_op("prod"); }), "op=prod");
+  auto negative = request("greedy", 6, "1", "1");
+  negative.c = Rational(-1, 2);  // built in C++, past the parser: the call checks it too
+  EXPECT_EQ(setting_of([&] { (void)plan_reduction(negative); }), "c=-1/2");
   EXPECT_ERROR(UsageError, plan_reduction(request("greedy", 0, "1", "1")), "n 0", "n ≥ 1");
   EXPECT_ERROR(UsageError, plan_reduction(request("greedy", 6, "-1", "1")), "d -1", "≥ 0");
   EXPECT_ERROR(UsageError, plan_reduction(request("greedier", 6, "1", "1")), "algorithm greedier", "greedy-reducers");

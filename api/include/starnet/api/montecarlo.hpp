@@ -17,6 +17,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -25,10 +26,17 @@ namespace starnet::api {
 /// Runs of one scenario when none are asked for.
 inline constexpr std::uint64_t DEFAULT_MONTECARLO_RUNS = 10'000;
 
+/// The algorithms of a comma-separated list ("binomial-stat,tree-dyn"), each once.
+/// @throws UsageError about "algorithms" for an unknown name, a name twice or an empty list.
+[[nodiscard]] std::vector<algorithms::nonclairvoyant::Algorithm> parse_montecarlo_algorithms(std::string_view list);
+/// A cost law of Table II by name. @throws UsageError about "dist", listing the names.
+[[nodiscard]] algorithms::stochastic::DistributionKind parse_cost_law(std::string_view name);
+
 struct MonteCarloRequest {
-  std::string algorithms = "binomial-stat,fibonacci-stat,tree-dyn,noncommut-tree-dyn";
+  std::vector<algorithms::nonclairvoyant::Algorithm> algorithms{algorithms::nonclairvoyant::ALL_ALGORITHMS.begin(),
+                                                                algorithms::nonclairvoyant::ALL_ALGORITHMS.end()};
   int n = 64;
-  std::string dist = "gamma";
+  algorithms::stochastic::DistributionKind dist = algorithms::stochastic::DistributionKind::GAMMA;
   double cv = 1;
   double mu_d = 1;
   double mu_c = 0;
@@ -59,7 +67,8 @@ struct MonteCarloResult {
   [[nodiscard]] std::string run_title() const;
 };
 
-/// @throws UsageError about "algorithms", "n", "dist", "cv", "mu_d", "mu_c", "runs", "run".
+/// @throws UsageError about "algorithms" (none), "n", "cv" (outside the law's range), "mu_d", "mu_c",
+/// "runs", "run".
 [[nodiscard]] MonteCarloResult run_montecarlo(const MonteCarloRequest& request);
 
 struct MonteCarloStudyRequest {

@@ -13,9 +13,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace starnet::api {
@@ -25,13 +27,26 @@ inline constexpr int MAX_REDUCE_ELEMENTS = 10'000'000;
 /// Concatenated values grow with n: the non-commutative check is kept to sizes it stays cheap at.
 inline constexpr int MAX_CONCAT_ELEMENTS = 20'000;
 
+/// The operator the plan is checked with: `sum` (64-bit words, commutative) or `concat` (strings
+/// "[i]", not commutative: the plan must combine in order).
+enum class ReduceOp : std::uint8_t { SUM, CONCAT };
+/// @throws UsageError about @p setting for anything but sum or concat.
+[[nodiscard]] ReduceOp parse_reduce_op(std::string_view text, std::string_view setting = "op");
+[[nodiscard]] std::string_view to_string(ReduceOp op);
+/// The planning algorithms (greedy, greedy-transfers, …). @throws UsageError about "algorithm".
+using algorithms::trees::parse_algorithm;
+using algorithms::trees::algorithm_names;
+
+/// Figure 2's largest n unless told.
+inline constexpr int DEFAULT_FIGURE2_MAX_N = 10'000;
+
 struct ReduceRequest {
-  std::string algorithm = "greedy";  ///< algorithms::trees::algorithm_names()
-  int n = 0;
-  std::string d;  ///< transfer cost ≥ 0, exact ("3/2", "0.5")
-  std::string c;  ///< computation cost ≥ 0
+  algorithms::trees::Algorithm algorithm = algorithms::trees::Algorithm::GREEDY;
+  int n = 10;
+  Rational d = 1;  ///< transfer cost ≥ 0
+  Rational c = 1;  ///< computation cost ≥ 0
   std::optional<int> k;
-  std::string op = "sum";  ///< sum, or concat (not commutative)
+  ReduceOp op = ReduceOp::SUM;
   bool trace = false;
 };
 
@@ -62,8 +77,8 @@ struct ReduceResult {
   [[nodiscard]] std::string run_title() const;
 };
 
-/// @throws UsageError about "n", "d", "c", "k", "op" or "algorithm"; OverflowError naming them
-/// when an exact time does not fit.
+/// @throws UsageError about "n", "d", "c" (negative), "k" or "op" (concat beyond
+/// MAX_CONCAT_ELEMENTS); OverflowError naming them when an exact time does not fit.
 [[nodiscard]] ReduceResult plan_reduction(const ReduceRequest& request);
 
 struct Figure2Result {
