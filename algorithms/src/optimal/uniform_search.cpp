@@ -566,11 +566,19 @@ UniformReport UniformReport::parse(const std::string& text) {
 
 namespace {
 
+/// uniform_gossip_program(): on the implicit star graph by ports (S_10's 3.6 million nodes), on
+/// any other group's topology by the group's arithmetic.
 class UniformGossip final : public emulator::NodeProgram {
  public:
-  UniformGossip(const StarGraph& g, const std::vector<int>& dims, const std::vector<std::uint64_t>& items,
-                emulator::NodeRange range)
-      : g_(g), dims_(dims), items_(items), range_(range), received_(range.size(), 0) {}
+  UniformGossip(const StarGraph* star, const CayleyGroup* group, std::uint64_t order, const std::vector<int>& dims,
+                const std::vector<std::uint64_t>& items, emulator::NodeRange range)
+      : star_(star),
+        group_(group),
+        order_(order),
+        dims_(dims),
+        items_(items),
+        range_(range),
+        received_(range.size(), 0) {}
 
   [[nodiscard]] bool reacts_to_sends() const override { return false; }
 
@@ -579,9 +587,8 @@ class UniformGossip final : public emulator::NodeProgram {
     const std::uint64_t step = ctx.step();
     for (const auto& m : ctx.received()) {
       const auto sent = emulator::payload_word(m.payload);
-      // Sent at step − 1 along that step's dimension: the partner is v's neighbour along it.
-      const bool right = sent + 1 == step && sent < dims_.size() &&
-                         m.from == g_.neighbor(v, StarGraph::port_of(dims_[sent]));
+      // Sent at step − 1 along that step's generator g: the partner is v·g⁻¹.
+      const bool right = sent + 1 == step && sent < dims_.size() && m.from == sender(v, dims_[sent]);
       if (right) {
         received_[v - range_.begin] += items_[sent];
       } else {
@@ -589,20 +596,33 @@ class UniformGossip final : public emulator::NodeProgram {
       }
     }
     if (step >= dims_.size()) return;
-    ctx.send(StarGraph::port_of(dims_[step]), emulator::word_payload(step),
-             Rational(static_cast<std::int64_t>(items_[step])), step);
+    const Rational size(static_cast<std::int64_t>(items_[step]));
+    if (star_ != nullptr) {
+      ctx.send(StarGraph::port_of(dims_[step]), emulator::word_payload(step), size, step);
+    } else {
+      ctx.send_to(group_->neighbor(static_cast<std::uint32_t>(v), dims_[step]), emulator::word_payload(step), size,
+                  step);
+    }
   }
 
   [[nodiscard]] std::string report() const override {
     UniformReport r;
     r.nodes = range_.size();
     r.wrong = wrong_;
-    for (const auto x : received_) r.complete += x + 1 == g_.size() ? 1 : 0;
+    for (const auto x : received_) r.complete += x + 1 == order_ ? 1 : 0;
     return r.serialize();
   }
 
  private:
-  const StarGraph& g_;
+  /// v·g_k⁻¹, the node v hears from at a step of generator k (the star's τ_k: an involution).
+  [[nodiscard]] emulator::NodeId sender(emulator::NodeId v, int k) const {
+    if (star_ != nullptr) return star_->neighbor(v, StarGraph::port_of(k));
+    return group_->times_inverse(k, static_cast<std::uint32_t>(v));
+  }
+
+  const StarGraph* star_;
+  const CayleyGroup* group_;
+  std::uint64_t order_;
   const std::vector<int>& dims_;
   const std::vector<std::uint64_t>& items_;
   emulator::NodeRange range_;
@@ -615,7 +635,13 @@ class UniformGossip final : public emulator::NodeProgram {
 std::unique_ptr<emulator::NodeProgram> uniform_gossip_program(const StarGraph& g, const std::vector<int>& dimensions,
                                                               const std::vector<std::uint64_t>& items,
                                                               emulator::NodeRange range) {
-  return std::make_unique<UniformGossip>(g, dimensions, items, range);
+  return std::make_unique<UniformGossip>(&g, nullptr, g.size(), dimensions, items, range);
+}
+
+std::unique_ptr<emulator::NodeProgram> uniform_gossip_program(const CayleyGroup& g, const std::vector<int>& dimensions,
+                                                              const std::vector<std::uint64_t>& items,
+                                                              emulator::NodeRange range) {
+  return std::make_unique<UniformGossip>(nullptr, &g, g.order(), dimensions, items, range);
 }
 
 }  // namespace starnet::algorithms::optimal

@@ -165,6 +165,29 @@ TEST(UniformSearch, MetaMessagesCheckLargerGossipsNodeByNode) {
   EXPECT_LT(run_with(broken).first.complete, s.size());
 }
 
+TEST(UniformSearch, MetaMessagesOfAnotherGroupTravelItsOwnLinks) {
+  // pancake:7 beyond schedules: verified on its topology; on the star graph of the same nodes its
+  // sends find no link (a prefix reversal of 3 or more is no star link).
+  const auto g = CayleyGroup::of("pancake:7");
+  const auto r = uniform_beam(g, 50, static_cast<int>(g.order()) - 1, 0);
+  ASSERT_FALSE(r.dimensions.empty());
+  const auto items = uniform_items(r.sizes);
+  const auto programs = [&](emulator::NodeRange range) { return uniform_gossip_program(g, r.dimensions, items, range); };
+  const auto t = topology::make_topology("pancake:7");
+  const auto run = emulator::LocalEngine<Rational>().run(*t, emulator::UnitCosts<Rational>(), programs, {});
+  UniformReport total;
+  for (const auto& text : run.reports) {
+    const auto part = UniformReport::parse(text);
+    total.complete += part.complete, total.wrong += part.wrong;
+  }
+  EXPECT_EQ(total.complete, g.order());
+  EXPECT_EQ(total.wrong, 0U);
+  EXPECT_EQ(run.makespan, Rational(static_cast<std::int64_t>(r.dimensions.size())));
+  const StarGraph star(7);
+  EXPECT_ERROR(ModelViolation, (void)emulator::LocalEngine<Rational>().run(star, emulator::UnitCosts<Rational>(), programs, {}),
+               "link");
+}
+
 TEST(UniformSearch, RefusesSizesItCannotHold) {
   EXPECT_ERROR(UsageError, CayleyGroup::star(11), "star:11", "star:10");
   EXPECT_ERROR(UsageError, CayleyGroup::star(1), "star:1");

@@ -205,7 +205,7 @@ namespace starnet::algorithms::optimal {
 /// What the nodes of one partition saw in a run of uniform_gossip_program().
 struct UniformReport {
   std::uint64_t nodes = 0;
-  std::uint64_t complete = 0;   ///< nodes that received n! − 1 items from the right partners
+  std::uint64_t complete = 0;   ///< nodes that received |G| − 1 items from the right partners
   std::uint64_t wrong = 0;      ///< messages from a node that is not the step's partner
   [[nodiscard]] std::string serialize() const;
   static UniformReport parse(const std::string& text);
@@ -220,6 +220,14 @@ struct UniformReport {
 /// node's total, n! − 1.
 /// @param items |D_t| for each step (from uniform_sizes()). The references must outlive the run.
 [[nodiscard]] std::unique_ptr<emulator::NodeProgram> uniform_gossip_program(const topology::StarGraph& g,
+                                                                           const std::vector<int>& dimensions,
+                                                                           const std::vector<std::uint64_t>& items,
+                                                                           emulator::NodeRange range);
+/// The same on any group's topology (make_topology(g.spec()), whose node ids are g's elements):
+/// node v sends to v·g_t and checks that what it receives comes from v·g_t⁻¹, |G| − 1 items in
+/// all. O(n²) per message on the groups S_n but the star's (a label decoded): for the star, use the
+/// overload above. The references must outlive the run.
+[[nodiscard]] std::unique_ptr<emulator::NodeProgram> uniform_gossip_program(const CayleyGroup& g,
                                                                            const std::vector<int>& dimensions,
                                                                            const std::vector<std::uint64_t>& items,
                                                                            emulator::NodeRange range);
