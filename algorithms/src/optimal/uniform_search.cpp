@@ -97,9 +97,10 @@ CayleyGroup CayleyGroup::symmetric(const std::string& family, int n) {
   g.order_ = g.star_->size();
   g.first_ = family == "star" || family == "pancake" ? 2 : 1;  // star: the dimension k; pancake: the prefix length
   // Relabelling the symbols 2..n permutes the star's generators at will; for n ≤ 3 S_3 acts on its
-  // three transpositions as S_3 does, so any set of them is interchangeable. Beyond, conjugation
-  // moves a pancake's prefix reversals to other permutations, and a bubble-sort's or transposition
-  // graph's transpositions only as S_n permutes pairs, not as every permutation of them.
+  // three transpositions as S_3 does, so any set of them is interchangeable. Beyond, no
+  // automorphism swaps a pancake's r_2 (a transposition) with r_4 (two), and the automorphisms
+  // move transpositions only as S_n moves pairs (S_6's outer one takes them out of the set): the
+  // bubble-sort's (1 2) goes only to itself or (n−1 n), the ends of its path of transpositions.
   g.interchangeable_ = family == "star" || n <= 3;
   for (auto& [positions, name] : permutation_generators(family, n)) {
     g.generators_.push_back(static_cast<std::uint32_t>(g.star_->rank(positions)));
