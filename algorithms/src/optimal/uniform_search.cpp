@@ -102,6 +102,7 @@ CayleyGroup CayleyGroup::symmetric(const std::string& family, int n) {
   // move transpositions only as S_n moves pairs (S_6's outer one takes them out of the set): the
   // bubble-sort's (1 2) goes only to itself or (n−1 n), the ends of its path of transpositions.
   g.interchangeable_ = family == "star" || n <= 3;
+  g.star_ports_ = family == "star";
   for (auto& [positions, name] : permutation_generators(family, n)) {
     g.generators_.push_back(static_cast<std::uint32_t>(g.star_->rank(positions)));
     g.labels_.push_back(positions);
@@ -162,7 +163,8 @@ CayleyGroup CayleyGroup::of(const std::string& text) {
     }
   } else {
     throw UsageError(fmt::format("{}: not given as a Cayley graph (uniform schedules need every node to use the same "
-                                 "generator; star, pancake, bubblesort, transposition, hypercube, ring, torus and complete are)",
+                                 "generator; star, pancake, bubblesort, transposition, hypercube, ring, torus and "
+                                 "complete are)",
                                  text));
   }
   g.order_ = nodes;
@@ -239,7 +241,7 @@ std::uint32_t CayleyGroup::times(std::uint32_t x, std::uint32_t y) const {
 }
 
 std::uint32_t CayleyGroup::times_inverse(int k, std::uint32_t x) const {
-  if (family_ == "star") return static_cast<std::uint32_t>(star_->neighbor_along(x, k));
+  if (star_ports_) return static_cast<std::uint32_t>(star_->neighbor_along(x, k));
   if (star_) {
     // (x·g⁻¹)[i] = x[g⁻¹[i] − 1]: x's positions permuted by g⁻¹.
     const auto& inv = labels_[static_cast<std::size_t>(inverse_[k - first_] - first_)];

@@ -113,7 +113,8 @@ TEST(TotalExchange, TheStatusOfTheCayleyGraphsOfSnIsTheirKnownDistanceSum) {
     std::uint64_t cycles = 0;
     for (int k = 1; k <= n; ++k) cycles += factorial / static_cast<std::uint64_t>(k);
     const auto nn = static_cast<std::uint64_t>(n);
-    EXPECT_EQ(one_packet_exchange(CayleyGroup::of(fmt::format("bubblesort:{}", n))).status, factorial * nn * (nn - 1) / 4)
+    EXPECT_EQ(one_packet_exchange(CayleyGroup::of(fmt::format("bubblesort:{}", n))).status,
+              factorial * nn * (nn - 1) / 4)
         << " n=" << n;
     EXPECT_EQ(one_packet_exchange(CayleyGroup::of(fmt::format("transposition:{}", n))).status, nn * factorial - cycles)
         << " n=" << n;

@@ -172,7 +172,9 @@ TEST(UniformSearch, MetaMessagesOfAnotherGroupTravelItsOwnLinks) {
   const auto r = uniform_beam(g, 50, static_cast<int>(g.order()) - 1, 0);
   ASSERT_FALSE(r.dimensions.empty());
   const auto items = uniform_items(r.sizes);
-  const auto programs = [&](emulator::NodeRange range) { return uniform_gossip_program(g, r.dimensions, items, range); };
+  const auto programs = [&](emulator::NodeRange range) {
+    return uniform_gossip_program(g, r.dimensions, items, range);
+  };
   const auto t = topology::make_topology("pancake:7");
   const auto run = emulator::LocalEngine<Rational>().run(*t, emulator::UnitCosts<Rational>(), programs, {});
   UniformReport total;
@@ -184,8 +186,9 @@ TEST(UniformSearch, MetaMessagesOfAnotherGroupTravelItsOwnLinks) {
   EXPECT_EQ(total.wrong, 0U);
   EXPECT_EQ(run.makespan, Rational(static_cast<std::int64_t>(r.dimensions.size())));
   const StarGraph star(7);
-  EXPECT_ERROR(ModelViolation, (void)emulator::LocalEngine<Rational>().run(star, emulator::UnitCosts<Rational>(), programs, {}),
-               "link");
+  EXPECT_ERROR(ModelViolation,
+               (void)emulator::LocalEngine<Rational>().run(star, emulator::UnitCosts<Rational>(), programs, {}),
+               "no link");
 }
 
 TEST(UniformSearch, RefusesSizesItCannotHold) {

@@ -131,6 +131,7 @@ class CayleyGroup {
   int star_n_ = 0;  ///< n of S_n
   std::shared_ptr<const topology::StarGraph> star_;  ///< the groups S_n: labels and ranks
   std::vector<topology::StarGraph::Label> labels_;    ///< S_n: each generator's permutation of positions
+  bool star_ports_ = false;  ///< the star: x·τ_k is x's neighbour along dimension k (StarGraph, O(n))
   std::vector<std::uint32_t> moduli_;  ///< abelian groups: Z_m1 × Z_m2 × …, first most significant
   std::uint64_t order_ = 0;
   int first_ = 1;
