@@ -130,7 +130,7 @@ std::string class_text(const api::OptimalOutcome& o) {
                      fmt::join(f.largest_per_step, " "), f.items_received);
   out += fmt::format("  {}; {} search nodes, {:.2f} s\n",
                      o.verified ? f.meta ? "verified on the emulator with meta messages (strict; every node received "
-                                           "n! − 1 items from the right partners)"
+                                           "N − 1 items from the right partners)"
                                          : "verified on the emulator (strict; every node holds every item it must)"
                                 : "NOT verified",
                      f.explored, f.seconds);

@@ -94,7 +94,8 @@ def optimal(topology, collective="gossip", method="sat", root=0, ports=1, duplex
     method: ``"sat"`` — the exact minimum number of steps in the port model, proved both ways (the
         optimum's schedule runs verified; every shorter T is refuted, by a named bound or by UNSAT
         confirmed by a second solver; with ``proof=DIR`` DRAT proofs are checked); ``"uniform"`` —
-        the shortest uniform schedule on a Cayley graph (star, hypercube, ring, torus, complete);
+        the shortest uniform schedule on a Cayley graph (star, pancake, bubblesort, transposition,
+        hypercube, ring, torus, complete);
         ``"coset"`` — on S_3..S_6; ``"auto"`` — SAT up to 256 nodes, uniform beyond.
     collective: ``"gossip"`` (= ``"allgather"``), ``"allreduce"`` (messages of several values: the
         same search, the schedule given as an all-reduce), ``"broadcast"`` (from ``root``), or

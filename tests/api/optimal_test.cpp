@@ -3,6 +3,7 @@
 // solver, the uniform gossip of S_5 shorter than the paper's, and bad settings named.
 #include "../core/expect_error.hpp"
 
+#include <starnet/algorithms/optimal/uniform_search.hpp>
 #include <starnet/api/optimal.hpp>
 #include <starnet/api/schedule.hpp>
 #include <starnet/core/error.hpp>
@@ -35,6 +36,22 @@ TEST(FindOptimal, AllReduceOnS4IsSixStepsProvedBothWaysAndItsScheduleRuns) {
   const auto j = o.to_json();
   EXPECT_EQ(j.at("optimum"), 6);
   EXPECT_EQ(j.at("proved"), true);
+}
+
+TEST(VerifyUniformGossip, GroupsBeyondSchedulesRunOnTheirOwnTopologyWithMetaMessages) {
+  // Beyond schedules every group but the star runs on its own topology (uniform_search_test.cpp:
+  // MetaMessagesOfAnotherGroupTravelItsOwnLinks); hypercube:11 asked for a star graph of dimension 0.
+  namespace opt = algorithms::optimal;
+  for (const std::string spec : {"pancake:7", "hypercube:11"}) {
+    const auto g = opt::CayleyGroup::of(spec);
+    ASSERT_GT(g.order(), opt::MAX_UNIFORM_SCHEDULE_NODES) << spec;
+    const auto r = opt::uniform_beam(g, 50, static_cast<int>(g.order()) - 1, 0);
+    ASSERT_FALSE(r.dimensions.empty()) << spec;
+    EXPECT_TRUE(verify_uniform_gossip(g, r.dimensions)) << spec;
+    auto shorter = r.dimensions;
+    shorter.pop_back();
+    EXPECT_FALSE(verify_uniform_gossip(g, shorter)) << spec;
+  }
 }
 
 TEST(FindOptimal, SaysWhyItGivesNoScheduleInItsResultAndDocument) {

@@ -61,9 +61,14 @@ std::string builtin_choices() {
 
 namespace {
 
+/// The families given as Cayley graphs (optimal/uniform_search.hpp), as why_not() names them.
+constexpr std::string_view CAYLEY_GRAPHS =
+    "Cayley graphs (star, pancake, bubblesort, transposition, hypercube, ring, torus, complete)";
+
 /// The families given as Cayley graphs (optimal/uniform_search.hpp).
 bool cayley_family(const std::string& family) {
-  return family == "star" || family == "hypercube" || family == "ring" || family == "torus" || family == "complete";
+  return family == "star" || family == "pancake" || family == "bubblesort" || family == "transposition" ||
+         family == "hypercube" || family == "ring" || family == "torus" || family == "complete";
 }
 
 /// Largest topology inspected for being a complete graph (N² port look-ups).
@@ -150,11 +155,11 @@ std::optional<std::string> why_not(Algorithm a, Collective c, const Shape& s) {
       return group(s.family == "complete", "complete graphs");
     case Algorithm::UNIFORM:
       if (auto no = computes({Collective::ALLGATHER, Collective::REDUCESCATTER})) return no;
-      return group(!s.cayley.empty(), "Cayley graphs (star, hypercube, ring, torus, complete)");
+      return group(!s.cayley.empty(), CAYLEY_GRAPHS);
     case Algorithm::ONE_PACKET:
     case Algorithm::COMBINING:
       if (auto no = computes({Collective::ALLTOALL})) return no;
-      return group(!s.cayley.empty(), "Cayley graphs (star, hypercube, ring, torus, complete)");
+      return group(!s.cayley.empty(), CAYLEY_GRAPHS);
     case Algorithm::RING_SPLIT:
       if (auto no = computes({Collective::ALLREDUCE})) return no;
       return on(s.family == "ring" || s.family == "torus", "rings and tori (torus:AxBx…)");

@@ -1,7 +1,8 @@
 #include <starnet/algorithms/optimal/uniform_search.hpp>
 #include <starnet/core/error.hpp>
-#include <starnet/topology/star_graph.hpp>
+#include <starnet/topology/arrangement_graph.hpp>
 #include <starnet/topology/families.hpp>
+#include <starnet/topology/star_graph.hpp>
 #include <starnet/topology/spec.hpp>
 #include <starnet/core/interrupt.hpp>
 
@@ -38,28 +39,81 @@ std::uint32_t number(const std::vector<std::uint32_t>& d, const std::vector<std:
   return x;
 }
 
+/// The generators of a Cayley graph of S_n as permutations of positions, in the topology's port
+/// order (arrangement_graph.hpp): x·g is x's label with its positions permuted, (x·g)[i] = x[g[i] − 1].
+struct PermutationGenerator {
+  StarGraph::Label positions;
+  std::string name;
+};
+
+std::vector<PermutationGenerator> permutation_generators(const std::string& family, int n) {
+  StarGraph::Label identity{};
+  for (int i = 0; i < n; ++i) identity[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(i + 1);
+  std::vector<PermutationGenerator> out;
+  // Position names are 1-based, as the papers write them.
+  const auto swap = [&](int i, int j, std::string name) {
+    auto g = identity;
+    std::swap(g[static_cast<std::size_t>(i)], g[static_cast<std::size_t>(j)]);
+    out.push_back({g, std::move(name)});
+  };
+  if (family == "star") {
+    for (int k = 2; k <= n; ++k) swap(0, k - 1, std::to_string(k));
+  } else if (family == "pancake") {
+    for (int i = 2; i <= n; ++i) {
+      auto g = identity;
+      std::reverse(g.begin(), g.begin() + i);
+      out.push_back({g, fmt::format("r{}", i)});
+    }
+  } else if (family == "bubblesort") {
+    for (int i = 0; i + 1 < n; ++i) swap(i, i + 1, fmt::format("({} {})", i + 1, i + 2));
+  } else {
+    STARNET_ASSERT(family == "transposition");
+    for (int i = 0; i < n; ++i) {
+      for (int j = i + 1; j < n; ++j) swap(i, j, fmt::format("({} {})", i + 1, j + 1));
+    }
+  }
+  return out;
+}
+
+bool permutation_family(const std::string& family) {
+  return family == "star" || family == "pancake" || family == "bubblesort" || family == "transposition";
+}
+
 }  // namespace
 
-CayleyGroup CayleyGroup::star(int n) {
+CayleyGroup CayleyGroup::star(int n) { return symmetric("star", n); }
+
+CayleyGroup CayleyGroup::symmetric(const std::string& family, int n) {
+  const auto spec = fmt::format("{}:{}", family, n);
   if (n < 2 || n > MAX_UNIFORM_N) {
-    throw UsageError(fmt::format("star:{}: the uniform search handles star:2..star:{} (n! bits per set)", n,
+    throw UsageError(fmt::format("{}: the uniform search handles {}:2..{}:{} (n! bits per set)", spec, family, family,
                                  MAX_UNIFORM_N));
   }
   CayleyGroup g;
-  g.spec_ = fmt::format("star:{}", n);
-  g.family_ = "star";
+  g.spec_ = spec;
+  g.family_ = family;
   g.star_n_ = n;
   g.star_ = std::make_shared<const StarGraph>(n);
   g.order_ = g.star_->size();
-  g.first_ = 2;
-  g.interchangeable_ = true;
-  for (int k = 2; k <= n; ++k) {
-    auto label = g.star_->label(0);
-    std::swap(label[0], label[k - 1]);
-    g.generators_.push_back(static_cast<std::uint32_t>(g.star_->rank(label)));
-    g.inverse_.push_back(k);
-    g.names_.push_back(std::to_string(k));
+  g.first_ = family == "star" || family == "pancake" ? 2 : 1;  // star: the dimension k; pancake: the prefix length
+  // Relabelling the symbols 2..n permutes the star's generators at will; for n ≤ 3 S_3 acts on its
+  // three transpositions as S_3 does, so any set of them is interchangeable. Beyond, no
+  // automorphism swaps a pancake's r_2 (a transposition) with r_4 (two), and the automorphisms
+  // move transpositions only as S_n moves pairs (S_6's outer one takes them out of the set): the
+  // bubble-sort's (1 2) goes only to itself or (n−1 n), the ends of its path of transpositions.
+  g.interchangeable_ = family == "star" || n <= 3;
+  g.star_ports_ = family == "star";
+  for (auto& [positions, name] : permutation_generators(family, n)) {
+    g.generators_.push_back(static_cast<std::uint32_t>(g.star_->rank(positions)));
+    g.labels_.push_back(positions);
+    g.names_.push_back(std::move(name));
   }
+  if (g.generators_.size() * g.order_ > MAX_UNIFORM_TABLE) {
+    throw UsageError(fmt::format("{}: {} generators × {} nodes exceed the uniform search's tables ({} entries)", spec,
+                                 g.generators_.size(), g.order_, MAX_UNIFORM_TABLE));
+  }
+  // Every generator of the four families is an involution (a transposition or a reversal).
+  for (int k = g.first(); k <= g.last(); ++k) g.inverse_.push_back(k);
   g.build_tables();
   return g;
 }
@@ -67,6 +121,10 @@ CayleyGroup CayleyGroup::star(int n) {
 CayleyGroup CayleyGroup::of(const std::string& text) {
   const auto spec = topology::parse_spec(text);
   if (spec.family == "star") return star(topology::star_dimension(spec));
+  if (permutation_family(spec.family)) {
+    const auto graph = topology::ArrangementGraph::of(spec);  // validates the argument
+    return symmetric(spec.family, graph.n());
+  }
   const auto platform = topology::make_platform(text);  // validates the argument
   const auto nodes = static_cast<std::uint32_t>(platform.num_nodes());
   CayleyGroup g;
@@ -105,7 +163,8 @@ CayleyGroup CayleyGroup::of(const std::string& text) {
     }
   } else {
     throw UsageError(fmt::format("{}: not given as a Cayley graph (uniform schedules need every node to use the same "
-                                 "generator; star, hypercube, ring, torus and complete are)",
+                                 "generator; star, pancake, bubblesort, transposition, hypercube, ring, torus and "
+                                 "complete are)",
                                  text));
   }
   g.order_ = nodes;
@@ -142,19 +201,18 @@ CayleyGroup CayleyGroup::of(const std::string& text) {
 void CayleyGroup::build_tables() {
   table_.resize(generators_.size() * order_);
   if (star_) {
-    // τ_k∘p swaps the symbols 1 and k of p: one label per element rather than two products.
+    // g_k⁻¹·p renames p's symbols by g_k⁻¹ (the star: swaps the symbols 1 and k): one label per
+    // element and one rank per entry rather than two products.
+    const auto rows = generators_.size();
+    std::vector<StarGraph::Label> renames(rows);
+    for (std::size_t k = 0; k < rows; ++k) renames[k] = labels_[static_cast<std::size_t>(inverse_[k] - first_)];
     for (std::uint64_t r = 0; r < order_; ++r) {
+      throw_if_stopped_every(r);
       const auto label = star_->label(static_cast<StarGraph::vertex_descriptor>(r));
-      for (int k = 2; k <= star_n_; ++k) {
-        auto swapped = label;
-        for (int i = 0; i < star_n_; ++i) {
-          if (swapped[i] == 1) {
-            swapped[i] = static_cast<std::uint8_t>(k);
-          } else if (swapped[i] == k) {
-            swapped[i] = 1;
-          }
-        }
-        table_[(k - 2) * order_ + r] = static_cast<std::uint32_t>(star_->rank(swapped));
+      for (std::size_t k = 0; k < rows; ++k) {
+        StarGraph::Label renamed{};
+        for (int i = 0; i < star_n_; ++i) renamed[i] = renames[k][label[i] - 1];
+        table_[k * order_ + r] = static_cast<std::uint32_t>(star_->rank(renamed));
       }
     }
     return;
@@ -183,7 +241,15 @@ std::uint32_t CayleyGroup::times(std::uint32_t x, std::uint32_t y) const {
 }
 
 std::uint32_t CayleyGroup::times_inverse(int k, std::uint32_t x) const {
-  if (star_) return static_cast<std::uint32_t>(star_->neighbor_along(x, k));
+  if (star_ports_) return static_cast<std::uint32_t>(star_->neighbor_along(x, k));
+  if (star_) {
+    // (x·g⁻¹)[i] = x[g⁻¹[i] − 1]: x's positions permuted by g⁻¹.
+    const auto& inv = labels_[static_cast<std::size_t>(inverse_[k - first_] - first_)];
+    const auto p = star_->label(x);
+    StarGraph::Label c{};
+    for (int i = 0; i < star_n_; ++i) c[i] = p[inv[i] - 1];
+    return static_cast<std::uint32_t>(star_->rank(c));
+  }
   return inverse_times(k, x);  // abelian: x·g⁻¹ = g⁻¹·x
 }
 
@@ -503,11 +569,19 @@ UniformReport UniformReport::parse(const std::string& text) {
 
 namespace {
 
+/// uniform_gossip_program(): on the implicit star graph by ports (S_10's 3.6 million nodes), on
+/// any other group's topology by the group's arithmetic.
 class UniformGossip final : public emulator::NodeProgram {
  public:
-  UniformGossip(const StarGraph& g, const std::vector<int>& dims, const std::vector<std::uint64_t>& items,
-                emulator::NodeRange range)
-      : g_(g), dims_(dims), items_(items), range_(range), received_(range.size(), 0) {}
+  UniformGossip(const StarGraph* star, const CayleyGroup* group, std::uint64_t order, const std::vector<int>& dims,
+                const std::vector<std::uint64_t>& items, emulator::NodeRange range)
+      : star_(star),
+        group_(group),
+        order_(order),
+        dims_(dims),
+        items_(items),
+        range_(range),
+        received_(range.size(), 0) {}
 
   [[nodiscard]] bool reacts_to_sends() const override { return false; }
 
@@ -516,9 +590,8 @@ class UniformGossip final : public emulator::NodeProgram {
     const std::uint64_t step = ctx.step();
     for (const auto& m : ctx.received()) {
       const auto sent = emulator::payload_word(m.payload);
-      // Sent at step − 1 along that step's dimension: the partner is v's neighbour along it.
-      const bool right = sent + 1 == step && sent < dims_.size() &&
-                         m.from == g_.neighbor(v, StarGraph::port_of(dims_[sent]));
+      // Sent at step − 1 along that step's generator g: the partner is v·g⁻¹.
+      const bool right = sent + 1 == step && sent < dims_.size() && m.from == sender(v, dims_[sent]);
       if (right) {
         received_[v - range_.begin] += items_[sent];
       } else {
@@ -526,20 +599,33 @@ class UniformGossip final : public emulator::NodeProgram {
       }
     }
     if (step >= dims_.size()) return;
-    ctx.send(StarGraph::port_of(dims_[step]), emulator::word_payload(step),
-             Rational(static_cast<std::int64_t>(items_[step])), step);
+    const Rational size(static_cast<std::int64_t>(items_[step]));
+    if (star_ != nullptr) {
+      ctx.send(StarGraph::port_of(dims_[step]), emulator::word_payload(step), size, step);
+    } else {
+      ctx.send_to(group_->neighbor(static_cast<std::uint32_t>(v), dims_[step]), emulator::word_payload(step), size,
+                  step);
+    }
   }
 
   [[nodiscard]] std::string report() const override {
     UniformReport r;
     r.nodes = range_.size();
     r.wrong = wrong_;
-    for (const auto x : received_) r.complete += x + 1 == g_.size() ? 1 : 0;
+    for (const auto x : received_) r.complete += x + 1 == order_ ? 1 : 0;
     return r.serialize();
   }
 
  private:
-  const StarGraph& g_;
+  /// v·g_k⁻¹, the node v hears from at a step of generator k (the star's τ_k: an involution).
+  [[nodiscard]] emulator::NodeId sender(emulator::NodeId v, int k) const {
+    if (star_ != nullptr) return star_->neighbor(v, StarGraph::port_of(k));
+    return group_->times_inverse(k, static_cast<std::uint32_t>(v));
+  }
+
+  const StarGraph* star_;
+  const CayleyGroup* group_;
+  std::uint64_t order_;
   const std::vector<int>& dims_;
   const std::vector<std::uint64_t>& items_;
   emulator::NodeRange range_;
@@ -552,7 +638,13 @@ class UniformGossip final : public emulator::NodeProgram {
 std::unique_ptr<emulator::NodeProgram> uniform_gossip_program(const StarGraph& g, const std::vector<int>& dimensions,
                                                               const std::vector<std::uint64_t>& items,
                                                               emulator::NodeRange range) {
-  return std::make_unique<UniformGossip>(g, dimensions, items, range);
+  return std::make_unique<UniformGossip>(&g, nullptr, g.size(), dimensions, items, range);
+}
+
+std::unique_ptr<emulator::NodeProgram> uniform_gossip_program(const CayleyGroup& g, const std::vector<int>& dimensions,
+                                                              const std::vector<std::uint64_t>& items,
+                                                              emulator::NodeRange range) {
+  return std::make_unique<UniformGossip>(nullptr, &g, g.order(), dimensions, items, range);
 }
 
 }  // namespace starnet::algorithms::optimal

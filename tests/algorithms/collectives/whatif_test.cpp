@@ -414,6 +414,48 @@ TEST(WhatIfStudy, WithTwoPortsTheOnePacketExchangeStaysAtTheStatusAboveTheStepBo
   EXPECT_EQ(one.ratio, 4.0);
 }
 
+TEST(WhatIfStudy, TheCayleyGraphsOfSnGetBothTotalExchangesVerifiedAtOrAboveTheirBounds) {
+  // spec, the status (total_exchange_test.cpp derives it from the distance counts), the combining
+  // exchange's steps and volume (total_exchange_test.cpp checks them against the links). The
+  // one-packet exchange takes s steps, the status bound it prints; the combining one its sequence.
+  // Size 6 (1–2 s a topology here): its combining exchange in total_exchange_test.cpp.
+  struct Expected {
+    std::string spec;
+    std::uint64_t status;
+    std::uint64_t combining_steps;
+    std::uint64_t combining_volume;
+  };
+  const std::vector<Expected> cases = {{"pancake:4", 60, 5, 64},         {"pancake:5", 425, 8, 484},
+                                       {"bubblesort:4", 72, 6, 72},      {"bubblesort:5", 600, 10, 600},
+                                       {"transposition:4", 46, 5, 56},   {"transposition:5", 326, 8, 414}};
+  std::vector<std::string> specs;
+  for (const auto& c : cases) specs.push_back(c.spec);
+  WhatIfStudy study;
+  study.collective(Collective::ALLTOALL).topologies(specs).run();
+  expect_sound(study);
+  for (const auto& c : cases) {
+    int rows = 0;
+    for (const auto& r : study.rows()) {
+      if (r.topology != c.spec || r.algorithm == Algorithm::BFS_TREE) continue;
+      ++rows;
+      ASSERT_TRUE(r.applicable) << where(r) << ": " << r.reason;
+      EXPECT_TRUE(r.verified) << where(r) << ": " << r.reason;
+      EXPECT_EQ(r.bound_status, c.status) << where(r);
+      EXPECT_GE(r.steps, r.lower_bound) << where(r);
+      if (r.algorithm == Algorithm::ONE_PACKET) {
+        EXPECT_EQ(r.steps, c.status) << where(r);
+        EXPECT_EQ(r.messages, r.nodes * c.status) << where(r);
+      } else {
+        ASSERT_EQ(r.algorithm, Algorithm::COMBINING) << where(r);
+        EXPECT_EQ(r.steps, c.combining_steps) << where(r);
+        EXPECT_EQ(r.volume, c.combining_volume) << where(r);
+        EXPECT_GE(r.volume, c.status) << where(r);
+      }
+    }
+    EXPECT_EQ(rows, 2) << c.spec;
+  }
+}
+
 /// The fastest applicable row of @p study.
 Rational fastest(const WhatIfStudy& study) {
   std::optional<Rational> best;

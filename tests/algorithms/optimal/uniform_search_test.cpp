@@ -165,6 +165,32 @@ TEST(UniformSearch, MetaMessagesCheckLargerGossipsNodeByNode) {
   EXPECT_LT(run_with(broken).first.complete, s.size());
 }
 
+TEST(UniformSearch, MetaMessagesOfAnotherGroupTravelItsOwnLinks) {
+  // pancake:7 beyond schedules: verified on its topology; on the star graph of the same nodes its
+  // sends find no link (a prefix reversal of 3 or more is no star link).
+  const auto g = CayleyGroup::of("pancake:7");
+  const auto r = uniform_beam(g, 50, static_cast<int>(g.order()) - 1, 0);
+  ASSERT_FALSE(r.dimensions.empty());
+  const auto items = uniform_items(r.sizes);
+  const auto programs = [&](emulator::NodeRange range) {
+    return uniform_gossip_program(g, r.dimensions, items, range);
+  };
+  const auto t = topology::make_topology("pancake:7");
+  const auto run = emulator::LocalEngine<Rational>().run(*t, emulator::UnitCosts<Rational>(), programs, {});
+  UniformReport total;
+  for (const auto& text : run.reports) {
+    const auto part = UniformReport::parse(text);
+    total.complete += part.complete, total.wrong += part.wrong;
+  }
+  EXPECT_EQ(total.complete, g.order());
+  EXPECT_EQ(total.wrong, 0U);
+  EXPECT_EQ(run.makespan, Rational(static_cast<std::int64_t>(r.dimensions.size())));
+  const StarGraph star(7);
+  EXPECT_ERROR(ModelViolation,
+               (void)emulator::LocalEngine<Rational>().run(star, emulator::UnitCosts<Rational>(), programs, {}),
+               "no link");
+}
+
 TEST(UniformSearch, RefusesSizesItCannotHold) {
   EXPECT_ERROR(UsageError, CayleyGroup::star(11), "star:11", "star:10");
   EXPECT_ERROR(UsageError, CayleyGroup::star(1), "star:1");
@@ -229,6 +255,65 @@ TEST(UniformSearch, OtherCayleyFamiliesAgreeWithTheirTopologiesAndRunVerified) {
   std::vector<int> cyclic;
   for (int i = 0; i < 8; ++i) cyclic.push_back(torus.first() + i % (torus.last() - torus.first() + 1));
   EXPECT_EQ(uniform_sizes(torus, cyclic), simulate_on("torus:3x4", torus, cyclic));
+}
+
+TEST(UniformSearch, PermutationFamiliesLinkEveryNodeAsTheirTopologiesDo) {
+  // Generator k of node v is the topology's port k − first() of v (the generators are involutions
+  // listed in port order), so the neighbour sets are equal node by node.
+  for (const std::string spec : {"star:4", "star:5", "pancake:4", "pancake:5", "bubblesort:4", "bubblesort:5",
+                                 "transposition:4", "transposition:5"}) {
+    const auto g = CayleyGroup::of(spec);
+    const auto t = topology::make_topology(spec);
+    ASSERT_EQ(g.order(), t->num_nodes()) << spec;
+    ASSERT_EQ(static_cast<std::uint64_t>(g.last() - g.first() + 1), t->degree(0)) << spec;
+    for (std::uint32_t v = 0; v < g.order(); ++v) {
+      std::vector<std::uint32_t> group_side;
+      std::vector<std::uint32_t> topology_side;
+      for (int k = g.first(); k <= g.last(); ++k) {
+        const auto u = g.neighbor(v, k);
+        group_side.push_back(u);
+        ASSERT_TRUE(g.involution(k)) << spec << " generator " << k;
+        ASSERT_EQ(g.times_inverse(k, v), u) << spec << " node " << v << " generator " << k;
+        ASSERT_EQ(t->neighbor(v, static_cast<topology::Port>(k - g.first())), u) << spec << " node " << v << " k=" << k;
+        // The left table: g_k⁻¹·v as a product.
+        ASSERT_EQ(g.inverse_times(k, v), g.times(g.element(g.inverse(k)), v)) << spec << " node " << v << " k=" << k;
+      }
+      for (topology::Port p = 0; p < t->degree(v); ++p) topology_side.push_back(static_cast<std::uint32_t>(t->neighbor(v, p)));
+      std::sort(group_side.begin(), group_side.end());
+      std::sort(topology_side.begin(), topology_side.end());
+      ASSERT_EQ(group_side, topology_side) << spec << " node " << v;
+    }
+  }
+}
+
+TEST(UniformSearch, PermutationFamiliesFindTheShortestUniformGossipAndRunIt) {
+  // The exhaustive search (its symmetry cut only where the generators are interchangeable: S_2,
+  // S_3) against the plain enumeration, the sets against every node's on the explicit graph, and
+  // the schedule on the emulator.
+  for (const std::string spec : {"pancake:3", "pancake:4", "pancake:5", "bubblesort:3", "bubblesort:4",
+                                 "bubblesort:5", "transposition:3", "transposition:4", "transposition:5"}) {
+    const auto g = CayleyGroup::of(spec);
+    EXPECT_EQ(g.interchangeable(), g.n() <= 3) << spec;
+    const auto r = uniform_exhaustive(g, static_cast<int>(g.order()) - 1, 0);
+    ASSERT_FALSE(r.dimensions.empty()) << spec;
+    EXPECT_TRUE(r.complete) << spec;
+    EXPECT_EQ(r.dimensions.size(), shortest_by_enumeration(g)) << spec;
+    EXPECT_EQ(uniform_sizes(g, r.dimensions), simulate_on(spec, g, r.dimensions)) << spec;
+    const auto t = topology::make_topology(spec);
+    const auto run = schedule::run_schedule(uniform_schedule(g, r.dimensions), *t, {});
+    EXPECT_TRUE(run.verified) << spec << ": " << run.report.first_problem();
+    EXPECT_EQ(run.run.makespan, Rational(static_cast<std::int64_t>(r.dimensions.size()))) << spec;
+  }
+}
+
+TEST(UniformSearch, PermutationFamiliesNameTheLimitThatRefusesThem) {
+  EXPECT_ERROR(UsageError, CayleyGroup::of("pancake:11"), "pancake:11", "pancake:2..pancake:10");
+  EXPECT_ERROR(UsageError, CayleyGroup::of("bubblesort:1"), "bubblesort:1", "bubblesort:2..bubblesort:10");
+  // 45 generators × 10! elements: the tables, not the order, refuse it.
+  EXPECT_ERROR(UsageError, CayleyGroup::of("transposition:10"), "transposition:10", "45 generators",
+               std::to_string(MAX_UNIFORM_TABLE));
+  EXPECT_ERROR(TopologyError, CayleyGroup::of("pancake:x"), "pancake:x");
+  EXPECT_EQ(CayleyGroup::of("transposition:9").order(), 362'880U);
 }
 
 TEST(UniformSearch, BroadcastEndsWithTheGossipFromAnyRoot) {

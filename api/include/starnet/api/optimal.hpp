@@ -181,7 +181,9 @@ struct BeyondStudy {
 [[nodiscard]] BeyondStudy optimal_study_beyond(std::optional<double> seconds);
 
 /// Runs the uniform gossip along @p dimensions on the emulator (strict): as a schedule up to
-/// MAX_UNIFORM_SCHEDULE_NODES, with meta messages on larger star graphs. Whether it verified.
+/// MAX_UNIFORM_SCHEDULE_NODES, with meta messages beyond (the star on its implicit graph, every
+/// other group on make_topology(g.spec())). Whether it verified: false too where that topology
+/// is too large to build (a platform of pancake:9).
 [[nodiscard]] bool verify_uniform_gossip(const algorithms::optimal::CayleyGroup& g, const std::vector<int>& dimensions);
 
 }  // namespace starnet::api

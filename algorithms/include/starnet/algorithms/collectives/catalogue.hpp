@@ -12,7 +12,7 @@
 /// | recursive-halving  | reducescatter (recursive doubling reversed)   | hypercube, complete of 2^k nodes      |
 /// | ring               | allreduce, allgather, reducescatter           | ring, torus (one phase per dimension) |
 /// | bruck              | allgather, reducescatter, alltoall            | complete                              |
-/// | uniform            | allgather, reducescatter (the uniform gossip of optimal/uniform_search.hpp, reversed) | Cayley graphs (star, hypercube, ring, torus, complete) |
+/// | uniform            | allgather, reducescatter (the uniform gossip of optimal/uniform_search.hpp, reversed) | Cayley graphs (star, pancake, bubblesort, transposition, hypercube, ring, torus, complete) |
 /// | one-packet         | alltoall (total_exchange.hpp)                 | Cayley graphs                         |
 /// | combining          | alltoall (along the uniform gossip)           | Cayley graphs                         |
 /// | ring-split         | allreduce of N blocks of M/N (split_allreduce.hpp) | ring, torus                   |
@@ -93,7 +93,7 @@ inline constexpr std::size_t UNIFORM_BEAM_WIDTH = 2000;
 /// What the catalogue needs to know of a topology.
 struct Shape {
   std::string spec;
-  std::string family;       ///< star, hypercube, ring, torus, complete (also a file that is K_N), or another
+  std::string family;       ///< star, pancake, …, complete (also a file that is K_N), or another
   topology::NodeId nodes = 0;
   /// The spec of the Cayley group whose element ids are the topology's node ids (empty: none).
   std::string cayley;

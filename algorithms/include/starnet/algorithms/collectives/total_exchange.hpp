@@ -1,7 +1,8 @@
 #pragma once
 /// @file
 /// The total exchange (all-to-all personalized: node u has a distinct packet for every node v) on
-/// Cayley graphs — star, hypercube, ring, torus, complete (optimal/uniform_search.hpp) — in two
+/// Cayley graphs — star, pancake, bubblesort, transposition, hypercube, ring, torus, complete
+/// (optimal/uniform_search.hpp) — in two
 /// models, both uniform: every node uses the same generator at each step
 /// (docs/collectives.md).
 ///

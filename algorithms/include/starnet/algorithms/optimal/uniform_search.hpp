@@ -18,6 +18,14 @@
 /// The families (node ids are the topology's, so that schedules run on make_topology(spec)):
 ///   star:N       S_N, generators τ_k = (1 k), ids k = 2..N (the star link's dimension); on labels
 ///                τ_k∘p swaps the symbols 1 and k of p.
+///   pancake:N    S_N, generators the prefix reversals r_i, ids i = 2..N: v·r_i reverses v's first
+///                i positions.
+///   bubblesort:N S_N, generators the adjacent transpositions (i i+1) of positions, ids i = 1..N−1.
+///   transposition:N  S_N, generators every transposition (i j) of positions, i < j, ids 1..N(N−1)/2
+///                in the order (1 2), (1 3), …, (1 N), (2 3), ….
+///                The four families of S_N number elements by StarGraph's rank of their label, as
+///                their topologies number nodes (arrangement_graph.hpp), and link v to v·g, g acting
+///                on positions; the generators are involutions, listed in the topology's port order.
 ///   hypercube:D  Z_2^D, generators the unit vectors, ids 1..D (the hypercube link's dimension).
 ///   ring:N       Z_N, generators +1 (id 1) and −1 (id 2; absent for N ≤ 2).
 ///   torus:AxB    Z_A × Z_B (node i·B + j), generators ±(1,0), ±(0,1), ids 1.. in that order,
@@ -25,16 +33,20 @@
 ///   complete:N   Z_N, generators j = 1..N−1 (id j).
 ///
 /// Search (exhaustive, depth first): where any permutation of the generators is induced by a group
-/// automorphism (star: relabel the symbols 2..N; hypercube: permute coordinates; ring: negate), a
+/// automorphism (star: relabel the symbols 2..N; hypercube: permute coordinates; ring: negate; any
+/// Cayley graph of S_2 or S_3), a
 /// generator used for the first time is the smallest unused one; an involution twice in a row adds
 /// nothing; a step that adds nothing is never taken; a branch whose |P_t|·2^(T−t) < |G| cannot
 /// finish. Finishing without a schedule of T steps proves that none exists among uniform
 /// schedules. Beam search keeps the W sets with most elements at each depth (ties by the generator
 /// sequence), for the sizes where the exhaustive search is too slow.
 ///
-/// Memory: one table of |G| words per generator (S_10: 9 × 3,628,800 × 4 bytes = 131 MB) and one
+/// Memory: one table of |G| words per generator (S_10: 9 × 3,628,800 × 4 bytes = 131 MB; at most
+/// MAX_UNIFORM_TABLE entries, which refuses transposition:10's 45 generators) and one
 /// bitset of |G| bits per search depth. IMPORTANT: uniform schedules are one class among all
 /// schedules: their optimum bounds the true optimum from above only.
+
+#include <starnet/topology/star_graph.hpp>
 
 #include <chrono>
 #include <cstdint>
@@ -44,13 +56,10 @@
 #include <string>
 #include <vector>
 
-namespace starnet::topology {
-class StarGraph;
-}
-
 namespace starnet::algorithms::optimal {
 
-/// Largest n of the uniform search on star:n (n! bits per set; tables of n! words per generator).
+/// Largest n of the uniform search on star:n and the other Cayley graphs of S_n (n! bits per set;
+/// tables of n! words per generator).
 inline constexpr int MAX_UNIFORM_N = 10;
 /// Largest group of the uniform search (S_10).
 inline constexpr std::uint64_t MAX_UNIFORM_ORDER = 3'628'800;
@@ -67,7 +76,7 @@ inline constexpr std::uint64_t MAX_UNIFORM_TABLE = 40'000'000;
 /// A Cayley graph's group as tables, and the set algebra P ∪ g⁻¹·P on bitsets of its elements.
 class CayleyGroup {
  public:
-  /// S_n. @throws UsageError for n outside 2..MAX_UNIFORM_N.
+  /// S_n with the star's generators. @throws UsageError for n outside 2..MAX_UNIFORM_N.
   static CayleyGroup star(int n);
   /// The group of a topology spec (the families above).
   /// @throws UsageError naming the spec and why when it is not one of them (a file, mesh,
@@ -76,7 +85,7 @@ class CayleyGroup {
 
   [[nodiscard]] const std::string& spec() const { return spec_; }
   [[nodiscard]] const std::string& family() const { return family_; }
-  /// N of star:N (0 for the other families).
+  /// N of the groups S_N (star, pancake, bubblesort, transposition; 0 for the other families).
   [[nodiscard]] int n() const { return star_n_; }
   [[nodiscard]] std::uint64_t order() const { return order_; }
   /// Generator ids are first()..last().
@@ -105,18 +114,24 @@ class CayleyGroup {
   /// v·g_k: the node v sends to along generator k.
   [[nodiscard]] std::uint32_t neighbor(std::uint32_t v, int k) const { return times(v, generators_[k - first_]); }
   /// x·g_k⁻¹, the node x receives from along generator k: O(1) in the abelian groups (where it is
-  /// g_k⁻¹·x), O(n) on S_n (τ_k is an involution: x's neighbour along dimension k).
+  /// g_k⁻¹·x), O(n) on the star (τ_k is an involution: x's neighbour along dimension k), O(n²) on
+  /// the other groups S_n (a label decoded and ranked).
   [[nodiscard]] std::uint32_t times_inverse(int k, std::uint32_t x) const;
   /// The element of generator id @p k.
   [[nodiscard]] std::uint32_t element(int k) const { return generators_[k - first_]; }
 
  private:
   CayleyGroup() = default;
+  /// S_n with the generators of @p family (star, pancake, bubblesort, transposition).
+  /// @throws UsageError for n outside 2..MAX_UNIFORM_N or tables beyond MAX_UNIFORM_TABLE.
+  static CayleyGroup symmetric(const std::string& family, int n);
   void build_tables();
   std::string spec_;
   std::string family_;
-  int star_n_ = 0;
-  std::shared_ptr<const topology::StarGraph> star_;
+  int star_n_ = 0;  ///< n of S_n
+  std::shared_ptr<const topology::StarGraph> star_;  ///< the groups S_n: labels and ranks
+  std::vector<topology::StarGraph::Label> labels_;    ///< S_n: each generator's permutation of positions
+  bool star_ports_ = false;  ///< the star: x·τ_k is x's neighbour along dimension k (StarGraph, O(n))
   std::vector<std::uint32_t> moduli_;  ///< abelian groups: Z_m1 × Z_m2 × …, first most significant
   std::uint64_t order_ = 0;
   int first_ = 1;
@@ -183,7 +198,6 @@ inline constexpr std::uint64_t MAX_UNIFORM_SCHEDULE_NODES = 1024;
 }  // namespace starnet::algorithms::optimal
 
 #include <starnet/emulator/program.hpp>
-#include <starnet/topology/star_graph.hpp>
 
 #include <memory>
 
@@ -192,7 +206,7 @@ namespace starnet::algorithms::optimal {
 /// What the nodes of one partition saw in a run of uniform_gossip_program().
 struct UniformReport {
   std::uint64_t nodes = 0;
-  std::uint64_t complete = 0;   ///< nodes that received n! − 1 items from the right partners
+  std::uint64_t complete = 0;   ///< nodes that received |G| − 1 items from the right partners
   std::uint64_t wrong = 0;      ///< messages from a node that is not the step's partner
   [[nodiscard]] std::string serialize() const;
   static UniformReport parse(const std::string& text);
@@ -207,6 +221,14 @@ struct UniformReport {
 /// node's total, n! − 1.
 /// @param items |D_t| for each step (from uniform_sizes()). The references must outlive the run.
 [[nodiscard]] std::unique_ptr<emulator::NodeProgram> uniform_gossip_program(const topology::StarGraph& g,
+                                                                           const std::vector<int>& dimensions,
+                                                                           const std::vector<std::uint64_t>& items,
+                                                                           emulator::NodeRange range);
+/// The same on any group's topology (make_topology(g.spec()), whose node ids are g's elements):
+/// node v sends to v·g_t and checks that what it receives comes from v·g_t⁻¹, |G| − 1 items in
+/// all. O(n²) per message on the groups S_n but the star's (a label decoded): for the star, use the
+/// overload above. The references must outlive the run.
+[[nodiscard]] std::unique_ptr<emulator::NodeProgram> uniform_gossip_program(const CayleyGroup& g,
                                                                            const std::vector<int>& dimensions,
                                                                            const std::vector<std::uint64_t>& items,
                                                                            emulator::NodeRange range);
