@@ -188,14 +188,10 @@ int beside_schedule(const StarOptions& o, const std::string& file) {
 void add_star_options(CLI::App& cmd, StarOptions& o, bool reduce) {
   cmd.add_option("--topology", o.topology, "star:N with N in 1..12 (other topologies: see `starnet whatif`)");
   if (reduce) {
-    cmd.add_option("--op", o.op, "Operator: sum (mod 2^64), min, max or xor")
-        ->check(CLI::IsMember({"sum", "min", "max", "xor"}))
-        ->capture_default_str();
-    cmd.add_option("--values", o.values,
-                   "Node values: index (node of rank r holds r + 1, i.e. 1..n!; rank is the same) or random "
-                   "(seeded by --seed)")
-        ->check(CLI::IsMember({"index", "rank", "random"}))
-        ->capture_default_str();
+    add_op_option(cmd, o.op);
+    add_values_option(cmd, o.values,
+                      "Node values: index (node of rank r holds r + 1, i.e. 1..n!; rank is the same) or random "
+                      "(seeded by --seed)");
     cmd.add_option("--seed", o.seed, "Seed of --values random")->capture_default_str()->check(any_seed());
   }
   cmd.add_flag("--json", o.json, "Print one JSON object instead of the summary");

@@ -63,6 +63,11 @@ enum class Lines { MANY, ONE };
 /// A finite number ≥ @p lo (nan, inf and 1e400 refused).
 [[nodiscard]] CLI::Validator finite_number(double lo);
 
+/// `--op`: the word operators of the library (api::OP_NAMES), @p what saying what it combines.
+void add_op_option(CLI::App& cmd, std::string& op, std::string_view what = "Operator");
+/// `--values`: what the nodes or chunks start with (api::VALUES_NAMES), @p what saying how.
+void add_values_option(CLI::App& cmd, std::string& values, std::string_view what);
+
 /// Refuses @p option of @p cmd when it was given but does not apply (@p applies false): a run
 /// that ignored it would print results the user did not ask for. @p when says when it applies.
 /// @throws UsageError naming the option and its value.

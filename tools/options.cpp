@@ -49,6 +49,18 @@ std::string time_text(const Rational& t) {
   return fmt::format("{} ≈ {:.6g}", exact, t.to_double());
 }
 
+void add_op_option(CLI::App& cmd, std::string& op, std::string_view what) {
+  cmd.add_option("--op", op, fmt::format("{}: sum (mod 2^64), min, max or xor", what))
+      ->check(CLI::IsMember(std::vector<std::string>(api::OP_NAMES.begin(), api::OP_NAMES.end())))
+      ->capture_default_str();
+}
+
+void add_values_option(CLI::App& cmd, std::string& values, std::string_view what) {
+  cmd.add_option("--values", values, std::string(what))
+      ->check(CLI::IsMember(std::vector<std::string>(api::VALUES_NAMES.begin(), api::VALUES_NAMES.end())))
+      ->capture_default_str();
+}
+
 CLI::Validator integer_in(long long lo, long long hi) { return integer_validator<long long>(lo, hi); }
 
 CLI::Validator any_seed() { return integer_validator<std::uint64_t>(0, UINT64_MAX); }

@@ -180,12 +180,8 @@ void add_schedule_command(CLI::App& app, Action& action) {
   run_cmd->add_option("--bandwidth", r.bandwidth,
                       "With --costs topology: every link's bandwidth β (units per time, > 0): a transfer of c chunks "
                       "takes α + c·(--chunk-size)/β");
-  run_cmd->add_option("--op", r.op, "Reduction operator: sum (mod 2^64), min, max or xor")
-      ->check(CLI::IsMember({"sum", "min", "max", "xor"}))
-      ->capture_default_str();
-  run_cmd->add_option("--values", r.values, "Chunk values: random (seeded) or index (contribution id + 1; rank is the same)")
-      ->check(CLI::IsMember({"random", "index", "rank"}))
-      ->capture_default_str();
+  add_op_option(*run_cmd, r.op, "Reduction operator");
+  add_values_option(*run_cmd, r.values, "Chunk values: random (seeded) or index (contribution id + 1; rank is the same)");
   run_cmd->add_option("--seed", r.seed, "Seed of --values random")->capture_default_str()->check(any_seed());
   run_cmd->add_option("--gantt", r.gantt, "Draw the run as a Gantt chart (SVG) to FILE (≤ 1000 nodes)")
       ->check(output_file({".svg"}));

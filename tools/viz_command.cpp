@@ -83,9 +83,7 @@ void add_viz_command(CLI::App& app, Action& action) {
       "The all-reduce of Oh, Choi, Primeaux (2005) step by step: messages on the links and each node's "
       "result and outgoing buffers. Exit 1 if the run or the page's reconstruction is not verified.");
   add_page_options(*allreduce, o);
-  allreduce->add_option("--op", o.op, "Operator: sum (mod 2^64), min, max or xor; node values are rank + 1")
-      ->check(CLI::IsMember({"sum", "min", "max", "xor"}))
-      ->capture_default_str();
+  add_op_option(*allreduce, o.op, "Operator (node values are rank + 1)");
   allreduce->callback([&action] { action = [] { return run_page(o, false); }; });
   auto* broadcast = viz->add_subcommand(
       "broadcast",

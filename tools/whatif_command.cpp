@@ -364,12 +364,8 @@ void add_whatif_command(CLI::App& app, Action& action) {
                   "with probability P (seeded; the failures at P are a subset of those at a larger P)");
   cmd->add_option("--root", o.root, "Root of reduce and broadcast and of the BFS trees: node name or index")
       ->capture_default_str();
-  cmd->add_option("--op", o.op, "Operator: sum (mod 2^64), min, max or xor")
-      ->check(CLI::IsMember({"sum", "min", "max", "xor"}))
-      ->capture_default_str();
-  cmd->add_option("--values", o.values, "Node values: index (node i holds i + 1; rank is the same) or random (seeded by --seed)")
-      ->check(CLI::IsMember({"index", "rank", "random"}))
-      ->capture_default_str();
+  add_op_option(*cmd, o.op);
+  add_values_option(*cmd, o.values, "Node values: index (node i holds i + 1; rank is the same) or random (seeded by --seed)");
   cmd->add_option("--schedule", o.schedule,
                   "A schedule file (docs/schedules.md) as one more row beside the built-in algorithms, on every "
                   "topology it fits");

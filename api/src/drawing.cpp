@@ -266,8 +266,8 @@ TopologyDrawing draw_topology(const TopologyRef& t, std::string_view layout) {
   }
   const auto too_many = [&](std::uint64_t nodes, std::string_view example) {
     return UsageError(fmt::format("topology \"{}\": {} nodes are too many to draw readably (at most {}{}); export it "
-                                  "instead: starnet topo export {} --format dot",
-                                  name, nodes, MAX_DRAW_NODES, example, name));
+                                  "as a DOT, GraphML or SimGrid file instead",
+                                  name, nodes, MAX_DRAW_NODES, example));
   };
   if (spec.family == "star") {
     // Check the size before materialising: star:8 would be built (40,320 nodes) only to be refused.

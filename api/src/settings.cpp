@@ -62,6 +62,7 @@ Op parse_op(std::string_view text, std::string_view setting) {
   for (const Op op : {Op::SUM, Op::MIN, Op::MAX, Op::XOR}) {
     if (trimmed(text) == algorithms::star::to_string(op)) return op;
   }
+  static_assert(OP_NAMES.size() == 4, "one name an operator");
   throw UsageError(Setting{std::string(setting), std::string(text)}, "not an operator (expected sum, min, max or xor)");
 }
 

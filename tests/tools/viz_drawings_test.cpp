@@ -78,7 +78,7 @@ TEST(TopoDraw, BadInputIsExitTwoAndWritesNothing) {
   const auto out = scratch("bad.svg");
   std::filesystem::remove(out);
   const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
-      {"topo draw star:6 -o " + out.string(), {"star:6", "720 nodes", "at most 256", "topo export"}},
+      {"topo draw star:6 -o " + out.string(), {"star:6", "720 nodes", "at most 256", "export it as a DOT, GraphML or SimGrid file"}},
       {"topo draw complete:300 -o " + out.string(), {"complete:300", "300 nodes"}},
       {"topo draw star:3 --layout sfdp -o " + out.string(), {"--layout"}},
       {"topo draw star:0 -o " + out.string(), {"star:0"}},

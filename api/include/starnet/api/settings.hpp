@@ -14,6 +14,7 @@
 #include <starnet/core/rational.hpp>
 #include <starnet/emulator/config.hpp>
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -54,12 +55,16 @@ inline constexpr std::string_view DEFAULT_ROOT = "0";
 /// reducescatter, alltoall. @throws UsageError about @p setting naming the choices.
 [[nodiscard]] Collective parse_collective(std::string_view text, std::string_view setting = "collective");
 
+/// The operators' names, as parse_op() takes them.
+inline constexpr std::array<std::string_view, 4> OP_NAMES = {"sum", "min", "max", "xor"};
 /// An operator by name: sum, min, max, xor. @throws UsageError about @p setting.
 [[nodiscard]] Op parse_op(std::string_view text, std::string_view setting = "op");
 
 /// What the nodes (or chunks) start with: `index` (item i holds i + 1: node rank + 1 for one value
 /// per node, contribution id + 1 for chunks; `rank` is the same word) or `random` (seeded words).
 enum class ValuesKind : std::uint8_t { INDEX, RANDOM };
+/// The names parse_values() takes.
+inline constexpr std::array<std::string_view, 3> VALUES_NAMES = {"index", "rank", "random"};
 /// @throws UsageError about setting "values" for anything but index, rank or random.
 [[nodiscard]] ValuesKind parse_values(std::string_view text);
 [[nodiscard]] std::string to_string(ValuesKind kind);
