@@ -216,6 +216,15 @@ const std::string HEATMAP_SETUP = std::string("set xlabel 'CV (communication and
                                               "set ylabel 'mu_c / mu_d'\nset rmargin 12\n") +
                                   LOG_CV_TICS + LOG_RATIO_TICS + "set xrange [*:*] noextend\nset yrange [*:*] noextend\n";
 
+/// Runs gnuplot on a grid figure's @p script with its @p data as the datablock $figure<N>.
+void draw_grid_figure(const char* figure, const nc::GridResult& r, const std::string& script, const std::string& data,
+                      const std::string& plot) {
+  draw_gnuplot(plot,
+               about_study(figure, fmt::format("--n {} --runs {} --seed {} --points {} --ratio-points {}", r.n, r.runs,
+                                               r.seed, r.cvs.size(), r.cost_ratios.size())),
+               script, {{std::string("figure") + figure, data}});
+}
+
 /// Figure 5(b)'s categories, the candidates of GridCell::best_noncommutative, one colour each.
 constexpr nc::Algorithm FIGURE5B_METHODS[] = {nc::Algorithm::BINOMIAL_STAT, nc::Algorithm::FIBONACCI_STAT,
                                               nc::Algorithm::NONCOMMUT_TREE_DYN};
@@ -256,10 +265,7 @@ void plot_figure5(const nc::GridResult& r, std::size_t law, const std::string& p
                   std::size(FIGURE5B_METHODS) - 1, std::size(FIGURE5B_METHODS), steps, labels) +
       "plot $figure5 using (log10($1)):(log10($2)):4 " + image_style(plot) + " notitle\n"
       "unset multiplot\n";
-  draw_gnuplot(plot,
-               about_study("5", fmt::format("--n {} --runs {} --seed {} --points {} --ratio-points {}", r.n, r.runs,
-                                            r.seed, r.cvs.size(), r.cost_ratios.size())),
-               script, {{"figure5", data}});
+  draw_grid_figure("5", r, script, data, plot);
 }
 
 void plot_figure6(const nc::GridResult& r, const std::string& plot) {
@@ -278,10 +284,7 @@ void plot_figure6(const nc::GridResult& r, const std::string& plot) {
       "set cbrange [0:0.6]\n"
       "plot $figure6 using (log10($1)):(log10($2)):4 " + image_style(plot) + " notitle\n"
       "unset multiplot\n";
-  draw_gnuplot(plot,
-               about_study("6", fmt::format("--n {} --runs {} --seed {} --points {} --ratio-points {}", r.n, r.runs,
-                                            r.seed, r.cvs.size(), r.cost_ratios.size())),
-               script, {{"figure6", data}});
+  draw_grid_figure("6", r, script, data, plot);
 }
 
 // ---------------------------------------------------------------------------------------------

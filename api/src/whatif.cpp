@@ -123,19 +123,26 @@ coll::ExtraAlgorithm schedule_rows(const std::string& path, Collective collectiv
 
 bool timed(const WhatIfRow& r) { return r.time == emulator::TimeMode::TIMED; }
 
+/// The numbers of a comma-separated list @p text, each read whole as a T, or a UsageError about
+/// @p setting saying what the item is @p not_a.
+template <class T>
+std::vector<T> number_list(const std::string& text, const char* setting, const char* not_a) {
+  std::vector<T> out;
+  for (const auto& item : split_list(text)) {
+    T x{};
+    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), x);
+    if (ec != std::errc() || end != item.data() + item.size()) {
+      throw UsageError(Setting{setting, text}, fmt::format("\"{}\" is not {}", item, not_a));
+    }
+    out.push_back(x);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<emulator::PortModel> port_models(const std::string& ports, const std::string& duplex) {
-  std::vector<long> ks;
-  for (const auto& item : split_list(ports)) {
-    long k = 0;
-    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), k);
-    if (ec != std::errc() || end != item.data() + item.size()) {
-      throw UsageError(Setting{"ports", ports},
-                       fmt::format("\"{}\" is not a number of ports (expected integers k ≥ 1, e.g. 1,2)", item));
-    }
-    ks.push_back(k);
-  }
+  const auto ks = number_list<long>(ports, "ports", "a number of ports (expected integers k ≥ 1, e.g. 1,2)");
   std::vector<std::string> modes = split_list(duplex);
   if (ks.empty()) throw UsageError(Setting{"ports", ports}, "no port count given (expected e.g. 1,2)");
   if (modes.empty()) throw UsageError(Setting{"duplex", duplex}, "no duplex mode given (expected full, half or full,half)");
@@ -147,17 +154,7 @@ std::vector<emulator::PortModel> port_models(const std::string& ports, const std
 }
 
 std::vector<double> fault_rates(const std::string& text) {
-  std::vector<double> rates;
-  for (const auto& item : split_list(text)) {
-    double p = 0;
-    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), p);
-    if (ec != std::errc() || end != item.data() + item.size()) {
-      throw UsageError(Setting{"fail_random", text},
-                       fmt::format("\"{}\" is not a probability (expected e.g. 0,0.01,0.05)", item));
-    }
-    rates.push_back(p);
-  }
-  return rates;
+  return number_list<double>(text, "fail_random", "a probability (expected e.g. 0,0.01,0.05)");
 }
 
 WhatIfResult run_whatif(const WhatIfRequest& request) {

@@ -174,6 +174,13 @@ py::dict trace_columns(const std::vector<api::TraceEvent<Time>>& trace) {
   return c;
 }
 
+template <class Get>
+py::array bool_column(std::size_t n, Get get) {
+  py::array_t<bool> column(static_cast<py::ssize_t>(n));
+  for (std::size_t i = 0; i < n; ++i) column.mutable_at(static_cast<py::ssize_t>(i)) = get(i);
+  return column;
+}
+
 /// The chart of api/gantt.hpp as columns the module's matplotlib drawing reads: a bar a row.
 py::dict gantt_columns(const api::GanttChart& chart) {
   const auto& b = chart.bars;
@@ -184,9 +191,7 @@ py::dict gantt_columns(const api::GanttChart& chart) {
   float_column(bars, "end", b.size(), [&](std::size_t i) { return b[i].end; });
   bars["peer"] = unsigned_column(b.size(), [&](std::size_t i) { return b[i].peer; });
   bars["port"] = unsigned_column(b.size(), [&](std::size_t i) { return b[i].port; });
-  py::array_t<bool> finished(static_cast<py::ssize_t>(b.size()));
-  for (std::size_t i = 0; i < b.size(); ++i) finished.mutable_at(static_cast<py::ssize_t>(i)) = b[i].finished;
-  bars["finished"] = finished;
+  bars["finished"] = bool_column(b.size(), [&](std::size_t i) { return b[i].finished; });
   py::list labels;
   for (const auto& bar : b) labels.append(bar.label);
   bars["label"] = labels;
@@ -212,18 +217,14 @@ py::dict interval_columns(const std::vector<api::TraceEvent<Time>>& trace,
   transfers["tag"] = unsigned_column(t.size(), [&](std::size_t i) { return t[i].tag; });
   column_of<Time>(transfers, "start", t.size(), [&](std::size_t i) -> const Time& { return t[i].start; });
   column_of<Time>(transfers, "end", t.size(), [&](std::size_t i) -> const Time& { return t[i].end; });
-  py::array_t<bool> finished(static_cast<py::ssize_t>(t.size()));
-  for (std::size_t i = 0; i < t.size(); ++i) finished.mutable_at(static_cast<py::ssize_t>(i)) = t[i].finished;
-  transfers["finished"] = finished;
+  transfers["finished"] = bool_column(t.size(), [&](std::size_t i) { return t[i].finished; });
   const auto& c = intervals.computations;
   py::dict computations;
   computations["node"] = unsigned_column(c.size(), [&](std::size_t i) { return c[i].node; });
   computations["tag"] = unsigned_column(c.size(), [&](std::size_t i) { return c[i].tag; });
   column_of<Time>(computations, "start", c.size(), [&](std::size_t i) -> const Time& { return c[i].start; });
   column_of<Time>(computations, "end", c.size(), [&](std::size_t i) -> const Time& { return c[i].end; });
-  py::array_t<bool> done(static_cast<py::ssize_t>(c.size()));
-  for (std::size_t i = 0; i < c.size(); ++i) done.mutable_at(static_cast<py::ssize_t>(i)) = c[i].finished;
-  computations["finished"] = done;
+  computations["finished"] = bool_column(c.size(), [&](std::size_t i) { return c[i].finished; });
   py::dict out;
   out["transfers"] = transfers;
   out["computations"] = computations;
