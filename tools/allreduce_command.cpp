@@ -6,6 +6,7 @@
 #include <starnet/api/gantt.hpp>
 #include "json_output.hpp"
 
+#include <starnet/api/broadcast_beside.hpp>
 #include <starnet/api/schedule.hpp>
 #include <starnet/api/star.hpp>
 #include <starnet/api/core.hpp>
@@ -142,47 +143,23 @@ int run_and_report(const StarOptions& o, bool broadcast) {
 }
 
 /// `broadcast --all-to-all --schedule FILE`: the paper's broadcast and the file's all-gather on the
-/// same star graph, side by side, both verified (docs/beyond.md).
+/// same star graph, side by side, both verified (api/broadcast_beside.hpp, docs/beyond.md).
 int beside_schedule(const StarOptions& o, const std::string& file) {
-  namespace sch = algorithms::schedule;
-  const api::StarRequest request = make_request(o, true);
-  api::ScheduleRunRequest run;
-  run.schedule = api::load_schedule(file, o.topology);
-  const auto& s = *run.schedule.schedule;
-  if (s.rules().kind() != api::Collective::ALLGATHER || s.form() != sch::Form::STEPPED) {
-    throw UsageError(fmt::format("--schedule {}: expected a stepped all-gather (an all-to-all broadcast); it is a{} {}",
-                                 file, s.form() == sch::Form::STEPPED ? "" : " programmed",
-                                 to_string(s.rules().kind())));
-  }
-  const api::StarResult paper = api::run_star(request);
-  const api::ScheduleRunResult mine = api::run_schedule(run);
-  const auto vol = sch::volume(s);
-  const auto nodes = topology::StarGraph::factorial(request.n);
-  const bool nodup = vol.received_min == nodes - 1 && vol.received_max == nodes - 1;
-  const std::uint64_t largest = vol.largest.empty() ? 0 : *std::max_element(vol.largest.begin(), vol.largest.end());
+  const auto r = api::broadcast_beside_schedule(make_request(o, true), file);
   if (o.json) {
-    print_json({{"topology", o.topology},
-                {"paper", paper.to_json()},
-                {"schedule",
-                 {{"file", file},
-                  {"steps", mine.run.run.makespan.num()},
-                  {"transfers", s.transfers()},
-                  {"largest_message_items", largest},
-                  {"items_received_per_node", vol.received_max},
-                  {"no_duplicates", nodup},
-                  {"verified", mine.verified}}},
-                {"verified", paper.verified && mine.verified}});
+    print_json(r.to_json());
   } else {
-    std::cout << fmt::format("all-to-all broadcast on {} ({} nodes)\n", o.topology, nodes);
+    const auto n = r.paper.request.n;
+    std::cout << fmt::format("all-to-all broadcast on {} ({} nodes)\n", o.topology, topology::StarGraph::factorial(n));
     std::cout << fmt::format("  {:<40} {:>3} steps  largest message {:>7} items  {}\n", "the paper (NODUP, meta messages)",
-                             paper.expected_steps, topology::StarGraph::factorial(request.n - 1),
-                             paper.verified ? "verified" : "NOT verified");
+                             r.paper.expected_steps, topology::StarGraph::factorial(n - 1),
+                             r.paper.verified ? "verified" : "NOT verified");
     std::cout << fmt::format("  {:<40} {:>3} steps  largest message {:>7} items  {}{}\n", file,
-                             mine.run.run.makespan.to_string(), largest,
-                             mine.verified ? "verified" : "NOT verified: " + mine.problem,
-                             nodup ? " (every item received once)" : "");
+                             r.schedule.run.run.makespan.to_string(), r.largest_message_items,
+                             r.schedule.verified ? "verified" : "NOT verified: " + r.schedule.problem,
+                             r.no_duplicates ? " (every item received once)" : "");
   }
-  return paper.verified && mine.verified ? 0 : 1;
+  return r.verified() ? 0 : 1;
 }
 
 void add_star_options(CLI::App& cmd, StarOptions& o, bool reduce) {

@@ -7,6 +7,7 @@
 #include <starnet/api/settings.hpp>
 #include <starnet/api/star.hpp>
 #include <starnet/api/star_layout.hpp>
+#include <starnet/api/broadcast_beside.hpp>
 #include <starnet/api/drawing.hpp>
 #include <starnet/api/topology.hpp>
 #include <starnet/api/viz.hpp>
@@ -205,6 +206,18 @@ void bind_topology_and_star(py::module_& m) {
         arg("engine"), arg("trace"), arg("progress"));
   m.def("star_table2", &star_table2, arg("max_n"), arg("engine"), arg("op"), arg("values"), arg("seed"),
         arg("progress"));
+  m.def(
+      "broadcast_beside",
+      [](const std::string& topology, const py::object& schedule, const api::EngineChoice& engine,
+         const py::object& progress) {
+        auto request = api::StarRequest::on(topology, api::Collective::ALLGATHER);
+        request.engine = engine;
+        const auto file = file_path(schedule, "schedule");
+        const auto r = run_interruptibly<api::BroadcastBeside>(
+            [request, file] { return api::broadcast_beside_schedule(request, file); }, progress);
+        return document([&] { return r.to_json(); });
+      },
+      arg("topology"), arg("schedule"), arg("engine"), arg("progress"));
 }
 
 namespace {

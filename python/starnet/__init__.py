@@ -95,10 +95,21 @@ def allreduce(topology, engine="local", workers=None, trace=False, op="sum", val
 
 
 def broadcast(topology, engine="local", workers=None, trace=False, processes=False, address=None, port=None,
-              listen=None, key_file=None, peer_timeout=None, timeout=None, force=False, threads=None, progress=False):
+              listen=None, key_file=None, peer_timeout=None, timeout=None, force=False, threads=None, schedule=None,
+              progress=False):
     """The all-to-all broadcast of Oh, Choi and Primeaux on S_n (NODUP, meta messages) in n(n−1)/2
     steps: every node ends with every node's item exactly once, verified (``starnet broadcast
-    --all-to-all``). Arguments as :func:`allreduce`. Returns a :class:`StarResult`."""
+    --all-to-all``). Arguments as :func:`allreduce`. Returns a :class:`StarResult`.
+
+    ``schedule``: a stepped all-gather schedule file (e.g. ``optimal(…, method="uniform").schedule``
+    saved) run beside the paper's broadcast on the same S_n, both verified (``starnet broadcast
+    --all-to-all --schedule FILE``): a :class:`Result` with ``paper``, ``schedule`` (steps,
+    transfers, largest_message_items, items_received_per_node, no_duplicates) and ``verified``."""
+    if schedule is not None:
+        choice = _engine_choice(engine, workers, processes, address, port, listen, key_file, peer_timeout, timeout,
+                                force, threads)
+        with _progress_bar(progress, "broadcast") as bar:
+            return Result(_core.broadcast_beside(_spec_of(topology), schedule, choice, bar))
     return _star(topology, "allgather", "sum", "index", 1, engine, workers, processes, address, port, listen, key_file,
                  peer_timeout, timeout, force, threads, trace, progress, "broadcast")
 

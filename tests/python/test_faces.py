@@ -82,3 +82,16 @@ def test_each_face_includes_nothing_below_the_api(face):
                 if m and not m.group(1).startswith("starnet/api/"):
                     below.append(f"{face}/{name}:{number}: {m.group(1)}")
     assert not below, "\n".join(below)
+
+
+def test_a_schedule_beside_the_papers_broadcast_is_the_command_lines(tmp_path):
+    """broadcast(…, schedule=FILE) and `broadcast --all-to-all --schedule FILE`: one api call's document."""
+    path = tmp_path / "gossip4.json"
+    starnet.optimal("star:4", method="uniform").schedule.save(path)
+    python = starnet.broadcast("star:4", schedule=path)
+    assert python.verified and python.schedule["no_duplicates"] and python.schedule["steps"] <= python.paper["steps"] == 6
+    cli = cli_json("broadcast", "--all-to-all", "--topology", "star:4", "--schedule", str(path))
+    assert stable(python.to_dict()) == stable(cli)
+    with pytest.raises(starnet.InputError, match="schedule=.*expected a stepped all-gather"):
+        starnet.Schedule.export("bfs-tree", "star:3", collective="reduce").save(tmp_path / "r.json")
+        starnet.broadcast("star:3", schedule=tmp_path / "r.json")
