@@ -178,8 +178,7 @@ void add_star_options(CLI::App& cmd, StarOptions& o, bool reduce) {
                                                 "same trace and counters whatever the number",
                                                 api::MAX_THREADS))
                          ->check(integer_in(0, api::MAX_THREADS));
-  cmd.add_option("--gantt", o.gantt, "Draw the run as a Gantt chart, SVG (one row per node, at most 1000; docs/viz.md)")
-      ->check(output_file({".svg"}))
+  add_gantt_option(cmd, o.gantt, "the run")
       ->each([&o](const std::string&) { o.engine.keep_trace = true; });
   cmd.add_option("--fault-exit", o.fault_exit,
                  "Testing aid: with --processes, worker WORKER exits abruptly at step STEP (WORKER:STEP)");

@@ -63,6 +63,9 @@ enum class Lines { MANY, ONE };
 /// A finite number ≥ @p lo (nan, inf and 1e400 refused).
 [[nodiscard]] CLI::Validator finite_number(double lo);
 
+/// `--gantt FILE.svg`: the run drawn (api/gantt.hpp), @p what saying which run; the help gives the
+/// api's limit of rows.
+CLI::Option* add_gantt_option(CLI::App& cmd, std::string& path, std::string_view what);
 /// `--op`: the word operators of the library (api::OP_NAMES), @p what saying what it combines.
 void add_op_option(CLI::App& cmd, std::string& op, std::string_view what = "Operator");
 /// `--values`: what the nodes or chunks start with (api::VALUES_NAMES), @p what saying how.

@@ -480,8 +480,7 @@ void add_montecarlo_command(CLI::App& app, Action& action) {
                 "Print one JSON document: per algorithm mean, stddev, sem, min, q10, q50, q90, max, runs, verified\n"
                 "(studies: points or cells, and notes; --worst-case: one row per instance and algorithm)");
   cmd->add_option("--csv", o.csv, "Write the summary (study: the figure's data) as CSV to FILE")->check(output_file());
-  cmd->add_option("--gantt", o.gantt, "Draw run --run of the (single) algorithm as a Gantt chart, SVG (n <= 1000)")
-      ->check(output_file({".svg"}));
+  add_gantt_option(*cmd, o.gantt, "run --run of the (single) algorithm");
   cmd->add_option("--run", o.run, "The run --gantt draws and --trace records, 0..runs-1 (default 0)");
   cmd->add_option("--study", o.study, "figure4 | figure5 | figure6: reproduce a figure of Section 5");
   cmd->add_option("--plot", o.plot, "With --study: draw the figure with gnuplot into FILE.svg or FILE.png")->check(output_file({".svg", ".png"}));

@@ -269,7 +269,8 @@ void add_optimal_command(CLI::App& app, Action& action) {
                   "as an all-reduce), broadcast (from --root), or alltoall (with --method uniform: the Pareto front "
                   "of steps and volume of the total exchange, docs/collectives.md)")
       ->capture_default_str();
-  auto* topology = cmd->add_option("--topology", o.topology, "Topology spec or file (SAT: at most 256 nodes)");
+  auto* topology = cmd->add_option("--topology", o.topology,
+                                   fmt::format("Topology spec or file (SAT: at most {} nodes)", api::MAX_EXACT_NODES));
   cmd->add_option("--root", o.root, "Root of broadcast: a node name or index")->capture_default_str();
   cmd->add_option("--ports", o.ports, fmt::format("Ports per node k in 1..{}", api::MAX_PORTS))->capture_default_str();
   cmd->add_option("--duplex", o.duplex, "full (k sends and k receives per step) or half (k transfers in all)")
@@ -287,10 +288,12 @@ void add_optimal_command(CLI::App& app, Action& action) {
       ->check(output_file());
   cmd->add_option("--proof", o.proof, "Write each UNSAT's CNF and DRAT proof to DIR and check every proof");
   cmd->add_option("--method", o.method,
-                  "sat (exact, any topology ≤ 256 nodes); uniform (Cayley graphs: star:N up to 10, hypercube, ring, "
-                  "torus, complete; every node uses the same generator each step); coset (star:3..6: the dimension "
-                  "depends on the node's last symbol); auto (sat up to 256 nodes, its upper bound from the uniform "
-                  "search; uniform beyond). docs/beyond.md")
+                  fmt::format("sat (exact, any topology ≤ {0} nodes); uniform (Cayley graphs: star:N, pancake:N, "
+                              "bubblesort:N and transposition:N up to N = 10, hypercube, ring, torus, complete; every "
+                              "node uses the same generator each step); coset (star:3..6: the dimension depends on the "
+                              "node's last symbol); auto (sat up to {0} nodes, its upper bound from the uniform search; "
+                              "uniform beyond). docs/beyond.md",
+                              api::MAX_EXACT_NODES))
       ->check(CLI::IsMember({"sat", "uniform", "coset", "auto"}))
       ->capture_default_str();
   cmd->add_option("--beam-width", o.beam_width, "--method uniform|coset: beam search of this width instead of exhaustive");

@@ -4,6 +4,7 @@
 // each library setting is given by, for the messages of errors about one.
 #include "command.hpp"
 
+#include <starnet/api/gantt.hpp>
 #include <starnet/api/settings.hpp>
 #include <starnet/api/core.hpp>
 
@@ -47,6 +48,14 @@ std::string time_text(const Rational& t) {
   const std::string exact = t.to_string();
   if (t.is_integer() || exact.size() <= LONG_FRACTION) return exact;
   return fmt::format("{} ≈ {:.6g}", exact, t.to_double());
+}
+
+CLI::Option* add_gantt_option(CLI::App& cmd, std::string& path, std::string_view what) {
+  return cmd
+      .add_option("--gantt", path,
+                  fmt::format("Draw {} as a Gantt chart, SVG (one row per node, at most {}; docs/viz.md)", what,
+                              api::MAX_GANTT_ROWS))
+      ->check(output_file({".svg"}));
 }
 
 void add_op_option(CLI::App& cmd, std::string& op, std::string_view what) {

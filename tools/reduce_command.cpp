@@ -181,9 +181,7 @@ void add_reduce_command(CLI::App& app, Action& action) {
                 "times are numbers, with an exact KEY_exact fraction such as \"7/2\" when not integers (docs/json.md)");
   auto* study = cmd->add_option("--study", o.study, "Run a study instead of one plan: figure2");
   cmd->add_option("--max-n", o.max_n, fmt::format("Figure 2 study: largest n (default {})", api::DEFAULT_FIGURE2_MAX_N))->needs(study);
-  cmd->add_option("--gantt", o.gantt,
-                  "Write the emulated run as an SVG Gantt chart (one row per machine, at most 1000 machines)")
-      ->check(output_file({".svg"}));
+  add_gantt_option(*cmd, o.gantt, "the emulated run");
   o.trace.add_to(*cmd, "every event of the emulated plan");
   cmd->add_option("--csv", o.csv, "Figure 2 study: write the exact lengths and ratios for every n as CSV")
       ->check(output_file())

@@ -183,8 +183,7 @@ void add_schedule_command(CLI::App& app, Action& action) {
   add_op_option(*run_cmd, r.op, "Reduction operator");
   add_values_option(*run_cmd, r.values, "Chunk values: random (seeded) or index (contribution id + 1; rank is the same)");
   run_cmd->add_option("--seed", r.seed, "Seed of --values random")->capture_default_str()->check(any_seed());
-  run_cmd->add_option("--gantt", r.gantt, "Draw the run as a Gantt chart (SVG) to FILE (≤ 1000 nodes)")
-      ->check(output_file({".svg"}));
+  add_gantt_option(*run_cmd, r.gantt, "the run");
   run_cmd->add_flag("--json", r.json, "Print one JSON document instead of the summary (also when the run fails)");
   r.engine.add_to(*run_cmd, /*processes=*/false);
   run_cmd->callback([&action, run_cmd] {

@@ -128,9 +128,7 @@ void add_common_options(CLI::App& cmd, SteadyOptions& o) {
                  "Run the schedule on the emulator (timed, strict single-port) for K time units, e.g. 1000 or 7/2: "
                  "start-up, steady state and clean-up; count the operations completed, every result verified, "
                  "against TP·K (Lemma 1) and Proposition 1's guarantee. With --period, the fixed-period schedule too");
-  cmd.add_option("--gantt", o.gantt,
-                 "Draw the emulated run of the schedule as a Gantt chart, SVG (needs --emulate; docs/viz.md)")
-      ->check(output_file({".svg"}));
+  add_gantt_option(cmd, o.gantt, "the emulated run of the schedule (needs --emulate)");
   o.trace.add_to(cmd, "every event of the emulated run of the schedule (needs --emulate)");
   cmd.add_flag("--json", o.json,
                "Print one JSON document: throughput, period, certified, matchings [{weight, transfers}], "

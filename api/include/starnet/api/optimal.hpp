@@ -34,6 +34,8 @@ namespace starnet::api {
 
 /// One solver call of a SAT search (T, satisfiable or not or stopped, size, time), as both faces
 /// print it, and the largest topology whose uniform schedule is written out as a schedule.
+/// The exact (SAT) search takes topologies of at most this many nodes.
+using algorithms::optimal::MAX_EXACT_NODES;
 using algorithms::optimal::MAX_UNIFORM_SCHEDULE_NODES;
 using algorithms::optimal::SolveRecord;
 
