@@ -115,6 +115,11 @@ std::string table_text(const std::vector<WhatIfRow>& rows, const WhatIfOptions& 
       notes.push_back(fmt::format("{} {} ({}, faults {}) NOT verified: {}", r.topology, to_string(r.algorithm),
                                   port_text(r.ports), r.faults, r.reason.empty() ? "no reason recorded" : r.reason));
     }
+    if (r.processors < r.nodes && noted.insert(r.topology).second) {
+      notes.push_back(fmt::format("{}: {} of the {} nodes are processors, among which the collective runs (diam: "
+                                  "between processors); its routers only forward",
+                                  r.topology, r.processors, r.nodes));
+    }
     const auto key = r.topology + "|" + r.faults;
     if (!r.connected && noted.insert(key).second) {
       notes.push_back(

@@ -584,6 +584,8 @@ TEST(WhatIfCommand, OnAFatTreeTheProcessorsTakePartAndRoutersOnlyForward) {
     EXPECT_EQ(row["processors"], row["topology"] == "fattree:4" ? 16 : 12) << where;
     EXPECT_EQ(row["alive_processors"], row["processors"]) << where;
   }
+  EXPECT_THAT(run_starnet("whatif --topologies fattree:4").out,
+              HasSubstr("note: fattree:4: 16 of the 36 nodes are processors, among which the collective runs"));
   const auto gather = run_starnet("whatif --collective allgather --topologies fattree:4 --json");
   EXPECT_EQ(gather.exit_code, 4) << gather.err;  // no row ran
   EXPECT_THAT(gather.json()["rows"][0]["reason"].get<std::string>(), HasSubstr("routers hold none"));
