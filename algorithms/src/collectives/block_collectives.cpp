@@ -1,5 +1,6 @@
 #include <starnet/algorithms/collectives/block_collectives.hpp>
 #include <starnet/algorithms/generic/bfs_tree.hpp>
+#include <starnet/algorithms/generic/routed_tree.hpp>
 #include <starnet/core/error.hpp>
 
 #include <fmt/format.h>
@@ -238,6 +239,58 @@ sch::Schedule tree_collective(const topology::Topology& t, NodeId root, Collecti
     const auto& below = tree.subtree[up ? tr.from : tr.to];
     // Up: the sender's subtree. Down: scatter the receiver's subtree, all-gather what it lacks.
     const auto chunks = up || c == Collective::SCATTER ? below : complement(below, n);
+    b.add_transfer(tr.step, u32(tr.from), u32(tr.to), copies(chunks));
+  }
+  return std::move(b).build();
+}
+
+sch::Schedule routed_tree_collective(const topology::Topology& t, NodeId root, Collective c,
+                                     const emulator::PortModel& ports, const std::vector<bool>& relays,
+                                     std::string* variant) {
+  if (c != Collective::GATHER && c != Collective::SCATTER && c != Collective::ALLGATHER) {
+    throw ScheduleError(fmt::format("routed tree {} on {}: among the processors only gather, scatter and allgather are "
+                                    "built",
+                                    to_string(c), t.name()));
+  }
+  const auto timing = c == Collective::GATHER    ? Collective::REDUCE
+                      : c == Collective::SCATTER ? Collective::BROADCAST
+                                                 : Collective::ALLREDUCE;
+  const auto plan = generic::routed_tree_schedule(t, root, relays, timing, ports);
+  if (variant != nullptr) *variant = plan.variant;
+  const auto n = u32(t.num_nodes());
+  const auto processors = static_cast<std::uint32_t>(std::count(relays.begin(), relays.end(), false));
+  const sch::ChunkRules rules(c, n, /*chunks=*/processors, u32(root), relays);
+  // Message q (up, reduce) or n + q (down) runs between processor q and its processor parent.
+  std::vector<NodeId> parent(n, root);
+  for (const auto& tr : plan.schedule.transfers()) {
+    const NodeId q = tr.message % n;
+    for (const NodeId end : {tr.from, tr.to}) {
+      if (end != q && !relays[end]) parent[q] = end;
+    }
+  }
+  // subtree[q]: the participant numbers (the blocks) of q's subtree of processors, sorted.
+  std::vector<std::vector<std::uint32_t>> subtree(n);
+  std::vector<std::uint32_t> depth(n, 0);
+  std::vector<NodeId> order;
+  for (NodeId v = 0; v < n; ++v) {
+    if (relays[v]) continue;
+    order.push_back(v);
+    for (NodeId u = v; u != root; u = parent[u]) ++depth[v];
+  }
+  std::sort(order.begin(), order.end(), [&](NodeId a, NodeId b) { return depth[a] > depth[b]; });
+  for (const NodeId v : order) {
+    auto& s = subtree[v];
+    s.push_back(rules.rank(u32(v)));
+    std::sort(s.begin(), s.end());
+    if (v != root) subtree[parent[v]].insert(subtree[parent[v]].end(), s.begin(), s.end());
+  }
+  sch::ScheduleBuilder b(rules, /*scratch=*/0);
+  for (const auto& tr : plan.schedule.transfers()) {
+    const NodeId q = tr.message % n;
+    const bool up = tr.message < n;
+    const auto& below = subtree[q];
+    // Up: q's subtree. Down: scatter q's subtree, all-gather what it lacks.
+    const auto chunks = up || c == Collective::SCATTER ? below : complement(below, rules.members());
     b.add_transfer(tr.step, u32(tr.from), u32(tr.to), copies(chunks));
   }
   return std::move(b).build();

@@ -4,7 +4,6 @@
 #include <starnet/algorithms/generic/schedule.hpp>
 #include <starnet/emulator/costs.hpp>
 #include <starnet/emulator/engine.hpp>
-#include <starnet/emulator/payload.hpp>
 #include <starnet/topology/topology.hpp>
 
 #include <algorithm>
@@ -52,9 +51,10 @@ inline Outcome run_plan(const topology::Topology& t, const Schedule& plan, Colle
   return o;
 }
 
-/// Why some router of @p relays did more than forward in @p trace: each message it sends must be
-/// one it received earlier, unchanged and not sent on before, and it must send on all it received.
-/// Empty when every router only forwarded.
+/// Why some router of @p relays did more than forward in @p run's trace: each message it sends must
+/// be one it received earlier, unchanged (the same payload: a word, or a chunk schedule's chunks)
+/// and not sent on before, and it must send on all it received. Empty when every router only
+/// forwarded.
 inline std::string forwarding_violation(const emulator::RunResult<Rational>& run, const std::vector<bool>& relays) {
   std::map<NodeId, std::vector<const emulator::TraceEvent<Rational>*>> events;
   for (const auto& e : run.trace) {
@@ -67,17 +67,16 @@ inline std::string forwarding_violation(const emulator::RunResult<Rational>& run
       const auto order = [](const auto* e) { return std::pair(e->time, e->kind != emulator::EventKind::RECEIVE); };
       return order(a) < order(b);
     });
-    std::multiset<std::uint64_t> held;
+    std::multiset<std::string> held;
     for (const auto* e : list) {
-      const auto word = emulator::payload_word(e->payload);
       if (e->kind == emulator::EventKind::RECEIVE) {
-        held.insert(word);
+        held.insert(e->payload);
         continue;
       }
-      const auto it = held.find(word);
+      const auto it = held.find(e->payload);
       if (it == held.end()) {
-        return "router " + std::to_string(router) + " sends " + std::to_string(word) + " at " + e->time.to_string() +
-               ", which is no message it holds (combined or copied)";
+        return "router " + std::to_string(router) + " sends at " + e->time.to_string() +
+               " a message it did not receive (combined or copied)";
       }
       held.erase(it);
     }
