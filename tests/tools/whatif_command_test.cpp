@@ -587,8 +587,12 @@ TEST(WhatIfCommand, OnAFatTreeTheProcessorsTakePartAndRoutersOnlyForward) {
   EXPECT_THAT(run_starnet("whatif --topologies fattree:4").out,
               HasSubstr("note: fattree:4: 16 of the 36 nodes are processors, among which the collective runs"));
   const auto gather = run_starnet("whatif --collective allgather --topologies fattree:4 --json");
-  EXPECT_EQ(gather.exit_code, 4) << gather.err;  // no row ran
-  EXPECT_THAT(gather.json()["rows"][0]["reason"].get<std::string>(), HasSubstr("routers hold none"));
+  ASSERT_EQ(gather.exit_code, 0) << gather.err;
+  EXPECT_EQ(gather.json()["rows"][0]["processors"], 16);
+  EXPECT_TRUE(gather.json()["rows"][0]["verified"].get<bool>());
+  const auto exchange = run_starnet("whatif --collective alltoall --topologies fattree:4 --json");
+  EXPECT_EQ(exchange.exit_code, 4) << exchange.err;  // no row ran
+  EXPECT_THAT(exchange.json()["rows"][0]["reason"].get<std::string>(), HasSubstr("routers hold none"));
 }
 
 /// One row of the matched-size comparison of docs/topology.md and docs/whatif.md at about 120
@@ -599,7 +603,7 @@ struct MatchedRow {
   std::string average_distance;
   long links, allreduce_steps;
   long alltoall_steps;  // 0: no built-in total exchange applies (the tree's is built up to 128 nodes, and
-                        // over every node: not on a fat-tree or dragonfly, whose routers hold no block)
+                        // not yet among the processors of a fat-tree or dragonfly)
   std::string small, large;  // the all-reduce's best makespan at 8 bytes and 1 MiB, seconds
 };
 

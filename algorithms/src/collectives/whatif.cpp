@@ -1,3 +1,4 @@
+#include <starnet/algorithms/collectives/block_collectives.hpp>
 #include <starnet/algorithms/collectives/whatif.hpp>
 #include <starnet/algorithms/generic/shortest_path_tree.hpp>
 #include <starnet/algorithms/generic/bfs_tree.hpp>
@@ -542,10 +543,11 @@ class Runner {
   /// trees of the word collectives keep routers to forwarding (generic/routed_tree.hpp).
   [[nodiscard]] std::optional<std::string> router_blocker(Algorithm a) const {
     if (routers_.empty()) return std::nullopt;
-    if (is_blocked(s_.collective)) {
+    const Collective c = s_.collective;
+    if (c == Collective::REDUCESCATTER || c == Collective::ALLTOALL) {
       return fmt::format("the {} schedules give every node a block, and routers hold none: not built over the "
                          "processors alone yet",
-                         to_string(s_.collective));
+                         to_string(c));
     }
     if (a == Algorithm::BFS_TREE) return std::nullopt;
     return fmt::format("{} takes every node as a participant, and routers only forward", to_string(a));
@@ -564,7 +566,13 @@ class Runner {
     const Subnetwork& net = tree ? *sc.net : *intact_;
     std::optional<Built> built;
     try {
-      built = build(a, s_.collective, net, spec_, tree ? sc.net->root() : root_, model);
+      if (tree && !sc.relays.empty()) {
+        std::string variant;
+        auto s = routed_tree_collective(net, sc.net->root(), s_.collective, model, sc.relays, &variant);
+        built = Built{std::move(s), std::move(variant)};
+      } else {
+        built = build(a, s_.collective, net, spec_, tree ? sc.net->root() : root_, model);
+      }
     } catch (const ScheduleError& e) {
       return not_applicable(std::move(r), e.what());
     }

@@ -618,7 +618,8 @@ TEST(WhatIfStudy, RoutersOnlyForwardAndTheCollectiveIsAmongTheProcessors) {
     const auto base = topology::make_topology(spec);
     const auto routers = router_flags(*base);
     const auto processors = static_cast<std::uint64_t>(std::count(routers.begin(), routers.end(), false));
-    for (const Collective c : {Collective::ALLREDUCE, Collective::REDUCE, Collective::BROADCAST}) {
+    for (const Collective c : {Collective::ALLREDUCE, Collective::REDUCE, Collective::BROADCAST, Collective::ALLGATHER,
+                               Collective::GATHER, Collective::SCATTER}) {
       std::vector<std::string> violations;
       WhatIfStudy study;
       study.collective(c).topologies({spec}).port_models(MODELS).observe_runs(
@@ -646,13 +647,15 @@ TEST(WhatIfStudy, RoutersOnlyForwardAndTheCollectiveIsAmongTheProcessors) {
   }
 }
 
-TEST(WhatIfStudy, WithRoutersTheOtherAlgorithmsAndTheBlockedCollectivesSayWhyNot) {
-  WhatIfStudy blocked;
-  blocked.collective(Collective::ALLGATHER).topologies({"fattree:4"}).run();
-  ASSERT_FALSE(blocked.rows().empty());
-  for (const auto& r : blocked.rows()) {
-    EXPECT_FALSE(r.applicable) << where(r);
-    EXPECT_THAT(r.reason, HasSubstr("routers hold none")) << where(r);
+TEST(WhatIfStudy, WithRoutersReduceScatterAndAllToAllSayWhyNot) {
+  for (const Collective c : {Collective::REDUCESCATTER, Collective::ALLTOALL}) {
+    WhatIfStudy blocked;
+    blocked.collective(c).topologies({"fattree:4"}).run();
+    ASSERT_FALSE(blocked.rows().empty());
+    for (const auto& r : blocked.rows()) {
+      EXPECT_FALSE(r.applicable) << where(r);
+      EXPECT_THAT(r.reason, HasSubstr("routers hold none")) << where(r);
+    }
   }
 }
 
