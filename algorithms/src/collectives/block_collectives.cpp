@@ -244,25 +244,26 @@ sch::Schedule tree_collective(const topology::Topology& t, NodeId root, Collecti
   return std::move(b).build();
 }
 
-sch::Schedule routed_tree_collective(const topology::Topology& t, NodeId root, Collective c,
-                                     const emulator::PortModel& ports, const std::vector<bool>& relays,
-                                     std::string* variant) {
-  if (c != Collective::GATHER && c != Collective::SCATTER && c != Collective::ALLGATHER) {
-    throw ScheduleError(fmt::format("routed tree {} on {}: among the processors only gather, scatter and allgather are "
-                                    "built",
-                                    to_string(c), t.name()));
-  }
-  const auto timing = c == Collective::GATHER    ? Collective::REDUCE
-                      : c == Collective::SCATTER ? Collective::BROADCAST
-                                                 : Collective::ALLREDUCE;
-  const auto plan = generic::routed_tree_schedule(t, root, relays, timing, ports);
-  if (variant != nullptr) *variant = plan.variant;
-  const auto n = u32(t.num_nodes());
-  const auto processors = static_cast<std::uint32_t>(std::count(relays.begin(), relays.end(), false));
-  const sch::ChunkRules rules(c, n, /*chunks=*/processors, u32(root), relays);
+namespace {
+
+/// One transfer of a routed blocked collective: the word plan's, with the blocks (participant
+/// numbers) its message carries.
+struct RoutedHop {
+  std::uint32_t step;
+  std::uint32_t from;
+  std::uint32_t to;
+  std::uint32_t message;
+  std::vector<std::uint32_t> blocks;
+};
+
+/// The hops of @p c (gather, scatter or all-gather) on @p plan's processor tree (the file comment
+/// of block_collectives.hpp, "routed tree").
+std::vector<RoutedHop> routed_hops(const generic::Schedule& plan, NodeId root, Collective c,
+                                   const std::vector<bool>& relays, const sch::ChunkRules& rules) {
+  const auto n = static_cast<NodeId>(relays.size());
   // Message q (up, reduce) or n + q (down) runs between processor q and its processor parent.
   std::vector<NodeId> parent(n, root);
-  for (const auto& tr : plan.schedule.transfers()) {
+  for (const auto& tr : plan.transfers()) {
     const NodeId q = tr.message % n;
     for (const NodeId end : {tr.from, tr.to}) {
       if (end != q && !relays[end]) parent[q] = end;
@@ -284,15 +285,77 @@ sch::Schedule routed_tree_collective(const topology::Topology& t, NodeId root, C
     std::sort(s.begin(), s.end());
     if (v != root) subtree[parent[v]].insert(subtree[parent[v]].end(), s.begin(), s.end());
   }
-  sch::ScheduleBuilder b(rules, /*scratch=*/0);
-  for (const auto& tr : plan.schedule.transfers()) {
+  std::vector<RoutedHop> hops;
+  for (const auto& tr : plan.transfers()) {
     const NodeId q = tr.message % n;
     const bool up = tr.message < n;
-    const auto& below = subtree[q];
     // Up: q's subtree. Down: scatter q's subtree, all-gather what it lacks.
-    const auto chunks = up || c == Collective::SCATTER ? below : complement(below, rules.members());
-    b.add_transfer(tr.step, u32(tr.from), u32(tr.to), copies(chunks));
+    auto blocks = up || c == Collective::SCATTER ? subtree[q] : complement(subtree[q], rules.members());
+    hops.push_back({tr.step, u32(tr.from), u32(tr.to), tr.message, std::move(blocks)});
   }
+  return hops;
+}
+
+/// The reduce-scatter that runs the routed all-gather @p hops backwards (as reverse_allgather()):
+/// a processor reduces into its chunk, a router copies each message into chunks of its own (its
+/// scratch, one per message and block), so two partial sums of one block never meet there.
+sch::Schedule reversed_hops(const std::vector<RoutedHop>& hops, const sch::ChunkRules& allgather,
+                            const std::vector<bool>& relays, NodeId root) {
+  const auto n = u32(relays.size());
+  const std::uint32_t chunks = allgather.chunks();
+  std::vector<std::unordered_map<std::uint64_t, std::uint32_t>> kept(n);  // (message, block) → scratch
+  const auto slot = [&](std::uint32_t v, std::uint32_t message, std::uint32_t block) {
+    if (!relays[v]) return block;
+    auto& m = kept[v];
+    return chunks + m.try_emplace(std::uint64_t{message} * chunks + block, static_cast<std::uint32_t>(m.size()))
+                        .first->second;
+  };
+  std::uint32_t last = 0;
+  for (const auto& h : hops) last = std::max(last, h.step);
+  struct Planned {
+    std::uint32_t step, from, to;
+    std::vector<TransferItem> items;
+  };
+  std::vector<Planned> planned;
+  for (const auto& h : hops) {
+    Planned p{last - h.step, h.to, h.from, {}};
+    for (const auto block : h.blocks) {
+      p.items.push_back({slot(h.to, h.message, block), slot(h.from, h.message, block),
+                         relays[h.from] ? ItemOp::COPY : ItemOp::REDUCE});
+    }
+    planned.push_back(std::move(p));
+  }
+  std::uint32_t scratch = 0;
+  for (const auto& m : kept) scratch = std::max(scratch, static_cast<std::uint32_t>(m.size()));
+  sch::ScheduleBuilder b(sch::ChunkRules(Collective::REDUCESCATTER, n, chunks, u32(root), relays), scratch);
+  for (const auto& p : planned) b.add_transfer(p.step, p.from, p.to, p.items);
+  return std::move(b).build();
+}
+
+}  // namespace
+
+sch::Schedule routed_tree_collective(const topology::Topology& t, NodeId root, Collective c,
+                                     const emulator::PortModel& ports, const std::vector<bool>& relays,
+                                     std::string* variant) {
+  if (c != Collective::GATHER && c != Collective::SCATTER && c != Collective::ALLGATHER &&
+      c != Collective::REDUCESCATTER) {
+    throw ScheduleError(fmt::format("routed tree {} on {}: among the processors only gather, scatter, allgather and "
+                                    "reducescatter are built",
+                                    to_string(c), t.name()));
+  }
+  const auto timing = c == Collective::GATHER    ? Collective::REDUCE
+                      : c == Collective::SCATTER ? Collective::BROADCAST
+                                                 : Collective::ALLREDUCE;
+  const auto plan = generic::routed_tree_schedule(t, root, relays, timing, ports);
+  if (variant != nullptr) *variant = plan.variant;
+  const auto n = u32(t.num_nodes());
+  const auto processors = static_cast<std::uint32_t>(std::count(relays.begin(), relays.end(), false));
+  const Collective moved = c == Collective::REDUCESCATTER ? Collective::ALLGATHER : c;
+  const sch::ChunkRules rules(moved, n, /*chunks=*/processors, u32(root), relays);
+  const auto hops = routed_hops(plan.schedule, root, moved, relays, rules);
+  if (c == Collective::REDUCESCATTER) return reversed_hops(hops, rules, relays, root);
+  sch::ScheduleBuilder b(rules, /*scratch=*/0);
+  for (const auto& h : hops) b.add_transfer(h.step, h.from, h.to, copies(h.blocks));
   return std::move(b).build();
 }
 

@@ -27,8 +27,10 @@
 ///     scratch chunks, its own moved there at step 0).
 ///   - routed tree (a platform whose routers only forward): the same blocks among the processors
 ///     alone, on generic/routed_tree.hpp's processor tree, each message copied hop by hop through
-///     the routers into the same chunks (gather, scatter, all-gather; no reduce-scatter yet, whose
-///     reversal would need a router to keep two partial sums of one chunk apart).
+///     the routers into the same chunks (gather, scatter, all-gather); reduce-scatter is that
+///     all-gather run backwards as reverse_allgather() does, a router copying each message into
+///     scratch chunks of its own (one per message and block: two partial sums of one block may
+///     pass a router at once) and sending it on unchanged.
 ///   - reverse_allgather(): an all-gather in which no node receives a block twice, run backwards
 ///     (step T − 1 − t, every transfer reversed, every copy a reduction) is a reduce-scatter: the
 ///     transfers carrying block c form a tree into node c whose edges go up in time, so that each
@@ -82,15 +84,16 @@ inline constexpr NodeId MAX_TREE_ALLTOALL_NODES = 128;
 [[nodiscard]] schedule::Schedule tree_collective(const topology::Topology& topology, NodeId root, Collective collective,
                                                  unsigned ports, generic::ParentRule* rule = nullptr);
 
-/// Gather, scatter and all-gather among the processors of a platform whose routers only forward
+/// Gather, scatter, all-gather and reduce-scatter among the processors of a platform whose routers
+/// only forward
 /// (@p relays: one flag per node; ChunkRules' relays): the transfers of the routed word plan
 /// (generic/routed_tree.hpp, reduce, broadcast and all-reduce timing), each processor-tree edge's
 /// message carrying the blocks the tree method above gives it (up: the sender's subtree of
 /// processors; down: the receiver's, or for all-gather what its subtree lacks) hop by hop, a
 /// router copying what it receives into the same chunks and sending it on unchanged.
 /// @pre as tree_collective(), the root not a relay.
-/// @throws ScheduleError naming the topology for another collective (reduce-scatter and
-/// all-to-all are not built among processors).
+/// @throws ScheduleError naming the topology for another collective (all-to-all is not built
+/// among processors).
 /// @param variant when given, set to the word plan's variant.
 [[nodiscard]] schedule::Schedule routed_tree_collective(const topology::Topology& topology, NodeId root,
                                                         Collective collective, const emulator::PortModel& ports,
