@@ -256,10 +256,11 @@ struct RoutedHop {
   std::vector<std::uint32_t> blocks;
 };
 
-/// The hops of @p c (gather, scatter or all-gather) on @p plan's processor tree (the file comment
-/// of block_collectives.hpp, "routed tree").
-std::vector<RoutedHop> routed_hops(const generic::Schedule& plan, NodeId root, Collective c,
-                                   const std::vector<bool>& relays, const sch::ChunkRules& rules) {
+/// subtree[q]: the participant numbers of processor q's subtree of @p plan's processor tree,
+/// sorted (empty for routers).
+std::vector<std::vector<std::uint32_t>> processor_subtrees(const generic::Schedule& plan, NodeId root,
+                                                           const std::vector<bool>& relays,
+                                                           const sch::ChunkRules& rules) {
   const auto n = static_cast<NodeId>(relays.size());
   // Message q (up, reduce) or n + q (down) runs between processor q and its processor parent.
   std::vector<NodeId> parent(n, root);
@@ -285,6 +286,15 @@ std::vector<RoutedHop> routed_hops(const generic::Schedule& plan, NodeId root, C
     std::sort(s.begin(), s.end());
     if (v != root) subtree[parent[v]].insert(subtree[parent[v]].end(), s.begin(), s.end());
   }
+  return subtree;
+}
+
+/// The hops of @p c (gather, scatter or all-gather) on @p plan's processor tree (the file comment
+/// of block_collectives.hpp, "routed tree").
+std::vector<RoutedHop> routed_hops(const generic::Schedule& plan, NodeId root, Collective c,
+                                   const std::vector<bool>& relays, const sch::ChunkRules& rules) {
+  const auto n = static_cast<NodeId>(relays.size());
+  const auto subtree = processor_subtrees(plan, root, relays, rules);
   std::vector<RoutedHop> hops;
   for (const auto& tr : plan.transfers()) {
     const NodeId q = tr.message % n;
@@ -332,15 +342,73 @@ sch::Schedule reversed_hops(const std::vector<RoutedHop>& hops, const sch::Chunk
   return std::move(b).build();
 }
 
+/// The tree all-to-all (tree_alltoall()) on the routed all-reduce @p plan: each hop of processor
+/// q's message carries the packets (u, d) leaving q's subtree (up) or entering it (down), every
+/// node keeping packets in transit in scratch chunks (a router too: a packet is a copy, the same
+/// wherever it is).
+sch::Schedule routed_alltoall(const topology::Topology& t, const generic::Schedule& plan, NodeId root,
+                              const std::vector<bool>& relays) {
+  const auto n = u32(relays.size());
+  const auto p = static_cast<std::uint32_t>(std::count(relays.begin(), relays.end(), false));
+  if (p > MAX_TREE_ALLTOALL_NODES) {
+    throw ScheduleError(fmt::format("tree all-to-all on {}: {} processors; built up to {} (a node may keep P²/4 "
+                                    "packets in transit)",
+                                    t.name(), p, MAX_TREE_ALLTOALL_NODES));
+  }
+  const sch::ChunkRules rules(Collective::ALLTOALL, n, /*chunks=*/p, u32(root), relays);
+  const auto subtree = processor_subtrees(plan, root, relays, rules);
+  const auto inside = [&](NodeId q, std::uint32_t u) {
+    return std::binary_search(subtree[q].begin(), subtree[q].end(), u);
+  };
+  // Packet (u, d) at node v: chunk u at its destination d, a scratch chunk of v's elsewhere.
+  std::vector<std::unordered_map<std::uint64_t, std::uint32_t>> kept(n);
+  std::uint32_t scratch = 0;
+  const auto at = [&](std::uint32_t v, std::uint32_t u, std::uint32_t d) {
+    if (!relays[v] && rules.rank(v) == d) return u;
+    auto& m = kept[v];
+    const auto slot = m.try_emplace(std::uint64_t{u} * p + d, p + static_cast<std::uint32_t>(m.size())).first->second;
+    scratch = std::max(scratch, static_cast<std::uint32_t>(m.size()));
+    return slot;
+  };
+  std::vector<std::vector<TransferItem>> own(n);  // step 0: own packets into scratch
+  for (std::uint32_t v = 0; v < n; ++v) {
+    if (relays[v]) continue;
+    for (std::uint32_t d = 0; d < p; ++d) {
+      if (d != rules.rank(v)) own[v].push_back({d, at(v, rules.rank(v), d), ItemOp::COPY});
+    }
+  }
+  // The items first: the builder needs the scratch they take.
+  std::vector<std::vector<TransferItem>> items;
+  for (const auto& tr : plan.transfers()) {
+    const NodeId q = tr.message % n;
+    const bool up = tr.message < n;
+    auto& list = items.emplace_back();
+    for (std::uint32_t u = 0; u < p; ++u) {
+      for (std::uint32_t d = 0; d < p; ++d) {
+        if (u == d || inside(q, u) != up || inside(q, d) == up) continue;
+        list.push_back({at(u32(tr.from), u, d), at(u32(tr.to), u, d), ItemOp::COPY});
+      }
+    }
+  }
+  sch::ScheduleBuilder b(rules, scratch);
+  for (std::uint32_t v = 0; v < n; ++v) {
+    if (!own[v].empty()) b.add_transfer(0, v, v, own[v]);
+  }
+  const auto transfers = plan.transfers();
+  for (std::size_t i = 0; i < transfers.size(); ++i) {
+    b.add_transfer(transfers[i].step, u32(transfers[i].from), u32(transfers[i].to), items[i]);
+  }
+  return std::move(b).build();
+}
+
 }  // namespace
 
 sch::Schedule routed_tree_collective(const topology::Topology& t, NodeId root, Collective c,
                                      const emulator::PortModel& ports, const std::vector<bool>& relays,
                                      std::string* variant) {
-  if (c != Collective::GATHER && c != Collective::SCATTER && c != Collective::ALLGATHER &&
-      c != Collective::REDUCESCATTER) {
-    throw ScheduleError(fmt::format("routed tree {} on {}: among the processors only gather, scatter, allgather and "
-                                    "reducescatter are built",
+  if (!is_blocked(c)) {
+    throw ScheduleError(fmt::format("routed tree {} on {}: the blocked collectives are gather, scatter, allgather, "
+                                    "reducescatter and alltoall",
                                     to_string(c), t.name()));
   }
   const auto timing = c == Collective::GATHER    ? Collective::REDUCE
@@ -348,6 +416,7 @@ sch::Schedule routed_tree_collective(const topology::Topology& t, NodeId root, C
                                                  : Collective::ALLREDUCE;
   const auto plan = generic::routed_tree_schedule(t, root, relays, timing, ports);
   if (variant != nullptr) *variant = plan.variant;
+  if (c == Collective::ALLTOALL) return routed_alltoall(t, plan.schedule, root, relays);
   const auto n = u32(t.num_nodes());
   const auto processors = static_cast<std::uint32_t>(std::count(relays.begin(), relays.end(), false));
   const Collective moved = c == Collective::REDUCESCATTER ? Collective::ALLGATHER : c;

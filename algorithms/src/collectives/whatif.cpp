@@ -543,11 +543,6 @@ class Runner {
   /// trees of the word collectives keep routers to forwarding (generic/routed_tree.hpp).
   [[nodiscard]] std::optional<std::string> router_blocker(Algorithm a) const {
     if (routers_.empty()) return std::nullopt;
-    const Collective c = s_.collective;
-    if (c == Collective::ALLTOALL) {
-      return "the alltoall schedules give every node a block, and routers hold none: not built over the processors "
-             "alone yet";
-    }
     if (a == Algorithm::BFS_TREE) return std::nullopt;
     return fmt::format("{} takes every node as a participant, and routers only forward", to_string(a));
   }

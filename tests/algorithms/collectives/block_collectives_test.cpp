@@ -24,8 +24,8 @@ TEST(RoutedTreeCollective, RoutersHoldNoBlockAndOnlyForwardWhileEveryProcessorEn
     const auto t = topology::make_topology(spec);
     const auto relays = generic::router_flags(*t);
     const auto processors = static_cast<std::uint32_t>(std::count(relays.begin(), relays.end(), false));
-    for (const Collective c :
-         {Collective::ALLGATHER, Collective::GATHER, Collective::SCATTER, Collective::REDUCESCATTER}) {
+    for (const Collective c : {Collective::ALLGATHER, Collective::GATHER, Collective::SCATTER,
+                               Collective::REDUCESCATTER, Collective::ALLTOALL}) {
       for (const PortModel& ports : MODELS) {
         SCOPED_TRACE(std::string(spec) + " " + to_string(c) + " " + ports.to_string());
         std::string variant;
@@ -42,7 +42,8 @@ TEST(RoutedTreeCollective, RoutersHoldNoBlockAndOnlyForwardWhileEveryProcessorEn
           if (relays[v]) {
             EXPECT_EQ(inputs + outputs, 0U) << t->node_name(v);
           } else {
-            const bool all = c == Collective::ALLGATHER || (c == Collective::GATHER && v == 0);
+            const bool all = c == Collective::ALLGATHER || c == Collective::ALLTOALL ||
+                             (c == Collective::GATHER && v == 0);
             const bool own = c == Collective::SCATTER || c == Collective::REDUCESCATTER;
             EXPECT_EQ(outputs, all ? processors : own ? 1U : 0U) << t->node_name(v);
           }
@@ -70,13 +71,14 @@ TEST(RoutedTreeCollective, TheTreeOverEveryNodeGivesRoutersBlocksAndCopies) {
   EXPECT_NE(generic::testing::forwarding_violation(run.run, generic::router_flags(*t)), "");
 }
 
-TEST(RoutedTreeCollective, AllToAllIsNotBuiltAmongProcessors) {
+TEST(RoutedTreeCollective, RejectsAWordCollectiveAndAnAllToAllOfMoreThan128Processors) {
   const auto t = topology::make_topology("fattree:4");
-  const auto relays = generic::router_flags(*t);
-  for (const Collective c : {Collective::ALLTOALL, Collective::ALLREDUCE}) {
-    EXPECT_ERROR(ScheduleError, (void)routed_tree_collective(*t, 0, c, {}, relays), to_string(c), "fattree:4",
-                 "reducescatter are built");
-  }
+  EXPECT_ERROR(ScheduleError, (void)routed_tree_collective(*t, 0, Collective::ALLREDUCE, {}, generic::router_flags(*t)),
+               "allreduce", "fattree:4", "blocked collectives");
+  const auto big = topology::make_topology("dragonfly:4:4:2");  // 144 processors
+  EXPECT_ERROR(ScheduleError,
+               (void)routed_tree_collective(*big, 0, Collective::ALLTOALL, {}, generic::router_flags(*big)),
+               "dragonfly:4:4:2", "144 processors", "128");
 }
 
 TEST(ChunkRules, RelaysHaveNoBlockAndTakeCopiesOnly) {

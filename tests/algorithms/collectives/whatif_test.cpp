@@ -619,7 +619,8 @@ TEST(WhatIfStudy, RoutersOnlyForwardAndTheCollectiveIsAmongTheProcessors) {
     const auto routers = router_flags(*base);
     const auto processors = static_cast<std::uint64_t>(std::count(routers.begin(), routers.end(), false));
     for (const Collective c : {Collective::ALLREDUCE, Collective::REDUCE, Collective::BROADCAST, Collective::ALLGATHER,
-                               Collective::GATHER, Collective::SCATTER, Collective::REDUCESCATTER}) {
+                               Collective::GATHER, Collective::SCATTER, Collective::REDUCESCATTER,
+                               Collective::ALLTOALL}) {
       std::vector<std::string> violations;
       WhatIfStudy study;
       study.collective(c).topologies({spec}).port_models(MODELS).observe_runs(
@@ -647,16 +648,21 @@ TEST(WhatIfStudy, RoutersOnlyForwardAndTheCollectiveIsAmongTheProcessors) {
   }
 }
 
-TEST(WhatIfStudy, WithRoutersAllToAllSaysWhyNot) {
-  for (const Collective c : {Collective::ALLTOALL}) {
-    WhatIfStudy blocked;
-    blocked.collective(c).topologies({"fattree:4"}).run();
-    ASSERT_FALSE(blocked.rows().empty());
-    for (const auto& r : blocked.rows()) {
-      EXPECT_FALSE(r.applicable) << where(r);
-      EXPECT_THAT(r.reason, HasSubstr("routers hold none")) << where(r);
-    }
-  }
+TEST(WhatIfStudy, WithRoutersTheOtherAlgorithmsAndABigAllToAllSayWhyNot) {
+  // A product with a fat-tree has dimensions, but its switches would take part in them.
+  WhatIfStudy product;
+  product.topologies({"product:fattree:2*ring:3"}).run();
+  ASSERT_EQ(product.rows().size(), 2U);
+  EXPECT_EQ(product.rows()[0].algorithm, Algorithm::DIMENSION_ORDERED);
+  EXPECT_FALSE(product.rows()[0].applicable);
+  EXPECT_THAT(product.rows()[0].reason, HasSubstr("takes every node as a participant, and routers only forward"));
+  EXPECT_TRUE(product.rows()[1].verified);
+  EXPECT_EQ(product.rows()[1].processors, 6U);
+  WhatIfStudy exchange;
+  exchange.collective(Collective::ALLTOALL).topologies({"dragonfly:4:4:2"}).run();
+  ASSERT_EQ(exchange.rows().size(), 1U);
+  EXPECT_FALSE(exchange.rows()[0].applicable);
+  EXPECT_THAT(exchange.rows()[0].reason, HasSubstr("144 processors; built up to 128"));
 }
 
 TEST(WhatIfStudy, ARouterCutOffLeavesTheProcessorsCollectiveVerified) {

@@ -30,7 +30,9 @@
 ///     the routers into the same chunks (gather, scatter, all-gather); reduce-scatter is that
 ///     all-gather run backwards as reverse_allgather() does, a router copying each message into
 ///     scratch chunks of its own (one per message and block: two partial sums of one block may
-///     pass a router at once) and sending it on unchanged.
+///     pass a router at once) and sending it on unchanged; all-to-all is the tree's, on the
+///     routed all-reduce's transfers, every node (routers too) keeping packets in transit in
+///     scratch chunks, up to MAX_TREE_ALLTOALL_NODES processors.
 ///   - reverse_allgather(): an all-gather in which no node receives a block twice, run backwards
 ///     (step T − 1 − t, every transfer reversed, every copy a reduction) is a reduce-scatter: the
 ///     transfers carrying block c form a tree into node c whose edges go up in time, so that each
@@ -84,16 +86,16 @@ inline constexpr NodeId MAX_TREE_ALLTOALL_NODES = 128;
 [[nodiscard]] schedule::Schedule tree_collective(const topology::Topology& topology, NodeId root, Collective collective,
                                                  unsigned ports, generic::ParentRule* rule = nullptr);
 
-/// Gather, scatter, all-gather and reduce-scatter among the processors of a platform whose routers
-/// only forward
+/// The blocked collectives among the processors of a platform whose routers only forward
 /// (@p relays: one flag per node; ChunkRules' relays): the transfers of the routed word plan
 /// (generic/routed_tree.hpp, reduce, broadcast and all-reduce timing), each processor-tree edge's
 /// message carrying the blocks the tree method above gives it (up: the sender's subtree of
 /// processors; down: the receiver's, or for all-gather what its subtree lacks) hop by hop, a
-/// router copying what it receives into the same chunks and sending it on unchanged.
+/// router copying what it receives and sending it on unchanged (reduce-scatter and all-to-all as
+/// the file comment says).
 /// @pre as tree_collective(), the root not a relay.
-/// @throws ScheduleError naming the topology for another collective (all-to-all is not built
-/// among processors).
+/// @throws ScheduleError naming the topology for a word collective, or an all-to-all of more than
+/// MAX_TREE_ALLTOALL_NODES processors.
 /// @param variant when given, set to the word plan's variant.
 [[nodiscard]] schedule::Schedule routed_tree_collective(const topology::Topology& topology, NodeId root,
                                                         Collective collective, const emulator::PortModel& ports,

@@ -45,11 +45,10 @@
 /// rooted collective refuses a router root. The word collectives run as routed trees
 /// (generic/routed_tree.hpp: every router hop a transfer, the schedule's relays checked to forward
 /// only, every processor's final word checked, the routers' not); the bounds count the processors
-/// and their distances (bounds.hpp, "With relays"); gather, scatter, all-gather and reduce-scatter
-/// run as the routed trees' transfers carrying blocks (block_collectives.hpp,
-/// routed_tree_collective), one block per processor. IMPORTANT: with routers the other
-/// algorithms, all-to-all and the optimal search are rows "not applicable" (they take every node
-/// as a participant).
+/// and their distances (bounds.hpp, "With relays"); the blocked collectives run as the routed
+/// trees' transfers carrying blocks (block_collectives.hpp, routed_tree_collective), one block per
+/// processor. IMPORTANT: with routers the other algorithms and the optimal search are rows "not
+/// applicable" (they take every node as a participant).
 ///
 /// Usage:
 /// @code
