@@ -354,7 +354,11 @@ class Runner {
       sc.root_weighted = generic::eccentricity(net, net.root(), true, sc.relays);
       sc.min_cost = net.min_cost();
     }
-    if (s_.collective == Collective::ALLTOALL) sc.status = generic::mean_status(*sc.net, transitive);
+    // With routers the mean status would count router pairs, which exchange nothing: the volume
+    // term falls back on the P − 1 packets every processor sends.
+    if (s_.collective == Collective::ALLTOALL && sc.relays.empty()) {
+      sc.status = generic::mean_status(*sc.net, transitive);
+    }
     return sc;
   }
 
