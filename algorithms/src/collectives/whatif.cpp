@@ -565,6 +565,11 @@ class Runner {
     std::optional<Built> built;
     try {
       if (tree && !sc.relays.empty()) {
+        if (net.num_nodes() > MAX_BLOCK_NODES) {  // the limit build() sets for every blocked schedule
+          throw ScheduleError(fmt::format("bfs-tree {} on {}: {} nodes; blocked collectives are built as schedules up "
+                                          "to {} nodes",
+                                          to_string(s_.collective), spec_, net.num_nodes(), MAX_BLOCK_NODES));
+        }
         std::string variant;
         auto s = routed_tree_collective(net, sc.net->root(), s_.collective, model, sc.relays, &variant);
         built = Built{std::move(s), std::move(variant)};

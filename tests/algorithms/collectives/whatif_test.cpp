@@ -663,6 +663,11 @@ TEST(WhatIfStudy, WithRoutersTheOtherAlgorithmsAndABigAllToAllSayWhyNot) {
   ASSERT_EQ(exchange.rows().size(), 1U);
   EXPECT_FALSE(exchange.rows()[0].applicable);
   EXPECT_THAT(exchange.rows()[0].reason, HasSubstr("144 processors; built up to 128"));
+  // The limit of every blocked schedule holds for the routed ones too (fattree:16: 1,344 nodes).
+  WhatIfStudy gather;
+  gather.collective(Collective::GATHER).topologies({"fattree:16"}).run();
+  ASSERT_EQ(gather.rows().size(), 1U);
+  EXPECT_THAT(gather.rows()[0].reason, HasSubstr("1344 nodes; blocked collectives are built as schedules up to 1024"));
 }
 
 TEST(WhatIfStudy, ARouterCutOffLeavesTheProcessorsCollectiveVerified) {
