@@ -10,7 +10,6 @@
 #include <starnet/emulator/engine.hpp>
 #include <starnet/core/error.hpp>
 #include <starnet/topology/families.hpp>
-#include <starnet/topology/platform.hpp>
 #include <starnet/topology/spec.hpp>
 #include <starnet/topology/star_graph.hpp>
 
@@ -499,8 +498,9 @@ class Runner {
       // Step-synchronous: every step costs α plus its largest message, of at least one piece.
       const auto [alpha, unit] = sc.equal.value_or(std::pair{Rational(1), Rational(0)});
       const Rational hops = rooted ? sc.root_hops : sc.hops.value;
-      const generic::StepBound b = generic::step_lower_bound(c, model, std::max<std::uint64_t>(r.processors, 1),
-                                                             static_cast<std::uint64_t>(hops.num()), !sc.relays.empty());
+      const auto participants = std::max<std::uint64_t>(r.processors, 1);
+      const auto distance = static_cast<std::uint64_t>(hops.num());
+      const generic::StepBound b = generic::step_lower_bound(c, model, participants, distance, !sc.relays.empty());
       const Rational steps(static_cast<std::int64_t>(b.value()));
       r.lower_bound_time = alpha * steps + unit * std::max(steps * piece(), per_port);
       r.lower_bound = b.value();
@@ -544,7 +544,7 @@ class Runner {
   }
 
   /// Why @p a does not run among the processors of a topology with routers: only the routed
-  /// trees of the word collectives keep routers to forwarding (generic/routed_tree.hpp).
+  /// trees keep routers to forwarding (generic/routed_tree.hpp, routed_tree_collective()).
   [[nodiscard]] std::optional<std::string> router_blocker(Algorithm a) const {
     if (routers_.empty()) return std::nullopt;
     if (a == Algorithm::BFS_TREE) return std::nullopt;

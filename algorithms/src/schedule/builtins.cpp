@@ -79,8 +79,8 @@ Schedule word_plan_schedule(const generic::Schedule& plan, Collective collective
   const auto nodes = static_cast<std::uint32_t>(plan.nodes());
   if (plan.has_relays()) {
     // A chunk schedule checks every node's chunk at the end; a relay holds none.
-    throw ScheduleError("a word plan with relays (routers) is not a chunk schedule: every node of a chunk schedule ends "
-                        "with the result, and a relay holds none");
+    throw ScheduleError("a word plan with relays (routers) is not a chunk schedule: every node of a chunk schedule "
+                        "ends with the result, and a relay holds none");
   }
   ScheduleBuilder b(ChunkRules(collective, nodes, 1, root), /*scratch=*/2);
   for (std::uint32_t v = 0; v < nodes; ++v) {

@@ -50,7 +50,9 @@ ChunkValues::ChunkValues(const ChunkRules& rules, Op op, star::Values values) : 
   reduced_.resize(rules.inputs());
   for (std::uint32_t c = 0; c < rules.inputs(); ++c) {
     std::uint64_t acc = values_.of(rules.contribution(0, c));
-    for (std::uint32_t u = 1; u < rules.members(); ++u) acc = star::apply(op, acc, values_.of(rules.contribution(u, c)));
+    for (std::uint32_t u = 1; u < rules.members(); ++u) {
+      acc = star::apply(op, acc, values_.of(rules.contribution(u, c)));
+    }
     reduced_[c] = acc;
   }
 }

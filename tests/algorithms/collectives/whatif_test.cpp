@@ -685,8 +685,8 @@ TEST(WhatIfStudy, ARouterCutOffLeavesTheProcessorsCollectiveVerified) {
   WhatIfStudy host;
   host.topologies({"fattree:4"}).failed_links("h3_1_1-e3_1").run();
   EXPECT_FALSE(host.rows()[0].verified);
-  EXPECT_EQ(host.rows()[0].reason, "reached 15 of the 16 alive processors: the faults (1 link) cut root h0_0_0 off from "
-                                   "the other 1");
+  EXPECT_EQ(host.rows()[0].reason,
+            "reached 15 of the 16 alive processors: the faults (1 link) cut root h0_0_0 off from the other 1");
 }
 
 TEST(WhatIfStudy, ARouterIsRefusedAsTheRootOfARootedCollective) {

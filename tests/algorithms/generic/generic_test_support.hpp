@@ -80,7 +80,9 @@ inline std::string forwarding_violation(const emulator::RunResult<Rational>& run
       }
       held.erase(it);
     }
-    if (!held.empty()) return "router " + std::to_string(router) + " keeps " + std::to_string(held.size()) + " messages";
+    if (!held.empty()) {
+      return "router " + std::to_string(router) + " keeps " + std::to_string(held.size()) + " messages";
+    }
   }
   return "";
 }
