@@ -5,6 +5,7 @@
 #include <starnet/algorithms/generic/bounds.hpp>
 #include <starnet/algorithms/generic/routed_tree.hpp>
 #include <starnet/algorithms/generic/shortest_path_tree.hpp>
+#include <starnet/algorithms/generic/subnetwork.hpp>
 #include <starnet/core/error.hpp>
 #include <starnet/topology/families.hpp>
 
@@ -79,6 +80,24 @@ TEST(RoutedTree, TheStepsStayAboveTheProcessorsBound) {
       EXPECT_LE(bound.value(), plan.schedule.steps()) << spec << " " << ports.to_string();
     }
   }
+}
+
+TEST(RoutedTree, TheEmulatorChecksTheRoutersPortsAtEveryStep) {
+  // Two hosts hand their words to their edge switch, which passes each to the other host in one
+  // step: two sends of a single-port router in one step, a violation the emulator names.
+  const auto t = topology::make_topology("fattree:4");
+  const auto relays = router_flags(*t);
+  const NodeId a = *find_node(*t, "h0_0_0");
+  const NodeId b = *find_node(*t, "h0_0_1");
+  const NodeId e = *find_node(*t, "e0_0");
+  const std::vector<Transfer> swap = {{0, a, e, Operand::ACC, Merge::REPLACE, Operand::RELAY, 0},
+                                     {1, b, e, Operand::ACC, Merge::REPLACE, Operand::RELAY, 1},
+                                     {2, e, b, Operand::RELAY, Merge::REPLACE, Operand::NONE, 0},
+                                     {2, e, a, Operand::RELAY, Merge::REPLACE, Operand::NONE, 1}};
+  const Schedule plan(t->num_nodes(), swap, {}, relays);
+  EXPECT_ERROR(ModelViolation, (void)run_plan(*t, plan, Collective::BROADCAST, {}), "e0_0");
+  // With two ports the same plan runs.
+  EXPECT_TRUE(run_plan(*t, plan, Collective::BROADCAST, {2, false}, Op::SUM, a).report.plan_errors == 0);
 }
 
 TEST(RoutedTree, TheImplicitFamiliesHaveNoRouters) {
