@@ -68,20 +68,29 @@ std::optional<ProcessorTree> binomial(const topology::Topology& t, const std::ve
   for (std::size_t i = 1; i < procs.size(); ++i) children[i & (i - 1)].push_back(i);
   ProcessorTree p{procs.front(), std::vector<std::vector<NodeId>>(t.num_nodes())};
   constexpr auto FAR = std::numeric_limits<std::uint32_t>::max();
-  std::vector<std::uint32_t> dist(t.num_nodes());  // hops to the parent
-  std::vector<std::uint64_t> load(t.num_nodes(), 0);  // routes through each router so far
+  std::vector<std::uint32_t> dist(t.num_nodes(), FAR);  // hops to the parent
+  std::vector<std::uint64_t> load(t.num_nodes(), 0);     // routes through each router so far
+  std::vector<bool> wanted(t.num_nodes(), false);
   std::vector<NodeId> queue;
   for (std::size_t j = 0; j < procs.size(); ++j) {
     if (children[j].empty()) continue;
     const NodeId source = procs[j];
-    std::fill(dist.begin(), dist.end(), FAR);
+    // The search stops once it has found every child: the layers before the last child's are
+    // complete, so every shortest path to the parent is known. Most parents' children are near
+    // (most tree edges join neighbours in BFS order), so most searches stop early.
+    for (const NodeId v : queue) dist[v] = FAR;
+    std::size_t missing = children[j].size();
+    for (const std::size_t i : children[j]) wanted[procs[i]] = true;
     dist[source] = 0;
     queue.assign(1, source);
-    for (std::size_t head = 0; head < queue.size(); ++head) {
+    for (std::size_t head = 0; head < queue.size() && missing > 0; ++head) {
       const NodeId u = queue[head];
       for (topology::Port port = 0; port < t.degree(u); ++port) {
         const NodeId w = t.neighbor(u, port);
-        if (dist[w] == FAR) dist[w] = dist[u] + 1, queue.push_back(w);
+        if (dist[w] != FAR) continue;
+        dist[w] = dist[u] + 1;
+        queue.push_back(w);
+        if (wanted[w]) wanted[w] = false, --missing;
       }
     }
     for (const std::size_t i : children[j]) {

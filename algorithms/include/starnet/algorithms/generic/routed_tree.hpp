@@ -31,8 +31,10 @@
 /// Primeaux 2005 (Section 1), list scheduling (Graham 1966); hosts compute, switches forward as in
 /// Al-Fares et al. 2008 and Kim et al. 2008 (topology.md).
 ///
-/// Complexity: O(P·(V + E)) for the binomial tree's paths (one BFS per parent), O(H·S) for the
-/// timing, H the router hops of all messages and S the steps scanned per hop; memory O(V·steps).
+/// Complexity: O(P·(V + E)) at most for the binomial tree's paths (one BFS per parent, each stopped
+/// once it has found the parent's children: far less on a fat-tree, where most children are
+/// near), O(H·S) for the timing, H the router hops of all messages and S the steps scanned per
+/// hop; memory O(V·steps).
 /// IMPORTANT: neither tree is optimal for the processors-only collective; the lower bounds
 /// (bounds.hpp, over the processors) say how far a row may be from optimal.
 
