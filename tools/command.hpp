@@ -21,6 +21,10 @@ namespace starnet::tools {
 
 using Action = std::function<int()>;
 
+/// The topology specs the commands take, one table (tools/topo_command.cpp): the help footer of
+/// `topo` and of `whatif --topologies`.
+extern const char* const SPEC_SYNTAX;
+
 void add_topo_command(CLI::App& app, Action& action);
 void add_allreduce_command(CLI::App& app, Action& action);
 void add_broadcast_command(CLI::App& app, Action& action);

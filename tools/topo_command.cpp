@@ -17,11 +17,7 @@
 #include <vector>
 
 namespace starnet::tools {
-namespace {
-
-using api::TopologyProperties;
-
-constexpr const char* SPEC_SYNTAX =
+const char* const SPEC_SYNTAX =
     "SPEC is one of:\n"
     "  star:N            star graph S_N, N = 1..12 (implicit; distances: N <= 11;\n                    export and products: N <= 8)\n"
     "  pancake:N         pancake graph (prefix reversals), N = 1..12; bubblesort:N\n"
@@ -42,6 +38,10 @@ constexpr const char* SPEC_SYNTAX =
     "  FILE.dot|.gv|.graphml  a platform file (schema: docs/topology.md; extensions in any case)\n"
     "  FILE.xml          a SimGrid platform (docs/simgrid.md)\n"
     "Platforms are limited to 65,536 nodes and 1,048,576 links.";
+
+namespace {
+
+using api::TopologyProperties;
 
 /// Exit code 1: a verification failed (README, "Exit codes").
 int verification_failed(const std::string& what) {

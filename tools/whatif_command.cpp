@@ -115,6 +115,11 @@ std::string table_text(const std::vector<WhatIfRow>& rows, const WhatIfOptions& 
       notes.push_back(fmt::format("{} {} ({}, faults {}) NOT verified: {}", r.topology, to_string(r.algorithm),
                                   port_text(r.ports), r.faults, r.reason.empty() ? "no reason recorded" : r.reason));
     }
+    if (r.processors < r.nodes && noted.insert(r.topology).second) {
+      notes.push_back(fmt::format("{}: {} of the {} nodes are processors, among which the collective runs (diam: "
+                                  "between processors); its routers only forward",
+                                  r.topology, r.processors, r.nodes));
+    }
     const auto key = r.topology + "|" + r.faults;
     if (!r.connected && noted.insert(key).second) {
       notes.push_back(
@@ -325,7 +330,8 @@ void add_whatif_command(CLI::App& app, Action& action) {
       "on each topology under each port model and fault scenario with every algorithm that applies (star all-reduce "
       "on star:N, recursive doubling and halving, ring, Bruck, the uniform gossip, the total exchanges on Cayley "
       "graphs, dimension-ordered on products and meshes, the split all-reduces of a long vector, a greedy BFS tree "
-      "everywhere and a shortest-path tree in timed runs: docs/collectives.md), verifies every node on the emulator and prints the "
+      "everywhere and a shortest-path tree in timed runs: docs/collectives.md; with routers, routed trees among "
+      "the processors), verifies every node (every processor) on the emulator and prints the "
       "steps, volume and time beside a lower bound (docs/whatif.md). Exit 1 if a run is not verified (a collective "
       "that did not reach every alive node is not), 4 if no row ran.");
   cmd->add_option("--collective", o.collective,
@@ -333,8 +339,10 @@ void add_whatif_command(CLI::App& app, Action& action) {
                   "ones from --root)")
       ->capture_default_str();
   cmd->add_option("--topologies", o.topologies,
-                  "Comma-separated topology specs: star:N, hypercube:D, debruijn:D, complete:N, ring:N, torus:AxB, "
-                  "mesh:AxB, tiers:SEED or a .dot/.graphml file");
+                  "Comma-separated topology specs, any SPEC below: e.g. star:N, hypercube:D, torus:AxBxC… and "
+                  "mesh:AxBxC… of any dimension, fattree:K, dragonfly:A:P:H, tiers:SEED, a .dot/.graphml or SimGrid "
+                  "file (with routers the collective is among the processors)");
+  cmd->footer(SPEC_SYNTAX);
   cmd->add_option("--ports", o.ports, "Comma-separated numbers of ports k ≥ 1 (k-port model)")->capture_default_str();
   cmd->add_option("--duplex", o.duplex, "full, half or full,half: may a port send and receive at once")
       ->capture_default_str();

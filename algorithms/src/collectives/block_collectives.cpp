@@ -1,5 +1,6 @@
 #include <starnet/algorithms/collectives/block_collectives.hpp>
 #include <starnet/algorithms/generic/bfs_tree.hpp>
+#include <starnet/algorithms/generic/routed_tree.hpp>
 #include <starnet/core/error.hpp>
 
 #include <fmt/format.h>
@@ -240,6 +241,190 @@ sch::Schedule tree_collective(const topology::Topology& t, NodeId root, Collecti
     const auto chunks = up || c == Collective::SCATTER ? below : complement(below, n);
     b.add_transfer(tr.step, u32(tr.from), u32(tr.to), copies(chunks));
   }
+  return std::move(b).build();
+}
+
+namespace {
+
+/// One transfer of a routed blocked collective: the word plan's, with the blocks (participant
+/// numbers) its message carries.
+struct RoutedHop {
+  std::uint32_t step;
+  std::uint32_t from;
+  std::uint32_t to;
+  std::uint32_t message;
+  std::vector<std::uint32_t> blocks;
+};
+
+/// subtree[q]: the participant numbers of processor q's subtree of @p plan's processor tree,
+/// sorted (empty for routers).
+std::vector<std::vector<std::uint32_t>> processor_subtrees(const generic::Schedule& plan, NodeId root,
+                                                           const std::vector<bool>& relays,
+                                                           const sch::ChunkRules& rules) {
+  const auto n = static_cast<NodeId>(relays.size());
+  // Message q (up, reduce) or n + q (down) runs between processor q and its processor parent.
+  std::vector<NodeId> parent(n, root);
+  for (const auto& tr : plan.transfers()) {
+    const NodeId q = tr.message % n;
+    for (const NodeId end : {tr.from, tr.to}) {
+      if (end != q && !relays[end]) parent[q] = end;
+    }
+  }
+  // subtree[q]: the participant numbers (the blocks) of q's subtree of processors, sorted.
+  std::vector<std::vector<std::uint32_t>> subtree(n);
+  std::vector<std::uint32_t> depth(n, 0);
+  std::vector<NodeId> order;
+  for (NodeId v = 0; v < n; ++v) {
+    if (relays[v]) continue;
+    order.push_back(v);
+    for (NodeId u = v; u != root; u = parent[u]) ++depth[v];
+  }
+  std::sort(order.begin(), order.end(), [&](NodeId a, NodeId b) { return depth[a] > depth[b]; });
+  for (const NodeId v : order) {
+    auto& s = subtree[v];
+    s.push_back(rules.rank(u32(v)));
+    std::sort(s.begin(), s.end());
+    if (v != root) subtree[parent[v]].insert(subtree[parent[v]].end(), s.begin(), s.end());
+  }
+  return subtree;
+}
+
+/// The hops of @p c (gather, scatter or all-gather) on @p plan's processor tree (the file comment
+/// of block_collectives.hpp, "routed tree").
+std::vector<RoutedHop> routed_hops(const generic::Schedule& plan, NodeId root, Collective c,
+                                   const std::vector<bool>& relays, const sch::ChunkRules& rules) {
+  const auto n = static_cast<NodeId>(relays.size());
+  const auto subtree = processor_subtrees(plan, root, relays, rules);
+  std::vector<RoutedHop> hops;
+  for (const auto& tr : plan.transfers()) {
+    const NodeId q = tr.message % n;
+    const bool up = tr.message < n;
+    // Up: q's subtree. Down: scatter q's subtree, all-gather what it lacks.
+    auto blocks = up || c == Collective::SCATTER ? subtree[q] : complement(subtree[q], rules.members());
+    hops.push_back({tr.step, u32(tr.from), u32(tr.to), tr.message, std::move(blocks)});
+  }
+  return hops;
+}
+
+/// The reduce-scatter that runs the routed all-gather @p hops backwards (as reverse_allgather()):
+/// a processor reduces into its chunk, a router copies each message into chunks of its own (its
+/// scratch, one per message and block), so two partial sums of one block never meet there.
+sch::Schedule reversed_hops(const std::vector<RoutedHop>& hops, const sch::ChunkRules& allgather,
+                            const std::vector<bool>& relays, NodeId root) {
+  const auto n = u32(relays.size());
+  const std::uint32_t chunks = allgather.chunks();
+  std::vector<std::unordered_map<std::uint64_t, std::uint32_t>> kept(n);  // (message, block) → scratch
+  const auto slot = [&](std::uint32_t v, std::uint32_t message, std::uint32_t block) {
+    if (!relays[v]) return block;
+    auto& m = kept[v];
+    return chunks + m.try_emplace(std::uint64_t{message} * chunks + block, static_cast<std::uint32_t>(m.size()))
+                        .first->second;
+  };
+  std::uint32_t last = 0;
+  for (const auto& h : hops) last = std::max(last, h.step);
+  struct Planned {
+    std::uint32_t step, from, to;
+    std::vector<TransferItem> items;
+  };
+  std::vector<Planned> planned;
+  for (const auto& h : hops) {
+    Planned p{last - h.step, h.to, h.from, {}};
+    for (const auto block : h.blocks) {
+      p.items.push_back({slot(h.to, h.message, block), slot(h.from, h.message, block),
+                         relays[h.from] ? ItemOp::COPY : ItemOp::REDUCE});
+    }
+    planned.push_back(std::move(p));
+  }
+  std::uint32_t scratch = 0;
+  for (const auto& m : kept) scratch = std::max(scratch, static_cast<std::uint32_t>(m.size()));
+  sch::ScheduleBuilder b(sch::ChunkRules(Collective::REDUCESCATTER, n, chunks, u32(root), relays), scratch);
+  for (const auto& p : planned) b.add_transfer(p.step, p.from, p.to, p.items);
+  return std::move(b).build();
+}
+
+/// The tree all-to-all (tree_alltoall()) on the routed all-reduce @p plan: each hop of processor
+/// q's message carries the packets (u, d) leaving q's subtree (up) or entering it (down), every
+/// node keeping packets in transit in scratch chunks (a router too: a packet is a copy, the same
+/// wherever it is).
+sch::Schedule routed_alltoall(const topology::Topology& t, const generic::Schedule& plan, NodeId root,
+                              const std::vector<bool>& relays) {
+  const auto n = u32(relays.size());
+  const auto p = static_cast<std::uint32_t>(std::count(relays.begin(), relays.end(), false));
+  if (p > MAX_TREE_ALLTOALL_NODES) {
+    throw ScheduleError(fmt::format("tree all-to-all on {}: {} processors; built up to {} (a node may keep P²/4 "
+                                    "packets in transit)",
+                                    t.name(), p, MAX_TREE_ALLTOALL_NODES));
+  }
+  const sch::ChunkRules rules(Collective::ALLTOALL, n, /*chunks=*/p, u32(root), relays);
+  const auto subtree = processor_subtrees(plan, root, relays, rules);
+  const auto inside = [&](NodeId q, std::uint32_t u) {
+    return std::binary_search(subtree[q].begin(), subtree[q].end(), u);
+  };
+  // Packet (u, d) at node v: chunk u at its destination d, a scratch chunk of v's elsewhere.
+  std::vector<std::unordered_map<std::uint64_t, std::uint32_t>> kept(n);
+  std::uint32_t scratch = 0;
+  const auto at = [&](std::uint32_t v, std::uint32_t u, std::uint32_t d) {
+    if (!relays[v] && rules.rank(v) == d) return u;
+    auto& m = kept[v];
+    const auto slot = m.try_emplace(std::uint64_t{u} * p + d, p + static_cast<std::uint32_t>(m.size())).first->second;
+    scratch = std::max(scratch, static_cast<std::uint32_t>(m.size()));
+    return slot;
+  };
+  std::vector<std::vector<TransferItem>> own(n);  // step 0: own packets into scratch
+  for (std::uint32_t v = 0; v < n; ++v) {
+    if (relays[v]) continue;
+    for (std::uint32_t d = 0; d < p; ++d) {
+      if (d != rules.rank(v)) own[v].push_back({d, at(v, rules.rank(v), d), ItemOp::COPY});
+    }
+  }
+  // The items first: the builder needs the scratch they take.
+  std::vector<std::vector<TransferItem>> items;
+  for (const auto& tr : plan.transfers()) {
+    const NodeId q = tr.message % n;
+    const bool up = tr.message < n;
+    auto& list = items.emplace_back();
+    for (std::uint32_t u = 0; u < p; ++u) {
+      for (std::uint32_t d = 0; d < p; ++d) {
+        if (u == d || inside(q, u) != up || inside(q, d) == up) continue;
+        list.push_back({at(u32(tr.from), u, d), at(u32(tr.to), u, d), ItemOp::COPY});
+      }
+    }
+  }
+  sch::ScheduleBuilder b(rules, scratch);
+  for (std::uint32_t v = 0; v < n; ++v) {
+    if (!own[v].empty()) b.add_transfer(0, v, v, own[v]);
+  }
+  const auto transfers = plan.transfers();
+  for (std::size_t i = 0; i < transfers.size(); ++i) {
+    b.add_transfer(transfers[i].step, u32(transfers[i].from), u32(transfers[i].to), items[i]);
+  }
+  return std::move(b).build();
+}
+
+}  // namespace
+
+sch::Schedule routed_tree_collective(const topology::Topology& t, NodeId root, Collective c,
+                                     const emulator::PortModel& ports, const std::vector<bool>& relays,
+                                     std::string* variant) {
+  if (!is_blocked(c)) {
+    throw ScheduleError(fmt::format("routed tree {} on {}: the blocked collectives are gather, scatter, allgather, "
+                                    "reducescatter and alltoall",
+                                    to_string(c), t.name()));
+  }
+  const auto timing = c == Collective::GATHER    ? Collective::REDUCE
+                      : c == Collective::SCATTER ? Collective::BROADCAST
+                                                 : Collective::ALLREDUCE;
+  const auto plan = generic::routed_tree_schedule(t, root, relays, timing, ports);
+  if (variant != nullptr) *variant = plan.variant;
+  if (c == Collective::ALLTOALL) return routed_alltoall(t, plan.schedule, root, relays);
+  const auto n = u32(t.num_nodes());
+  const auto processors = static_cast<std::uint32_t>(std::count(relays.begin(), relays.end(), false));
+  const Collective moved = c == Collective::REDUCESCATTER ? Collective::ALLGATHER : c;
+  const sch::ChunkRules rules(moved, n, /*chunks=*/processors, u32(root), relays);
+  const auto hops = routed_hops(plan.schedule, root, moved, relays, rules);
+  if (c == Collective::REDUCESCATTER) return reversed_hops(hops, rules, relays, root);
+  sch::ScheduleBuilder b(rules, /*scratch=*/0);
+  for (const auto& h : hops) b.add_transfer(h.step, h.from, h.to, copies(h.blocks));
   return std::move(b).build();
 }
 

@@ -1,14 +1,15 @@
+#include <starnet/algorithms/collectives/block_collectives.hpp>
 #include <starnet/algorithms/collectives/whatif.hpp>
 #include <starnet/algorithms/generic/shortest_path_tree.hpp>
 #include <starnet/algorithms/generic/bfs_tree.hpp>
 #include <starnet/algorithms/generic/recursive_doubling.hpp>
 #include <starnet/algorithms/generic/ring.hpp>
+#include <starnet/algorithms/generic/routed_tree.hpp>
 #include <starnet/algorithms/schedule/schedule_run.hpp>
 #include <starnet/emulator/costs.hpp>
 #include <starnet/emulator/engine.hpp>
 #include <starnet/core/error.hpp>
 #include <starnet/topology/families.hpp>
-#include <starnet/topology/platform.hpp>
 #include <starnet/topology/spec.hpp>
 #include <starnet/topology/star_graph.hpp>
 
@@ -32,20 +33,12 @@ bool WhatIfStudy::all_verified() const {
   return std::all_of(rows_.begin(), rows_.end(), [](const WhatIfRow& r) { return !r.applicable || r.verified; });
 }
 
-namespace {
-/// Whether v only forwards: a router of a platform (tiers, fattree, dragonfly, files); the
-/// implicit topologies have processors only.
-bool is_router(const topology::Topology& topology, NodeId v) {
-  const auto* platform = dynamic_cast<const topology::PlatformTopology*>(&topology);
-  return platform != nullptr && platform->platform().graph()[v].role == topology::Role::ROUTER;
-}
-}  // namespace
-
 std::vector<std::uint64_t> word_values(const topology::Topology& topology, const star::Values& values, Op op) {
   // ⊕'s identity: a ⊕ identity = a (SUM, MAX and XOR: 0).
   const std::uint64_t identity = op == Op::MIN ? std::numeric_limits<std::uint64_t>::max() : 0;
+  const auto routers = generic::router_flags(topology);
   std::vector<std::uint64_t> words(topology.num_nodes());
-  for (NodeId v = 0; v < topology.num_nodes(); ++v) words[v] = is_router(topology, v) ? identity : values.of(v);
+  for (NodeId v = 0; v < topology.num_nodes(); ++v) words[v] = !routers.empty() && routers[v] ? identity : values.of(v);
   return words;
 }
 
@@ -196,8 +189,11 @@ struct Scenario {
   Faults faults;
   std::unique_ptr<Subnetwork> owned;  // when faults were applied
   const Subnetwork* net = nullptr;    // what the root reaches (the intact network without faults)
-  Diameter hops;                      // hop diameter of net
-  Rational root_hops;                 // hop eccentricity of the root
+  Diameter hops;                      // hop diameter of net (between processors)
+  Rational root_hops;                 // hop eccentricity of the root (to processors)
+  std::vector<bool> relays;           // net's routers (empty: none)
+  std::uint64_t processors = 0;       // net's nodes that are not routers
+  std::uint64_t alive_processors = 0;  // the base's processors that did not fail
   // For timed runs, with the links' time for the smallest part of a packet (piece_costs()).
   Diameter weighted;
   Rational root_weighted;
@@ -246,7 +242,8 @@ class Runner {
     }
     root_ = *root;
     words_ = word_values(*base, s_.values, s_.op);
-    if (is_rooted(s_.collective) && is_router(*base, root_)) {
+    routers_ = generic::router_flags(*base);
+    if (is_rooted(s_.collective) && is_router(root_)) {
       throw UsageError(Setting{"root", s_.root}, fmt::format("node {} of {} is a router, which holds no value (choose a "
                                                              "processor)",
                                                              base->node_name(root_), spec_text));
@@ -280,6 +277,21 @@ class Runner {
   }
 
  private:
+  /// Whether @p v of the base only forwards (a router of a platform).
+  [[nodiscard]] bool is_router(NodeId v) const { return !routers_.empty() && routers_[v]; }
+
+  /// The routers among @p net's nodes (empty when the base has none), and its processors.
+  void routers_on(const Subnetwork& net, Scenario& sc) const {
+    sc.processors = net.num_nodes();
+    sc.alive_processors = net.alive_nodes();
+    if (routers_.empty()) return;
+    sc.relays.assign(net.num_nodes(), false);
+    for (NodeId v = 0; v < net.num_nodes(); ++v) sc.relays[v] = routers_[net.original(v)];
+    sc.processors = static_cast<std::uint64_t>(std::count(sc.relays.begin(), sc.relays.end(), false));
+    sc.alive_processors = static_cast<std::uint64_t>(std::count(routers_.begin(), routers_.end(), false));
+    for (const NodeId v : sc.faults.nodes) sc.alive_processors -= is_router(v) ? 0 : 1;
+  }
+
   Scenario make_scenario(const Faults& fixed, std::optional<double> rate) const {
     Scenario sc;
     // One entry per undirected link, whichever way it was named, and per node, however often.
@@ -328,20 +340,25 @@ class Runner {
       sc.owned = std::make_unique<Subnetwork>(*base_, sc.faults, root_, s_.costs);
       sc.net = sc.owned.get();
     }
+    routers_on(*sc.net, sc);
     const bool transitive = vertex_transitive_ && sc.faults.empty();
-    sc.hops = generic::diameter(*sc.net, false, transitive);
-    sc.root_hops = generic::eccentricity(*sc.net, sc.net->root(), false);
+    sc.hops = generic::diameter(*sc.net, false, transitive, sc.relays);
+    sc.root_hops = generic::eccentricity(*sc.net, sc.net->root(), false, sc.relays);
     sc.equal = equal_links(*sc.net, s_.costs);
     if (!sc.equal) {
       // The distance and counting terms follow the smallest part of a packet a transfer can carry.
       std::optional<Subnetwork> pieces;
       if (piece_costs().message_size != s_.costs.message_size) pieces.emplace(*base_, sc.faults, root_, piece_costs());
       const Subnetwork& net = pieces ? *pieces : *sc.net;
-      sc.weighted = generic::diameter(net, true, false);
-      sc.root_weighted = generic::eccentricity(net, net.root(), true);
+      sc.weighted = generic::diameter(net, true, false, sc.relays);
+      sc.root_weighted = generic::eccentricity(net, net.root(), true, sc.relays);
       sc.min_cost = net.min_cost();
     }
-    if (s_.collective == Collective::ALLTOALL) sc.status = generic::mean_status(*sc.net, transitive);
+    // With routers the mean status would count router pairs, which exchange nothing: the volume
+    // term falls back on the P − 1 packets every processor sends.
+    if (s_.collective == Collective::ALLTOALL && sc.relays.empty()) {
+      sc.status = generic::mean_status(*sc.net, transitive);
+    }
     return sc;
   }
 
@@ -360,13 +377,15 @@ class Runner {
     r.root = base_->node_name(root_);
     if (sc.net != nullptr) {
       r.nodes = sc.net->num_nodes();
+      r.processors = sc.processors;
+      r.alive_processors = sc.alive_processors;
       r.links = sc.net->num_links();
       r.alive_nodes = sc.net->alive_nodes();
       r.connected = sc.net->connected();
       r.diameter = sc.hops.value;
       r.diameter_exact = sc.hops.exact;
     } else {
-      r.nodes = r.alive_nodes = base_->num_nodes();
+      r.nodes = r.alive_nodes = r.processors = r.alive_processors = base_->num_nodes();
       for (NodeId v = 0; v < base_->num_nodes(); ++v) r.links += base_->degree(v);
       r.links /= 2;  // only intact star graphs are too large for a Subnetwork: undirected
       r.diameter = sc.hops.value;
@@ -378,6 +397,9 @@ class Runner {
     WhatIfRow r = base_row(sc, model, kind);
     if (!sc.faults.empty()) return not_applicable(std::move(r), "it runs on the intact topology only");
     if (s_.costs.kind != CostKind::UNIT) return not_applicable(std::move(r), "it runs with unit costs only");
+    if (kind == Algorithm::OPTIMAL && !routers_.empty()) {
+      return not_applicable(std::move(r), "the search takes every node as a participant, and routers only forward");
+    }
     const auto start = Clock::now();
     const ExtraRun x = algorithm(*base_, spec_, model);
     r.variant = x.variant;
@@ -398,14 +420,16 @@ class Runner {
   /// A collective over the alive nodes that ran on fewer of them is not verified, whatever its
   /// own nodes ended with: the row says what it reached and why.
   void unreached(WhatIfRow& r, const Scenario& sc) const {
-    if (!r.applicable || r.nodes >= r.alive_nodes) return;
-    const auto cut = r.alive_nodes - r.nodes;
+    // Among the participants: a router cut off takes no part anyway.
+    if (!r.applicable || r.processors >= r.alive_processors) return;
+    const auto cut = r.alive_processors - r.processors;
     const std::string why =
         sc.faults.empty()
             ? fmt::format("the topology is disconnected: no path leads from root {} to the other {}", r.root, cut)
             : fmt::format("the faults ({}) cut root {} off from the other {}", sc.description, r.root, cut);
     r.verified = false;
-    r.reason = fmt::format("reached {} of the {} alive nodes: {}", r.nodes, r.alive_nodes, why);
+    r.reason = fmt::format("reached {} of the {} alive {}: {}", r.processors, r.alive_processors,
+                           routers_.empty() ? "nodes" : "processors", why);
   }
 
   void not_applicable(WhatIfRow r, std::string reason) {
@@ -466,7 +490,7 @@ class Runner {
   /// row of a topology, port model and scenario.
   void bound(WhatIfRow& r, const Scenario& sc, Collective c, const PortModel& model) const {
     const bool rooted = is_rooted(c);
-    const VolumeBound volume = volume_bound(c, r.nodes, sc);
+    const VolumeBound volume = volume_bound(c, r.processors, sc);
     r.bound_volume = volume.sent;
     if (c == Collective::ALLTOALL && sc.status) r.bound_status = static_cast<std::uint64_t>(sc.status->ceil());
     // Packets through the busiest node's busiest port.
@@ -475,14 +499,17 @@ class Runner {
       // Step-synchronous: every step costs α plus its largest message, of at least one piece.
       const auto [alpha, unit] = sc.equal.value_or(std::pair{Rational(1), Rational(0)});
       const Rational hops = rooted ? sc.root_hops : sc.hops.value;
-      const generic::StepBound b = generic::step_lower_bound(c, model, r.nodes, static_cast<std::uint64_t>(hops.num()));
+      const auto participants = std::max<std::uint64_t>(r.processors, 1);
+      const auto distance = static_cast<std::uint64_t>(hops.num());
+      const generic::StepBound b = generic::step_lower_bound(c, model, participants, distance, !sc.relays.empty());
       const Rational steps(static_cast<std::int64_t>(b.value()));
       r.lower_bound_time = alpha * steps + unit * std::max(steps * piece(), per_port);
       r.lower_bound = b.value();
       r.bound_counting = static_cast<std::int64_t>(b.counting);
       r.bound_distance = static_cast<std::int64_t>(b.distance);
     } else {
-      const auto b = generic::time_lower_bound(model, r.nodes, sc.min_cost, rooted ? sc.root_weighted : sc.weighted.value);
+      const auto b = generic::time_lower_bound(model, std::max<std::uint64_t>(r.processors, 1), sc.min_cost,
+                                               rooted ? sc.root_weighted : sc.weighted.value);
       const auto [alpha, unit] = smallest_link_terms(*sc.net, s_.costs);
       const Rational bandwidth = per_port > 0 ? alpha + unit * per_port : Rational(0);
       r.lower_bound_time = std::max(b.value(), bandwidth);
@@ -504,6 +531,7 @@ class Runner {
     // The bounds take a unit as indivisible (docs/whatif.md): a vector splits into N blocks only
     // when it has N units at least, which unit costs (one unit a message) never give.
     if (split && s_.costs.message_size < Rational(static_cast<std::int64_t>(base_->num_nodes()))) return;
+    if (auto why = router_blocker(a)) return not_applicable(base_row(sc, model, a), std::move(*why));
     const bool chunked = a == Algorithm::DIMENSION_ORDERED || split;
     if (!is_blocked(s_.collective) && !chunked) {
       if (a == Algorithm::STAR) return star_row(sc, model);
@@ -514,6 +542,14 @@ class Runner {
     const bool exchange = a == Algorithm::ONE_PACKET || a == Algorithm::COMBINING;
     if (exchange && base_->num_nodes() > optimal::MAX_UNIFORM_SCHEDULE_NODES) return exchange_row(sc, model, a);
     chunk_row(sc, model, a);
+  }
+
+  /// Why @p a does not run among the processors of a topology with routers: only the routed
+  /// trees keep routers to forwarding (generic/routed_tree.hpp, routed_tree_collective()).
+  [[nodiscard]] std::optional<std::string> router_blocker(Algorithm a) const {
+    if (routers_.empty()) return std::nullopt;
+    if (a == Algorithm::BFS_TREE) return std::nullopt;
+    return fmt::format("{} takes every node as a participant, and routers only forward", to_string(a));
   }
 
   void chunk_row(const Scenario& sc, const PortModel& model, Algorithm a) {
@@ -529,7 +565,18 @@ class Runner {
     const Subnetwork& net = tree ? *sc.net : *intact_;
     std::optional<Built> built;
     try {
-      built = build(a, s_.collective, net, spec_, tree ? sc.net->root() : root_, model);
+      if (tree && !sc.relays.empty()) {
+        if (net.num_nodes() > MAX_BLOCK_NODES) {  // the limit build() sets for every blocked schedule
+          throw ScheduleError(fmt::format("bfs-tree {} on {}: {} nodes; blocked collectives are built as schedules up "
+                                          "to {} nodes",
+                                          to_string(s_.collective), spec_, net.num_nodes(), MAX_BLOCK_NODES));
+        }
+        std::string variant;
+        auto s = routed_tree_collective(net, sc.net->root(), s_.collective, model, sc.relays, &variant);
+        built = Built{std::move(s), std::move(variant)};
+      } else {
+        built = build(a, s_.collective, net, spec_, tree ? sc.net->root() : root_, model);
+      }
     } catch (const ScheduleError& e) {
       return not_applicable(std::move(r), e.what());
     }
@@ -705,9 +752,15 @@ class Runner {
                                                       base_->node_name(arc->first), base_->node_name(arc->second)));
     }
     const auto start = Clock::now();
-    const auto plan = generic::bfs_tree_schedule(*sc.net, sc.net->root(), s_.collective, model.ports);
-    r.variant = generic::to_string(plan.rule);
-    execute(r, sc, *sc.net, plan.schedule, s_.collective, model);
+    if (!sc.relays.empty()) {
+      const auto plan = generic::routed_tree_schedule(*sc.net, sc.net->root(), sc.relays, s_.collective, model);
+      r.variant = plan.variant;
+      execute(r, sc, *sc.net, plan.schedule, s_.collective, model);
+    } else {
+      const auto plan = generic::bfs_tree_schedule(*sc.net, sc.net->root(), s_.collective, model.ports);
+      r.variant = generic::to_string(plan.rule);
+      execute(r, sc, *sc.net, plan.schedule, s_.collective, model);
+    }
     r.wall_seconds = seconds_since(start);
     rows_.push_back(std::move(r));
   }
@@ -719,8 +772,14 @@ class Runner {
     WhatIfRow r = base_row(sc, model, Algorithm::WEIGHTED_TREE);
     const auto start = Clock::now();
     const auto tree = generic::shortest_path_tree(*sc.net, sc.net->root());
-    r.variant = "shortest paths";
-    execute(r, sc, *sc.net, generic::tree_schedule(tree, s_.collective, model.ports), s_.collective, model);
+    if (!sc.relays.empty()) {
+      const auto plan = generic::routed_tree_schedule(*sc.net, tree, sc.relays, s_.collective, model);
+      r.variant = "shortest paths, " + plan.variant;
+      execute(r, sc, *sc.net, plan.schedule, s_.collective, model);
+    } else {
+      r.variant = "shortest paths";
+      execute(r, sc, *sc.net, generic::tree_schedule(tree, s_.collective, model.ports), s_.collective, model);
+    }
     r.wall_seconds = seconds_since(start);
     rows_.push_back(std::move(r));
   }
@@ -730,8 +789,13 @@ class Runner {
   void execute(WhatIfRow& r, const Scenario& sc, const Subnetwork& net, const generic::Schedule& plan, Collective c,
                const PortModel& model) {
     std::vector<std::uint64_t> initial(net.num_nodes());
+    std::vector<bool> relays;  // the plan's, that the expectation leaves out
     for (NodeId v = 0; v < net.num_nodes(); ++v) initial[v] = words_[net.original(v)];
-    const auto expectation = generic::expected_result(c, s_.op, initial, net.root());
+    if (plan.has_relays()) {
+      relays.resize(net.num_nodes());
+      for (NodeId v = 0; v < net.num_nodes(); ++v) relays[v] = plan.relay(v);
+    }
+    const auto expectation = generic::expected_result(c, s_.op, initial, net.root(), relays);
     const auto equal = equal_on(sc, net);
     emulator::RunConfig config;
     config.ports = model;
@@ -780,6 +844,7 @@ class Runner {
   std::string spec_;
   const topology::Topology* base_ = nullptr;
   std::vector<std::uint64_t> words_;  // word_values() of base_
+  std::vector<bool> routers_;         // generic::router_flags() of base_
   const Subnetwork* intact_ = nullptr;
   NodeId root_ = 0;
   bool vertex_transitive_ = false;

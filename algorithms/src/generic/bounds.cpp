@@ -19,12 +19,12 @@ std::uint64_t ceil_log(std::uint64_t b, std::uint64_t n) {
 }
 
 StepBound step_lower_bound(Collective collective, const emulator::PortModel& ports, NodeId nodes,
-                           std::uint64_t distance) {
+                           std::uint64_t distance, bool relays) {
   STARNET_ASSERT(nodes >= 1 && ports.ports >= 1);
   StepBound b;
   b.counting = ceil_log(std::uint64_t{ports.ports} + 1, nodes);
   const bool everyone_full = collective == Collective::ALLREDUCE || collective == Collective::ALLGATHER;
-  if (everyone_full && ports.half_duplex && ports.ports == 1 && nodes >= 2) ++b.counting;
+  if (everyone_full && ports.half_duplex && ports.ports == 1 && nodes >= 2 && !relays) ++b.counting;
   b.distance = distance;
   return b;
 }
@@ -37,9 +37,30 @@ TimeBound time_lower_bound(const emulator::PortModel& ports, NodeId nodes, const
 
 namespace {
 
-/// Distances from @p v (hops or weighted) and the farthest node.
-std::pair<Rational, NodeId> farthest(const topology::Topology& t, NodeId v, bool weighted) {
+bool counts(const std::vector<bool>& relays, NodeId v) { return relays.empty() || !relays[v]; }
+
+/// Distances from @p v (hops or weighted) and the farthest node that is not a relay (@p v itself
+/// when it reaches none).
+std::pair<Rational, NodeId> farthest(const topology::Topology& t, NodeId v, bool weighted,
+                                     const std::vector<bool>& relays) {
   const NodeId n = t.num_nodes();
+  if (!weighted && !relays.empty()) {
+    constexpr auto UNSEEN = std::numeric_limits<std::uint32_t>::max();
+    std::vector<std::uint32_t> dist(n, UNSEEN);
+    std::vector<NodeId> queue{v};
+    queue.reserve(n);
+    dist[v] = 0;
+    NodeId best = v;
+    for (std::size_t head = 0; head < queue.size(); ++head) {
+      const NodeId u = queue[head];
+      if (counts(relays, u)) best = u;  // BFS order: the last processor dequeued is a farthest one
+      for (topology::Port p = 0; p < t.degree(u); ++p) {
+        const NodeId w = t.neighbor(u, p);
+        if (dist[w] == UNSEEN) dist[w] = dist[u] + 1, queue.push_back(w);
+      }
+    }
+    return {static_cast<std::int64_t>(dist[best]), best};
+  }
   if (!weighted) {
     constexpr auto UNSEEN = std::numeric_limits<std::uint32_t>::max();
     std::vector<std::uint32_t> dist(n, UNSEEN);
@@ -65,7 +86,7 @@ std::pair<Rational, NodeId> farthest(const topology::Topology& t, NodeId v, bool
     const auto [d, u] = heap.top();
     heap.pop();
     if (d != *dist[u]) continue;
-    if (best.first < d) best = {d, u};
+    if (best.first < d && counts(relays, u)) best = {d, u};
     for (topology::Port p = 0; p < t.degree(u); ++p) {
       const NodeId w = t.neighbor(u, p);
       const Rational through = d + t.link_cost(u, p);
@@ -77,8 +98,8 @@ std::pair<Rational, NodeId> farthest(const topology::Topology& t, NodeId v, bool
 
 }  // namespace
 
-Rational eccentricity(const topology::Topology& topology, NodeId v, bool weighted) {
-  return farthest(topology, v, weighted).first;
+Rational eccentricity(const topology::Topology& topology, NodeId v, bool weighted, const std::vector<bool>& relays) {
+  return farthest(topology, v, weighted, relays).first;
 }
 
 std::optional<Rational> mean_status(const topology::Topology& topology, bool vertex_transitive) {
@@ -110,23 +131,27 @@ std::optional<Rational> mean_status(const topology::Topology& topology, bool ver
   return Rational(static_cast<std::int64_t>(total), static_cast<std::int64_t>(n));
 }
 
-Diameter diameter(const topology::Topology& topology, bool weighted, bool vertex_transitive) {
+Diameter diameter(const topology::Topology& topology, bool weighted, bool vertex_transitive,
+                  const std::vector<bool>& relays) {
   const NodeId n = topology.num_nodes();
   if (n == 0) return {Rational(0), true};
-  if (vertex_transitive) return {eccentricity(topology, 0, weighted), true};
+  if (vertex_transitive && relays.empty()) return {eccentricity(topology, 0, weighted), true};
   std::uint64_t arcs = 0;
   for (NodeId v = 0; v < n; ++v) arcs += topology.degree(v);
   const std::uint64_t budget = weighted ? MAX_DIAMETER_WORK / 8 : MAX_DIAMETER_WORK;
   if (n * (n + arcs) <= budget) {
     Rational best(0);
-    for (NodeId v = 0; v < n; ++v) best = std::max(best, eccentricity(topology, v, weighted));
+    for (NodeId v = 0; v < n; ++v) {
+      if (counts(relays, v)) best = std::max(best, eccentricity(topology, v, weighted, relays));
+    }
     return {best, true};
   }
   // Each sweep starts from the node farthest from the last: a lower estimate, often exact.
   Diameter d{Rational(0), false};
   NodeId from = 0;
+  while (from + 1 < n && !counts(relays, from)) ++from;
   for (int sweep = 0; sweep < 4; ++sweep) {
-    const auto [e, far] = farthest(topology, from, weighted);
+    const auto [e, far] = farthest(topology, from, weighted, relays);
     d.value = std::max(d.value, e);
     from = far;
   }

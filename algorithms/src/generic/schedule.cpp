@@ -8,6 +8,7 @@
 #include <array>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <sstream>
 #include <unordered_map>
 
@@ -27,21 +28,33 @@ std::string describe(const Transfer& t) { return fmt::format("transfer {} -> {} 
 }  // namespace
 
 Schedule::Schedule(NodeId nodes, std::vector<Transfer> transfers,
-                   std::vector<std::tuple<std::uint32_t, NodeId, Operand>> saves)
-    : transfers_(std::move(transfers)) {
+                   std::vector<std::tuple<std::uint32_t, NodeId, Operand>> saves, std::vector<bool> relays)
+    : transfers_(std::move(transfers)), relays_(std::move(relays)) {
+  if (!relays_.empty() && relays_.size() != nodes) {
+    throw ScheduleError(fmt::format("schedule: {} relay flags for {} nodes", relays_.size(), nodes));
+  }
   for (const auto& t : transfers_) {
     if (t.from >= nodes || t.to >= nodes) {
       throw ScheduleError(fmt::format("schedule: {} names a node outside 0..{}", describe(t), nodes - 1));
     }
     if (t.from == t.to) throw ScheduleError(fmt::format("schedule: {} is a self-loop", describe(t)));
-    if (t.source == Operand::NONE || (t.keep != Operand::NONE && !is_slot(t.keep))) {
-      throw ScheduleError(fmt::format("schedule: {} sends or keeps nothing usable", describe(t)));
+    // A relay sends and keeps only RELAY; any other node never does.
+    const bool relayed = relay(t.from) || relay(t.to);
+    const bool sends_ok =
+        relay(t.from) ? t.source == Operand::RELAY : t.source != Operand::NONE && t.source != Operand::RELAY;
+    const bool keeps_ok = relay(t.to) ? t.keep == Operand::RELAY : t.keep == Operand::NONE || is_slot(t.keep);
+    if (!sends_ok || !keeps_ok || (relayed && t.message == NO_MESSAGE)) {
+      throw ScheduleError(fmt::format("schedule: {} sends or keeps nothing usable{}", describe(t),
+                                      relayed ? " (a relay sends and keeps whole messages only)" : ""));
     }
   }
   for (const auto& [step, v, slot] : saves) {
     if (v >= nodes || !is_slot(slot)) {
       throw ScheduleError(
           fmt::format("schedule: save at step {} on node {} is not a slot of a node in 0..{}", step, v, nodes - 1));
+    }
+    if (relay(v)) {
+      throw ScheduleError(fmt::format("schedule: save at step {} on node {}, a relay (it holds no value)", step, v));
     }
   }
   std::sort(transfers_.begin(), transfers_.end(), [](const Transfer& a, const Transfer& b) {
@@ -65,8 +78,8 @@ Schedule::Schedule(NodeId nodes, std::vector<Transfer> transfers,
   std::vector<std::uint64_t> next(offsets_.begin(), offsets_.end() - 1);
   for (const auto& [step, v, slot] : saves) actions_[next[v]++] = {step, Action::Kind::SAVE, slot, Merge::COMBINE, v};
   for (const auto& t : transfers_) {
-    actions_[next[t.from]++] = {t.step, Action::Kind::SEND, t.source, t.merge, t.to};
-    actions_[next[t.to]++] = {t.step, Action::Kind::RECEIVE, t.keep, t.merge, t.from};
+    actions_[next[t.from]++] = {t.step, Action::Kind::SEND, t.source, t.merge, t.to, t.message};
+    actions_[next[t.to]++] = {t.step, Action::Kind::RECEIVE, t.keep, t.merge, t.from, t.message};
   }
   for (NodeId v = 0; v < nodes; ++v) {
     std::stable_sort(
@@ -74,14 +87,45 @@ Schedule::Schedule(NodeId nodes, std::vector<Transfer> transfers,
         actions_.begin() + static_cast<std::ptrdiff_t>(offsets_[v + 1]),
         [](const Action& a, const Action& b) { return std::tie(a.step, a.kind) < std::tie(b.step, b.kind); });
   }
+  check_relays();
 }
 
-Expectation expected_result(Collective c, Op op, std::span<const std::uint64_t> initial, NodeId root) {
-  STARNET_ASSERT(root < initial.size());
+void Schedule::check_relays() const {
+  if (relays_.empty()) return;
+  std::unordered_map<std::uint32_t, bool> held;  // message → still to be sent on
+  for (NodeId v = 0; v < nodes(); ++v) {
+    if (!relay(v)) continue;
+    held.clear();
+    for (const Action& a : actions(v)) {
+      if (a.kind == Action::Kind::RECEIVE && !held.emplace(a.message, true).second) {
+        throw ScheduleError(
+            fmt::format("schedule: relay {} receives message {} twice (at step {})", v, a.message, a.step));
+      }
+      if (a.kind != Action::Kind::SEND) continue;
+      const auto it = held.find(a.message);
+      if (it == held.end() || !it->second) {
+        throw ScheduleError(fmt::format("schedule: relay {} sends message {} at step {}, which it {} (a relay forwards "
+                                        "each message it receives once)",
+                                        v, a.message, a.step, it == held.end() ? "has not received" : "sent already"));
+      }
+      it->second = false;
+    }
+    for (const auto& [message, pending] : held) {
+      if (pending) throw ScheduleError(fmt::format("schedule: relay {} never sends on message {}", v, message));
+    }
+  }
+}
+
+Expectation expected_result(Collective c, Op op, std::span<const std::uint64_t> initial, NodeId root,
+                            const std::vector<bool>& relays) {
+  STARNET_ASSERT(root < initial.size() && (relays.empty() || relays.size() == initial.size()));
   if (c == Collective::BROADCAST) return {initial[root], false, root};
-  std::uint64_t acc = initial[0];
-  for (std::size_t v = 1; v < initial.size(); ++v) acc = star::apply(op, acc, initial[v]);
-  return {acc, c == Collective::REDUCE, root};
+  std::optional<std::uint64_t> acc;
+  for (std::size_t v = 0; v < initial.size(); ++v) {
+    if (!relays.empty() && relays[v]) continue;
+    acc = acc ? star::apply(op, *acc, initial[v]) : initial[v];
+  }
+  return {acc.value_or(0), c == Collective::REDUCE, root};
 }
 
 std::string ScheduleReport::serialize() const {
@@ -146,7 +190,9 @@ class ScheduleProgram final : public emulator::NodeProgram {
           }
           if (a.step < now) error(v);  // the plan needed this send earlier than its data allowed
         }
-        const std::uint64_t x = a.operand == Operand::ACC ? st.acc : st.slot[slot_index(a.operand)];
+        const std::uint64_t x = a.operand == Operand::RELAY ? forward(v, a.message)
+                                : a.operand == Operand::ACC ? st.acc
+                                                            : st.slot[slot_index(a.operand)];
         ctx.send_to(a.peer, word_payload(x), 1, a.step);
       } else if (!receive(v, st, a)) {
         return;
@@ -161,12 +207,13 @@ class ScheduleProgram final : public emulator::NodeProgram {
       const auto& st = state_[v - range_.begin];
       const bool left = st.next != schedule_.actions(v).size();
       const auto it = early_.find(v);
-      if (left || (it != early_.end() && !it->second.empty())) {
+      const auto kept = relayed_.find(v);
+      if (left || (it != early_.end() && !it->second.empty()) || (kept != relayed_.end() && !kept->second.empty())) {
         ++r.plan_errors;
         if (r.first_error < 0 || static_cast<std::int64_t>(v) < r.first_error)
           r.first_error = static_cast<std::int64_t>(v);
       }
-      if (expectation_.root_only && v != expectation_.root) continue;
+      if ((expectation_.root_only && v != expectation_.root) || schedule_.relay(v)) continue;
       ++r.nodes_checked;
       if (st.acc == expectation_.value) {
         ++r.nodes_correct;
@@ -197,11 +244,26 @@ class ScheduleProgram final : public emulator::NodeProgram {
     const auto m =
         std::find_if(box.begin(), box.end(), [&](const Early& e) { return e.from == a.peer && e.tag == a.step; });
     if (m == box.end()) return false;
-    st.acc = a.merge == Merge::COMBINE ? star::apply(op_, st.acc, m->x) : m->x;
-    if (a.operand != Operand::NONE && a.operand != Operand::ACC) st.slot[slot_index(a.operand)] = m->x;
+    if (a.operand == Operand::RELAY) {
+      relayed_[v].emplace(a.message, m->x);  // kept whole, acc untouched
+    } else {
+      st.acc = a.merge == Merge::COMBINE ? star::apply(op_, st.acc, m->x) : m->x;
+      if (a.operand != Operand::NONE && a.operand != Operand::ACC) st.slot[slot_index(a.operand)] = m->x;
+    }
     box.erase(m);
     if (box.empty()) early_.erase(it);
     return true;
+  }
+
+  /// The message a relay sends on, taken from its store (the constructor saw it arrive first).
+  std::uint64_t forward(NodeId v, std::uint32_t message) {
+    auto& kept = relayed_[v];
+    const auto it = kept.find(message);
+    STARNET_ASSERT(it != kept.end());
+    const std::uint64_t x = it->second;
+    kept.erase(it);
+    if (kept.empty()) relayed_.erase(v);
+    return x;
   }
 
   void error(NodeId v) {
@@ -216,6 +278,8 @@ class ScheduleProgram final : public emulator::NodeProgram {
   NodeRange range_;
   std::vector<NodeState> state_;
   std::unordered_map<NodeId, std::vector<Early>> early_;  // messages not yet received in plan order
+  // A relay's messages received and not yet sent on, by message id.
+  std::unordered_map<NodeId, std::unordered_map<std::uint32_t, std::uint64_t>> relayed_;
   ScheduleReport report_;
 };
 

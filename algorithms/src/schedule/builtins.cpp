@@ -66,7 +66,8 @@ std::uint32_t chunk_of(generic::Operand o) {
     case generic::Operand::ACC: return 0;
     case generic::Operand::SLOT_0: return 1;
     case generic::Operand::SLOT_1: return 2;
-    case generic::Operand::NONE: break;
+    case generic::Operand::NONE:
+    case generic::Operand::RELAY: break;
   }
   STARNET_ASSERT(false);
   return 0;
@@ -76,6 +77,11 @@ std::uint32_t chunk_of(generic::Operand o) {
 
 Schedule word_plan_schedule(const generic::Schedule& plan, Collective collective, std::uint32_t root) {
   const auto nodes = static_cast<std::uint32_t>(plan.nodes());
+  if (plan.has_relays()) {
+    // A chunk schedule checks every node's chunk at the end; a relay holds none.
+    throw ScheduleError("a word plan with relays (routers) is not a chunk schedule: every node of a chunk schedule "
+                        "ends with the result, and a relay holds none");
+  }
   ScheduleBuilder b(ChunkRules(collective, nodes, 1, root), /*scratch=*/2);
   for (std::uint32_t v = 0; v < nodes; ++v) {
     for (const auto& a : plan.actions(v)) {

@@ -139,7 +139,8 @@ class ChunkProgram final : public emulator::NodeProgram {
   [[nodiscard]] std::string describe(std::uint64_t id, bool reduced) const {
     if (reduced) return fmt::format("the {} over all nodes of input chunk {}", star::to_string(values_.op()), id);
     const auto inputs = s_.rules().inputs();
-    return fmt::format("input chunk {} of node {}", id % inputs, name(id / inputs));
+    return fmt::format("input chunk {} of node {}", id % inputs,
+                       name(s_.rules().member(static_cast<std::uint32_t>(id / inputs))));
   }
 
   [[nodiscard]] std::string describe(const Action& a) const {

@@ -86,9 +86,16 @@ void ScheduleBuilder::add_transfer(std::uint32_t step, std::uint32_t from, std::
   if (items.empty()) throw ScheduleError(fmt::format("{}: {} moves no chunk (expected at least one)", where_, context));
   std::vector<Item> sent;
   std::vector<Item> received;
+  const bool relayed = schedule_.rules_.relay(to);
   for (const auto& it : items) {
     check_slot(it.src, context);
     check_slot(it.dst, context);
+    if (relayed && (from == to || it.op != ItemOp::COPY)) {
+      // A relay forwards chunks whole: no reduction and no local operation at a router.
+      throw ScheduleError(fmt::format("{}: {} would {} chunk {} at node {}, a relay (it only forwards: copies)",
+                                      where_, context.empty() ? "a transfer" : context,
+                                      from == to ? "compute" : to_string(it.op), it.dst, to));
+    }
     if (from == to) {
       received.push_back({it.src, it.dst, it.op});
       continue;

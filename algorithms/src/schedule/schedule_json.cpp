@@ -434,6 +434,10 @@ std::string write_schedule_json(const Schedule& s, const topology::Topology& top
     throw ScheduleError("writing a schedule file: only stepped schedules are written (this one is a per-node program)");
   }
   const auto& rules = s.rules();
+  if (rules.has_relays()) {
+    throw ScheduleError("writing a schedule file: a collective among the processors of a platform with relays has no "
+                        "file form (the format gives every node its block)");
+  }
   std::string out = fmt::format("{{\"format\":\"{}\",\"version\":{},\"collective\":\"{}\",\"chunks\":{},\"scratch\":{},"
                                 "\"topology\":{},\"nodes\":{}",
                                 FORMAT_NAME, SCHEDULE_FORMAT_VERSION, to_string(rules.kind()), rules.chunks(),

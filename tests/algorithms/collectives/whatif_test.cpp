@@ -1,7 +1,9 @@
 #include "../../core/expect_error.hpp"
 #include "../../topology/simgrid_examples.hpp"
+#include "../generic/generic_test_support.hpp"
 
 #include <starnet/algorithms/collectives/whatif.hpp>
+#include <starnet/algorithms/generic/routed_tree.hpp>
 #include <starnet/algorithms/star/allreduce.hpp>
 #include <starnet/emulator/costs.hpp>
 #include <starnet/emulator/engine.hpp>
@@ -33,14 +35,16 @@ std::string where(const WhatIfRow& r) {
 }
 
 /// The acceptance checks every study must pass: every applicable row verified exactly when it
-/// reached every alive node, and the bound never above what was measured.
+/// reached every alive processor (every alive node, without routers), and the bound never above
+/// what was measured.
 void expect_sound(const WhatIfStudy& study) {
   ASSERT_FALSE(study.rows().empty());
   bool cut = false;
   for (const auto& r : study.rows()) {
     if (!r.applicable) continue;
-    EXPECT_EQ(r.verified, r.nodes == r.alive_nodes) << where(r) << ": " << r.reason;
-    cut = cut || r.nodes < r.alive_nodes;
+    EXPECT_EQ(r.verified, r.processors == r.alive_processors) << where(r) << ": " << r.reason;
+    EXPECT_LE(r.processors, r.nodes) << where(r);
+    cut = cut || r.processors < r.alive_processors;
     EXPECT_LE(r.lower_bound_time, r.makespan) << where(r);
     if (r.time == emulator::TimeMode::UNIT) {
       EXPECT_LE(r.lower_bound, r.steps) << where(r);
@@ -529,8 +533,9 @@ TEST(WhatIfStudy, EveryBoundIsBelowEveryRowAndEveryComposedAllReduceOnEveryFamil
                             "b -> c [latency=1, bandwidth=4]; c -> b [latency=2, bandwidth=1]; "
                             "c -> a [latency=1, bandwidth=1]; a -> c [latency=5, bandwidth=3]; }\n";
   std::ofstream(one_way) << "digraph { a -> b; b -> c; c -> a; a -> c; }\n";
-  const std::vector<std::string> families = {"star:4",   "hypercube:3", "ring:6",         "torus:3x4",
-                                             "complete:6", "mesh:2x3",  "debruijn:3",     two_way.string(),
+  const std::vector<std::string> families = {"star:4",     "hypercube:3",     "ring:6",          "torus:3x4",
+                                             "complete:6", "mesh:2x3",        "debruijn:3",      "fattree:4",
+                                             "dragonfly:2:2:1", "dragonfly:4:3:2", "tiers:1",   two_way.string(),
                                              one_way.string()};
   for (const Rational& m : {Rational(1), Rational(4096)}) {
     std::map<std::pair<std::string, Collective>, Rational> best;  // fastest row, single port full duplex
@@ -648,6 +653,82 @@ TEST(WhatIfStudy, RoutersHoldNoValueAndTheDefaultRootIsAProcessor) {
       }
     }
   }
+}
+
+TEST(WhatIfStudy, RoutersOnlyForwardAndTheCollectiveIsAmongTheProcessors) {
+  for (const char* spec : {"fattree:4", "dragonfly:2:2:1", "tiers:1"}) {
+    const auto base = topology::make_topology(spec);
+    const auto routers = router_flags(*base);
+    const auto processors = static_cast<std::uint64_t>(std::count(routers.begin(), routers.end(), false));
+    for (const Collective c : {Collective::ALLREDUCE, Collective::REDUCE, Collective::BROADCAST, Collective::ALLGATHER,
+                               Collective::GATHER, Collective::SCATTER, Collective::REDUCESCATTER,
+                               Collective::ALLTOALL}) {
+      std::vector<std::string> violations;
+      WhatIfStudy study;
+      study.collective(c).topologies({spec}).port_models(MODELS).observe_runs(
+          [&](const WhatIfRow& r, const emulator::RunResult<Rational>& run, const topology::Topology& net) {
+            // The observer sees the network the row ran on; its routers are the base's.
+            const auto& sub = dynamic_cast<const Subnetwork&>(net);
+            std::vector<bool> relays(sub.num_nodes());
+            for (NodeId v = 0; v < sub.num_nodes(); ++v) relays[v] = routers[sub.original(v)];
+            violations.push_back(where(r) + ": " + testing::forwarding_violation(run, relays));
+          });
+      study.run();
+      expect_sound(study);
+      for (const auto& r : study.rows()) {
+        EXPECT_TRUE(r.verified) << where(r) << ": " << r.reason;
+        EXPECT_EQ(r.processors, processors) << where(r);
+        EXPECT_EQ(r.alive_processors, processors) << where(r);
+        EXPECT_EQ(r.nodes, base->num_nodes()) << where(r);
+        EXPECT_THAT(r.variant, HasSubstr("routed")) << where(r);
+        // The bound counts the processors: ⌈log₂ P⌉ (+0 in half duplex: a router may send last).
+        EXPECT_GE(r.bound_counting, Rational(static_cast<std::int64_t>(ceil_log(r.ports.ports + 1, processors))));
+      }
+      ASSERT_FALSE(violations.empty()) << spec;
+      for (const auto& v : violations) EXPECT_THAT(v, ::testing::EndsWith(": ")) << spec;
+    }
+  }
+}
+
+TEST(WhatIfStudy, WithRoutersTheOtherAlgorithmsAndABigAllToAllSayWhyNot) {
+  // A product with a fat-tree has dimensions, but its switches would take part in them.
+  WhatIfStudy product;
+  product.topologies({"product:fattree:2*ring:3"}).run();
+  ASSERT_EQ(product.rows().size(), 2U);
+  EXPECT_EQ(product.rows()[0].algorithm, Algorithm::DIMENSION_ORDERED);
+  EXPECT_FALSE(product.rows()[0].applicable);
+  EXPECT_THAT(product.rows()[0].reason, HasSubstr("takes every node as a participant, and routers only forward"));
+  EXPECT_TRUE(product.rows()[1].verified);
+  EXPECT_EQ(product.rows()[1].processors, 6U);
+  WhatIfStudy exchange;
+  exchange.collective(Collective::ALLTOALL).topologies({"dragonfly:4:4:2"}).run();
+  ASSERT_EQ(exchange.rows().size(), 1U);
+  EXPECT_FALSE(exchange.rows()[0].applicable);
+  EXPECT_THAT(exchange.rows()[0].reason, HasSubstr("144 processors; built up to 128"));
+  // The limit of every blocked schedule holds for the routed ones too (fattree:16: 1,344 nodes).
+  WhatIfStudy gather;
+  gather.collective(Collective::GATHER).topologies({"fattree:16"}).run();
+  ASSERT_EQ(gather.rows().size(), 1U);
+  EXPECT_THAT(gather.rows()[0].reason, HasSubstr("1344 nodes; blocked collectives are built as schedules up to 1024"));
+}
+
+TEST(WhatIfStudy, ARouterCutOffLeavesTheProcessorsCollectiveVerified) {
+  // fattree:4's core switch c0 links only to the pods' first aggregation switches: with those
+  // links down it is alive but unreachable, and no processor misses it.
+  WhatIfStudy study;
+  study.topologies({"fattree:4"}).failed_links("c0-a0_0,c0-a1_0,c0-a2_0,c0-a3_0").run();
+  ASSERT_EQ(study.rows().size(), 1U);
+  const auto& r = study.rows()[0];
+  EXPECT_EQ(r.nodes + 1, r.alive_nodes);
+  EXPECT_EQ(r.processors, 16U);
+  EXPECT_EQ(r.alive_processors, 16U);
+  EXPECT_TRUE(r.verified) << r.reason;
+  // A host cut off is one processor missing.
+  WhatIfStudy host;
+  host.topologies({"fattree:4"}).failed_links("h3_1_1-e3_1").run();
+  EXPECT_FALSE(host.rows()[0].verified);
+  EXPECT_EQ(host.rows()[0].reason,
+            "reached 15 of the 16 alive processors: the faults (1 link) cut root h0_0_0 off from the other 1");
 }
 
 TEST(WhatIfStudy, ARouterIsRefusedAsTheRootOfARootedCollective) {

@@ -130,5 +130,30 @@ TEST(ScheduleReport, SerializesAndMerges) {
   EXPECT_ERROR(Error, ScheduleReport::parse("1 2"), "\"1 2\"");
 }
 
+Transfer relayed(std::uint32_t step, NodeId from, NodeId to, Operand source, Operand keep, std::uint32_t message) {
+  return {step, from, to, source, keep == Operand::RELAY ? Merge::REPLACE : Merge::COMBINE, keep, message};
+}
+
+TEST(Schedule, ARelayForwardsEachMessageOnceAfterItArrives) {
+  // 0 — 1 — 2 with 1 a relay: 0's word reaches 2 through 1.
+  const std::vector<bool> relays = {false, true, false};
+  const Transfer in = relayed(0, 0, 1, Operand::ACC, Operand::RELAY, 7);
+  const Transfer out = relayed(1, 1, 2, Operand::RELAY, Operand::NONE, 7);
+  const Schedule ok(3, {in, out}, {}, relays);
+  EXPECT_TRUE(ok.relay(1));
+  EXPECT_FALSE(ok.relay(0));
+  // Sent before it arrived, never sent on, sent twice, or a relay's acc: all refused, naming the relay.
+  const Transfer early_in = relayed(1, 0, 1, Operand::ACC, Operand::RELAY, 7);
+  const Transfer early_out = relayed(0, 1, 2, Operand::RELAY, Operand::NONE, 7);
+  EXPECT_ERROR(ScheduleError, Schedule(3, {early_in, early_out}, {}, relays), "relay 1", "message 7",
+               "has not received");
+  EXPECT_ERROR(ScheduleError, Schedule(3, {in}, {}, relays), "relay 1", "never sends on message 7");
+  const Transfer again = relayed(2, 1, 0, Operand::RELAY, Operand::NONE, 7);
+  EXPECT_ERROR(ScheduleError, Schedule(3, {in, out, again}, {}, relays), "relay 1", "sent already");
+  const Transfer combining_in = relayed(0, 0, 1, Operand::ACC, Operand::NONE, 7);
+  EXPECT_ERROR(ScheduleError, Schedule(3, {combining_in, out}, {}, relays), "0 -> 1", "whole messages");
+  EXPECT_ERROR(ScheduleError, Schedule(3, {}, {{0, 1, Operand::SLOT_0}}, relays), "node 1", "relay");
+}
+
 }  // namespace
 }  // namespace starnet::algorithms::generic

@@ -25,6 +25,14 @@
 ///     all-to-all sends up the packets (u, d) with u inside subtree(v) and d outside, and down the
 ///     packets with u outside subtree(c) and d inside (every node keeps packets in transit in
 ///     scratch chunks, its own moved there at step 0).
+///   - routed tree (a platform whose routers only forward): the same blocks among the processors
+///     alone, on generic/routed_tree.hpp's processor tree, each message copied hop by hop through
+///     the routers into the same chunks (gather, scatter, all-gather); reduce-scatter is that
+///     all-gather run backwards as reverse_allgather() does, a router copying each message into
+///     scratch chunks of its own (one per message and block: two partial sums of one block may
+///     pass a router at once) and sending it on unchanged; all-to-all is the tree's, on the
+///     routed all-reduce's transfers, every node (routers too) keeping packets in transit in
+///     scratch chunks, up to MAX_TREE_ALLTOALL_NODES processors.
 ///   - reverse_allgather(): an all-gather in which no node receives a block twice, run backwards
 ///     (step T − 1 − t, every transfer reversed, every copy a reduction) is a reduce-scatter: the
 ///     transfers carrying block c form a tree into node c whose edges go up in time, so that each
@@ -39,10 +47,12 @@
 
 #include <starnet/algorithms/collective.hpp>
 #include <starnet/algorithms/generic/bfs_tree.hpp>
+#include <starnet/emulator/config.hpp>
 #include <starnet/algorithms/schedule/chunk_schedule.hpp>
 #include <starnet/topology/topology.hpp>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace starnet::algorithms::collectives {
@@ -75,6 +85,22 @@ inline constexpr NodeId MAX_TREE_ALLTOALL_NODES = 128;
 /// @param rule when given, set to the tree's parent rule (the shorter of the two, as the reduce plans choose).
 [[nodiscard]] schedule::Schedule tree_collective(const topology::Topology& topology, NodeId root, Collective collective,
                                                  unsigned ports, generic::ParentRule* rule = nullptr);
+
+/// The blocked collectives among the processors of a platform whose routers only forward
+/// (@p relays: one flag per node; ChunkRules' relays): the transfers of the routed word plan
+/// (generic/routed_tree.hpp, reduce, broadcast and all-reduce timing), each processor-tree edge's
+/// message carrying the blocks the tree method above gives it (up: the sender's subtree of
+/// processors; down: the receiver's, or for all-gather what its subtree lacks) hop by hop, a
+/// router copying what it receives and sending it on unchanged (reduce-scatter and all-to-all as
+/// the file comment says).
+/// @pre as tree_collective(), the root not a relay.
+/// @throws ScheduleError naming the topology for a word collective, or an all-to-all of more than
+/// MAX_TREE_ALLTOALL_NODES processors.
+/// @param variant when given, set to the word plan's variant.
+[[nodiscard]] schedule::Schedule routed_tree_collective(const topology::Topology& topology, NodeId root,
+                                                        Collective collective, const emulator::PortModel& ports,
+                                                        const std::vector<bool>& relays,
+                                                        std::string* variant = nullptr);
 
 /// The reduce-scatter that runs @p allgather backwards (the file comment).
 /// @throws ScheduleError when @p allgather is not a stepped all-gather whose transfers copy each

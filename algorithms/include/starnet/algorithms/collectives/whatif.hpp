@@ -40,10 +40,15 @@
 /// Complexity: per row, one plan (O(V log V + E)) or schedule (O(items)) and one emulation
 /// (O(transfers + items)); per topology and scenario one diameter (bounds.hpp). Memory
 /// O(V + E + items).
-/// Routers (of tiers, fattree, dragonfly, files) hold no value in the word collectives: they start
-/// with ⊕'s identity, so the result is over the processors' values, and a rooted collective refuses
-/// a router root. IMPORTANT: a router still relays partial results along a word plan's tree, and
-/// the blocked collectives give a router a block like any node.
+/// Routers (of tiers, fattree, dragonfly, files) take no part: the collective is among the
+/// processors, a router forwards each message it receives once, unchanged (no ⊕, no copy), and a
+/// rooted collective refuses a router root. The word collectives run as routed trees
+/// (generic/routed_tree.hpp: every router hop a transfer, the schedule's relays checked to forward
+/// only, every processor's final word checked, the routers' not); the bounds count the processors
+/// and their distances (bounds.hpp, "With relays"); the blocked collectives run as the routed
+/// trees' transfers carrying blocks (block_collectives.hpp, routed_tree_collective), one block per
+/// processor. IMPORTANT: with routers the other algorithms and the optimal search are rows "not
+/// applicable" (they take every node as a participant).
 ///
 /// Usage:
 /// @code
@@ -80,7 +85,7 @@ using topology::NodeId;
 inline constexpr std::uint64_t MAX_EXCHANGE_PACKET_HOPS = 200'000'000;
 
 /// The word each node of @p topology starts a word collective with: values.of(v) on a processor,
-/// ⊕'s identity on a router (which holds no value), so that the result is over the processors.
+/// ⊕'s identity on a router (which holds no value and never sends it).
 /// O(V).
 [[nodiscard]] std::vector<std::uint64_t> word_values(const topology::Topology& topology, const star::Values& values,
                                                      Op op);
@@ -127,8 +132,10 @@ struct WhatIfRow {
   std::vector<std::string> failed_node_list;
   std::uint64_t total_nodes = 0;  ///< of the intact topology
   std::uint64_t nodes = 0;        ///< nodes the algorithm ran on (what the root reaches)
+  std::uint64_t processors = 0;   ///< of those, the participants: all but the routers
   std::uint64_t links = 0;
   std::uint64_t alive_nodes = 0;  ///< nodes that did not fail
+  std::uint64_t alive_processors = 0;  ///< processors that did not fail (all nodes without routers)
   bool connected = true;          ///< the root reaches every alive node
   std::string root;               ///< name of the root
   Rational diameter;              ///< hops (of the network the row ran on)

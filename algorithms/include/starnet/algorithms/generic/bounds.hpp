@@ -29,6 +29,13 @@
 /// the weighted diameter Σ cost along a shortest path when timed), reduce and broadcast the
 /// eccentricity of the root.
 ///
+/// With relays (routers that forward each message once, unchanged: schedule.hpp), N counts the
+/// processors only, and distances are between processors: a router neither combines (m_t as
+/// above) nor copies (the informed processors still grow at most (k+1)-fold a step), and a word
+/// still crosses every link of its route. The half-duplex "+1" does not follow — in the step that
+/// fills the last processors a router, which need not end full, may be the one sending — so it is
+/// dropped.
+///
 /// Complexity: eccentricity O(V + E) (hops) or O(E log V) rational operations (weighted);
 /// diameter: one eccentricity for a vertex-transitive topology, all pairs when the work fits
 /// MAX_DIAMETER_WORK, else a lower estimate from a few sweeps (reported as inexact).
@@ -43,6 +50,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 namespace starnet::algorithms::generic {
 
@@ -58,10 +66,12 @@ struct StepBound {
   [[nodiscard]] std::uint64_t value() const { return std::max(counting, distance); }
 };
 
-/// The step bound of the file comment. @param distance the diameter for all-reduce, the root's
-/// eccentricity otherwise. @pre nodes ≥ 1, ports.ports ≥ 1.
+/// The step bound of the file comment. @param nodes the participants (processors, with relays);
+/// @param distance the diameter for all-reduce, the root's eccentricity otherwise (between
+/// participants); @param relays whether routers relay (no half-duplex "+1").
+/// @pre nodes ≥ 1, ports.ports ≥ 1.
 [[nodiscard]] StepBound step_lower_bound(Collective collective, const emulator::PortModel& ports, NodeId nodes,
-                                         std::uint64_t distance);
+                                         std::uint64_t distance, bool relays = false);
 
 struct TimeBound {
   Rational counting;  ///< c_min·⌈log_{k+1} N⌉
@@ -73,8 +83,10 @@ struct TimeBound {
 [[nodiscard]] TimeBound time_lower_bound(const emulator::PortModel& ports, NodeId nodes, const Rational& min_cost,
                                          const Rational& distance);
 
-/// Largest distance from @p v to a node it reaches: hops, or Σ link_cost when @p weighted.
-[[nodiscard]] Rational eccentricity(const topology::Topology& topology, NodeId v, bool weighted);
+/// Largest distance from @p v to a node it reaches that is not a relay (@p relays: one flag per
+/// node, or empty for none): hops, or Σ link_cost when @p weighted.
+[[nodiscard]] Rational eccentricity(const topology::Topology& topology, NodeId v, bool weighted,
+                                    const std::vector<bool>& relays = {});
 
 struct Diameter {
   Rational value;
@@ -88,7 +100,10 @@ struct Diameter {
 /// pairs when the work fits MAX_DIAMETER_WORK, else none. @pre every node reaches every other.
 [[nodiscard]] std::optional<Rational> mean_status(const topology::Topology& topology, bool vertex_transitive);
 
-/// The diameter of a connected topology (file comment).
-[[nodiscard]] Diameter diameter(const topology::Topology& topology, bool weighted, bool vertex_transitive);
+/// The diameter of a connected topology (file comment): the largest distance between two nodes
+/// that are not relays (@p relays as for eccentricity(); with relays the sweeps start from the
+/// first processor and go from processor to processor).
+[[nodiscard]] Diameter diameter(const topology::Topology& topology, bool weighted, bool vertex_transitive,
+                                const std::vector<bool>& relays = {});
 
 }  // namespace starnet::algorithms::generic

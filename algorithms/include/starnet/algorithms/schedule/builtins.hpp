@@ -29,6 +29,7 @@ namespace starnet::algorithms::schedule {
 /// The star all-to-all broadcast (NODUP) as an all-gather with one chunk per node.
 [[nodiscard]] Schedule star_broadcast_schedule(const topology::StarGraph& g);
 /// A what-if word plan of @p collective (allreduce, reduce or broadcast) as a schedule.
+/// @throws ScheduleError for a plan with relays (a chunk schedule checks every node).
 [[nodiscard]] Schedule word_plan_schedule(const generic::Schedule& plan, Collective collective, std::uint32_t root);
 
 }  // namespace starnet::algorithms::schedule
