@@ -162,14 +162,14 @@ def test_whatif_over_the_matched_sizes_of_the_docs_comparison():
 def test_whatif_total_exchange_over_the_matched_sizes_of_the_docs_comparison():
     # The total-exchange column at about 120 processors (docs/whatif.md): the fewest steps of a
     # verified row; the pancake and bubble-sort graphs by their combining exchanges, fat-tree and
-    # dragonfly none (208 and 144 nodes with the routers: the tree's all-to-all is built up to 128).
+    # dragonfly by routed trees among their 128 and 108 processors (routers only forward).
     frame = starnet.whatif(collective="alltoall", topologies=MATCHED_120)
     expected = cli_json("whatif", "--collective", "alltoall", "--topologies", ",".join(MATCHED_120))
     assert stable(frame.attrs["document"]) == stable(expected)
     verified = frame[frame["verified"].astype(bool)]
     steps = verified.groupby("topology", sort=False)["steps"].min()
     assert dict(steps) == {"star:5": 9, "pancake:5": 8, "bubblesort:5": 10, "nkstar:6:3": 22, "arrangement:6:3": 24,
-                           "torus:4x5x6": 12, "hypercube:7": 7}
+                           "torus:4x5x6": 12, "hypercube:7": 7, "fattree:8": 64, "dragonfly:4:3:2": 50}
     best = verified.loc[verified.groupby("topology", sort=False)["steps"].idxmin()]
     assert list(best["algorithm"][:3]) == ["combining", "combining", "combining"]
 
