@@ -86,10 +86,10 @@ int run_steady(api::Collective collective, const SteadyOptions& o) {
   request.targets = api::split_list(o.targets);
   request.participants = api::split_list(o.participants);
   request.target = o.target;
-  request.message_size = o.message_size;
-  request.task_work = o.task_work;
-  request.period = o.period;
-  request.emulate = o.emulate;
+  request.message_size = api::parse_number(o.message_size, "message_size", 0, /*strictly=*/true);
+  request.task_work = api::parse_number(o.task_work, "task_work", 0, /*strictly=*/true);
+  if (!o.period.empty()) request.period = api::parse_number(o.period, "period", 0, /*strictly=*/true);
+  if (!o.emulate.empty()) request.emulate = api::parse_number(o.emulate, "emulate", 0, /*strictly=*/true);
   request.iteration_limit = o.iteration_limit;
   request.whole_messages = o.whole_messages;
   request.trace = !o.gantt.empty() || o.trace.wanted();

@@ -11,14 +11,19 @@ namespace {
 
 namespace ss = algorithms::steady_state;
 
-std::optional<mpq_class> positive_or_none(const std::string& text, const char* setting) {
-  if (text.empty()) return std::nullopt;
-  return ss::to_mpq(parse_number(text, setting, 0, /*strictly=*/true));
+/// @p value (> 0) as GMP's rational, or none. @throws UsageError about @p setting when ≤ 0.
+std::optional<mpq_class> positive_or_none(const std::optional<Rational>& value, const char* setting) {
+  if (!value) return std::nullopt;
+  if (!(*value > 0)) throw UsageError(Setting{setting, value->to_string()}, "expected a number > 0");
+  return ss::to_mpq(*value);
 }
 
 ss::ReduceCosts reduce_costs(const SteadyRequest& r) {
-  const Rational size = parse_number(r.message_size, "message_size", 0, /*strictly=*/true);
-  const Rational work = parse_number(r.task_work, "task_work", 0, /*strictly=*/true);
+  const Rational size = r.message_size;
+  const Rational work = r.task_work;
+  for (const auto& [name, value] : {std::pair{"message_size", &size}, std::pair{"task_work", &work}}) {
+    if (!(*value > 0)) throw UsageError(Setting{name, value->to_string()}, "expected a number > 0");
+  }
   return {[size](int, int) { return size; }, [work](int, int, int) { return work; }};
 }
 

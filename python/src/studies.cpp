@@ -154,8 +154,8 @@ py::object worst_cases(const py::object& progress) {
 py::tuple steady(const std::string& collective, const api::TopologyRef& topology, const std::string& source,
                  const std::vector<std::string>& sources, const std::vector<std::string>& targets,
                  const std::vector<std::string>& participants, const std::string& target,
-                 const std::string& message_size, const std::string& task_work, const std::string& period,
-                 const std::string& emulate, const py::object& iteration_limit, const py::object& whole_messages,
+                 const py::object& message_size, const py::object& task_work, const py::object& period,
+                 const py::object& emulate, const py::object& iteration_limit, const py::object& whole_messages,
                  const py::object& trace_value, const py::object& progress) {
   const bool trace = flag(trace_value, "trace");
   api::SteadyRequest r;
@@ -166,10 +166,11 @@ py::tuple steady(const std::string& collective, const api::TopologyRef& topology
   r.targets = targets;
   r.participants = participants;
   r.target = target;
-  r.message_size = message_size;
-  r.task_work = task_work;
-  r.period = period;
-  r.emulate = emulate;
+  // None: the api's default.
+  if (!message_size.is_none()) r.message_size = exact(message_size, "message_size", true);
+  if (!task_work.is_none()) r.task_work = exact(task_work, "task_work", true);
+  if (!period.is_none()) r.period = exact(period, "period", true);
+  if (!emulate.is_none()) r.emulate = exact(emulate, "emulate", true);
   r.iteration_limit = small_count(iteration_limit, "iteration_limit");
   r.whole_messages = flag(whole_messages, "whole_messages");
   r.trace = trace;

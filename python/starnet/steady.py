@@ -19,16 +19,12 @@ def _names(value):
     return [str(v) for v in value]
 
 
-def _run(collective, topology, source="", sources=(), targets=(), participants=(), target="", message_size=1,
-         task_work=1, period=None, emulate=None, iteration_limit=0, whole_messages=False, trace=False, progress=False):
-    from ._topology import _exact_text
-
+def _run(collective, topology, source="", sources=(), targets=(), participants=(), target="", message_size=None,
+         task_work=None, period=None, emulate=None, iteration_limit=0, whole_messages=False, trace=False, progress=False):
     with progress_bar(progress, f"steady {collective}") as bar:
         doc, columns, intervals = _core.steady(
             collective, topology_ref(topology), str(source), _names(sources), _names(targets), _names(participants),
-            str(target), _exact_text(message_size, "message_size"), _exact_text(task_work, "task_work"),
-            "" if period is None else _exact_text(period, "period"),
-            "" if emulate is None else _exact_text(emulate, "emulate"), iteration_limit, whole_messages, trace, bar)
+            str(target), message_size, task_work, period, emulate, iteration_limit, whole_messages, trace, bar)
     shown = topology if isinstance(topology, Topology) else Topology._of(topology_ref(topology))
     return RunResult(doc, columns, intervals, shown)
 
@@ -56,11 +52,12 @@ def gossip(topology, sources, targets, period=None, emulate=None, iteration_limi
                 iteration_limit=iteration_limit, whole_messages=whole_messages, trace=trace, progress=progress)
 
 
-def reduce(topology, participants, target, message_size=1, task_work=1, period=None, emulate=None,
+def reduce(topology, participants, target, message_size=None, task_work=None, period=None, emulate=None,
            iteration_limit=0, whole_messages=False, trace=False, progress=False):
     """A series of reduces v_0 ⊕ … ⊕ v_N (⊕ associative, not commutative) of the values held by
     ``participants`` (in that order) to ``target``; every partial result has size ``message_size``,
-    every task work ``task_work``. Result as :func:`scatter` (``trees`` instead of ``routes``)."""
+    every task work ``task_work`` (exact, > 0; left out: 1). Result as :func:`scatter` (``trees``
+    instead of ``routes``)."""
     return _run("reduce", topology, participants=participants, target=target, message_size=message_size,
                 task_work=task_work, period=period, emulate=emulate, iteration_limit=iteration_limit,
                 whole_messages=whole_messages, trace=trace, progress=progress)

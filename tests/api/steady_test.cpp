@@ -4,6 +4,7 @@
 #include "starnet_test_paths.hpp"
 #include "../core/expect_error.hpp"
 
+#include <starnet/api/settings.hpp>
 #include <starnet/api/steady.hpp>
 #include <starnet/core/error.hpp>
 
@@ -40,8 +41,8 @@ TEST(RunSteady, Figure2ScatterIsOneHalfCertifiedByItsDual) {
 
 TEST(RunSteady, AFixedPeriodScheduleAndTheOptimalOneEachDeliverWhatTheyPromise) {
   auto request = figure2_scatter();
-  request.period = "7/2";
-  request.emulate = "70";
+  request.period = Rational(7, 2);
+  request.emulate = Rational(70);
   const auto r = run_steady(request);
   ASSERT_NE(r.optimal, nullptr);
   ASSERT_NE(r.fixed, nullptr);
@@ -69,11 +70,12 @@ TEST(RunSteady, Figure6ReduceIsOnePerTimeUnit) {
 
 TEST(RunSteady, RefusesBadSettingsNamingThem) {
   auto r = figure2_scatter();
-  r.period = "0";
+  r.period = Rational(0);
   EXPECT_ERROR(UsageError, (void)run_steady(r), "period 0", "> 0");
   r = figure2_scatter();
-  r.emulate = "soon";
-  EXPECT_ERROR(UsageError, (void)run_steady(r), "emulate soon", "not a number");
+  r.emulate = Rational(-1);
+  EXPECT_ERROR(UsageError, (void)run_steady(r), "emulate -1", "> 0");
+  EXPECT_ERROR(UsageError, (void)parse_number("soon", "emulate", 0, true), "emulate soon", "not a number");
   r = figure2_scatter();
   r.trace = true;
   EXPECT_ERROR(UsageError, (void)run_steady(r), "trace", "emulate");

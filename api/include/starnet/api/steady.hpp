@@ -34,10 +34,10 @@ struct SteadyRequest {
   std::vector<std::string> targets;       ///< scatter, gossip
   std::vector<std::string> participants;  ///< reduce, in the order of ⊕
   std::string target;                     ///< reduce
-  std::string message_size = "1";         ///< reduce: every partial result's size
-  std::string task_work = "1";            ///< reduce: every task's work
-  std::string period;                     ///< also the fixed-period schedule of this period (empty: none)
-  std::string emulate;                    ///< run the schedule for this horizon K (empty: not)
+  Rational message_size = 1;              ///< reduce: every partial result's size, > 0
+  Rational task_work = 1;                 ///< reduce: every task's work, > 0
+  std::optional<Rational> period;         ///< also the fixed-period schedule of this period (> 0)
+  std::optional<Rational> emulate;        ///< run the schedule for this horizon K (> 0)
   int iteration_limit = 0;                ///< GLPK's simplex (0: none)
   bool whole_messages = false;
   bool trace = false;  ///< keep the emulated run's events
