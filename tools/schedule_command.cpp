@@ -99,12 +99,7 @@ int run(const RunOptions& o) {
   request.schedule = api::load_schedule(o.file, o.topology);
   if (!o.gantt.empty()) api::require_gantt_rows(*request.schedule.topology);
   request.ports = o.ports.model();
-  if (o.costs != "unit" && o.costs != "topology") {
-    throw UsageError(fmt::format("--costs {}: expected unit (one step per transfer) or topology (timed: the links' "
-                                 "latency + size × cost, α–β)",
-                                 o.costs));
-  }
-  request.timed = o.costs == "topology";
+  request.timed = api::parse_run_costs(o.costs) == api::RunCosts::TOPOLOGY;
   if (!o.checking.empty()) request.checking = api::parse_checking(o.checking);
   request.chunk_size = api::parse_number(o.chunk_size, "chunk_size", 0, /*strictly=*/true);
   if (!o.latency.empty()) request.latency = api::parse_number(o.latency, "latency", 0);

@@ -71,12 +71,6 @@ std::unique_ptr<emulator::Engine<Rational>> engine_of(const EngineChoice& choice
 
 }  // namespace
 
-EmulateCosts parse_emulate_costs(std::string_view text) {
-  if (text == "unit") return EmulateCosts::UNIT;
-  if (text == "topology") return EmulateCosts::TOPOLOGY;
-  throw UsageError(Setting{"costs", std::string(text)}, "expected unit or topology");
-}
-
 EmulateResult emulate(const EmulateRequest& request) {
   const StopScope scope;
   if (!request.programs) throw UsageError(Setting{"programs", ""}, "expected a node program");

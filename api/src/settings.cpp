@@ -110,6 +110,13 @@ Rational parse_scientific(std::string_view text, std::string_view setting) {
 
 }  // namespace
 
+RunCosts parse_run_costs(std::string_view text) {
+  if (text == "unit") return RunCosts::UNIT;
+  if (text == "topology") return RunCosts::TOPOLOGY;
+  throw UsageError(Setting{"costs", std::string(text)},
+                   "expected unit (one step per transfer) or topology (timed: the links' α–β costs)");
+}
+
 emulator::Checking parse_checking(std::string_view text, std::string_view setting) {
   if (text == "strict") return emulator::Checking::STRICT;
   if (text == "arbitrated") return emulator::Checking::ARBITRATED;

@@ -250,10 +250,7 @@ py::tuple run_schedule(const api::LoadedSchedule& l, const py::object& ports, co
   request.schedule = l;
   request.ports = api::port_model(port_count(ports), duplex);
   if (checking) request.checking = api::parse_checking(*checking);
-  if (costs != "unit" && costs != "topology") {
-    throw UsageError(Setting{"costs", costs}, "expected unit (one step per transfer) or topology (timed, α–β)");
-  }
-  request.timed = costs == "topology";
+  request.timed = api::parse_run_costs(costs) == api::RunCosts::TOPOLOGY;
   request.chunk_size = api::parse_number(chunk_size, "chunk_size", 0, /*strictly=*/true);
   request.op = api::parse_op(text(op, "op"));
   request.values = api::parse_values(text(values, "values"));

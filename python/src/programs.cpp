@@ -251,7 +251,7 @@ py::tuple emulate(const api::TopologyRef& topology, py::list nodes, const py::ob
   request.ports = port_count(ports);
   request.duplex = duplex;
   request.checking = checking;
-  request.costs = api::parse_emulate_costs(costs);
+  request.costs = api::parse_run_costs(costs);
   if (latency) request.latency = api::parse_number(*latency, "latency");
   if (bandwidth) request.bandwidth = api::parse_number(*bandwidth, "bandwidth", 0, /*strictly=*/true);
   request.trace = trace;

@@ -144,7 +144,7 @@ TEST(Emulate, ABadSettingIsNamed) {
   EXPECT_EQ(with([](EmulateRequest& r) { r.checking = "lenient"; }), "checking=lenient");
   EXPECT_EQ(with([](EmulateRequest& r) { r.bandwidth = Rational(0); }), "bandwidth=0");
   EXPECT_EQ(with([](EmulateRequest& r) { r.programs = nullptr; }), "programs=");
-  EXPECT_EQ(setting_of([] { (void)parse_emulate_costs("free"); }), "costs=free");
+  EXPECT_EQ(setting_of([] { (void)parse_run_costs("free"); }), "costs=free");
 }
 
 }  // namespace

@@ -21,6 +21,7 @@
 /// port model, finished, and stayed within max_steps.
 
 #include <starnet/api/engine.hpp>
+#include <starnet/api/settings.hpp>
 #include <starnet/api/topology.hpp>
 #include <starnet/core/rational.hpp>
 #include <starnet/emulator/engine.hpp>
@@ -43,11 +44,8 @@ using emulator::NodeProgram;
 using emulator::NodeRange;
 using emulator::ProgramFactory;
 
-/// What a transfer costs: one step each (unit), the topology's link costs, speeds and latencies
-/// (timed), or α–β on every link (timed: latency and bandwidth).
-enum class EmulateCosts : std::uint8_t { UNIT, TOPOLOGY };
-/// "unit" or "topology". @throws UsageError about setting "costs".
-[[nodiscard]] EmulateCosts parse_emulate_costs(std::string_view text);
+/// What a transfer costs (api/settings.hpp: RunCosts).
+using EmulateCosts = RunCosts;
 
 struct EmulateRequest {
   EmulateRequest(TopologyRef on, emulator::ProgramFactory factory)

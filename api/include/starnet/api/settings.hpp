@@ -76,6 +76,13 @@ inline constexpr std::array<std::string_view, 3> VALUES_NAMES = {"index", "rank"
 [[nodiscard]] Rational parse_number(std::string_view text, std::string_view setting, Rational at_least = 0,
                                     bool strictly = false);
 
+/// What a transfer of a node program or a schedule costs: one step each (unit), or the topology's
+/// link costs, speeds and latencies — α–β on every link where latency and bandwidth are given
+/// (timed).
+enum class RunCosts : std::uint8_t { UNIT, TOPOLOGY };
+/// "unit" or "topology". @throws UsageError about setting "costs".
+[[nodiscard]] RunCosts parse_run_costs(std::string_view text);
+
 /// "strict" or "arbitrated" (emulator/config.hpp). @throws UsageError about @p setting otherwise.
 [[nodiscard]] emulator::Checking parse_checking(std::string_view text, std::string_view setting = "checking");
 
