@@ -16,6 +16,7 @@
 
 #include <boost/range/iterator_range.hpp>
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <array>
 #include <cmath>
@@ -210,9 +211,11 @@ struct TempFile {
   }
 };
 
-/// Runs Graphviz (`dot -K<engine> -Tsvg`) on @p dot and returns the SVG.
+/// Runs Graphviz (`dot -K<engine> -T<format>`) on @p dot and returns what it wrote, which must
+/// contain @p complete (the end of a whole document).
 /// @throws Error (exit 3) when Graphviz is missing or fails, with what it printed.
-std::string run_graphviz(const std::string& engine, bool pinned, const std::string& dot, const std::string& spec) {
+std::string run_graphviz(const std::string& engine, bool pinned, const std::string& dot, const std::string& spec,
+                         const char* format, const char* complete) {
   std::string name = (std::filesystem::temp_directory_path() / "starnet_draw_XXXXXX").string();
   const int fd = ::mkstemp(name.data());
   if (fd < 0)
@@ -227,7 +230,7 @@ std::string run_graphviz(const std::string& engine, bool pinned, const std::stri
     if (!file) throw Error("drawing: cannot write the graph for Graphviz to " + input.path);
   }
   const std::string cmd =
-      fmt::format("dot -K{} -Tsvg {} '{}' 2>'{}'", engine, pinned ? "-n2" : "", input.path, errors.path);
+      fmt::format("dot -K{} -T{} {} '{}' 2>'{}'", engine, format, pinned ? "-n2" : "", input.path, errors.path);
   FILE* pipe = ::popen(cmd.c_str(), "r");
   if (pipe == nullptr) throw Error("drawing: cannot start Graphviz (" + cmd + ")");
   std::string svg;
@@ -240,7 +243,7 @@ std::string run_graphviz(const std::string& engine, bool pinned, const std::stri
   err << std::ifstream(errors.path).rdbuf();
   if (code == 127)
     throw Error("drawing: Graphviz's `dot` is not installed (tools/bootstrap installs the graphviz package)");
-  if (code != 0 || svg.find("</svg>") == std::string::npos) {
+  if (code != 0 || svg.find(complete) == std::string::npos) {
     throw Error(
         fmt::format("drawing: Graphviz ({} layout) failed on {} (exit {}): {}", engine, spec, code, err.str()));
   }
@@ -249,19 +252,30 @@ std::string run_graphviz(const std::string& engine, bool pinned, const std::stri
 
 }  // namespace
 
-TopologyDrawing draw_topology(const TopologyRef& t, std::string_view layout) {
+namespace {
+
+/// What both calls draw: the platform, its family, the engine and the styled DOT text.
+struct Prepared {
+  std::shared_ptr<const topology::Platform> platform;
+  topology::Spec spec;
+  std::string engine;
+  bool pinned = false;
+  std::string dot;
+};
+
+Prepared prepare(const TopologyRef& t, std::string_view layout) {
   if (std::find(std::begin(DRAW_LAYOUTS), std::end(DRAW_LAYOUTS), layout) == std::end(DRAW_LAYOUTS)) {
     throw UsageError(Setting{"layout", std::string(layout)},
                      "not a layout (expected auto, or a Graphviz engine: dot, neato, circo, fdp, twopi)");
   }
   const std::string& name = t.spec();
-  topology::Spec spec;
-  spec.family = "other";  // a topology built in memory has no family
+  Prepared p;
+  p.spec.family = "other";  // a topology built in memory has no family
   if (t.from_spec()) {
     try {
-      spec = topology::parse_spec(name);
+      p.spec = topology::parse_spec(name);
     } catch (const TopologyError&) {
-      spec.family = "other";  // a file
+      p.spec.family = "other";  // a file
     }
   }
   const auto too_many = [&](std::uint64_t nodes, std::string_view example) {
@@ -269,20 +283,103 @@ TopologyDrawing draw_topology(const TopologyRef& t, std::string_view layout) {
                                   "as a DOT, GraphML or SimGrid file instead",
                                   name, nodes, MAX_DRAW_NODES, example));
   };
-  if (spec.family == "star") {
+  if (p.spec.family == "star") {
     // Check the size before materialising: star:8 would be built (40,320 nodes) only to be refused.
-    const topology::StarGraph sg(topology::star_dimension(spec));
+    const topology::StarGraph sg(topology::star_dimension(p.spec));
     if (sg.size() > MAX_DRAW_NODES) throw too_many(sg.size(), "; star:5 has 120");
   }
-  const auto platform = t.platform();
-  if (platform->num_nodes() > MAX_DRAW_NODES) throw too_many(platform->num_nodes(), "");
+  p.platform = t.platform();
+  if (p.platform->num_nodes() > MAX_DRAW_NODES) throw too_many(p.platform->num_nodes(), "");
+  p.pinned = layout == "auto" && p.spec.family == "star";
+  p.engine = layout == "auto" ? auto_engine(p.spec.family) : std::string(layout);
+  p.dot = styled_dot(*p.platform, p.spec, p.pinned);
+  return p;
+}
+
+/// Graphviz's points of a `pos` attribute ("x,y x,y …", an edge's "e,x,y"/"s,x,y" ends too),
+/// from the bounding box's left edge @p left with y turned downwards from its @p top.
+std::vector<Point> pos_points(const std::string& pos, double left, double top) {
+  std::vector<Point> out;
+  std::optional<Point> end;
+  std::istringstream in(pos);
+  std::string token;
+  while (in >> token) {
+    const bool is_end = token.rfind("e,", 0) == 0;
+    if (is_end || token.rfind("s,", 0) == 0) token = token.substr(2);
+    double x = 0;
+    double y = 0;
+    if (std::sscanf(token.c_str(), "%lf,%lf", &x, &y) != 2) continue;
+    const Point p{x - left, top - y};
+    if (is_end) {
+      end = p;
+    } else {
+      out.push_back(p);
+    }
+  }
+  if (end) out.push_back(*end);
+  return out;
+}
+
+}  // namespace
+
+TopologyDrawing draw_topology(const TopologyRef& t, std::string_view layout) {
+  const Prepared p = prepare(t, layout);
   TopologyDrawing d;
-  d.pinned = layout == "auto" && spec.family == "star";
-  d.engine = layout == "auto" ? auto_engine(spec.family) : std::string(layout);
-  d.nodes = platform->num_nodes();
-  d.links = platform->num_links();
-  d.svg = run_graphviz(d.engine, d.pinned, styled_dot(*platform, spec, d.pinned), name);
+  d.pinned = p.pinned;
+  d.engine = p.engine;
+  d.nodes = p.platform->num_nodes();
+  d.links = p.platform->num_links();
+  d.svg = run_graphviz(d.engine, d.pinned, p.dot, t.spec(), "svg", "</svg>");
   return d;
+}
+
+TopologyLayout topology_layout(const TopologyRef& t, std::string_view layout) {
+  const Prepared p = prepare(t, layout);
+  const auto& g = p.platform->graph();
+  const auto doc = nlohmann::json::parse(run_graphviz(p.engine, p.pinned, p.dot, t.spec(), "json0", "}"));
+  TopologyLayout out;
+  out.engine = p.engine;
+  out.pinned = p.pinned;
+  out.directed = p.platform->directed();
+  out.title = fmt::format("{}: {}, {}", p.platform->name(), plural(p.platform->num_nodes(), "node", "nodes"),
+                          plural(p.platform->num_links(), "link", "links"));
+  double left = 0;
+  double bottom = 0;
+  double right = 0;
+  double top = 0;
+  (void)std::sscanf(doc.at("bb").get<std::string>().c_str(), "%lf,%lf,%lf,%lf", &left, &bottom, &right, &top);
+  out.width = right - left;
+  out.height = top - bottom;
+  std::map<std::string, std::size_t> index;
+  for (const auto v : boost::make_iterator_range(boost::vertices(g))) {
+    index[g[v].name] = out.nodes.size();
+    out.nodes.push_back({g[v].name, 0, 0, g[v].role == topology::Role::ROUTER});
+  }
+  // Graphviz numbers its objects (sub-star outlines and captions among them) and edges refer to them.
+  std::map<long, std::size_t> node_of;
+  for (const auto& o : doc.value("objects", nlohmann::json::array())) {
+    const auto it = o.contains("name") && o.contains("pos") ? index.find(o["name"].get<std::string>()) : index.end();
+    if (it == index.end()) continue;
+    const auto at = pos_points(o["pos"].get<std::string>(), left, top);
+    if (!at.empty()) out.nodes[it->second].x = at.front().x, out.nodes[it->second].y = at.front().y;
+    node_of[o.at("_gvid").get<long>()] = it->second;
+  }
+  for (const auto& e : doc.value("edges", nlohmann::json::array())) {
+    const auto u = node_of.find(e.at("tail").get<long>());
+    const auto v = node_of.find(e.at("head").get<long>());
+    if (u == node_of.end() || v == node_of.end()) continue;
+    out.links.push_back({u->second, v->second, e.value("color", std::string(UNCOLOURED_LINK)),
+                         pos_points(e.value("pos", std::string()), left, top)});
+  }
+  std::set<int> dims;
+  for (const auto e : boost::make_iterator_range(boost::edges(g))) {
+    if (g[e].dimension > 0) dims.insert(g[e].dimension);
+  }
+  for (const int d : dims) {
+    out.legend.push_back({LINK_PALETTE[static_cast<std::size_t>(d - *dims.begin()) % LINK_PALETTE.size()],
+                          p.spec.family == "star" ? star_link_legend(d) : fmt::format("dimension {}", d)});
+  }
+  return out;
 }
 
 }  // namespace starnet::api

@@ -152,6 +152,28 @@ void bind_topology_and_star(py::module_& m) {
         const auto e = api::export_topology(t, std::string_view(format));
         return py::make_tuple(e.text, e.verified, e.problem);
       })
+      .def("layout",
+           [](const api::TopologyRef& t, const std::string& layout) {
+             const auto l = run_interruptibly<api::TopologyLayout>([t, layout] { return api::topology_layout(t, layout); },
+                                                                   py::none());
+             py::list nodes;
+             for (const auto& n : l.nodes) nodes.append(py::make_tuple(n.name, n.x, n.y, n.router));
+             py::list links;
+             for (const auto& k : l.links) {
+               py::list path;
+               for (const auto& p : k.path) path.append(py::make_tuple(p.x, p.y));
+               links.append(py::make_tuple(k.u, k.v, k.colour, path));
+             }
+             py::dict out;
+             out["title"] = l.title;
+             out["width"] = l.width;
+             out["height"] = l.height;
+             out["directed"] = l.directed;
+             out["nodes"] = nodes;
+             out["links"] = links;
+             out["legend"] = l.legend;
+             return out;
+           })
       .def("svg", [](const api::TopologyRef& t, const std::string& layout) {
         return run_interruptibly<api::TopologyDrawing>([t, layout] { return api::draw_topology(t, layout); },
                                                        py::none()).svg;
@@ -160,20 +182,6 @@ void bind_topology_and_star(py::module_& m) {
         arg("nodes"), arg("name"));
   m.attr("LINK_PALETTE") = std::vector<std::string>(api::LINK_PALETTE.begin(), api::LINK_PALETTE.end());
   m.def("table1", [] { return document([] { return api::topology_table1().to_json(); }); });
-  m.def("star_layout", [](int n) {
-    // The layout the teaching pages draw S_n with (api/star_layout.hpp), in points.
-    const auto layout = api::star_layout(n, {.node_radius = 24, .gap = 24, .pair_gap = 24, .margin = 30,
-                                             .clearance = 30});
-    py::list nodes;
-    for (const auto& p : layout.nodes) nodes.append(py::make_tuple(p.x, p.y));
-    py::list links;
-    for (const auto& l : layout.links) {
-      py::list bends;
-      for (const auto& b : l.bends) bends.append(py::make_tuple(b.x, b.y));
-      links.append(py::make_tuple(l.u, l.v, l.dimension, bends));
-    }
-    return py::make_tuple(nodes, links, std::vector<std::string>(api::LINK_PALETTE.begin(), api::LINK_PALETTE.end()));
-  });
   m.def(
       "keygen",
       [](const py::object& path) {

@@ -1,9 +1,10 @@
-"""Pictures as matplotlib figures: Gantt charts of runs and drawings of topologies."""
+"""Pictures as matplotlib figures, each the last step of an api call both faces share: the Gantt
+chart of a run (api/gantt.hpp) and the drawing of a topology (api/drawing.hpp)."""
 
 __all__ = ["gantt", "draw_topology"]
 
-# S_5 (120 nodes) is the largest star graph the layout draws readably (docs/viz.md).
-_STAR_LAYOUT_NODES = 120
+# Up to this many nodes a drawing writes each node's name in it (more would not read).
+_LABELLED_NODES = 64
 # Up to this many bars a Gantt chart writes each message's peer in its bar (more would not read).
 _MAX_LABELLED_BARS = 400
 
@@ -67,46 +68,33 @@ def gantt(chart, ax=None, max_rows=None):
     return fig
 
 
-def _draw_star(topology, ax, show):
-    """S_n as the teaching pages draw it (the extension's layout): sub-stars on circles, links
-    coloured by dimension, bent around the nodes they do not join."""
-    from . import _core
-
-    n = int(topology.spec.split(":")[1])
-    nodes, links, palette = _core.star_layout(n)
-    names = topology.node_names()
-    for u, v, k, bends in links:
-        points = [nodes[u], *bends, nodes[v]]
-        ax.plot([p[0] for p in points], [p[1] for p in points], color=palette[k - 2], linewidth=1.2, zorder=1)
-    ax.scatter([p[0] for p in nodes], [p[1] for p in nodes], s=420 if show else 60, color="#FFFFFF",
-               edgecolors="#333333", zorder=2)
+def draw_topology(topology, ax=None, labels=None, layout="auto"):
+    """The drawing of ``starnet topo draw`` (api/drawing.hpp) as a matplotlib Figure: Graphviz's
+    positions for the same DOT graph (star graphs at their sub-star layout, links bent around the
+    nodes they do not join), links coloured by dimension with their legend, routers as grey squares."""
+    layout = topology._ref.layout(layout)
+    nodes, links = layout["nodes"], layout["links"]
+    fig, ax = _figure(ax, 7, 7 * layout["height"] / max(layout["width"], 1))
+    show = labels if labels is not None else len(nodes) <= _LABELLED_NODES
+    for u, v, colour, path in links:
+        points = path or [nodes[u][1:3], nodes[v][1:3]]
+        ax.plot([p[0] for p in points], [p[1] for p in points], color=colour, linewidth=1.2, zorder=1)
+    for router in (False, True):
+        chosen = [n for n in nodes if n[3] == router]
+        if chosen:
+            ax.scatter([n[1] for n in chosen], [n[2] for n in chosen], s=420 if show else 60, zorder=2,
+                       marker="s" if router else "o", color="#dddddd" if router else "#ffffff", edgecolors="#333333")
     if show:
-        for (x, y), name in zip(nodes, names):
+        for name, x, y, _ in nodes:
             ax.text(x, y, name, ha="center", va="center", fontsize=7, zorder=3)
-    for k in range(2, n + 1):
-        ax.plot([], [], color=palette[k - 2], label=f"link {k}")
-    ax.legend(loc="upper right", fontsize="small")
-    ax.invert_yaxis()
+    for colour, text in layout["legend"]:
+        ax.plot([], [], color=colour, label=text)
+    if layout["legend"]:
+        ax.legend(loc="upper right", fontsize="small")
+    ax.set_xlim(0, layout["width"])
+    ax.set_ylim(layout["height"], 0)
     ax.set_aspect("equal")
-
-
-def draw_topology(topology, ax=None, labels=None):
-    """The topology drawn with networkx: star graphs of up to 120 nodes by sub-star, others with a
-    spring layout (a circle for rings and complete graphs)."""
-    import networkx as nx
-
-    spec = topology.spec
-    n = topology.info.nodes
-    fig, ax = _figure(ax, 7, 7)
-    show = labels if labels is not None else n <= 64
-    if spec.startswith("star:") and n <= _STAR_LAYOUT_NODES:
-        _draw_star(topology, ax, show)
-    else:
-        graph = topology.to_networkx()
-        pos = nx.circular_layout(graph) if spec.startswith(("ring:", "complete:")) else nx.spring_layout(graph, seed=1)
-        nx.draw_networkx(graph, pos=pos, ax=ax, with_labels=show, node_size=300 if show else 40, font_size=7,
-                         node_color="#56B4E9", edge_color="#888888")
-    ax.set_title(f"{spec}: {n} nodes")
+    ax.set_title(layout["title"])
     ax.set_axis_off()
     fig.tight_layout()
     return fig

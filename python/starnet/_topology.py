@@ -142,12 +142,13 @@ class Topology:
                 f.write(text)
         return text
 
-    def draw(self, ax=None, labels=None):
-        """A drawing of the topology as a matplotlib Figure (networkx layout; star graphs of up to
-        120 nodes by sub-star). ``labels``: show node names (default: up to 64 nodes)."""
+    def draw(self, ax=None, labels=None, layout="auto"):
+        """The drawing of :meth:`svg` (``starnet topo draw``: the same Graphviz layout) as a
+        matplotlib Figure. ``labels``: show node names (default: up to 64 nodes); ``layout``: as
+        :meth:`svg`."""
         from ._drawing import draw_topology
 
-        return draw_topology(self, ax=ax, labels=labels)
+        return draw_topology(self, ax=ax, labels=labels, layout=layout)
 
     def __dir__(self):
         # The fields of ``topo info --json``, offered before the first is asked for (computing them

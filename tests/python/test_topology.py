@@ -126,3 +126,28 @@ def test_svg_is_the_command_lines_drawing_and_takes_graphs_built_in_memory():
         petersen.svg("sfdp")
     with pytest.raises(starnet.InputError, match="300 nodes are too many to draw"):
         starnet.Topology("ring:300").svg()
+
+
+def test_draw_is_the_command_lines_drawing_in_matplotlib():
+    """One layout for both faces (api/drawing.hpp): the figure puts every node where the SVG does."""
+    import re
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    for spec in ("star:4", "ring:6", "fattree:4"):
+        topology = starnet.Topology(spec)
+        svg = topology.svg()
+        ax = topology.draw(labels=True).axes[0]
+        drawn = {t.get_text(): t.get_position() for t in ax.texts}
+        assert set(drawn) == set(topology.node_names()), spec
+        # The SVG's node groups: <title>NAME</title> then the node's box, its text at (x, y) with y
+        # negative (Graphviz's translate); the figure's y runs downwards from the top.
+        height = float(re.search(r'viewBox="[\d.]+ [\d.]+ [\d.]+ ([\d.]+)"', svg).group(1))
+        for name, x, y in re.findall(r'<g id="node\d+" class="node">\s*<title>([^<]+)</title>.*?<text[^>]*'
+                                     r'x="([-\d.]+)" y="([-\d.]+)"', svg, re.S):
+            if name not in drawn:
+                continue  # a star graph's sub-star outline
+            fx, fy = drawn[name]
+            assert abs(fx - float(x)) < 8 and abs(fy - (height + float(y)) + 4) < 12, (spec, name)
+        assert len(ax.lines) >= starnet.Topology(spec).info.links, spec

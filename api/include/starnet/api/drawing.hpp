@@ -4,11 +4,14 @@
 /// grey boxes, costs and speeds shown where they are not all 1; star graphs at the sub-star
 /// layout's positions (api/star_layout.hpp) unless a Graphviz engine is asked for.
 
+#include <starnet/api/star_layout.hpp>
 #include <starnet/api/topology.hpp>
 
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace starnet::api {
 
@@ -24,6 +27,39 @@ struct TopologyDrawing {
   std::uint64_t nodes = 0;
   std::uint64_t links = 0;
 };
+
+/// The colour of a link without a dimension.
+inline constexpr std::string_view UNCOLOURED_LINK = "#888888";
+
+/// Where Graphviz put what draw_topology() draws, for a face that draws it itself (the Python
+/// module's matplotlib figure): points, y downwards, in [0, width] × [0, height].
+struct TopologyLayout {
+  struct Node {
+    std::string name;
+    double x = 0;
+    double y = 0;
+    bool router = false;
+  };
+  struct Link {
+    std::size_t u = 0;  ///< index into nodes
+    std::size_t v = 0;
+    std::string colour;       ///< by dimension (UNCOLOURED_LINK without one)
+    std::vector<Point> path;  ///< from u to v: Graphviz's spline control points, or a bent star link's corners
+  };
+  std::string title;
+  std::string engine;
+  bool pinned = false;
+  bool directed = false;
+  double width = 0;
+  double height = 0;
+  std::vector<Node> nodes;  ///< in node order
+  std::vector<Link> links;
+  std::vector<std::pair<std::string, std::string>> legend;  ///< (colour, what a link of it does)
+};
+
+/// @p topology laid out as draw_topology() lays it out (the same DOT, engine and positions).
+/// @throws as draw_topology(). O(V + E) and Graphviz's layout.
+[[nodiscard]] TopologyLayout topology_layout(const TopologyRef& topology, std::string_view layout = "auto");
 
 /// @p topology (a spec, a file or one built in memory) drawn with @p layout, one of DRAW_LAYOUTS.
 /// @throws UsageError about "layout", or naming the topology when it has more than MAX_DRAW_NODES
