@@ -126,6 +126,7 @@ OptimalOutcome find_optimal(const OptimalRequest& request) {
   const StopScope scope;
   check_seconds(request.time_limit, "time_limit");
   check_collective(request);
+  refuse_routers(request.topology, "the exact search");
   OptimalOutcome out;
   out.request = request;
   out.nodes = request.topology.topology()->num_nodes();

@@ -430,6 +430,7 @@ LoadedSchedule export_schedule(const ExportRequest& request) {
   if (request.topology.from_spec() && spec.empty()) {
     throw UsageError(Setting{"topology", ""}, "is required (e.g. star:5)");
   }
+  refuse_routers(request.topology, "a built-in schedule");
   LoadedSchedule l;
   l.spec = spec;
   l.topology = request.topology.topology();

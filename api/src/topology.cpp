@@ -3,6 +3,7 @@
 #include <starnet/api/settings.hpp>
 #include <starnet/core/error.hpp>
 #include <starnet/core/interrupt.hpp>
+#include <starnet/algorithms/generic/routed_tree.hpp>
 #include <starnet/topology/families.hpp>
 
 #include <fmt/format.h>
@@ -276,6 +277,16 @@ TopologyExport export_topology(const TopologyRef& t, topology::FileFormat format
     out.verified = true;
   }
   return out;
+}
+
+void refuse_routers(const TopologyRef& t, std::string_view what) {
+  const auto routers = algorithms::generic::router_flags(*t.topology());
+  const auto count = static_cast<std::uint64_t>(std::count(routers.begin(), routers.end(), true));
+  if (count == 0) return;
+  throw UsageError(Setting{"topology", t.spec()},
+                   fmt::format("has {} routers among its {} nodes, which only forward; {} takes every node as a "
+                               "participant (the what-if study runs the collectives among the processors)",
+                               count, routers.size(), what));
 }
 
 }  // namespace starnet::api

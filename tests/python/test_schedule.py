@@ -130,3 +130,12 @@ def test_a_schedule_on_a_topology_built_in_memory_needs_a_file_to_save_to():
     assert '"topology":""' in s.to_json().replace(" ", "")
     with pytest.raises(starnet.InputError, match="p3.*built in memory"):
         s.save("-")
+
+
+def test_built_in_schedules_and_exact_searches_refuse_routers():
+    """On a fat-tree the collectives run among the processors (whatif); a built-in schedule or an
+    exact search over every node would make its switches participants: refused, naming them."""
+    with pytest.raises(starnet.InputError, match="topology=fattree:4: has 20 routers among its 36 nodes"):
+        starnet.Schedule.export("bfs-tree", "fattree:4")
+    with pytest.raises(starnet.InputError, match="topology=dragonfly:2:2:1: has 6 routers"):
+        starnet.optimal("dragonfly:2:2:1", collective="broadcast")

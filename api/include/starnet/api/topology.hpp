@@ -53,6 +53,10 @@ class TopologyRef {
 /// Whether every link of @p t goes both ways with the same cost and latency: then it is drawn and
 /// handed to networkx as an undirected graph, whatever file or graph it was read from. O(E log E).
 [[nodiscard]] bool links_both_ways(const TopologyRef& t);
+/// @throws UsageError about "topology" when @p t has routers (a platform's router nodes): @p what
+/// (a built-in schedule, an exact search) takes every node as a participant, while routers only
+/// forward — the what-if study runs such collectives among the processors. O(V).
+void refuse_routers(const TopologyRef& t, std::string_view what);
 /// A hash that equal topologies (same_topology) share: of the node and arc counts. O(V).
 [[nodiscard]] std::uint64_t topology_hash(const TopologyRef& t);
 
