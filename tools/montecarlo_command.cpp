@@ -8,6 +8,7 @@
 #include <starnet/api/gantt.hpp>
 #include "plot.hpp"
 
+#include <starnet/api/figures.hpp>
 #include <starnet/api/montecarlo.hpp>
 #include <starnet/api/settings.hpp>
 #include <starnet/api/core.hpp>
@@ -134,23 +135,17 @@ constexpr double BAR_SPACING_LOG10 = 0.018;
 
 /// (a) means and 10–90 % bars in log-log; (b) each mean over Tree-dyn's at the same CV, in linear
 /// y, where the curves that (a) piles up above CV 1 come apart. One key for both, right of them.
-void plot_figure4(const nc::Figure4Result& r, const std::string& plot) {
-  const std::size_t tree_dyn = nc::algorithm_index(nc::Algorithm::TREE_DYN);
-  std::string data = "# one block per algorithm: CV, mean, q10, q50, q90, mean / mean(tree-dyn) at that CV\n";
+void plot_figure4(const nc::Figure4Result& r, const api::FigureTable& table, const std::string& plot) {
   double low = 0;  // the y range of (a): the data, a little margin, no empty decades
   double high = 0;
-  for (std::size_t a = 0; a < nc::ALL_ALGORITHMS.size(); ++a) {
-    data += fmt::format("# {}\n", nc::to_string(nc::ALL_ALGORITHMS[a]));
-    for (const auto& p : r.points) {
-      const auto& s = p.outcomes[a].summary;
-      data += fmt::format("{:.9g} {:.9g} {:.9g} {:.9g} {:.9g} {:.9g}\n", p.cv, s.mean, s.q10, s.q50, s.q90,
-                          s.mean / p.outcomes[tree_dyn].summary.mean);
-      for (const double y : {s.mean, s.q10, s.q90}) {
+  for (const auto& block : table.blocks) {
+    for (const auto& row : block.rows) {
+      for (const std::size_t column : {1, 2, 4}) {  // mean, q10, q90
+        const double y = row[column];
         if (y > 0 && (low == 0 || y < low)) low = y;
         high = std::max(high, y);
       }
     }
-    data += "\n\n";
   }
   std::string bars;
   std::string means;
@@ -168,9 +163,7 @@ void plot_figure4(const nc::Figure4Result& r, const std::string& plot) {
   }
   const std::string script =
       gnuplot_terminal(plot, 960, 900) +
-      fmt::format("set multiplot title \"Figure 4: schedule length, n = {}, gamma communication costs (mu_d = 1), "
-                  "mu_c = 0, {} runs per CV\"\n",
-                  r.n, r.runs) +
+      fmt::format("set multiplot title \"{}\"\n", table.title) +
       "set lmargin at screen 0.09\nset rmargin at screen 0.74\n"
       "set logscale x\n" +
       fmt::format("set xrange [{:.9g}:{:.9g}]\n", r.points.front().cv / 1.1, r.points.back().cv * 1.1) +
@@ -193,58 +186,32 @@ void plot_figure4(const nc::Figure4Result& r, const std::string& plot) {
   draw_gnuplot(plot,
                about_study("4", fmt::format("--n {} --runs {} --seed {} --points {}", r.n, r.runs, r.seed,
                                             r.points.size())),
-               script, {{"figure4", data}});
+               script, {datablock(table)});
 }
-
-/// One row per (CV, μ_c/μ_d), a blank line after each CV (gnuplot's grid layout). A cell without
-/// a value holds NaN: `with image` leaves it blank and keeps the grid (a missing value would not).
-template <class Row>
-std::string grid_data(const nc::GridResult& r, Row row) {
-  std::string data;
-  for (std::size_t i = 0; i < r.cvs.size(); ++i) {
-    for (std::size_t j = 0; j < r.cost_ratios.size(); ++j) {
-      data += fmt::format("{:.9g} {:.9g} {}\n", r.cvs[i], r.cost_ratios[j], row(i, j));
-    }
-    data += "\n";
-  }
-  return data;
-}
-
-std::string value_or_nan(double x) { return std::isnan(x) ? std::string("NaN") : fmt::format("{:.9g}", x); }
 
 const std::string HEATMAP_SETUP = std::string("set xlabel 'CV (communication and computation)'\n"
                                               "set ylabel 'mu_c / mu_d'\nset rmargin 12\n") +
                                   LOG_CV_TICS + LOG_RATIO_TICS + "set xrange [*:*] noextend\nset yrange [*:*] noextend\n";
 
-/// Runs gnuplot on a grid figure's @p script with its @p data as the datablock $figure<N>.
-void draw_grid_figure(const char* figure, const nc::GridResult& r, const std::string& script, const std::string& data,
+/// Runs gnuplot on a grid figure's @p script with @p table as its datablock.
+void draw_grid_figure(const nc::GridResult& r, const std::string& script, const api::FigureTable& table,
                       const std::string& plot) {
   draw_gnuplot(plot,
-               about_study(figure, fmt::format("--n {} --runs {} --seed {} --points {} --ratio-points {}", r.n, r.runs,
-                                               r.seed, r.cvs.size(), r.cost_ratios.size())),
-               script, {{std::string("figure") + figure, data}});
+               about_study(table.name.substr(std::string_view("figure").size()),
+                           fmt::format("--n {} --runs {} --seed {} --points {} --ratio-points {}", r.n, r.runs, r.seed,
+                                       r.cvs.size(), r.cost_ratios.size())),
+               script, {datablock(table)});
 }
 
-/// Figure 5(b)'s categories, the candidates of GridCell::best_noncommutative, one colour each.
-constexpr nc::Algorithm FIGURE5B_METHODS[] = {nc::Algorithm::BINOMIAL_STAT, nc::Algorithm::FIBONACCI_STAT,
-                                              nc::Algorithm::NONCOMMUT_TREE_DYN};
-
-/// Data column 3 = ratio, column 4 = the best method's place in FIGURE5B_METHODS. (b) is a
+/// Data column 3 = ratio, column 4 = the best method's code (api::FIGURE5B_METHODS). (b) is a
 /// categorical map: a palette of flat steps, one per method, labelled in the colour box.
-void plot_figure5(const nc::GridResult& r, std::size_t law, const std::string& plot) {
-  const auto data = grid_data(r, [&](std::size_t i, std::size_t j) {
-    const auto& c = r.at(law, i, j);
-    if (c.skipped) return std::string("NaN NaN");
-    const auto* best = std::find(std::begin(FIGURE5B_METHODS), std::end(FIGURE5B_METHODS), c.best_noncommutative());
-    STARNET_ASSERT(best != std::end(FIGURE5B_METHODS));
-    return fmt::format("{:.9g} {}", c.fibonacci_over_tree_dyn(), best - std::begin(FIGURE5B_METHODS));
-  });
+void plot_figure5(const nc::GridResult& r, const api::FigureTable& table, const std::string& plot) {
   std::string steps;
   std::string labels;
-  for (std::size_t k = 0; k < std::size(FIGURE5B_METHODS); ++k) {
-    const char* colour = curve_style(FIGURE5B_METHODS[k]).colour;
+  for (std::size_t k = 0; k < api::FIGURE5B_METHODS.size(); ++k) {
+    const char* colour = curve_style(api::FIGURE5B_METHODS[k]).colour;
     steps += fmt::format("{}{} '{}', {} '{}'", k == 0 ? "" : ", ", k, colour, k + 1, colour);
-    labels += fmt::format("{}'{}' {}", k == 0 ? "" : ", ", nc::to_string(FIGURE5B_METHODS[k]), k);
+    labels += fmt::format("{}'{}' {}", k == 0 ? "" : ", ", table.categories[k], k);
   }
   const std::string script =
       gnuplot_terminal(plot, 1400, 620) +
@@ -252,8 +219,7 @@ void plot_figure5(const nc::GridResult& r, std::size_t law, const std::string& p
       "set table $contour\nsplot $figure5 using (log10($1)):(log10($2)):3 with lines notitle\nunset table\n"
       "unset contour\nset surface\n" +
       HEATMAP_SETUP +
-      fmt::format("set multiplot layout 1,2 title \"Figure 5 ({} costs, n = {}, {} runs per cell)\"\n",
-                  st::to_string(r.distributions[law]), r.n, r.runs) +
+      fmt::format("set multiplot layout 1,2 title \"{}\"\n", table.title) +
       "set title '(a) mean(Fibonacci-stat)/mean(Tree-dyn), red line at 1'\n"
       "set palette defined (0 '#000000', 0.5 '#808080', 1 '#ffffff')\n"
       "plot $figure5 using (log10($1)):(log10($2)):3 " + image_style(plot) + " notitle, "
@@ -262,21 +228,16 @@ void plot_figure5(const nc::GridResult& r, std::size_t law, const std::string& p
       "set rmargin 22\n" +
       fmt::format("set cbrange [-0.5:{}.5]\nset palette maxcolors {}\nset palette defined ({})\n"
                   "set cbtics ({}) scale 0\n",
-                  std::size(FIGURE5B_METHODS) - 1, std::size(FIGURE5B_METHODS), steps, labels) +
+                  api::FIGURE5B_METHODS.size() - 1, api::FIGURE5B_METHODS.size(), steps, labels) +
       "plot $figure5 using (log10($1)):(log10($2)):4 " + image_style(plot) + " notitle\n"
       "unset multiplot\n";
-  draw_grid_figure("5", r, script, data, plot);
+  draw_grid_figure(r, script, table, plot);
 }
 
-void plot_figure6(const nc::GridResult& r, const std::string& plot) {
-  const auto data = grid_data(r, [&](std::size_t i, std::size_t j) {
-    const auto s = nc::spread(r, i, j);
-    return value_or_nan(s.dispersion) + " " + value_or_nan(s.inconsistency);
-  });
+void plot_figure6(const nc::GridResult& r, const api::FigureTable& table, const std::string& plot) {
   const std::string script =
       gnuplot_terminal(plot, 1400, 620) + HEATMAP_SETUP +
-      fmt::format("set multiplot layout 1,2 title \"Figure 6 ({} laws of Table II, n = {}, {} runs per cell)\"\n",
-                  r.distributions.size(), r.n, r.runs) +
+      fmt::format("set multiplot layout 1,2 title \"{}\"\n", table.title) +
       "set title '(a) dispersion of mean(Fibonacci-stat)/mean(Tree-dyn) across the laws'\n"
       "set cbrange [0:2]\nset palette defined (0 '#ffffff', 1 '#000000')\n"
       "plot $figure6 using (log10($1)):(log10($2)):3 " + image_style(plot) + " notitle\n"
@@ -284,7 +245,7 @@ void plot_figure6(const nc::GridResult& r, const std::string& plot) {
       "set cbrange [0:0.6]\n"
       "plot $figure6 using (log10($1)):(log10($2)):4 " + image_style(plot) + " notitle\n"
       "unset multiplot\n";
-  draw_grid_figure("6", r, script, data, plot);
+  draw_grid_figure(r, script, table, plot);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -367,12 +328,13 @@ int run_study(const Options& o) {
   const auto r = api::run_montecarlo_study(request);
   if (!o.csv.empty()) write_file_atomically(o.csv, r.csv());
   if (!o.plot.empty()) {
+    const auto table = api::montecarlo_figure(r);
     if (const auto* f4 = std::get_if<nc::Figure4Result>(&r.data)) {
-      plot_figure4(*f4, o.plot);
+      plot_figure4(*f4, table, o.plot);
     } else if (o.study == "figure5") {
-      plot_figure5(std::get<nc::GridResult>(r.data), r.gamma, o.plot);
+      plot_figure5(std::get<nc::GridResult>(r.data), table, o.plot);
     } else {
-      plot_figure6(std::get<nc::GridResult>(r.data), o.plot);
+      plot_figure6(std::get<nc::GridResult>(r.data), table, o.plot);
     }
   }
   if (o.json) {

@@ -5,9 +5,11 @@
 #include <starnet/api/core.hpp>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
@@ -19,6 +21,21 @@
 extern char** environ;
 
 namespace starnet::tools {
+
+GnuplotData datablock(const api::FigureTable& table) {
+  std::string rows = "# " + fmt::format("{}", fmt::join(table.columns, ", ")) + "\n";
+  for (const auto& block : table.blocks) {
+    rows += "# " + block.label + "\n";
+    for (const auto& row : block.rows) {
+      for (std::size_t k = 0; k < row.size(); ++k) {
+        rows += (k == 0 ? "" : " ") + (std::isnan(row[k]) ? std::string("NaN") : fmt::format("{:.9g}", row[k]));
+      }
+      rows += "\n";
+    }
+    rows += table.grid ? "\n" : "\n\n";
+  }
+  return {table.name, rows};
+}
 namespace {
 
 bool is_identifier(const std::string& name) {
@@ -89,7 +106,10 @@ void draw_gnuplot(const std::string& plot, const std::string& about, const std::
     std::error_code ignored;
     fs::remove_all(dir, ignored);
   };
-  std::ofstream(dir / "plot.gp") << text;
+  if (!(std::ofstream(dir / "plot.gp") << text)) {
+    cleanup();
+    throw Error(fmt::format("--plot \"{}\": cannot write gnuplot's script into a scratch folder", plot));
+  }
   // The script reads nothing but itself and writes nothing but `outfile`: no shell, no cd.
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
@@ -112,11 +132,11 @@ void draw_gnuplot(const std::string& plot, const std::string& about, const std::
     log << std::ifstream(dir / "gnuplot.log").rdbuf();
     cleanup();
     // The script holds the figure's data: kept, it draws the figure once gnuplot is there.
-    const std::string script_path = gnuplot_script_path(plot);
-    write_file_atomically(script_path, text);
+    const std::string kept = gnuplot_script_path(plot);
+    write_file_atomically(kept, text);
     throw Error(fmt::format("--plot \"{}\": gnuplot failed ({}; gnuplot-nox is in tools/packages.txt), the script "
                             "is kept in \"{}\" (`gnuplot {}` draws the figure): {}",
-                            plot, spawned != 0 ? "cannot be started" : "non-zero exit", script_path, script_path,
+                            plot, spawned != 0 ? "cannot be started" : "non-zero exit", kept, kept,
                             log.str()));
   }
   cleanup();

@@ -10,6 +10,8 @@
 /// line without markers instead: `with lines`, `with vectors nohead`). tests/tools check that
 /// every SVG of --plot renders in rsvg-convert.
 
+#include <starnet/api/figures.hpp>
+
 #include <string>
 #include <vector>
 
@@ -32,6 +34,11 @@ struct GnuplotData {
   std::string name;  ///< a gnuplot identifier (letters, digits, _; not a digit first)
   std::string rows;  ///< columns separated by spaces, '\n' after each row; `#` comments allowed
 };
+
+/// @p table as its datablock `$name`: a comment naming the columns, a comment before each block
+/// with its label, blocks two blank lines apart (gnuplot's `index`) or, for a grid, one (its scans);
+/// values with 9 significant digits, NaN where there is none.
+[[nodiscard]] GnuplotData datablock(const api::FigureTable& table);
 
 /// Draws @p plot with gnuplot and keeps its script as gnuplot_script_path(plot): @p about as
 /// comment lines, how to redraw, `outfile` (FILE.svg beside the script unless set with -e), the

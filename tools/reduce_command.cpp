@@ -6,6 +6,7 @@
 #include <starnet/api/gantt.hpp>
 #include "plot.hpp"
 
+#include <starnet/api/figures.hpp>
 #include <starnet/api/reduce.hpp>
 #include <starnet/api/settings.hpp>
 #include <starnet/api/core.hpp>
@@ -90,15 +91,12 @@ int run_plan(const ReduceOptions& o) {
   return 0;
 }
 
-/// Draws Figure 2 into @p plot, its script beside it (tools/plot.hpp).
-void draw_figure2(const std::vector<trees::Figure2Row>& rows, const std::string& plot, int max_n) {
-  std::string ratios = "# n, binomial strategy (d = c), Fibonacci strategy (min(d, c) = 0): length / optimal length\n";
-  for (const auto& row : rows) {
-    ratios += fmt::format("{} {:.9f} {:.9f}\n", row.n, row.binomial_ratio().to_double(), row.fibonacci_ratio().to_double());
-  }
+/// Draws Figure 2 (api::reduce_figure) into @p plot, its script beside it (tools/plot.hpp).
+void draw_figure2(const api::Figure2Result& study, const std::string& plot) {
+  const auto table = api::reduce_figure(study);
   const std::string script =
       gnuplot_terminal(plot, 900, 540) +
-      fmt::format("set title \"Strategy length / optimal length (Canon and Antoniu 2012, Figure 2)\"\n"
+      fmt::format("set title \"{}\"\n"
                   "set xlabel \"number of elements n\"\n"
                   "set ylabel \"ratio to the optimum\"\n"
                   "set logscale x\n"
@@ -106,14 +104,15 @@ void draw_figure2(const std::vector<trees::Figure2Row>& rows, const std::string&
                   "set yrange [0.95:2.05]\n"
                   "set key bottom right\n"
                   "set grid\n",
-                  max_n) +
-      "plot $ratios using 1:2 with lines lw 1.5 title \"binomial strategy, d = c\", \\\n"
-      "     $ratios using 1:3 with lines lw 1.5 title \"Fibonacci strategy, min(d, c) = 0\", \\\n"
-      "     2 with lines dt 2 lc rgb 'gray40' title \"bound of Theorems 18 and 19\"\n";
+                  table.title, study.max_n) +
+      fmt::format("plot ${0} using 1:2 with lines lw 1.5 title \"binomial strategy, d = c\", \\\n"
+                  "     ${0} using 1:3 with lines lw 1.5 title \"Fibonacci strategy, min(d, c) = 0\", \\\n"
+                  "     2 with lines dt 2 lc rgb 'gray40' title \"bound of Theorems 18 and 19\"\n",
+                  table.name);
   draw_gnuplot(plot,
                fmt::format("Figure 2 of Canon & Antoniu (RR-7898, 2012), from `starnet reduce --study figure2 --max-n {}`.",
-                           max_n),
-               script, {{"ratios", ratios}});
+                           study.max_n),
+               script, {datablock(table)});
 }
 
 int run_study(const ReduceOptions& o) {
@@ -124,7 +123,7 @@ int run_study(const ReduceOptions& o) {
   }
   const auto r = api::reduce_figure2(o.max_n);
   if (!o.csv.empty()) write_file_atomically(o.csv, r.csv());
-  if (!o.plot.empty()) draw_figure2(r.rows, o.plot, o.max_n);
+  if (!o.plot.empty()) draw_figure2(r, o.plot);
   if (o.json) {
     auto out = r.to_json();
     if (!o.csv.empty()) out["csv"] = o.csv;

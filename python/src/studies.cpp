@@ -3,6 +3,7 @@
 #include "calls.hpp"
 #include "convert.hpp"
 
+#include <starnet/api/figures.hpp>
 #include <starnet/api/markov.hpp>
 #include <starnet/api/montecarlo.hpp>
 #include <starnet/api/optimal.hpp>
@@ -23,6 +24,24 @@ namespace starnet::python {
 namespace {
 
 using py::arg;
+using namespace pybind11::literals;
+
+/// A figure's table (api/figures.hpp) as {name, title, grid, categories, columns}: columns as
+/// lists, "block" (each row's block label) first, so that Python makes it a DataFrame as it is.
+py::dict figure_table(const api::FigureTable& table) {
+  std::vector<std::string> blocks;
+  std::vector<std::vector<double>> columns(table.columns.size());
+  for (const auto& block : table.blocks) {
+    for (const auto& row : block.rows) {
+      blocks.push_back(block.label);
+      for (std::size_t k = 0; k < row.size(); ++k) columns[k].push_back(row[k]);
+    }
+  }
+  py::dict by_name("block"_a = blocks);
+  for (std::size_t k = 0; k < columns.size(); ++k) by_name[py::str(table.columns[k])] = columns[k];
+  return py::dict("name"_a = table.name, "title"_a = table.title, "grid"_a = table.grid,
+                  "categories"_a = table.categories, "columns"_a = by_name);
+}
 
 /// As maybe_whole(), as the signed count the api's request holds.
 std::optional<long> maybe_long(const py::handle& value, const char* keyword) {
@@ -63,7 +82,30 @@ py::object optimal_study(const std::string& study, const py::object& time_limit,
   return document([&] { return s.to_json(); });
 }
 
-py::object whatif(const std::string& collective, const std::vector<api::TopologyRef>& topologies, const std::string& ports,
+/// whatif's figure (api::whatif_figure) as {quantity, axis, log_scale, columns}: a bar a row,
+/// columns group, algorithm, value (NaN: the row did not run), mark and the group's bound.
+py::dict whatif_figure(const api::WhatIfFigure& figure) {
+  constexpr double NONE = std::numeric_limits<double>::quiet_NaN();
+  std::vector<std::string> groups;
+  std::vector<std::string> algorithms;
+  std::vector<double> values;
+  std::vector<std::string> marks;
+  std::vector<double> bounds;
+  for (const auto& g : figure.groups) {
+    for (const auto& b : g.bars) {
+      groups.push_back(g.label);
+      algorithms.push_back(b.algorithm);
+      values.push_back(b.value.value_or(NONE));
+      marks.push_back(b.mark);
+      bounds.push_back(g.bound.value_or(NONE));
+    }
+  }
+  return py::dict("quantity"_a = figure.quantity, "axis"_a = figure.axis, "log_scale"_a = figure.log_scale,
+                  "columns"_a = py::dict("group"_a = groups, "algorithm"_a = algorithms, "value"_a = values,
+                                         "mark"_a = marks, "bound"_a = bounds));
+}
+
+py::tuple whatif(const std::string& collective, const std::vector<api::TopologyRef>& topologies, const std::string& ports,
                   const std::string& duplex, const std::string& costs, const std::string& message_size,
                   const std::optional<std::string>& latency, const std::optional<std::string>& bandwidth,
                   const py::object& seed, const std::string& fail_links, const std::string& fail_nodes,
@@ -89,7 +131,7 @@ py::object whatif(const std::string& collective, const std::vector<api::Topology
   r.optimal = flag(optimal, "optimal");
   r.optimal_seconds = maybe_real(optimal_time_limit, "optimal_time_limit");
   const auto result = run_interruptibly<api::WhatIfResult>([r] { return api::run_whatif(r); }, progress);
-  return document([&] { return result.to_json(); });
+  return py::make_tuple(document([&] { return result.to_json(); }), whatif_figure(api::whatif_figure(result)));
 }
 
 /// A processor count or the like as the api's int settings hold it (the api checks the range).
@@ -131,7 +173,7 @@ py::tuple montecarlo(const py::object& algorithms, const py::object& n, const py
   return py::make_tuple(document([&] { return result.to_json(); }), samples, columns, intervals);
 }
 
-py::object montecarlo_study(const std::string& study, const py::object& n, const py::object& runs,
+py::tuple montecarlo_study(const std::string& study, const py::object& n, const py::object& runs,
                             const py::object& seed, const py::object& threads, const py::object& points,
                             const py::object& ratio_points, const py::object& progress) {
   api::MonteCarloStudyRequest r;
@@ -143,7 +185,7 @@ py::object montecarlo_study(const std::string& study, const py::object& n, const
   if (!points.is_none()) r.points = small_count(points, "points");
   if (!ratio_points.is_none()) r.ratio_points = small_count(ratio_points, "ratio_points");
   const auto result = run_interruptibly<api::MonteCarloStudyResult>([r] { return api::run_montecarlo_study(r); }, progress);
-  return document([&] { return result.to_json(); });
+  return py::make_tuple(document([&] { return result.to_json(); }), figure_table(api::montecarlo_figure(result)));
 }
 
 py::object worst_cases(const py::object& progress) {
@@ -208,7 +250,7 @@ py::tuple reduce(const py::object& algorithm, const py::object& n, const py::obj
   return py::make_tuple(document([&] { return result.to_json(); }), columns, intervals);
 }
 
-py::object figure2(const py::object& max_n_value, const py::object& progress) {
+py::tuple figure2(const py::object& max_n_value, const py::object& progress) {
   const int max_n = max_n_value.is_none() ? api::DEFAULT_FIGURE2_MAX_N : small_count(max_n_value, "max_n");
   const auto result = run_interruptibly<api::Figure2Result>([max_n] { return api::reduce_figure2(max_n); }, progress);
   py::list rows;
@@ -221,7 +263,7 @@ py::object figure2(const py::object& max_n_value, const py::object& progress) {
     d["zero_cost_optimum"] = row.zero_cost_optimum.to_string();
     rows.append(d);
   }
-  return py::make_tuple(document([&] { return result.to_json(); }), rows);
+  return py::make_tuple(document([&] { return result.to_json(); }), rows, figure_table(api::reduce_figure(result)));
 }
 
 py::object markov(const py::object& n_value, const py::object& rate_value, const py::object& progress) {

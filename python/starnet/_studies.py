@@ -39,6 +39,36 @@ def _frame(rows, doc):
     return frame
 
 
+def _figure(figure):
+    """The table a study's figure draws (api/figures.hpp): the data of the command line's
+    ``--plot``, a row per point with its ``block`` (an algorithm's curve, or a CV's scan of a grid),
+    a categorical column by its names; the figure's ``name`` and ``title`` in ``attrs``."""
+    import pandas as pd
+
+    frame = pd.DataFrame(figure["columns"])
+    categories = figure["categories"]
+    if categories:
+        last = frame.columns[-1]
+        codes = frame[last].fillna(-1).astype(int)
+        frame[last] = pd.Categorical.from_codes(codes, categories=categories)
+    frame.attrs["name"] = figure["name"]
+    frame.attrs["title"] = figure["title"]
+    return frame
+
+
+def _whatif_figure(figure):
+    """whatif's figure (api::whatif_figure), what ``--plot`` draws: a bar per row — ``group``
+    (topology, port model, faults), ``algorithm``, ``value`` (what the table ranks by; NaN: the
+    row did not run), ``mark`` and the group's lower ``bound`` — with ``quantity``, ``axis`` and
+    ``log_scale`` in ``attrs``."""
+    import pandas as pd
+
+    frame = pd.DataFrame(figure["columns"])
+    for key in ("quantity", "axis", "log_scale"):
+        frame.attrs[key] = figure[key]
+    return frame
+
+
 def _list(value, keyword):
     """A keyword that takes a list: a list, a comma-separated string or one value."""
     if value is None:
@@ -144,7 +174,8 @@ def whatif(collective="allreduce", topologies=(), ports=1, duplex="full", costs=
 
     Returns a pandas DataFrame, one row per row of the command line's table (its JSON rows: each
     exact value a numeric column that plots, ``makespan``, and its Fraction twin,
-    ``makespan_exact``); ``attrs["verified"]`` and ``attrs["document"]``.
+    ``makespan_exact``); ``attrs["verified"]``, ``attrs["document"]``, and ``attrs["figure"]``,
+    the bars of the command line's ``--plot`` as a DataFrame.
     """
     if isinstance(topologies, (str, Topology)):
         topologies = [topologies]
@@ -155,14 +186,16 @@ def whatif(collective="allreduce", topologies=(), ports=1, duplex="full", costs=
         else:
             refs.append(topology_ref(t, "topologies"))
     with progress_bar(progress, "whatif") as bar:
-        doc = _core.whatif(collective, refs, _list(ports, "ports"), _list(duplex, "duplex"), costs,
+        doc, figure = _core.whatif(collective, refs, _list(ports, "ports"), _list(duplex, "duplex"), costs,
                            _exact(message_size, "message_size"),
                            None if latency is None else _exact(latency, "latency"),
                            None if bandwidth is None else _exact(bandwidth, "bandwidth"), seed,
                            _list(fail_links, "fail_links"),
                            _list(fail_nodes, "fail_nodes"), _list(fail_random, "fail_random"), str(root), op, values,
                            "" if schedule is None else str(schedule), optimal, optimal_time_limit, bar)
-    return _frame(doc["rows"], doc)
+    frame = _frame(doc["rows"], doc)
+    frame.attrs["figure"] = _whatif_figure(figure)
+    return frame
 
 
 def montecarlo(algorithms=None, n=None, dist=None, cv=None, mu_d=None, mu_c=None, runs=None, seed=None, threads=None,
@@ -181,7 +214,8 @@ def montecarlo(algorithms=None, n=None, dist=None, cv=None, mu_d=None, mu_c=None
     run I re-emulated with its events kept — a :class:`RunResult` with ``run`` (its index and makespan), ``trace``,
     ``transfers``, ``computations`` and ``gantt()`` (``starnet montecarlo --run I --gantt``).
     ``study="figure4"|"figure5"|"figure6"``: the paper's figure (one row per point or cell; the
-    paper's statements checked in ``attrs["document"]["notes"]``). ``worst_case=True``: the
+    paper's statements checked in ``attrs["document"]["notes"]``; what the command line's ``--plot``
+    draws in ``attrs["figure"]``, a DataFrame). ``worst_case=True``: the
     instances of Section 4 (one row per instance and algorithm, ratios as floats, exact in ``ratio_exact`` as Fractions).
     """
     with progress_bar(progress, "montecarlo") as bar:
@@ -189,10 +223,12 @@ def montecarlo(algorithms=None, n=None, dist=None, cv=None, mu_d=None, mu_c=None
             doc = _core.worst_cases(bar)
             return _frame(doc["worst_case"], doc)
         if study is not None:
-            doc = _core.montecarlo_study(study, n, runs, seed, threads, points, ratio_points, bar)
+            doc, figure = _core.montecarlo_study(study, n, runs, seed, threads, points, ratio_points, bar)
             rows = doc.get("cells") or [dict(point_algo, cv=point["cv"]) for point in doc["points"]
                                         for point_algo in point["algorithms"]]
-            return _frame(rows, doc)
+            frame = _frame(rows, doc)
+            frame.attrs["figure"] = _figure(figure)
+            return frame
         doc, makespans, columns, intervals = _core.montecarlo(None if algorithms is None else _list(algorithms, "algorithms"),
                                                               n, dist, cv, mu_d, mu_c, runs, seed, threads, run, bar)
     if run is not None:
@@ -214,15 +250,18 @@ def reduce(algorithm=None, n=None, d=None, c=None, k=None, op=None, trace=False,
 
     Returns a :class:`RunResult` (``length``, ``lower_bound``, ``upper_bound``, ``parents``,
     ``transfers``, ``verified``, and ``trace`` with ``trace=True``). ``study="figure2"``: Figure 2's
-    ratios for n = 2..``max_n``, a DataFrame of exact lengths (Fractions).
+    ratios for n = 2..``max_n``, a DataFrame of exact lengths (Fractions), with what the command
+    line's ``--plot`` draws in ``attrs["figure"]``, a DataFrame.
     """
     with progress_bar(progress, "reduce") as bar:
         if study is not None:
             if study != "figure2":
                 raise _core.InputError(f"study={study!r}: expected 'figure2'")
-            doc, rows = _core.figure2(max_n, bar)
+            doc, rows, figure = _core.figure2(max_n, bar)
             exact = [{key: (value if key == "n" else Fraction(value)) for key, value in row.items()} for row in rows]
-            return _frame(exact, doc)
+            frame = _frame(exact, doc)
+            frame.attrs["figure"] = _figure(figure)
+            return frame
         doc, columns, intervals = _core.reduce(algorithm, n, d, c, k, op, trace, bar)
     # The plan runs on n machines, all linked (api/src/reduce.cpp).
     return RunResult(doc, columns, intervals, Topology(f"complete:{doc['n']}"))

@@ -95,3 +95,55 @@ def test_a_schedule_beside_the_papers_broadcast_is_the_command_lines(tmp_path):
     with pytest.raises(starnet.InputError, match="schedule=.*expected a stepped all-gather"):
         starnet.Schedule.export("bfs-tree", "star:3", collective="reduce").save(tmp_path / "r.json")
         starnet.broadcast("star:3", schedule=tmp_path / "r.json")
+
+
+def _datablock(script, name):
+    """The rows of datablock ``$name`` in a gnuplot script the command line kept beside its figure."""
+    text = script.split(f"${name} << EOD\n", 1)[1].split("\nEOD\n", 1)[0]
+    return [[float(v) for v in line.split()] for line in text.splitlines() if line and not line.startswith("#")]
+
+
+@pytest.mark.parametrize("python_call, cli_args", [
+    (lambda: starnet.montecarlo(study="figure4", n=8, runs=20, points=3),
+     ["montecarlo", "--study", "figure4", "--n", "8", "--runs", "20", "--points", "3"]),
+    (lambda: starnet.montecarlo(study="figure5", n=8, runs=10, points=3, ratio_points=2),
+     ["montecarlo", "--study", "figure5", "--n", "8", "--runs", "10", "--points", "3", "--ratio-points", "2"]),
+    (lambda: starnet.reduce(study="figure2", max_n=50), ["reduce", "--study", "figure2", "--max-n", "50"]),
+], ids=["figure4", "figure5", "figure2"])
+def test_a_figures_data_is_what_the_command_lines_plot_draws(tmp_path, python_call, cli_args):
+    """A study's attrs["figure"] and the datablock of `--plot`'s script: one api call's table
+    (api/figures.hpp), value for value (the script keeps 9 significant digits)."""
+    import numpy as np
+
+    figure = python_call().attrs["figure"]
+    plot = tmp_path / "figure.svg"
+    run_cli(*cli_args, "--plot", str(plot))
+    drawn = np.array(_datablock((tmp_path / "figure.gp").read_text(), figure.attrs["name"]))
+    numbers = figure.drop(columns="block")
+    for column in numbers.columns:
+        if str(numbers[column].dtype) == "category":
+            numbers[column] = numbers[column].cat.codes.astype(float).where(numbers[column].notna())
+    assert drawn.shape == numbers.shape
+    np.testing.assert_allclose(drawn, numbers.to_numpy(dtype=float), rtol=1e-8, equal_nan=True)
+    assert figure["block"].nunique() >= 1 and figure.attrs["title"]
+
+
+def test_whatifs_figure_is_what_the_command_lines_plot_draws(tmp_path):
+    """whatif's attrs["figure"] (api::whatif_figure) and `whatif --plot`'s datablocks: a block per
+    algorithm with each bar's value, the groups' bounds, and a mark for a row that did not run."""
+    frame = starnet.whatif(collective="allreduce", topologies=["star:4", "ring:6"])
+    figure = frame.attrs["figure"]
+    assert figure.attrs["quantity"] == "steps" and not figure.attrs["log_scale"]
+    assert list(figure["algorithm"]) == list(frame["algorithm"])
+    ran = figure.dropna(subset=["value"])
+    assert list(ran["value"]) == list(frame.dropna(subset=["steps"])["steps"])
+    plot = tmp_path / "whatif.svg"
+    run_cli("whatif", "--collective", "allreduce", "--topologies", "star:4,ring:6", "--plot", str(plot))
+    script = (tmp_path / "whatif.gp").read_text()
+    for algorithm, bars in ran.groupby("algorithm", sort=False):
+        drawn = [row[1] for row in _datablock(script, algorithm.replace("-", "_"))]
+        assert drawn == list(bars["value"]), algorithm
+    bounds = [row[1] for row in _datablock(script, "bounds")]
+    assert bounds == list(figure.groupby("group", sort=False)["bound"].first())
+    if figure["value"].isna().any():
+        assert "n/a" in script

@@ -203,7 +203,7 @@ TEST(ReduceCommand, Figure2StudyWritesCsvAndPlot) {
   EXPECT_EQ(std::count(table.begin(), table.end(), '\n'), 300);  // header + n = 2..300
   EXPECT_THAT(table, HasSubstr("n,binomial_length,optimal_length_d_eq_c,binomial_ratio"));
   EXPECT_THAT(read(svg), HasSubstr("<svg"));
-  EXPECT_THAT(read(dir / "ratios.gp"), HasSubstr("$ratios << EOD"));
+  EXPECT_THAT(read(dir / "ratios.gp"), HasSubstr("$figure2 << EOD"));
   std::filesystem::remove_all(dir);
 }
 
