@@ -1,5 +1,5 @@
 // The SVG drawings of the command line: `starnet topo draw` (Graphviz) and `starnet allreduce
-// --gantt` (tools/gantt.hpp), run as a user runs them; every SVG must be well-formed XML.
+// --gantt` (api/gantt.hpp), run as a user runs them; every SVG must be well-formed XML.
 #include "../core/scratch_dir.hpp"
 #include "starnet_test_paths.hpp"
 #include "cli_runner.hpp"

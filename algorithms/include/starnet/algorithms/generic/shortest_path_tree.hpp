@@ -4,7 +4,7 @@
 /// two problems in connexion with graphs", Numerische Mathematik 1, 1959), on which the word
 /// collectives run as on the BFS tree (bfs_tree.hpp: tree_schedule()).
 ///
-/// Problem: in a timed run a link takes latency + size·cost (emulator/cost_model.hpp); a BFS tree
+/// Problem: in a timed run a link takes latency + size·cost (emulator/costs.hpp); a BFS tree
 /// counts hops, so on a platform whose few-hop paths are slow it routes every word through them.
 /// Here each node hangs below the neighbour on one of its cheapest paths from the root, a path's
 /// cost being the sum of latency + cost of its links (a one-unit message), so that the root's
