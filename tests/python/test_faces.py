@@ -45,6 +45,12 @@ CASES = {
                        ["steady", "scatter", "--topology", FIGURE2, "--source", "Ps", "--targets", "P0,P1"]),
     "steady reduce": (lambda: starnet.steady.reduce(FIGURE2, participants=["Pa", "Pb", "P0"], target="P0"),
                       ["steady", "reduce", "--topology", FIGURE2, "--participants", "Pa,Pb,P0", "--target", "P0"]),
+    "steady gossip": (lambda: starnet.steady.gossip(FIGURE2, sources=["Ps", "Pa"], targets=["P0", "P1"]),
+                      ["steady", "gossip", "--topology", FIGURE2, "--sources", "Ps,Pa", "--targets", "P0,P1"]),
+    "montecarlo --study": (lambda: starnet.montecarlo(study="figure5", n=8, runs=10, points=3, ratio_points=2),
+                           ["montecarlo", "--study", "figure5", "--n", "8", "--runs", "10", "--points", "3",
+                            "--ratio-points", "2"]),
+    "montecarlo --worst-case": (lambda: starnet.montecarlo(worst_case=True), ["montecarlo", "--worst-case"]),
     "schedule run": (lambda: starnet.Schedule.export("ring", "ring:6", collective="allgather").run(),
                      None),  # the CLI runs the exported file: below
 }
