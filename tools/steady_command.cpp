@@ -138,29 +138,24 @@ void add_common_options(CLI::App& cmd, SteadyOptions& o) {
 
 }  // namespace
 
-void add_steady_command(CLI::App& app, Action& action) {
+void declare_steady_command(CLI::App& steady, Action& action) {
   static SteadyOptions o;
-  auto* steady = app.add_subcommand(
-      "steady",
-      "Steady-state series of collectives (Legrand, Marchal, Robert 2004): the optimal throughput TP as an exact "
-      "fraction, certified by an LP dual, and a periodic schedule of one-port matchings achieving it. Exit 1 if "
-      "a certificate check fails, 3 if the LP solver fails.");
-  steady->require_subcommand(0, 1);  // none: main() names the choices
+  steady.require_subcommand(0, 1);  // none: main() names the choices
 
-  auto* scatter = steady->add_subcommand("scatter", "Series of scatters: SOURCE sends a distinct message to each target");
+  auto* scatter = steady.add_subcommand("scatter", "Series of scatters: SOURCE sends a distinct message to each target");
   add_common_options(*scatter, o);
   scatter->add_option("--source", o.source, "Source processor")->required();
   scatter->add_option("--targets", o.targets, "Target processors, comma-separated (A,B,C)")->required();
   scatter->callback([&action] { action = [] { return run_steady(api::Collective::SCATTER, o); }; });
 
-  auto* gossip = steady->add_subcommand(
+  auto* gossip = steady.add_subcommand(
       "gossip", "Series of personalised all-to-alls: every source sends a distinct message to every other target");
   add_common_options(*gossip, o);
   gossip->add_option("--sources", o.sources, "Source processors, comma-separated")->required();
   gossip->add_option("--targets", o.targets, "Target processors, comma-separated")->required();
   gossip->callback([&action] { action = [] { return run_steady(api::Collective::ALLTOALL, o); }; });
 
-  auto* reduce = steady->add_subcommand(
+  auto* reduce = steady.add_subcommand(
       "reduce", "Series of reduces v_0 ⊕ … ⊕ v_N (⊕ associative, non-commutative) to one target processor");
   add_common_options(*reduce, o);
   reduce->add_option("--participants", o.participants,

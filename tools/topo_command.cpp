@@ -131,13 +131,12 @@ struct TopoOptions {
 
 }  // namespace
 
-void add_topo_command(CLI::App& app, Action& action) {
+void declare_topo_command(CLI::App& topo, Action& action) {
   auto opts = std::make_shared<TopoOptions>();
-  auto* topo = app.add_subcommand("topo", "Inspect topologies: star graphs S_n, families and weighted platforms");
-  topo->require_subcommand(0, 1);  // none: main() names the choices
-  topo->footer(SPEC_SYNTAX);
+  topo.require_subcommand(0, 1);  // none: main() names the choices
+  topo.footer(SPEC_SYNTAX);
 
-  auto* info_cmd = topo->add_subcommand(
+  auto* info_cmd = topo.add_subcommand(
       "info", "Size, degrees, diameter, average distance and distance histogram of one topology (hop distances)");
   info_cmd->add_option("SPEC", opts->spec, "The topology (see 'starnet topo --help')")->required();
   info_cmd->add_flag("--json", opts->json,
@@ -158,7 +157,7 @@ void add_topo_command(CLI::App& app, Action& action) {
     };
   });
 
-  auto* compare = topo->add_subcommand("compare", "A table of size, links, degree, diameter and average distance");
+  auto* compare = topo.add_subcommand("compare", "A table of size, links, degree, diameter and average distance");
   compare->add_option("SPEC", opts->specs, "Topologies to compare, e.g. star:5 hypercube:7 debruijn:7");
   compare->add_option("--paper", opts->paper,
                       "Instead of SPECs, the networks of a paper's table beside its printed values, with a note where "
@@ -198,7 +197,7 @@ void add_topo_command(CLI::App& app, Action& action) {
     };
   });
 
-  auto* exporter = topo->add_subcommand("export", "Write a topology as a GraphViz DOT or GraphML file");
+  auto* exporter = topo.add_subcommand("export", "Write a topology as a GraphViz DOT or GraphML file");
   exporter->add_option("SPEC", opts->spec, "The topology (star:N up to N = 8)")->required();
   exporter->add_option("--format", opts->format,
                        "dot, graphml or simgrid (a SimGrid 4.1 platform to cross-check a study in SimGrid: "
@@ -218,7 +217,7 @@ void add_topo_command(CLI::App& app, Action& action) {
     };
   });
 
-  add_topo_draw_command(*topo, action);
+  add_topo_draw_command(topo, action);
 }
 
 }  // namespace starnet::tools
