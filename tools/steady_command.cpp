@@ -164,7 +164,8 @@ void declare_steady_command(CLI::App& steady, Action& action) {
   gossip.add_option("--targets", o.targets, "Target processors, comma-separated")->required();
 
   auto& reduce = add_series(steady, action, o, api::Collective::REDUCE, "reduce",
-                            "Series of reduces v_0 ⊕ … ⊕ v_N (⊕ associative, non-commutative) to one target processor");
+                            "Series of reduces v_0 ⊕ … ⊕ v_N (⊕ associative, non-commutative) to one target "
+                            "processor");
   reduce.add_option("--participants", o.participants,
                     "Processors holding v_0, v_1, … in this order (the order of ⊕), comma-separated")
       ->required();
