@@ -213,23 +213,19 @@ int compare(const StarOptions& o, int max_n) {
 
 }  // namespace
 
-void add_allreduce_command(CLI::App& app, Action& action) {
+void declare_allreduce_command(CLI::App& cmd, Action& action) {
   static StarOptions o;
   static bool compare_table = false;
   static int max_n = 8;
-  auto* cmd = app.add_subcommand(
-      "allreduce",
-      "All-reduce on the star graph S_n (Oh, Choi, Primeaux 2005) in n(n−1)/2 single-port steps, every node's "
-      "final value verified. Exit 1 if a node is wrong or the step count is not n(n−1)/2.");
-  add_star_options(*cmd, o, true);
-  auto* table = cmd->add_flag("--compare", compare_table,
-                              "Print Table 2 of the paper with the step counts measured on the emulator for n = "
-                              "3..--max-n")
-                    ->excludes(cmd->get_option("--topology"));
-  cmd->add_option("--max-n", max_n, "Largest n of --compare (3..10)")->capture_default_str()->needs(table);
-  cmd->callback([&action, cmd] {
-    action = [cmd] {
-      applies_only(*cmd, "--seed", o.values == "random", "--values random");
+  add_star_options(cmd, o, true);
+  auto* table = cmd.add_flag("--compare", compare_table,
+                             "Print Table 2 of the paper with the step counts measured on the emulator for n = "
+                             "3..--max-n")
+                    ->excludes(cmd.get_option("--topology"));
+  cmd.add_option("--max-n", max_n, "Largest n of --compare (3..10)")->capture_default_str()->needs(table);
+  cmd.callback([&action, &cmd] {
+    action = [&cmd] {
+      applies_only(cmd, "--seed", o.values == "random", "--values random");
       if (compare_table) return compare(o, max_n);
       if (o.topology.empty()) throw UsageError("--topology is required (e.g. --topology star:5), or use --compare");
       return run_and_report(o, false);
@@ -237,20 +233,16 @@ void add_allreduce_command(CLI::App& app, Action& action) {
   });
 }
 
-void add_broadcast_command(CLI::App& app, Action& action) {
+void declare_broadcast_command(CLI::App& cmd, Action& action) {
   static StarOptions o;
   static bool all_to_all = false;
-  auto* cmd = app.add_subcommand(
-      "broadcast",
-      "All-to-all broadcast on S_n (Oh, Choi, Primeaux 2005, Section 3; NODUP, meta messages) in n(n−1)/2 steps: "
-      "every node ends with every node's item exactly once (verified). Exit 1 otherwise.");
   static std::string schedule;
-  cmd->add_flag("--all-to-all", all_to_all, "All-to-all broadcast (the only kind implemented)")->required();
-  add_star_options(*cmd, o, false);
-  cmd->add_option("--schedule", schedule,
-                  "Also run this all-gather schedule file (e.g. from `starnet optimal --method uniform -o`) on the same "
-                  "star graph and print both, verified");
-  cmd->callback([&action] {
+  cmd.add_flag("--all-to-all", all_to_all, "All-to-all broadcast (the only kind implemented)")->required();
+  add_star_options(cmd, o, false);
+  cmd.add_option("--schedule", schedule,
+                 "Also run this all-gather schedule file (e.g. from `starnet optimal --method uniform -o`) on the same "
+                 "star graph and print both, verified");
+  cmd.callback([&action] {
     action = [] {
       if (o.topology.empty()) throw UsageError("--topology is required (e.g. --topology star:5)");
       if (!schedule.empty()) return beside_schedule(o, schedule);
@@ -259,10 +251,8 @@ void add_broadcast_command(CLI::App& app, Action& action) {
   });
 }
 
-void add_demo_command(CLI::App& app, Action& action) {
-  auto* cmd = app.add_subcommand(
-      "demo", "The headline run: the all-reduce on S_5 over the zmq engine with 2 workers, level by level, verified");
-  cmd->callback([&action] {
+void declare_demo_command(CLI::App& cmd, Action& action) {
+  cmd.callback([&action] {
     action = [] {
       api::StarRequest request;
       request.n = 5;

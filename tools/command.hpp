@@ -1,7 +1,8 @@
 #pragma once
 /// @file
-/// How a subcommand of `starnet` is written (docs/architecture.md, "tools/"): a file tools/X_command.cpp
-/// defines `void add_X_command(CLI::App& app, Action& action)`, which declares the options and
+/// How a subcommand of `starnet` is written (docs/architecture.md, "tools/"): tools/subcommands.cpp
+/// names it and gives its help, and a file tools/X_command.cpp defines
+/// `void declare_X_command(CLI::App& cmd, Action& action)`, which declares the options on `cmd` and
 /// sets `action` to the body: parse options → run → self-check → report, returning the exit code
 /// (0 success, 1 a verification failed). Errors are thrown (starnet::Error) and main() maps them
 /// to exit codes 2 and 3 (README, "Exit codes").
@@ -25,23 +26,26 @@ using Action = std::function<int()>;
 /// `topo` and of `whatif --topologies`.
 extern const char* const SPEC_SYNTAX;
 
-void add_topo_command(CLI::App& app, Action& action);
-void add_allreduce_command(CLI::App& app, Action& action);
-void add_broadcast_command(CLI::App& app, Action& action);
-void add_demo_command(CLI::App& app, Action& action);
-void add_worker_command(CLI::App& app, Action& action);
+/// Adds every subcommand to @p app (tools/subcommands.cpp), in the order `starnet --help` lists them.
+void add_subcommands(CLI::App& app, Action& action);
+
+void declare_topo_command(CLI::App& cmd, Action& action);
+void declare_allreduce_command(CLI::App& cmd, Action& action);
+void declare_broadcast_command(CLI::App& cmd, Action& action);
+void declare_demo_command(CLI::App& cmd, Action& action);
+void declare_worker_command(CLI::App& cmd, Action& action);
 /// `starnet keygen -o FILE`: a run's key file for workers that join a --listen run.
-void add_keygen_command(CLI::App& app, Action& action);
-void add_viz_command(CLI::App& app, Action& action);
-/// `topo draw`, added to the `topo` subcommand by add_topo_command (tools/topo_draw.cpp).
+void declare_keygen_command(CLI::App& cmd, Action& action);
+void declare_viz_command(CLI::App& cmd, Action& action);
+/// `topo draw`, added to the `topo` subcommand by declare_topo_command (tools/topo_draw.cpp).
 void add_topo_draw_command(CLI::App& topo, Action& action);
-void add_markov_command(CLI::App& app, Action& action);
-void add_reduce_command(CLI::App& app, Action& action);
-void add_steady_command(CLI::App& app, Action& action);
-void add_montecarlo_command(CLI::App& app, Action& action);
-void add_whatif_command(CLI::App& app, Action& action);
-void add_schedule_command(CLI::App& app, Action& action);
-void add_optimal_command(CLI::App& app, Action& action);
+void declare_markov_command(CLI::App& cmd, Action& action);
+void declare_reduce_command(CLI::App& cmd, Action& action);
+void declare_steady_command(CLI::App& cmd, Action& action);
+void declare_montecarlo_command(CLI::App& cmd, Action& action);
+void declare_whatif_command(CLI::App& cmd, Action& action);
+void declare_schedule_command(CLI::App& cmd, Action& action);
+void declare_optimal_command(CLI::App& cmd, Action& action);
 
 /// Writes @p content to @p path through a temporary file in the same folder and a rename, so
 /// that no half-written file is ever left behind. "-" writes to standard output; an existing

@@ -104,20 +104,7 @@ int main(int argc, char** argv) {
   // Subcommands inherit fallthrough: `starnet allreduce --progress never` reaches the option above.
   app.fallthrough();
   Action action;
-  add_topo_command(app, action);
-  add_allreduce_command(app, action);
-  add_broadcast_command(app, action);
-  add_demo_command(app, action);
-  add_worker_command(app, action);
-  add_keygen_command(app, action);
-  add_viz_command(app, action);
-  add_markov_command(app, action);
-  add_reduce_command(app, action);
-  add_steady_command(app, action);
-  add_montecarlo_command(app, action);
-  add_whatif_command(app, action);
-  add_schedule_command(app, action);
-  add_optimal_command(app, action);
+  add_subcommands(app, action);
   try {
     app.parse(argc, argv);
     require_subcommand_chosen(app);

@@ -15,27 +15,18 @@
 
 namespace starnet::tools {
 
-void add_markov_command(CLI::App& app, Action& action) {
-  auto* markov = app.add_subcommand(
-      "markov",
-      "Exact E[T] and Var[T] of Tree-dyn's completion time T when every transfer time is exponential\n"
-      "(rate L, mean 1/L) and computations are free: first-step analysis of the Markov chain whose\n"
-      "states are (transfers in progress, processor waiting in the slot) (Benoit, Canon, Marchal,\n"
-      "HeteroPar 2013, Section 3). Results are exact fractions, checked against the closed form\n"
-      "E[T] = (2H(k) - [n even]/k)/L, Var[T] = (2H2(k) - [n even]/k^2)/L^2 with k = floor(n/2).\n"
-      "(The paper prints (2H(n/2) + 2/n)/L for even n: a sign typo; see docs/stochastic.md.)\n"
-      "Exit codes: 0 success, 1 the check failed, 2 bad input.");
+void declare_markov_command(CLI::App& markov, Action& action) {
   static std::int64_t n = 0;
   static std::string rate_text = "1";
   static bool json = false;
-  markov->add_option("--n", n, fmt::format("Number of processors, 1..{}", api::MAX_MARKOV_PROCESSORS))
+  markov.add_option("--n", n, fmt::format("Number of processors, 1..{}", api::MAX_MARKOV_PROCESSORS))
       ->required()
       ->check(integer_in(1, api::MAX_MARKOV_PROCESSORS));
-  markov->add_option("--rate", rate_text, "Transfer rate L > 0: an integer, fraction (2/3) or decimal (0.5); default 1");
-  markov->add_flag("--json", json, "Print one JSON document: n, rate, states, expected, variance (numbers, with\n"
+  markov.add_option("--rate", rate_text, "Transfer rate L > 0: an integer, fraction (2/3) or decimal (0.5); default 1");
+  markov.add_flag("--json", json, "Print one JSON document: n, rate, states, expected, variance (numbers, with\n"
                                    "rate_exact, expected_exact, variance_exact fractions when not integers), verified "
                                    "(docs/json.md)");
-  markov->callback([&action] {
+  markov.callback([&action] {
     action = [] {
       const auto r = api::tree_dyn_markov(n, rate_text);
       if (json) {

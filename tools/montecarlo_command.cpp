@@ -399,62 +399,50 @@ int run_worst_cases(const Options& o) {
 
 }  // namespace
 
-void add_montecarlo_command(CLI::App& app, Action& action) {
-  auto* cmd = app.add_subcommand(
-      "montecarlo",
-      "Non-clairvoyant reductions (Benoit, Canon, Marchal, CCPE 2014) on the emulator with random\n"
-      "heterogeneous costs: Binomial-stat, Fibonacci-stat, Tree-dyn, Non-Commut-Tree-dyn, every run\n"
-      "verified. Three modes:\n"
-      "  one scenario:  --algos LIST --n N --dist NAME --cv X --mu-d M --mu-c M --runs R --seed S\n"
-      "                 (summary per algorithm; --gantt FILE.svg --run I draws one run)\n"
-      "  a study:       --study figure4|figure5|figure6 [--runs R] [--csv FILE] [--plot FILE]\n"
-      "                 (the paper's figures, with its statements checked on the data)\n"
-      "  worst cases:   --worst-case (the instances of Section 4 reaching Table I's ratios)\n"
-      "Same --seed, same numbers whatever --threads. Exit codes: 0 success, 1 a run was not\n"
-      "verified (or a worst case broke its proven bound), 2 bad input. See docs/montecarlo.md.");
+void declare_montecarlo_command(CLI::App& cmd, Action& action) {
   static Options o;
   auto& sc = o.scenario;
   const api::MonteCarloRequest defaults;
-  cmd->add_option("--algos", o.algorithms,
-                  "Comma-separated algorithms: binomial-stat, fibonacci-stat, tree-dyn, noncommut-tree-dyn (default: all)");
-  cmd->add_option("--n", sc.n, fmt::format("Number of processors (default {})", defaults.n));
-  cmd->add_option("--dist", o.dist,
-                  fmt::format("Cost law of Table II: bernoulli, beta0.01, beta1, beta100, binomial, exponential, gamma,\n"
-                              "poisson, triangle, uniform (default {})",
-                              st::to_string(defaults.dist)));
-  cmd->add_option("--cv", sc.cv,
-                  fmt::format("Coefficient of variation of both costs, within the law's range (default {})", defaults.cv))
+  cmd.add_option("--algos", o.algorithms,
+                 "Comma-separated algorithms: binomial-stat, fibonacci-stat, tree-dyn, noncommut-tree-dyn (default: all)");
+  cmd.add_option("--n", sc.n, fmt::format("Number of processors (default {})", defaults.n));
+  cmd.add_option("--dist", o.dist,
+                 fmt::format("Cost law of Table II: bernoulli, beta0.01, beta1, beta100, binomial, exponential, gamma,\n"
+                             "poisson, triangle, uniform (default {})",
+                             st::to_string(defaults.dist)));
+  cmd.add_option("--cv", sc.cv,
+                 fmt::format("Coefficient of variation of both costs, within the law's range (default {})", defaults.cv))
       ->check(finite_number(0));
-  cmd->add_option("--mu-d", sc.mu_d, fmt::format("Mean transfer time mu_d >= 0 (default {})", defaults.mu_d))
+  cmd.add_option("--mu-d", sc.mu_d, fmt::format("Mean transfer time mu_d >= 0 (default {})", defaults.mu_d))
       ->check(finite_number(0));
-  cmd->add_option("--mu-c", sc.mu_c,
-                  fmt::format("Mean reduction time mu_c >= 0; 0: free computation (default {})", defaults.mu_c))
+  cmd.add_option("--mu-c", sc.mu_c,
+                 fmt::format("Mean reduction time mu_c >= 0; 0: free computation (default {})", defaults.mu_c))
       ->check(finite_number(0));
-  cmd->add_option("--runs", o.runs,
-                  fmt::format("Monte-Carlo runs (default {}; figure4: {}; figure5/6: {} per cell)", api::DEFAULT_MONTECARLO_RUNS,
-                              nc::FIGURE4_RUNS, nc::GRID_RUNS));
-  cmd->add_option("--seed", sc.seed,
-                  fmt::format("Seed: run r of algorithm a draws from Philox(seed, r, a) (default {})", defaults.seed))
+  cmd.add_option("--runs", o.runs,
+                 fmt::format("Monte-Carlo runs (default {}; figure4: {}; figure5/6: {} per cell)", api::DEFAULT_MONTECARLO_RUNS,
+                             nc::FIGURE4_RUNS, nc::GRID_RUNS));
+  cmd.add_option("--seed", sc.seed,
+                 fmt::format("Seed: run r of algorithm a draws from Philox(seed, r, a) (default {})", defaults.seed))
       ->check(any_seed());
-  cmd->add_option("--threads", sc.threads, fmt::format("Worker threads, 0..{} (default 0: all cores)", api::MAX_THREADS))
+  cmd.add_option("--threads", sc.threads, fmt::format("Worker threads, 0..{} (default 0: all cores)", api::MAX_THREADS))
       ->check(integer_in(0, api::MAX_THREADS));
-  cmd->add_flag("--json", o.json,
-                "Print one JSON document: per algorithm mean, stddev, sem, min, q10, q50, q90, max, runs, verified\n"
-                "(studies: points or cells, and notes; --worst-case: one row per instance and algorithm)");
-  cmd->add_option("--csv", o.csv, "Write the summary (study: the figure's data) as CSV to FILE")->check(output_file());
-  add_gantt_option(*cmd, o.gantt, "run --run of the (single) algorithm");
-  cmd->add_option("--run", o.run, "The run --gantt draws and --trace records, 0..runs-1 (default 0)");
-  cmd->add_option("--study", o.study, "figure4 | figure5 | figure6: reproduce a figure of Section 5");
-  cmd->add_option("--plot", o.plot, "With --study: draw the figure with gnuplot into FILE.svg or FILE.png")->check(output_file({".svg", ".png"}));
-  cmd->add_option("--points", o.points, fmt::format("With --study: CVs log-spaced over [0.01, 10] (default {})",
-                                                    nc::DEFAULT_CV_POINTS));
-  cmd->add_option("--ratio-points", o.ratio_points,
-                  fmt::format("With --study figure5|figure6: values of mu_c/mu_d log-spaced over [0.1, 10] (default {})",
-                              nc::DEFAULT_COST_RATIO_POINTS));
-  cmd->add_flag("--worst-case", o.worst_case, "Run the worst-case instances of Section 4 and compare with Table I");
-  o.trace.add_to(*cmd, "every event of run --run of the (single) algorithm");
-  cmd->callback([cmd, &action] {
-    for (const auto* opt : cmd->get_options()) {
+  cmd.add_flag("--json", o.json,
+               "Print one JSON document: per algorithm mean, stddev, sem, min, q10, q50, q90, max, runs, verified\n"
+               "(studies: points or cells, and notes; --worst-case: one row per instance and algorithm)");
+  cmd.add_option("--csv", o.csv, "Write the summary (study: the figure's data) as CSV to FILE")->check(output_file());
+  add_gantt_option(cmd, o.gantt, "run --run of the (single) algorithm");
+  cmd.add_option("--run", o.run, "The run --gantt draws and --trace records, 0..runs-1 (default 0)");
+  cmd.add_option("--study", o.study, "figure4 | figure5 | figure6: reproduce a figure of Section 5");
+  cmd.add_option("--plot", o.plot, "With --study: draw the figure with gnuplot into FILE.svg or FILE.png")->check(output_file({".svg", ".png"}));
+  cmd.add_option("--points", o.points, fmt::format("With --study: CVs log-spaced over [0.01, 10] (default {})",
+                                                   nc::DEFAULT_CV_POINTS));
+  cmd.add_option("--ratio-points", o.ratio_points,
+                 fmt::format("With --study figure5|figure6: values of mu_c/mu_d log-spaced over [0.1, 10] (default {})",
+                             nc::DEFAULT_COST_RATIO_POINTS));
+  cmd.add_flag("--worst-case", o.worst_case, "Run the worst-case instances of Section 4 and compare with Table I");
+  o.trace.add_to(cmd, "every event of run --run of the (single) algorithm");
+  cmd.callback([&cmd, &action] {
+    for (const auto* opt : cmd.get_options()) {
       if (opt->count() > 0) o.given.push_back(opt->get_name());
     }
     action = [] {

@@ -257,63 +257,58 @@ int study(const OptimalOptions& o, const CLI::App& cmd) {
 
 }  // namespace
 
-void add_optimal_command(CLI::App& app, Action& action) {
+void declare_optimal_command(CLI::App& cmd, Action& action) {
   static OptimalOptions o;
-  auto* cmd = app.add_subcommand(
-      "optimal",
-      "Exact minimum step counts in the single-port (k-port) model by SAT (CaDiCaL), proved both ways: the schedule "
-      "of the optimum runs verified on the emulator, every shorter T is refuted (CryptoMiniSat confirms; --proof "
-      "checks DRAT proofs). Exit 3 with the proven bracket when --time-limit is reached (docs/optimal.md)");
-  cmd->add_option("--collective", o.collective,
-                  "gossip (= allgather), allreduce (messages of several values: the same search, the schedule written "
-                  "as an all-reduce), broadcast (from --root), or alltoall (with --method uniform: the Pareto front "
-                  "of steps and volume of the total exchange, docs/collectives.md)")
+  cmd.add_option("--collective", o.collective,
+                 "gossip (= allgather), allreduce (messages of several values: the same search, the schedule written "
+                 "as an all-reduce), broadcast (from --root), or alltoall (with --method uniform: the Pareto front "
+                 "of steps and volume of the total exchange, docs/collectives.md)")
       ->capture_default_str();
-  auto* topology = cmd->add_option("--topology", o.topology,
-                                   fmt::format("Topology spec or file (SAT: at most {} nodes)", api::MAX_EXACT_NODES));
-  cmd->add_option("--root", o.root, "Root of broadcast: a node name or index")->capture_default_str();
-  cmd->add_option("--ports", o.ports, fmt::format("Ports per node k in 1..{}", api::MAX_PORTS))->capture_default_str();
-  cmd->add_option("--duplex", o.duplex, "full (k sends and k receives per step) or half (k transfers in all)")
+  auto* topology = cmd.add_option("--topology", o.topology,
+                                  fmt::format("Topology spec or file (SAT: at most {} nodes)", api::MAX_EXACT_NODES));
+  cmd.add_option("--root", o.root, "Root of broadcast: a node name or index")->capture_default_str();
+  cmd.add_option("--ports", o.ports, fmt::format("Ports per node k in 1..{}", api::MAX_PORTS))->capture_default_str();
+  cmd.add_option("--duplex", o.duplex, "full (k sends and k receives per step) or half (k transfers in all)")
       ->check(CLI::IsMember({"full", "half"}))
       ->capture_default_str();
-  cmd->add_option("--time-limit", o.time_limit,
-                  "Seconds for the whole search, then the proven bracket and the best schedule known (0: no limit; "
-                  "--study: per instance)")
+  cmd.add_option("--time-limit", o.time_limit,
+                 "Seconds for the whole search, then the proven bracket and the best schedule known (0: no limit; "
+                 "--study: per instance)")
       ->capture_default_str()
       ->check(finite_number(0));
-  cmd->add_flag("--json", o.json, "Print one JSON document");
-  cmd->add_option("-o,--output", o.output,
-                  "Write the optimal schedule (starnet schedule format) to FILE; when the time limit leaves a bracket, "
-                  "the best schedule known, marked unproved; alltoall: one file per Pareto point, FILE.T<steps>.json")
+  cmd.add_flag("--json", o.json, "Print one JSON document");
+  cmd.add_option("-o,--output", o.output,
+                 "Write the optimal schedule (starnet schedule format) to FILE; when the time limit leaves a bracket, "
+                 "the best schedule known, marked unproved; alltoall: one file per Pareto point, FILE.T<steps>.json")
       ->check(output_file());
-  cmd->add_option("--proof", o.proof, "Write each UNSAT's CNF and DRAT proof to DIR and check every proof");
-  cmd->add_option("--method", o.method,
-                  fmt::format("sat (exact, any topology ≤ {0} nodes); uniform (Cayley graphs: star:N, pancake:N, "
-                              "bubblesort:N and transposition:N up to N = 10, hypercube, ring, torus, complete; every "
-                              "node uses the same generator each step); coset (star:3..6: the dimension depends on the "
-                              "node's last symbol); auto (sat up to {0} nodes, its upper bound from the uniform search; "
-                              "uniform beyond). docs/beyond.md",
-                              api::MAX_EXACT_NODES))
+  cmd.add_option("--proof", o.proof, "Write each UNSAT's CNF and DRAT proof to DIR and check every proof");
+  cmd.add_option("--method", o.method,
+                 fmt::format("sat (exact, any topology ≤ {0} nodes); uniform (Cayley graphs: star:N, pancake:N, "
+                             "bubblesort:N and transposition:N up to N = 10, hypercube, ring, torus, complete; every "
+                             "node uses the same generator each step); coset (star:3..6: the dimension depends on the "
+                             "node's last symbol); auto (sat up to {0} nodes, its upper bound from the uniform search; "
+                             "uniform beyond). docs/beyond.md",
+                             api::MAX_EXACT_NODES))
       ->check(CLI::IsMember({"sat", "uniform", "coset", "auto"}))
       ->capture_default_str();
-  cmd->add_option("--beam-width", o.beam_width, "--method uniform|coset: beam search of this width instead of exhaustive");
-  cmd->add_option("--max-steps", o.max_steps,
-                  "--method uniform|coset: longest schedule searched (default n(n−1)/2 on star:N, |G| − 1 elsewhere)");
-  cmd->add_flag("--anytime", o.anytime,
-                "--method uniform: beam searches of width 1, 2, 4, … until --time-limit, keeping the shortest found");
+  cmd.add_option("--beam-width", o.beam_width, "--method uniform|coset: beam search of this width instead of exhaustive");
+  cmd.add_option("--max-steps", o.max_steps,
+                 "--method uniform|coset: longest schedule searched (default n(n−1)/2 on star:N, |G| − 1 elsewhere)");
+  cmd.add_flag("--anytime", o.anytime,
+               "--method uniform: beam searches of width 1, 2, 4, … until --time-limit, keeping the shortest found");
   auto* study_option =
-      cmd->add_option("--study", o.study,
-                      "star: S_3..S_5, Q_3, Q_4, K_n, rings and tori, full and half duplex; star-beyond: uniform "
-                      "gossips on S_3..S_10 beside the paper (docs/beyond.md)")
+      cmd.add_option("--study", o.study,
+                     "star: S_3..S_5, Q_3, Q_4, K_n, rings and tori, full and half duplex; star-beyond: uniform "
+                     "gossips on S_3..S_10 beside the paper (docs/beyond.md)")
           ->check(CLI::IsMember({"star", "star-beyond"}));
   study_option->excludes(topology);
-  cmd->add_option("--csv", o.csv, "With --study: also write the table as CSV to FILE")
+  cmd.add_option("--csv", o.csv, "With --study: also write the table as CSV to FILE")
       ->check(output_file())
       ->needs(study_option);
-  cmd->callback([&action, cmd] {
-    action = [cmd] {
-      applies_only(*cmd, "--root", o.collective == "broadcast", "--collective broadcast");
-      return o.study.empty() ? single(o, *cmd) : study(o, *cmd);
+  cmd.callback([&action, &cmd] {
+    action = [&cmd] {
+      applies_only(cmd, "--root", o.collective == "broadcast", "--collective broadcast");
+      return o.study.empty() ? single(o, cmd) : study(o, cmd);
     };
   });
 }

@@ -147,50 +147,38 @@ int run_study(const ReduceOptions& o) {
 
 }  // namespace
 
-void add_reduce_command(CLI::App& app, Action& action) {
-  auto* cmd = app.add_subcommand(
-      "reduce",
-      "Reduction trees with transfers (cost d) overlapping computations (cost c), Canon and Antoniu\n"
-      "(INRIA RR-7898, 2012): plan one reduction of n elements, check the plan against the model\n"
-      "(one transfer at a time per machine, a transfer only once the sender's result is complete) and\n"
-      "fold it with --op to check it combines v0 + v1 + ... + v(n-1) in order, then run it on the emulator\n"
-      "(transfers at their planned times, strict single-port half-duplex): verified only if the emulated\n"
-      "length equals the predicted length exactly and the root holds v0 + ... + v(n-1); or run the\n"
-      "Figure 2 study.\n"
-      "  starnet reduce --algo greedy --n 10 --d 3/2 --c 1 [--json]\n"
-      "  starnet reduce --study figure2 [--max-n 10000] [--csv ratios.csv] [--plot ratios.svg]\n"
-      "Exit codes: 0 success, 1 a check failed, 2 bad input.");
+void declare_reduce_command(CLI::App& cmd, Action& action) {
   static ReduceOptions o;
-  cmd->add_option("--algorithm,--algo", o.algo,
-                  "Algorithm: greedy (Alg. 1, optimal), greedy-transfers (Alg. 2, at most K transfers at once),\n"
-                  "greedy-reducers (Alg. 3, at most K reducers), binomial (n = 2^k), fibonacci (n = F(k+2)),\n"
-                  "binomial-strategy, fibonacci-strategy (Section 7.3)");
-  auto* n = cmd->add_option("--n", o.n, fmt::format("Number of elements, one per machine, 1..{}", api::MAX_REDUCE_ELEMENTS));
-  cmd->add_option("--d", o.d, "Transfer cost d >= 0: an integer, fraction (3/2) or decimal (0.5)");
-  cmd->add_option("--c", o.c, "Computation cost c >= 0: an integer, fraction or decimal");
-  auto* k = cmd->add_option("--k", o.k,
-                            "Limit K: concurrent transfers for greedy-transfers (1..floor(n/2)), reducers for\n"
-                            "greedy-reducers (1..n-1)");
-  cmd->add_option("--op", o.op, "Operator of the self-check: sum (default) or concat (not commutative)")
+  cmd.add_option("--algorithm,--algo", o.algo,
+                 "Algorithm: greedy (Alg. 1, optimal), greedy-transfers (Alg. 2, at most K transfers at once),\n"
+                 "greedy-reducers (Alg. 3, at most K reducers), binomial (n = 2^k), fibonacci (n = F(k+2)),\n"
+                 "binomial-strategy, fibonacci-strategy (Section 7.3)");
+  auto* n = cmd.add_option("--n", o.n, fmt::format("Number of elements, one per machine, 1..{}", api::MAX_REDUCE_ELEMENTS));
+  cmd.add_option("--d", o.d, "Transfer cost d >= 0: an integer, fraction (3/2) or decimal (0.5)");
+  cmd.add_option("--c", o.c, "Computation cost c >= 0: an integer, fraction or decimal");
+  auto* k = cmd.add_option("--k", o.k,
+                           "Limit K: concurrent transfers for greedy-transfers (1..floor(n/2)), reducers for\n"
+                           "greedy-reducers (1..n-1)");
+  cmd.add_option("--op", o.op, "Operator of the self-check: sum (default) or concat (not commutative)")
       ->check(CLI::IsMember({"sum", "concat"}));
-  cmd->add_flag("--json", o.json,
-                "Print one JSON document. Plans: algo, n, d, c, [k], op, length, lower_bound, upper_bound,\n"
-                "[limited_upper_bound], root, parents (root -1), children (reception order), transfers\n"
-                "[{from, to, start}], reducers, max_concurrent_transfers, plan_valid, combined_in_order;\n"
-                "times are numbers, with an exact KEY_exact fraction such as \"7/2\" when not integers (docs/json.md)");
-  auto* study = cmd->add_option("--study", o.study, "Run a study instead of one plan: figure2");
-  cmd->add_option("--max-n", o.max_n, fmt::format("Figure 2 study: largest n (default {})", api::DEFAULT_FIGURE2_MAX_N))->needs(study);
-  add_gantt_option(*cmd, o.gantt, "the emulated run");
-  o.trace.add_to(*cmd, "every event of the emulated plan");
-  cmd->add_option("--csv", o.csv, "Figure 2 study: write the exact lengths and ratios for every n as CSV")
+  cmd.add_flag("--json", o.json,
+               "Print one JSON document. Plans: algo, n, d, c, [k], op, length, lower_bound, upper_bound,\n"
+               "[limited_upper_bound], root, parents (root -1), children (reception order), transfers\n"
+               "[{from, to, start}], reducers, max_concurrent_transfers, plan_valid, combined_in_order;\n"
+               "times are numbers, with an exact KEY_exact fraction such as \"7/2\" when not integers (docs/json.md)");
+  auto* study = cmd.add_option("--study", o.study, "Run a study instead of one plan: figure2");
+  cmd.add_option("--max-n", o.max_n, fmt::format("Figure 2 study: largest n (default {})", api::DEFAULT_FIGURE2_MAX_N))->needs(study);
+  add_gantt_option(cmd, o.gantt, "the emulated run");
+  o.trace.add_to(cmd, "every event of the emulated plan");
+  cmd.add_option("--csv", o.csv, "Figure 2 study: write the exact lengths and ratios for every n as CSV")
       ->check(output_file())
       ->needs(study);
-  cmd->add_option("--plot", o.plot,
-                  "Figure 2 study: draw the ratios with gnuplot into FILE.svg or FILE.png (the script is\n"
-                  "kept as FILE.gp)")
+  cmd.add_option("--plot", o.plot,
+                 "Figure 2 study: draw the ratios with gnuplot into FILE.svg or FILE.png (the script is\n"
+                 "kept as FILE.gp)")
       ->check(output_file({".svg", ".png"}))
       ->needs(study);
-  cmd->callback([&action, n, k] {
+  cmd.callback([&action, n, k] {
     o.has_n = n->count() > 0;
     o.has_k = k->count() > 0;
     action = [] {

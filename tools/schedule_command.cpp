@@ -142,13 +142,10 @@ int export_schedule(const ExportOptions& o) {
 
 }  // namespace
 
-void add_schedule_command(CLI::App& app, Action& action) {
-  auto* cmd = app.add_subcommand("schedule", "Collective schedules as data: run a starnet JSON or MSCCL XML schedule "
-                                              "on the emulator and check it, or export a built-in algorithm "
-                                              "(docs/schedules.md)");
-  cmd->require_subcommand(0, 1);  // none: main() names the choices
+void declare_schedule_command(CLI::App& cmd, Action& action) {
+  cmd.require_subcommand(0, 1);  // none: main() names the choices
   static RunOptions r;
-  auto* run_cmd = cmd->add_subcommand(
+  auto* run_cmd = cmd.add_subcommand(
       "run", "Run a schedule file (starnet JSON, or MSCCL XML) and check the collective it claims on every node and "
              "chunk. Exit 1 if a node sends what it does not hold, breaks the port model (strict), deadlocks or ends "
              "with a wrong chunk (the summary, or the JSON document with \"problem\", says which); 2 for a malformed "
@@ -192,7 +189,7 @@ void add_schedule_command(CLI::App& app, Action& action) {
   });
 
   static ExportOptions e;
-  auto* export_cmd = cmd->add_subcommand("export", "Write a built-in collective algorithm as a starnet schedule file");
+  auto* export_cmd = cmd.add_subcommand("export", "Write a built-in collective algorithm as a starnet schedule file");
   export_cmd->add_option("--algorithm", e.algorithm,
                          "A built-in of the catalogue (docs/collectives.md): star, recursive-doubling, recursive-halving, "
                          "ring, bruck, uniform, one-packet, combining, ring-split, rabenseifner, dimension-ordered, bfs-tree; "

@@ -136,43 +136,44 @@ void add_common_options(CLI::App& cmd, SteadyOptions& o) {
                "completed, bound, ratio, proposition1, verified, ...}");
 }
 
+/// `steady NAME`: a series of @p collective, with the options every series shares; the caller
+/// adds the collective's own (its participants).
+CLI::App& add_series(CLI::App& steady, Action& action, SteadyOptions& o, api::Collective collective, const char* name,
+                     const char* help) {
+  auto& series = *steady.add_subcommand(name, help);
+  add_common_options(series, o);
+  series.callback([&action, &o, collective] { action = [&o, collective] { return run_steady(collective, o); }; });
+  return series;
+}
+
 }  // namespace
 
-void add_steady_command(CLI::App& app, Action& action) {
+void declare_steady_command(CLI::App& steady, Action& action) {
   static SteadyOptions o;
-  auto* steady = app.add_subcommand(
-      "steady",
-      "Steady-state series of collectives (Legrand, Marchal, Robert 2004): the optimal throughput TP as an exact "
-      "fraction, certified by an LP dual, and a periodic schedule of one-port matchings achieving it. Exit 1 if "
-      "a certificate check fails, 3 if the LP solver fails.");
-  steady->require_subcommand(0, 1);  // none: main() names the choices
+  steady.require_subcommand(0, 1);  // none: main() names the choices
 
-  auto* scatter = steady->add_subcommand("scatter", "Series of scatters: SOURCE sends a distinct message to each target");
-  add_common_options(*scatter, o);
-  scatter->add_option("--source", o.source, "Source processor")->required();
-  scatter->add_option("--targets", o.targets, "Target processors, comma-separated (A,B,C)")->required();
-  scatter->callback([&action] { action = [] { return run_steady(api::Collective::SCATTER, o); }; });
+  auto& scatter = add_series(steady, action, o, api::Collective::SCATTER, "scatter",
+                             "Series of scatters: SOURCE sends a distinct message to each target");
+  scatter.add_option("--source", o.source, "Source processor")->required();
+  scatter.add_option("--targets", o.targets, "Target processors, comma-separated (A,B,C)")->required();
 
-  auto* gossip = steady->add_subcommand(
-      "gossip", "Series of personalised all-to-alls: every source sends a distinct message to every other target");
-  add_common_options(*gossip, o);
-  gossip->add_option("--sources", o.sources, "Source processors, comma-separated")->required();
-  gossip->add_option("--targets", o.targets, "Target processors, comma-separated")->required();
-  gossip->callback([&action] { action = [] { return run_steady(api::Collective::ALLTOALL, o); }; });
+  auto& gossip = add_series(steady, action, o, api::Collective::ALLTOALL, "gossip",
+                            "Series of personalised all-to-alls: every source sends a distinct message to every other "
+                            "target");
+  gossip.add_option("--sources", o.sources, "Source processors, comma-separated")->required();
+  gossip.add_option("--targets", o.targets, "Target processors, comma-separated")->required();
 
-  auto* reduce = steady->add_subcommand(
-      "reduce", "Series of reduces v_0 ⊕ … ⊕ v_N (⊕ associative, non-commutative) to one target processor");
-  add_common_options(*reduce, o);
-  reduce->add_option("--participants", o.participants,
-                     "Processors holding v_0, v_1, … in this order (the order of ⊕), comma-separated")
+  auto& reduce = add_series(steady, action, o, api::Collective::REDUCE, "reduce",
+                            "Series of reduces v_0 ⊕ … ⊕ v_N (⊕ associative, non-commutative) to one target "
+                            "processor");
+  reduce.add_option("--participants", o.participants,
+                    "Processors holding v_0, v_1, … in this order (the order of ⊕), comma-separated")
       ->required();
-  reduce->add_option("--target", o.target, "Processor that receives v_0 ⊕ … ⊕ v_N")->required();
-  reduce->add_option("--message-size", o.message_size, "Size of every partial result v[k,m], in unit messages")
+  reduce.add_option("--target", o.target, "Processor that receives v_0 ⊕ … ⊕ v_N")->required();
+  reduce.add_option("--message-size", o.message_size, "Size of every partial result v[k,m], in unit messages")
       ->capture_default_str();
-  reduce->add_option("--task-work", o.task_work,
-                     "Work of every task T[k,l,m]; it takes work/speed on a processor")
+  reduce.add_option("--task-work", o.task_work, "Work of every task T[k,l,m]; it takes work/speed on a processor")
       ->capture_default_str();
-  reduce->callback([&action] { action = [] { return run_steady(api::Collective::REDUCE, o); }; });
 }
 
 }  // namespace starnet::tools

@@ -120,6 +120,13 @@ int print_paper_table1(bool json) {
   return 0;
 }
 
+/// `topo NAME`: a subcommand that takes topology specs, its help ending with their syntax.
+CLI::App& add_spec_subcommand(CLI::App& topo, const char* name, const char* help) {
+  auto& cmd = *topo.add_subcommand(name, help);
+  cmd.footer(SPEC_SYNTAX);
+  return cmd;
+}
+
 struct TopoOptions {
   std::vector<std::string> specs;
   std::string paper;
@@ -131,21 +138,19 @@ struct TopoOptions {
 
 }  // namespace
 
-void add_topo_command(CLI::App& app, Action& action) {
+void declare_topo_command(CLI::App& topo, Action& action) {
   auto opts = std::make_shared<TopoOptions>();
-  auto* topo = app.add_subcommand("topo", "Inspect topologies: star graphs S_n, families and weighted platforms");
-  topo->require_subcommand(0, 1);  // none: main() names the choices
-  topo->footer(SPEC_SYNTAX);
+  topo.require_subcommand(0, 1);  // none: main() names the choices
+  topo.footer(SPEC_SYNTAX);
 
-  auto* info_cmd = topo->add_subcommand(
-      "info", "Size, degrees, diameter, average distance and distance histogram of one topology (hop distances)");
-  info_cmd->add_option("SPEC", opts->spec, "The topology (see 'starnet topo --help')")->required();
-  info_cmd->add_flag("--json", opts->json,
+  auto& info_cmd = add_spec_subcommand(
+      topo, "info", "Size, degrees, diameter, average distance and distance histogram of one topology (hop distances)");
+  info_cmd.add_option("SPEC", opts->spec, "The topology (see 'starnet topo --help')")->required();
+  info_cmd.add_flag("--json", opts->json,
                  "Print one JSON object: name, model, nodes, links, directed, processors, degree_min, degree_max, "
                  "diameter (null if some pair is unreachable), unreachable_pairs, average_distance, "
                  "average_distance_exact, distance_histogram (ordered pairs at distance d), method");
-  info_cmd->footer(SPEC_SYNTAX);
-  info_cmd->callback([opts, &action] {
+  info_cmd.callback([opts, &action] {
     action = [opts] {
       const auto info = api::topology_info(opts->spec);
       if (!info.verified) return verification_failed(self_check_failure(opts->spec));
@@ -158,19 +163,18 @@ void add_topo_command(CLI::App& app, Action& action) {
     };
   });
 
-  auto* compare = topo->add_subcommand("compare", "A table of size, links, degree, diameter and average distance");
-  compare->add_option("SPEC", opts->specs, "Topologies to compare, e.g. star:5 hypercube:7 debruijn:7");
-  compare->add_option("--paper", opts->paper,
-                      "Instead of SPECs, the networks of a paper's table beside its printed values, with a note where "
-                      "they differ: table1 = Table 1 of Oh, Choi, Primeaux (2005), size, degree, diameter")
+  auto& compare = add_spec_subcommand(topo, "compare", "A table of size, links, degree, diameter and average distance");
+  compare.add_option("SPEC", opts->specs, "Topologies to compare, e.g. star:5 hypercube:7 debruijn:7");
+  compare.add_option("--paper", opts->paper,
+                     "Instead of SPECs, the networks of a paper's table beside its printed values, with a note where "
+                     "they differ: table1 = Table 1 of Oh, Choi, Primeaux (2005), size, degree, diameter")
       ->check(CLI::IsMember({"table1"}));
-  compare->add_flag("--json", opts->json,
-                    "Print one JSON object {\"topologies\": [...]} with the fields of 'info --json'; with --paper "
-                    "{\"rows\": [...], \"notes\": [...], \"verified\": true}, each row with model, spec, size, "
-                    "size_paper, degree_min, degree_max, degree_paper, diameter, diameter_paper, links, method, "
-                    "average_distance, differences (the fields that differ) and notes");
-  compare->footer(SPEC_SYNTAX);
-  compare->callback([opts, &action] {
+  compare.add_flag("--json", opts->json,
+                   "Print one JSON object {\"topologies\": [...]} with the fields of 'info --json'; with --paper "
+                   "{\"rows\": [...], \"notes\": [...], \"verified\": true}, each row with model, spec, size, "
+                   "size_paper, degree_min, degree_max, degree_paper, diameter, diameter_paper, links, method, "
+                   "average_distance, differences (the fields that differ) and notes");
+  compare.callback([opts, &action] {
     action = [opts] {
       if (!opts->paper.empty() && !opts->specs.empty()) {
         throw UsageError(fmt::format("--paper {} compares the paper's own networks (expected no SPEC with it, got {})",
@@ -198,18 +202,17 @@ void add_topo_command(CLI::App& app, Action& action) {
     };
   });
 
-  auto* exporter = topo->add_subcommand("export", "Write a topology as a GraphViz DOT or GraphML file");
-  exporter->add_option("SPEC", opts->spec, "The topology (star:N up to N = 8)")->required();
-  exporter->add_option("--format", opts->format,
-                       "dot, graphml or simgrid (a SimGrid 4.1 platform to cross-check a study in SimGrid: "
-                       "docs/simgrid.md)")
+  auto& exporter = add_spec_subcommand(topo, "export", "Write a topology as a GraphViz DOT or GraphML file");
+  exporter.add_option("SPEC", opts->spec, "The topology (star:N up to N = 8)")->required();
+  exporter.add_option("--format", opts->format,
+                      "dot, graphml or simgrid (a SimGrid 4.1 platform to cross-check a study in SimGrid: "
+                      "docs/simgrid.md)")
       ->required()
       ->check(CLI::IsMember({"dot", "graphml", "simgrid"}));
-  exporter->add_option("-o,--output", opts->output, "Output file, written atomically; - for standard output")
+  exporter.add_option("-o,--output", opts->output, "Output file, written atomically; - for standard output")
       ->capture_default_str()
       ->check(output_file({}, true));
-  exporter->footer(SPEC_SYNTAX);
-  exporter->callback([opts, &action] {
+  exporter.callback([opts, &action] {
     action = [opts] {
       const auto exported = api::export_topology(opts->spec, std::string_view(opts->format));
       if (!exported.verified) return verification_failed(exported.problem);
@@ -218,7 +221,7 @@ void add_topo_command(CLI::App& app, Action& action) {
     };
   });
 
-  add_topo_draw_command(*topo, action);
+  add_topo_draw_command(topo, action);
 }
 
 }  // namespace starnet::tools

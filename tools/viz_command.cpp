@@ -71,21 +71,17 @@ void add_page_options(CLI::App& cmd, VizOptions& o) {
 
 }  // namespace
 
-void add_viz_command(CLI::App& app, Action& action) {
+void declare_viz_command(CLI::App& viz, Action& action) {
   static VizOptions o;
-  auto* viz = app.add_subcommand(
-      "viz",
-      "Teaching pages: a self-contained HTML page (no network) that steps through a star collective on S_N, "
-      "N ≤ 5, drawn from the emulator's trace (docs/viz.md)");
-  viz->require_subcommand(0, 1);  // none: main() names the choices
-  auto* allreduce = viz->add_subcommand(
+  viz.require_subcommand(0, 1);  // none: main() names the choices
+  auto* allreduce = viz.add_subcommand(
       "allreduce",
       "The all-reduce of Oh, Choi, Primeaux (2005) step by step: messages on the links and each node's "
       "result and outgoing buffers. Exit 1 if the run or the page's reconstruction is not verified.");
   add_page_options(*allreduce, o);
   add_op_option(*allreduce, o.op, "Operator (node values are rank + 1)");
   allreduce->callback([&action] { action = [] { return run_page(o, false); }; });
-  auto* broadcast = viz->add_subcommand(
+  auto* broadcast = viz.add_subcommand(
       "broadcast",
       "The all-to-all broadcast (NODUP) step by step: meta messages on the links and the items each node "
       "holds. Exit 1 if the run or the page's reconstruction is not verified.");

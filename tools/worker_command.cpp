@@ -14,41 +14,37 @@
 
 namespace starnet::tools {
 
-void add_worker_command(CLI::App& app, Action& action) {
+void declare_worker_command(CLI::App& cmd, Action& action) {
   static api::WorkerOptions o;
   static std::string join;
-  auto* cmd = app.add_subcommand(
-      "worker",
-      "A zmq worker process: started by the coordinator of --engine zmq --processes, or by you (ssh, srun) with "
-      "--join to a coordinator started with --listen");
   auto* connect =
-      cmd->add_option("--connect", o.coordinator, "Coordinator endpoint (tcp://ADDRESS:PORT, or ipc://DIR/NAME on one host)")
+      cmd.add_option("--connect", o.coordinator, "Coordinator endpoint (tcp://ADDRESS:PORT, or ipc://DIR/NAME on one host)")
           ->check([](const std::string& e) {
             return e.starts_with("tcp://") || e.starts_with("ipc://")
                        ? std::string()
                        : fmt::format("\"{}\": expected tcp://ADDRESS:PORT or ipc://DIR/NAME", e);
           });
-  auto* joining = cmd->add_option("--join", join,
-                                  "HOST:PORT of a coordinator started with --listen (with --key-file, the run's key)")
+  auto* joining = cmd.add_option("--join", join,
+                                 "HOST:PORT of a coordinator started with --listen (with --key-file, the run's key)")
                       ->excludes(connect);
-  cmd->add_option("--key-file", o.key_file, "With --join: the run's key file (mode 0600)")->needs(joining);
-  cmd->add_option("--index", o.index, "This worker's index (with --join: any free one unless given)")
+  cmd.add_option("--key-file", o.key_file, "With --join: the run's key file (mode 0600)")->needs(joining);
+  cmd.add_option("--index", o.index, "This worker's index (with --join: any free one unless given)")
       ->check(integer_in(0, api::MAX_WORKERS - 1));
-  cmd->add_option("--address", o.address,
-                  "Address this worker listens on for its peers (default: the run's address, or with --join the "
-                  "address of this host that reaches the coordinator)");
-  cmd->add_option("--timeout", o.timeout_seconds, "Seconds to wait for the coordinator's first answer after saying hello")
+  cmd.add_option("--address", o.address,
+                 "Address this worker listens on for its peers (default: the run's address, or with --join the "
+                 "address of this host that reaches the coordinator)");
+  cmd.add_option("--timeout", o.timeout_seconds, "Seconds to wait for the coordinator's first answer after saying hello")
       ->capture_default_str()
       ->check(finite_number(0));
-  cmd->add_option("--peer-timeout", o.peer_timeout_seconds,
-                  "Seconds without the coordinator's heartbeat before giving up (the coordinator's own applies once "
-                  "the run starts)")
+  cmd.add_option("--peer-timeout", o.peer_timeout_seconds,
+                 "Seconds without the coordinator's heartbeat before giving up (the coordinator's own applies once "
+                 "the run starts)")
       ->capture_default_str()
       ->check(finite_number(api::MIN_PEER_TIMEOUT_SECONDS));
-  cmd->add_option("--key-fd", o.key_fd,
-                  "Inherited pipe holding the run's CURVE secret key (the key itself is never an argument)")
+  cmd.add_option("--key-fd", o.key_fd,
+                 "Inherited pipe holding the run's CURVE secret key (the key itself is never an argument)")
       ->excludes(joining);
-  cmd->callback([&action] {
+  cmd.callback([&action] {
     if (join.empty() && o.coordinator.empty()) throw UsageError("worker: expected --join HOST:PORT (or --connect ENDPOINT)");
     if (!join.empty()) {
       action = [] {
@@ -65,12 +61,10 @@ void add_worker_command(CLI::App& app, Action& action) {
   });
 }
 
-void add_keygen_command(CLI::App& app, Action& action) {
+void declare_keygen_command(CLI::App& cmd, Action& action) {
   static std::string path;
-  auto* cmd = app.add_subcommand(
-      "keygen", "Write a run's key file (ZeroMQ CURVE, mode 0600) for workers that join a --listen run");
-  cmd->add_option("-o,--output", path, "The key file to make (never replaced if it exists)")->required();
-  cmd->callback([&action] {
+  cmd.add_option("-o,--output", path, "The key file to make (never replaced if it exists)")->required();
+  cmd.callback([&action] {
     action = [] {
       api::write_key_file(path);
       std::cout << fmt::format("wrote {} (mode 0600): copy it to the coordinator's and every worker's host\n", path);

@@ -33,31 +33,54 @@ std::string bound_of(const opt::OptimalResult& r, const std::string& name) {
 
 std::string optional_text(const std::optional<std::uint64_t>& x) { return x ? std::to_string(*x) : std::string(); }
 
+/// A row of the star study: its optimum proved and the schedule of the optimum verified.
+bool row_verified(const OptimalStudy::Row& row) { return row.result.optimum && row.result.schedule_verified; }
+bool row_verified(const BeyondStudy::Row& row) { return row.verified; }
+
+/// What both studies do around their rows: the time limit checked once (none: the default for
+/// each instance), a stop request honoured between instances, the progress named by
+/// @p detail(instance), and the study verified when every row is. @p row_of(instance, seconds)
+/// computes one row.
+template <class Study, class Instance, class Detail, class RowOf>
+Study run_study(std::optional<double> seconds, const std::vector<Instance>& instances, Detail detail, RowOf row_of) {
+  const StopScope scope;
+  check_seconds(seconds, "time_limit");
+  const double limit = seconds.value_or(DEFAULT_OPTIMAL_SECONDS);
+  Study study;
+  study.verified = true;
+  for (const auto& instance : instances) {
+    progress_detail(detail(instance));
+    progress_count(study.rows.size(), instances.size());
+    study.rows.push_back(row_of(instance, limit));
+    study.verified = study.verified && row_verified(study.rows.back());
+  }
+  return study;
+}
+
 }  // namespace
 
 OptimalStudy optimal_study_star(std::optional<double> seconds) {
-  const StopScope scope;
-  check_seconds(seconds, "time_limit");
-  OptimalStudy study;
-  study.verified = true;
-  const std::size_t total = std::size(STUDY_SPECS) * 2;
+  struct Instance {
+    const char* spec;
+    bool half;
+  };
+  std::vector<Instance> instances;
   for (const char* spec : STUDY_SPECS) {
-    const auto t = topology::make_topology(spec);
-    for (const bool half : {false, true}) {
-      progress_detail(fmt::format("{} {} duplex", spec, half ? "half" : "full"));
-      progress_count(study.rows.size(), total);
-      opt::OptimalSearch s;
-      s.topology(*t, spec)
-          .goal(opt::Goal::GOSSIP)
-          .ports({1, half})
-          .time_limit(seconds.value_or(DEFAULT_OPTIMAL_SECONDS))
-          .builtins(algorithms::collectives::optimal_candidates);
-      study.rows.push_back({spec, t->num_nodes(), half, s.run().result()});
-      const auto& r = study.rows.back().result;
-      study.verified = study.verified && r.optimum && r.schedule_verified;
-    }
+    for (const bool half : {false, true}) instances.push_back({spec, half});
   }
-  return study;
+  return run_study<OptimalStudy>(
+      seconds, instances,
+      [](const Instance& i) { return fmt::format("{} {} duplex", i.spec, i.half ? "half" : "full"); },
+      [](const Instance& i, double limit) {
+        const auto t = topology::make_topology(i.spec);
+        opt::OptimalSearch s;
+        s.topology(*t, i.spec)
+            .goal(opt::Goal::GOSSIP)
+            .ports({1, i.half})
+            .time_limit(limit)
+            .builtins(algorithms::collectives::optimal_candidates);
+        return OptimalStudy::Row{i.spec, t->num_nodes(), i.half, s.run().result()};
+      });
 }
 
 nlohmann::json OptimalStudy::to_json() const {
@@ -68,7 +91,7 @@ nlohmann::json OptimalStudy::to_json() const {
     o.request.ports = {1, row.half};
     o.nodes = row.nodes;
     o.sat = row.result;
-    o.verified = row.result.optimum && row.result.schedule_verified;
+    o.verified = row_verified(row);
     o.schedule_proved = row.result.optimum.has_value();
     rows_json.push_back(o.to_json());
   }
@@ -159,17 +182,10 @@ BeyondStudy::Row beyond_row(int n, double seconds) {
 }  // namespace
 
 BeyondStudy optimal_study_beyond(std::optional<double> seconds) {
-  const StopScope scope;
-  check_seconds(seconds, "time_limit");
-  BeyondStudy study;
-  study.verified = true;
-  for (int n = 3; n <= opt::MAX_UNIFORM_N; ++n) {
-    progress_detail(fmt::format("S_{} of S_3..S_{}", n, opt::MAX_UNIFORM_N));
-    progress_count(static_cast<std::uint64_t>(n - 3), static_cast<std::uint64_t>(opt::MAX_UNIFORM_N - 2));
-    study.rows.push_back(beyond_row(n, seconds.value_or(DEFAULT_OPTIMAL_SECONDS)));
-    study.verified = study.verified && study.rows.back().verified;
-  }
-  return study;
+  std::vector<int> sizes;
+  for (int n = 3; n <= opt::MAX_UNIFORM_N; ++n) sizes.push_back(n);
+  return run_study<BeyondStudy>(
+      seconds, sizes, [](int n) { return fmt::format("S_{} of S_3..S_{}", n, opt::MAX_UNIFORM_N); }, beyond_row);
 }
 
 nlohmann::json BeyondStudy::to_json() const {

@@ -293,22 +293,11 @@ Table2Result star_table2(int max_n, const EngineChoice& engine, Op op, ValuesKin
   return out;
 }
 
-nlohmann::json Table2Result::to_json() const {
-  nlohmann::json rows_json = nlohmann::json::array();
-  for (const auto& row : rows) {
-    rows_json.push_back({{"n", row.n},
-                         {"size", row.size},
-                         {"tseng_formula", row.tseng_formula},
-                         {"tseng_paper", row.tseng_paper},
-                         {"sheu_formula", row.sheu_formula},
-                         {"sheu_paper", row.sheu_paper},
-                         {"measured", row.measured},
-                         {"paper", row.paper},
-                         {"lower_bound", row.lower_bound},
-                         {"verified", row.verified}});
-  }
-  return {{"rows", rows_json}, {"notes", notes}, {"verified", verified}};
-}
+// A row's document: its fields under their own names.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Table2Row, n, size, tseng_formula, tseng_paper, sheu_formula, sheu_paper, measured,
+                                   paper, lower_bound, verified)
+
+nlohmann::json Table2Result::to_json() const { return {{"rows", rows}, {"notes", notes}, {"verified", verified}}; }
 
 emulator::WorkerSetup star_worker_setup(const std::string& text, unsigned index) {
   const StarRequest request = StarRequest::from_job(text);

@@ -2,6 +2,7 @@
 
 import html as _html
 import json
+from dataclasses import dataclass
 
 __all__ = ["Page"]
 
@@ -11,17 +12,17 @@ _FRAME_HEIGHT_PX = 760
 _DATA_OPEN = '<script type="application/json" id="starnet-data">'
 
 
+@dataclass(eq=False, repr=False)
 class Page:
     """A self-contained HTML page (no network) that steps through a run on a small topology, drawn from the
     emulator's trace: what ``starnet viz`` writes. Shown inline in Jupyter; ``html`` is its text,
     ``save(path)`` writes it, ``verified`` says the run was verified and the page's replay of the
-    trace ends as it should, ``steps`` is the run's step count."""
+    trace ends as it should, ``steps`` is the run's step count, ``title`` names the run."""
 
-    def __init__(self, html, verified, steps, title="starnet page"):
-        self.html = html
-        self.verified = verified
-        self.steps = steps
-        self._title = title
+    html: str
+    verified: bool
+    steps: int
+    title: str = "starnet page"
 
     @property
     def data(self):
@@ -41,8 +42,8 @@ class Page:
         return self.html
 
     def __repr__(self):
-        return f"<Page {self._title}: {self.steps} steps, {'verified' if self.verified else 'NOT verified'}>"
+        return f"<Page {self.title}: {self.steps} steps, {'verified' if self.verified else 'NOT verified'}>"
 
     def _repr_html_(self):
         return (f'<iframe srcdoc="{_html.escape(self.html, quote=True)}" style="width: 100%; '
-                f'height: {_FRAME_HEIGHT_PX}px; border: 0" title="{_html.escape(self._title)}"></iframe>')
+                f'height: {_FRAME_HEIGHT_PX}px; border: 0" title="{_html.escape(self.title)}"></iframe>')

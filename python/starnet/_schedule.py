@@ -4,6 +4,7 @@ import os
 
 from . import _core
 from ._engine import engine_choice
+from ._objects import without_init
 from ._page import Page
 from ._progress import progress_bar
 from ._results import RunResult
@@ -54,11 +55,7 @@ class Schedule:
 
     @classmethod
     def _of(cls, loaded):
-        s = cls.__new__(cls)
-        s._loaded = loaded
-        s._steps = None
-        s._topology = Topology._of(loaded.topology_ref())
-        return s
+        return without_init(cls, _loaded=loaded, _steps=None, _topology=Topology._of(loaded.topology_ref()))
 
     @classmethod
     def load(cls, path, topology=None):

@@ -4,6 +4,7 @@ import os
 from fractions import Fraction
 
 from . import _core
+from ._objects import without_init
 from ._progress import progress_bar
 from ._results import Result
 
@@ -60,10 +61,7 @@ class Topology:
 
     @classmethod
     def _of(cls, ref):
-        t = cls.__new__(cls)
-        t._ref = ref
-        t._info = None
-        return t
+        return without_init(cls, _ref=ref, _info=None)
 
     @classmethod
     def from_networkx(cls, graph, weight="weight", latency=None, name=None):
