@@ -203,6 +203,11 @@ void draw_grid_figure(const nc::GridResult& r, const std::string& script, const 
                script, {datablock(table)});
 }
 
+/// A heat map of a grid figure: column @p column of @p table, a cell per (CV, cost ratio), in log-log.
+std::string heat_map(const api::FigureTable& table, int column, const std::string& plot) {
+  return fmt::format("${} using (log10($1)):(log10($2)):{} {} notitle", table.name, column, image_style(plot));
+}
+
 /// Data column 3 = ratio, column 4 = the best method's code (api::FIGURE5B_METHODS). (b) is a
 /// categorical map: a palette of flat steps, one per method, labelled in the colour box.
 void plot_figure5(const nc::GridResult& r, const api::FigureTable& table, const std::string& plot) {
@@ -222,15 +227,13 @@ void plot_figure5(const nc::GridResult& r, const api::FigureTable& table, const 
       fmt::format("set multiplot layout 1,2 title \"{}\"\n", table.title) +
       "set title '(a) mean(Fibonacci-stat)/mean(Tree-dyn), red line at 1'\n"
       "set palette defined (0 '#000000', 0.5 '#808080', 1 '#ffffff')\n"
-      "plot $figure5 using (log10($1)):(log10($2)):3 " + image_style(plot) + " notitle, "
-      "$contour using 1:2 with lines lw 2 lc rgb '#d62728' notitle\n"
+      "plot " + heat_map(table, 3, plot) + ", $contour using 1:2 with lines lw 2 lc rgb '#d62728' notitle\n"
       "set title '(b) best method with a non-commutative operator'\n"
       "set rmargin 22\n" +
       fmt::format("set cbrange [-0.5:{}.5]\nset palette maxcolors {}\nset palette defined ({})\n"
                   "set cbtics ({}) scale 0\n",
                   api::FIGURE5B_METHODS.size() - 1, api::FIGURE5B_METHODS.size(), steps, labels) +
-      "plot $figure5 using (log10($1)):(log10($2)):4 " + image_style(plot) + " notitle\n"
-      "unset multiplot\n";
+      "plot " + heat_map(table, 4, plot) + "\nunset multiplot\n";
   draw_grid_figure(r, script, table, plot);
 }
 
@@ -240,11 +243,9 @@ void plot_figure6(const nc::GridResult& r, const api::FigureTable& table, const 
       fmt::format("set multiplot layout 1,2 title \"{}\"\n", table.title) +
       "set title '(a) dispersion of mean(Fibonacci-stat)/mean(Tree-dyn) across the laws'\n"
       "set cbrange [0:2]\nset palette defined (0 '#ffffff', 1 '#000000')\n"
-      "plot $figure6 using (log10($1)):(log10($2)):3 " + image_style(plot) + " notitle\n"
-      "set title '(b) inconsistency ratio of the best method'\n"
-      "set cbrange [0:0.6]\n"
-      "plot $figure6 using (log10($1)):(log10($2)):4 " + image_style(plot) + " notitle\n"
-      "unset multiplot\n";
+      "plot " + heat_map(table, 3, plot) + "\n"
+      "set title '(b) inconsistency ratio of the best method'\nset cbrange [0:0.6]\n"
+      "plot " + heat_map(table, 4, plot) + "\nunset multiplot\n";
   draw_grid_figure(r, script, table, plot);
 }
 
