@@ -4,7 +4,7 @@
 /// name, one scenario of a study, and what the runs of one algorithm came to, apart from the
 /// Monte-Carlo runner (montecarlo.hpp) and the studies (studies.hpp) that produce them.
 
-#include <starnet/algorithms/stochastic/cost_distribution.hpp>
+#include <starnet/algorithms/stochastic/distribution_kind.hpp>
 #include <starnet/algorithms/stochastic/summary.hpp>
 
 #include <array>

@@ -6,7 +6,7 @@
 /// them (studies.hpp, which defines every quantity here).
 
 #include <starnet/algorithms/nonclairvoyant/algorithm_outcome.hpp>
-#include <starnet/algorithms/stochastic/cost_distribution.hpp>
+#include <starnet/algorithms/stochastic/distribution_kind.hpp>
 #include <starnet/algorithms/stochastic/summary.hpp>
 
 #include <array>
