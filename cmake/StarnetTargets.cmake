@@ -62,21 +62,79 @@ function(starnet_tests folder part)
   endif()
 endfunction()
 
+# Sets @p var to the #include lines of the files given after @p allowed that name a header whose
+# path starts as the regular expression @p pattern says but is not one @p allowed matches whole,
+# each as "\n  FILE: LINE" with FILE relative to the source tree.
+function(starnet_includes_beyond var pattern allowed)
+  set(found "")
+  foreach(source IN LISTS ARGN)
+    file(STRINGS ${source} lines REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"](${pattern})")
+    foreach(line IN LISTS lines)
+      if(NOT line MATCHES "[<\"](${allowed})[>\"]")
+        file(RELATIVE_PATH where ${PROJECT_SOURCE_DIR} ${source})
+        string(APPEND found "\n  ${where}: ${line}")
+      endif()
+    endforeach()
+  endforeach()
+  set(${var} "${found}" PARENT_SCOPE)
+endfunction()
+
 # A face (tools/, python/src) reaches starnet only through starnet::api's headers
 # (docs/architecture.md): configuring fails, naming the file and line, when one of @p sources
 # includes a header of another starnet library or climbs out of its folder to one.
 function(starnet_face_includes_only_api)
-  set(below "")
-  foreach(source IN LISTS ARGN)
-    file(STRINGS ${source} lines REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"](starnet/|\\.\\./)")
-    foreach(line IN LISTS lines)
-      if(NOT line MATCHES "[<\"]starnet/api/")
-        file(RELATIVE_PATH where ${PROJECT_SOURCE_DIR} ${source})
-        string(APPEND below "\n  ${where}: ${line}")
-      endif()
-    endforeach()
-  endforeach()
+  starnet_includes_beyond(below "starnet/|\\.\\./" "starnet/api/[^>\"]+" ${ARGN})
   if(below)
     message(FATAL_ERROR "a face includes a header below starnet::api:${below}")
+  endif()
+endfunction()
+
+# The starnet::algorithms and starnet::emulator headers that starnet::api's public headers may
+# include (paths below starnet/): the data its requests and results carry, never the machinery
+# that computes them — planners, validators, searches, study runners, schedule programs, engines,
+# memory estimators (docs/architecture.md). A header that mixes both is split first, its data
+# moved into a header of its own beside it, which the machinery header includes.
+set(STARNET_API_DATA_HEADERS
+    algorithms/collective.hpp                         # the Collective enum every request names
+    algorithms/collectives/builtin_algorithm.hpp      # the built-in algorithms by name (schedule export, what-if rows)
+    algorithms/collectives/whatif_row.hpp             # a what-if row, and the observer type a request carries
+    algorithms/generic/cost_kind.hpp                  # unit, topology or random link costs (what-if requests)
+    algorithms/generic/step_bound.hpp                 # a lower bound's two terms (schedule run results)
+    algorithms/nonclairvoyant/algorithm_outcome.hpp   # the four reductions by name, their summaries
+    algorithms/nonclairvoyant/study_results.hpp       # Figure 4's points, the grid, the notes, the axes' defaults
+    algorithms/nonclairvoyant/worst_case_instance.hpp # a worst-case instance (its costs and witness) and its outcome
+    algorithms/optimal/optimal_result.hpp             # an exact search's answer, its solver calls, size limits
+    algorithms/schedule/chunk_report.hpp              # a schedule run's result and report
+    algorithms/schedule/chunk_schedule.hpp            # the schedule itself (and the builder that fills it)
+    algorithms/star/star_report.hpp                   # the star collectives' operators, values, steps, report
+    algorithms/trees/plan.hpp                         # tree algorithms by name, a plan's verdict, run report, Figure 2 row
+    algorithms/trees/reduction_plan.hpp               # a reduction plan
+    emulator/config.hpp                               # port model, checking, time: what every run is given
+    emulator/memory_estimate.hpp                      # a memory estimate, and bytes for people
+    emulator/program.hpp                              # the NodeProgram interface users subclass (api/emulate.hpp)
+    emulator/run_result.hpp                           # a run's result, the program factory a request carries
+    emulator/trace.hpp                                # a run's events and counters
+    emulator/trace_intervals.hpp                      # the events paired into transfers and computations
+    emulator/zmq_options.hpp                          # the zmq engine's options and timeouts
+)
+# Machinery an api header still hands out whole, until its result carries data instead: SteadyResult
+# gives the faces the steady-state planner and the schedule emulators (throughput, schedules and
+# emulated runs are read through them). Nothing may join this list.
+set(STARNET_API_MACHINERY_TO_SPLIT
+    algorithms/steady_state/planner.hpp
+    algorithms/steady_state/schedule_program.hpp
+)
+
+# starnet::api's public headers hand out requests and results, not the algorithms and the engine
+# behind them: configuring fails, naming the header and the line, when one of @p headers includes
+# a starnet::algorithms or starnet::emulator header that is on neither list above.
+function(starnet_api_headers_include_only_data)
+  set(allowed ${STARNET_API_DATA_HEADERS} ${STARNET_API_MACHINERY_TO_SPLIT})
+  list(TRANSFORM allowed REPLACE "\\." "\\\\.")
+  list(JOIN allowed "|" allowed)
+  starnet_includes_beyond(machinery "starnet/(algorithms|emulator)/" "starnet/(${allowed})" ${ARGN})
+  if(machinery)
+    message(FATAL_ERROR "an api header includes machinery, not a data header of STARNET_API_DATA_HEADERS "
+                        "(cmake/StarnetTargets.cmake):${machinery}")
   endif()
 endfunction()

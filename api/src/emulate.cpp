@@ -8,6 +8,7 @@
 #include <starnet/core/error.hpp>
 #include <starnet/core/interrupt.hpp>
 #include <starnet/emulator/costs.hpp>
+#include <starnet/emulator/engine.hpp>
 #include <starnet/emulator/zmq_engine.hpp>
 
 #include <fmt/format.h>

@@ -1,6 +1,8 @@
 #include <starnet/api/engine.hpp>
 #include <starnet/api/settings.hpp>
 #include <starnet/core/error.hpp>
+#include <starnet/emulator/memory.hpp>
+#include <starnet/emulator/zmq_engine.hpp>
 
 #include <fmt/format.h>
 

@@ -1,4 +1,7 @@
 #include <starnet/api/montecarlo.hpp>
+#include <starnet/algorithms/nonclairvoyant/montecarlo.hpp>
+#include <starnet/algorithms/nonclairvoyant/studies.hpp>
+#include <starnet/algorithms/nonclairvoyant/worst_case.hpp>
 #include <starnet/api/json.hpp>
 #include <starnet/api/settings.hpp>
 #include <starnet/algorithms/nonclairvoyant/single_run.hpp>

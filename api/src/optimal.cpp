@@ -1,4 +1,5 @@
 #include <starnet/algorithms/collectives/catalogue.hpp>
+#include <starnet/algorithms/optimal/optimal_search.hpp>
 #include <starnet/api/optimal.hpp>
 #include <starnet/api/json.hpp>
 #include <starnet/api/settings.hpp>

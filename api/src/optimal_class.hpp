@@ -4,7 +4,15 @@
 
 #include "optimal_common.hpp"
 
+#include <vector>
+
 namespace starnet::api {
+
+/// Runs the uniform gossip along @p dimensions on the emulator (strict): as a schedule up to
+/// MAX_UNIFORM_SCHEDULE_NODES, with meta messages beyond (the star on its implicit graph, every
+/// other group on make_topology(g.spec())). Whether it verified: false too where that topology
+/// is too large to build (a platform of pancake:9).
+[[nodiscard]] bool verify_uniform_gossip(const algorithms::optimal::CayleyGroup& g, const std::vector<int>& dimensions);
 
 /// The uniform (or, with @p coset, the coset) search of @p request, its schedule verified.
 [[nodiscard]] OptimalOutcome find_in_class(const OptimalRequest& request, bool coset, OptimalOutcome out);

@@ -1,6 +1,7 @@
 #pragma once
 // Internal to starnet::api: what the SAT path (optimal.cpp) and the class searches
 // (optimal_class.cpp, optimal_exchange.cpp) share, defined in optimal_common.cpp.
+#include <starnet/algorithms/optimal/uniform_search.hpp>
 #include <starnet/api/optimal.hpp>
 
 #include <memory>

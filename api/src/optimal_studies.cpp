@@ -1,6 +1,9 @@
 // The two studies of `starnet optimal --study`: exact optima across small networks, and uniform
 // gossips on S_3..S_10 beside the paper (docs/optimal.md, docs/beyond.md).
+#include "optimal_class.hpp"
+
 #include <starnet/algorithms/collectives/catalogue.hpp>
+#include <starnet/algorithms/optimal/optimal_search.hpp>
 #include <starnet/api/optimal.hpp>
 #include <starnet/api/settings.hpp>
 #include <starnet/algorithms/optimal/coset_search.hpp>

@@ -1,10 +1,15 @@
 #include <starnet/api/reduce.hpp>
+#include <starnet/algorithms/trees/figure2_study.hpp>
+#include <starnet/algorithms/trees/plan_program.hpp>
+#include <starnet/algorithms/trees/plan_validator.hpp>
+#include <starnet/algorithms/trees/tree_planner.hpp>
 #include <starnet/api/json.hpp>
 #include <starnet/api/settings.hpp>
 #include <starnet/algorithms/trees/greedy_trees.hpp>
 #include <starnet/algorithms/trees/tree_bounds.hpp>
 #include <starnet/core/error.hpp>
 #include <starnet/core/interrupt.hpp>
+#include <starnet/emulator/engine.hpp>
 
 #include <fmt/format.h>
 

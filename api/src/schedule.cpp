@@ -1,6 +1,9 @@
 #include <starnet/api/schedule.hpp>
 
 #include "alpha_beta.hpp"
+#include <starnet/algorithms/collectives/catalogue.hpp>
+#include <starnet/algorithms/generic/bounds.hpp>
+#include <starnet/algorithms/schedule/schedule_run.hpp>
 #include <starnet/api/json.hpp>
 #include <starnet/algorithms/generic/subnetwork.hpp>
 #include <starnet/algorithms/schedule/msccl.hpp>

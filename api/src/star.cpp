@@ -1,7 +1,10 @@
 #include <starnet/api/star.hpp>
+#include <starnet/algorithms/star/allreduce.hpp>
 #include <starnet/api/json.hpp>
 #include <starnet/core/error.hpp>
 #include <starnet/core/interrupt.hpp>
+#include <starnet/emulator/engine.hpp>
+#include <starnet/emulator/zmq_engine.hpp>
 #include <starnet/topology/spec.hpp>
 
 #include <fmt/format.h>
@@ -299,6 +302,9 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Table2Row, n, size, tseng_formula, tseng_pape
 
 nlohmann::json Table2Result::to_json() const { return {{"rows", rows}, {"notes", notes}, {"verified", verified}}; }
 
+namespace {
+
+/// How a worker process rebuilds a run from its job text (`starnet worker`).
 emulator::WorkerSetup star_worker_setup(const std::string& text, unsigned index) {
   const StarRequest request = StarRequest::from_job(text);
   auto g = std::make_shared<StarGraph>(request.n);
@@ -313,6 +319,8 @@ emulator::WorkerSetup star_worker_setup(const std::string& text, unsigned index)
   }
   return setup;
 }
+
+}  // namespace
 
 int serve_partition(const WorkerOptions& options) { return emulator::run_zmq_worker(options, star_worker_setup); }
 

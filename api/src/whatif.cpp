@@ -1,4 +1,5 @@
 #include <starnet/api/whatif.hpp>
+#include <starnet/algorithms/collectives/whatif.hpp>
 #include <starnet/algorithms/optimal/step_bounds.hpp>
 #include <starnet/api/json.hpp>
 #include <starnet/api/settings.hpp>

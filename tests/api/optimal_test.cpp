@@ -1,6 +1,7 @@
 // The exact optimum and the shortest schedule of a class as library calls (api/optimal.hpp): the
 // optimum proved both ways with its schedule verified, a closed bracket taken as a proof without a
 // solver, the uniform gossip of S_5 shorter than the paper's, and bad settings named.
+#include "../../api/src/optimal_class.hpp"
 #include "../core/expect_error.hpp"
 
 #include <starnet/algorithms/optimal/uniform_search.hpp>

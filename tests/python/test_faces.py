@@ -90,6 +90,30 @@ def test_each_face_includes_nothing_below_the_api(face):
     assert not below, "\n".join(below)
 
 
+def test_api_headers_include_only_data_below_the_api():
+    """starnet::api's public headers include the data of starnet::algorithms and starnet::emulator
+    (requests and results), never their machinery: only the headers cmake/StarnetTargets.cmake lists
+    (configuring checks it too: starnet_api_headers_include_only_data)."""
+    import re
+
+    with open(os.path.join(SOURCE_DIR, "cmake", "StarnetTargets.cmake"), encoding="utf-8") as f:
+        cmake = f.read()
+    allowed = set()
+    for name in ("STARNET_API_DATA_HEADERS", "STARNET_API_MACHINERY_TO_SPLIT"):
+        m = re.search(r"^set\(" + name + r"\n(.*?)^\)", cmake, re.M | re.S)
+        assert m, f"{name} is not set in cmake/StarnetTargets.cmake"
+        allowed |= {line.split("#")[0].strip() for line in m.group(1).splitlines()} - {""}
+    folder = os.path.join(SOURCE_DIR, "api", "include", "starnet", "api")
+    machinery = []
+    for name in sorted(os.listdir(folder)):
+        with open(os.path.join(folder, name), encoding="utf-8") as f:
+            for number, line in enumerate(f, 1):
+                m = re.match(r'\s*#\s*include\s*[<"]starnet/((?:algorithms|emulator)/[^>"]+)[>"]', line)
+                if m and m.group(1) not in allowed:
+                    machinery.append(f"api/include/starnet/api/{name}:{number}: {m.group(1)}")
+    assert not machinery, "\n".join(machinery)
+
+
 def test_a_schedule_beside_the_papers_broadcast_is_the_command_lines(tmp_path):
     """broadcast(…, schedule=FILE) and `broadcast --all-to-all --schedule FILE`: one api call's document."""
     path = tmp_path / "gossip4.json"

@@ -24,7 +24,8 @@
 #include <starnet/api/settings.hpp>
 #include <starnet/api/topology.hpp>
 #include <starnet/core/rational.hpp>
-#include <starnet/emulator/engine.hpp>
+#include <starnet/emulator/program.hpp>
+#include <starnet/emulator/run_result.hpp>
 
 #include <nlohmann/json.hpp>
 

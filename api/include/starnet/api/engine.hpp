@@ -8,9 +8,9 @@
 ///
 /// Errors name the setting (core/error.hpp) under the names of the fields below.
 
-#include <starnet/algorithms/star/allreduce.hpp>
-#include <starnet/emulator/memory.hpp>
-#include <starnet/emulator/zmq_engine.hpp>
+#include <starnet/algorithms/star/star_report.hpp>
+#include <starnet/emulator/memory_estimate.hpp>
+#include <starnet/emulator/zmq_options.hpp>
 
 #include <cstdint>
 #include <functional>

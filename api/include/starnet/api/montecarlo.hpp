@@ -5,9 +5,9 @@
 /// studies of Figures 4–6 with the paper's statements checked on the data, and the worst-case
 /// instances of Section 4 (docs/montecarlo.md).
 
-#include <starnet/algorithms/nonclairvoyant/montecarlo.hpp>
-#include <starnet/algorithms/nonclairvoyant/studies.hpp>
-#include <starnet/algorithms/nonclairvoyant/worst_case.hpp>
+#include <starnet/algorithms/nonclairvoyant/algorithm_outcome.hpp>
+#include <starnet/algorithms/nonclairvoyant/study_results.hpp>
+#include <starnet/algorithms/nonclairvoyant/worst_case_instance.hpp>
 #include <starnet/emulator/trace.hpp>
 #include <starnet/topology/complete_graph.hpp>
 

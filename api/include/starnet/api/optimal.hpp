@@ -16,8 +16,7 @@
 ///   o.sat->optimum;  // 6, proved; o.schedule an all-reduce schedule of 6 steps, verified
 /// @endcode
 
-#include <starnet/algorithms/optimal/optimal_search.hpp>
-#include <starnet/algorithms/optimal/uniform_search.hpp>
+#include <starnet/algorithms/optimal/optimal_result.hpp>
 #include <starnet/api/schedule.hpp>
 #include <starnet/api/settings.hpp>
 #include <starnet/api/topology.hpp>
@@ -181,11 +180,5 @@ struct BeyondStudy {
   [[nodiscard]] std::string csv() const;
 };
 [[nodiscard]] BeyondStudy optimal_study_beyond(std::optional<double> seconds);
-
-/// Runs the uniform gossip along @p dimensions on the emulator (strict): as a schedule up to
-/// MAX_UNIFORM_SCHEDULE_NODES, with meta messages beyond (the star on its implicit graph, every
-/// other group on make_topology(g.spec())). Whether it verified: false too where that topology
-/// is too large to build (a platform of pancake:9).
-[[nodiscard]] bool verify_uniform_gossip(const algorithms::optimal::CayleyGroup& g, const std::vector<int>& dimensions);
 
 }  // namespace starnet::api

@@ -4,11 +4,9 @@
 /// of n elements, check the plan against the model and the order in which it combines, run it on
 /// the emulator at its planned times; and the Figure 2 study of the strategies' ratios.
 
-#include <starnet/algorithms/trees/figure2_study.hpp>
-#include <starnet/algorithms/trees/plan_program.hpp>
-#include <starnet/algorithms/trees/plan_validator.hpp>
-#include <starnet/algorithms/trees/tree_planner.hpp>
-#include <starnet/emulator/engine.hpp>
+#include <starnet/algorithms/trees/plan.hpp>
+#include <starnet/algorithms/trees/reduction_plan.hpp>
+#include <starnet/emulator/run_result.hpp>
 #include <starnet/topology/complete_graph.hpp>
 
 #include <nlohmann/json.hpp>

@@ -14,10 +14,10 @@
 ///   if (!r.verified) std::cerr << r.problem;
 /// @endcode
 
-#include <starnet/algorithms/generic/bounds.hpp>
-#include <starnet/algorithms/collectives/catalogue.hpp>
+#include <starnet/algorithms/collectives/builtin_algorithm.hpp>
+#include <starnet/algorithms/generic/step_bound.hpp>
+#include <starnet/algorithms/schedule/chunk_report.hpp>
 #include <starnet/algorithms/schedule/chunk_schedule.hpp>
-#include <starnet/algorithms/schedule/schedule_run.hpp>
 #include <starnet/api/engine.hpp>
 #include <starnet/api/settings.hpp>
 #include <starnet/api/topology.hpp>

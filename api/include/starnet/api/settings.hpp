@@ -10,7 +10,7 @@
 /// words (`--like-this`, `like_this=`).
 
 #include <starnet/algorithms/collective.hpp>
-#include <starnet/algorithms/star/allreduce.hpp>
+#include <starnet/algorithms/star/star_report.hpp>
 #include <starnet/core/rational.hpp>
 #include <starnet/emulator/config.hpp>
 

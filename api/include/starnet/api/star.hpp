@@ -2,8 +2,8 @@
 /// @file
 /// The star collectives of Oh, Choi and Primeaux (ICCS 2005) as one call each: the all-reduce and
 /// the all-to-all broadcast (NODUP, meta messages) on S_n in n(n−1)/2 steps, run on a chosen
-/// engine and verified node by node; Table 2 of the paper measured on the emulator; and what a
-/// worker process needs to rebuild a run (`starnet worker`).
+/// engine and verified node by node; Table 2 of the paper measured on the emulator; and the
+/// worker processes that run a partition of one (`starnet worker`).
 ///
 /// @code
 ///   StarRequest request;
@@ -14,11 +14,12 @@
 /// @endcode
 /// Complexity: n(n−1)/2 steps of n! messages each; memory as EngineChoice::memory_estimate says.
 
-#include <starnet/algorithms/star/allreduce.hpp>
+#include <starnet/algorithms/star/star_report.hpp>
 #include <starnet/api/engine.hpp>
 #include <starnet/api/settings.hpp>
-#include <starnet/emulator/engine.hpp>
-#include <starnet/emulator/zmq_engine.hpp>
+#include <starnet/emulator/memory_estimate.hpp>
+#include <starnet/emulator/run_result.hpp>
+#include <starnet/emulator/zmq_options.hpp>
 #include <starnet/topology/star_graph.hpp>
 
 #include <nlohmann/json.hpp>
@@ -116,9 +117,6 @@ struct Table2Result {
 /// @throws UsageError about "max_n" outside 3..10.
 [[nodiscard]] Table2Result star_table2(int max_n, const EngineChoice& engine, Op op = Op::SUM,
                                        ValuesKind values = ValuesKind::INDEX, std::uint64_t seed = 1);
-
-/// How a worker process rebuilds a run from its job text (`starnet worker`).
-[[nodiscard]] emulator::WorkerSetup star_worker_setup(const std::string& job, unsigned index);
 
 /// A worker that joins a star run whose coordinator listens (EngineChoice::listen) from any host:
 /// `starnet worker --join`, or `starnet.worker()` in Python.

@@ -4,7 +4,8 @@
 /// and faults, every run verified on the emulator and set beside its lower bound; a user's schedule
 /// file (starnet JSON or MSCCL XML) and the proven optimum as more rows (docs/whatif.md).
 
-#include <starnet/algorithms/collectives/whatif.hpp>
+#include <starnet/algorithms/collectives/whatif_row.hpp>
+#include <starnet/algorithms/generic/cost_kind.hpp>
 #include <starnet/api/settings.hpp>
 #include <starnet/api/topology.hpp>
 

@@ -3,6 +3,8 @@
 /// Memory before work: what a run may use, and a refusal up front when its estimate does not fit
 /// (docs/limits.md). A run that would end in the kernel's out-of-memory killer after minutes of
 /// work is refused in a millisecond instead, with the estimate, what is available, and what to do.
+#include <starnet/emulator/memory_estimate.hpp>
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -28,13 +30,6 @@ struct MemoryBound {
 /// Complexity: reads a few files of /proc and /sys.
 [[nodiscard]] MemoryBound usable_memory();
 
-/// What a run will need, in bytes, and of what it is made (for the message).
-struct MemoryEstimate {
-  std::uint64_t bytes = 0;
-  /// e.g. "479,001,600 nodes × 104 B (engine, per node) + 2 workers × 40 MiB".
-  std::string breakdown;
-};
-
 /// @brief Refuses a run whose estimate exceeds what it may use, unless forced.
 /// @param what names the run, e.g. "allreduce on star:12".
 /// @param hint what the user can do, in the front end's words (the command line names its flags).
@@ -45,8 +40,5 @@ void check_memory(const MemoryEstimate& need, const MemoryBound& bound, bool for
 
 /// The peak resident set of this process so far (VmHWM of /proc/self/status), 0 where unknown.
 [[nodiscard]] std::uint64_t peak_resident_bytes();
-
-/// @p bytes for people: "1.5 GiB", "320 MiB", "12 KiB", "80 B".
-[[nodiscard]] std::string human_bytes(std::uint64_t bytes);
 
 }  // namespace starnet::emulator

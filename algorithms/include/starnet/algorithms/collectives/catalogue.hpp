@@ -34,6 +34,7 @@
 /// port model is what running it in strict mode says (whatif, optimal, the tests run every one).
 
 #include <starnet/algorithms/collective.hpp>
+#include <starnet/algorithms/collectives/builtin_algorithm.hpp>
 #include <starnet/algorithms/collectives/total_exchange.hpp>
 #include <starnet/algorithms/optimal/optimal_search.hpp>
 #include <starnet/algorithms/schedule/chunk_schedule.hpp>
@@ -47,38 +48,6 @@
 #include <vector>
 
 namespace starnet::algorithms::collectives {
-
-/// The algorithms of the table, then the three rows a what-if study adds (the word collectives on
-/// a shortest-path tree in timed runs, a user's schedule file, the proven optimum).
-enum class Algorithm : std::uint8_t {
-  STAR,
-  RECURSIVE_DOUBLING,
-  RECURSIVE_HALVING,
-  RING,
-  BRUCK,
-  UNIFORM,
-  ONE_PACKET,
-  COMBINING,
-  RING_SPLIT,
-  RABENSEIFNER,
-  DIMENSION_ORDERED,
-  BFS_TREE,
-  WEIGHTED_TREE,
-  SCHEDULE,
-  OPTIMAL
-};
-/// The built-in algorithms, in catalogue order.
-inline constexpr Algorithm BUILTINS[] = {Algorithm::STAR,     Algorithm::RECURSIVE_DOUBLING, Algorithm::RECURSIVE_HALVING,
-                                         Algorithm::RING,     Algorithm::BRUCK,              Algorithm::UNIFORM,
-                                         Algorithm::ONE_PACKET, Algorithm::COMBINING,        Algorithm::RING_SPLIT,
-                                         Algorithm::RABENSEIFNER, Algorithm::DIMENSION_ORDERED, Algorithm::BFS_TREE};
-/// "star", "recursive-doubling", …, "bfs-tree", "schedule", "optimal".
-[[nodiscard]] std::string to_string(Algorithm a);
-/// A built-in by name; also "star-allreduce" and "star-broadcast" (the star algorithm's
-/// all-reduce and all-gather, as `schedule export` first named them).
-[[nodiscard]] std::optional<Algorithm> find_builtin(std::string_view text);
-/// "star, recursive-doubling, …, bfs-tree".
-[[nodiscard]] std::string builtin_choices();
 
 /// Largest node count of the blocked collectives' schedules (N chunks per node; a gather of N²
 /// chunks in all), but the star algorithm's (MAX_STAR_BLOCK_N).

@@ -59,6 +59,7 @@
 /// @endcode
 
 #include <starnet/algorithms/collectives/catalogue.hpp>
+#include <starnet/algorithms/collectives/whatif_row.hpp>
 #include <starnet/algorithms/generic/bounds.hpp>
 #include <starnet/algorithms/generic/schedule.hpp>
 #include <starnet/algorithms/generic/subnetwork.hpp>
@@ -116,55 +117,6 @@ struct StudyTopology {
   std::string name;
   std::shared_ptr<const topology::Topology> built;  ///< none: made from the spec `name`
 };
-
-struct WhatIfRow {
-  std::string topology;  ///< the spec, or the name of a topology built in memory
-  Algorithm algorithm = Algorithm::BFS_TREE;
-  std::string variant;  ///< e.g. "unidirectional" for ring, "split exchanges" for recursive doubling
-  emulator::PortModel ports;
-  std::string faults;  ///< "none", or what failed, e.g. "random p=0.01 (3 links) + nodes 5"
-  double fail_rate = 0;
-  std::uint64_t failed_links = 0;
-  std::uint64_t failed_nodes = 0;
-  /// What failed, random draws included, as `--fail-links` and `--fail-nodes` take them ("u-v"
-  /// with u < v by index; node names): the scenario reproduced without its seed.
-  std::vector<std::string> failed_link_list;
-  std::vector<std::string> failed_node_list;
-  std::uint64_t total_nodes = 0;  ///< of the intact topology
-  std::uint64_t nodes = 0;        ///< nodes the algorithm ran on (what the root reaches)
-  std::uint64_t processors = 0;   ///< of those, the participants: all but the routers
-  std::uint64_t links = 0;
-  std::uint64_t alive_nodes = 0;  ///< nodes that did not fail
-  std::uint64_t alive_processors = 0;  ///< processors that did not fail (all nodes without routers)
-  bool connected = true;          ///< the root reaches every alive node
-  std::string root;               ///< name of the root
-  Rational diameter;              ///< hops (of the network the row ran on)
-  bool diameter_exact = true;
-  bool applicable = true;
-  std::string reason;  ///< why not, when !applicable (or, for a row not verified, why not)
-  emulator::TimeMode time = emulator::TimeMode::UNIT;
-  std::uint64_t steps = 0;          ///< unit time: measured steps
-  std::uint64_t planned_steps = 0;  ///< steps of the plan (star: n(n−1)/2)
-  Rational makespan;                ///< unit time: c·steps; timed: the exact makespan
-  std::uint64_t messages = 0;
-  std::uint64_t volume = 0;       ///< packets (words, blocks) sent by the node that sends most
-  std::uint64_t lower_bound = 0;  ///< unit time: the step bound
-  Rational lower_bound_time;      ///< c·(step bound), or the timed bound
-  Rational bound_counting;        ///< the counting term, in the row's units (steps or time)
-  Rational bound_distance;        ///< the distance term, likewise
-  Rational bound_volume;          ///< packets the busiest node must send (a lower bound on volume)
-  std::optional<std::uint64_t> bound_status;  ///< all-to-all: the mean status s (the one-packet model's steps)
-  /// The measurement meets its bound: makespan = lower_bound_time (the bound ratio is taken from).
-  bool bound_reached = false;
-  std::optional<double> ratio;    ///< makespan / lower_bound_time; none when the bound is 0 < makespan
-  bool verified = false;
-  double wall_seconds = 0;
-};
-
-/// Called after each emulated row with the row (complete, about to be stored), its run (with its
-/// trace) and the network it ran on (names of nodes and links), e.g. to write `--trace`.
-using RunObserver =
-    std::function<void(const WhatIfRow& row, const emulator::RunResult<Rational>& run, const topology::Topology& net)>;
 
 class WhatIfStudy {
  public:

@@ -43,6 +43,7 @@
 /// complete graph with unit costs); nothing checks it.
 
 #include <starnet/algorithms/generic/schedule.hpp>
+#include <starnet/algorithms/generic/step_bound.hpp>
 #include <starnet/emulator/config.hpp>
 #include <starnet/core/rational.hpp>
 #include <starnet/topology/topology.hpp>
@@ -60,24 +61,12 @@ inline constexpr std::uint64_t MAX_DIAMETER_WORK = std::uint64_t{1} << 28;
 /// ⌈log_b n⌉ in exact integer arithmetic. @pre b ≥ 2, n ≥ 1.
 [[nodiscard]] std::uint64_t ceil_log(std::uint64_t b, std::uint64_t n);
 
-struct StepBound {
-  std::uint64_t counting = 0;  ///< ⌈log_{k+1} N⌉, +1 for single-port half-duplex all-reduce
-  std::uint64_t distance = 0;  ///< diameter (all-reduce) or eccentricity of the root
-  [[nodiscard]] std::uint64_t value() const { return std::max(counting, distance); }
-};
-
 /// The step bound of the file comment. @param nodes the participants (processors, with relays);
 /// @param distance the diameter for all-reduce, the root's eccentricity otherwise (between
 /// participants); @param relays whether routers relay (no half-duplex "+1").
 /// @pre nodes ≥ 1, ports.ports ≥ 1.
 [[nodiscard]] StepBound step_lower_bound(Collective collective, const emulator::PortModel& ports, NodeId nodes,
                                          std::uint64_t distance, bool relays = false);
-
-struct TimeBound {
-  Rational counting;  ///< c_min·⌈log_{k+1} N⌉
-  Rational distance;  ///< weighted diameter or root eccentricity
-  [[nodiscard]] Rational value() const { return std::max(counting, distance); }
-};
 
 /// The timed bound of the file comment. @pre nodes ≥ 1, ports.ports ≥ 1, min_cost > 0.
 [[nodiscard]] TimeBound time_lower_bound(const emulator::PortModel& ports, NodeId nodes, const Rational& min_cost,

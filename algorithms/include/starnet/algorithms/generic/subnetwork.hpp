@@ -21,6 +21,7 @@
 /// Complexity: O(V + E) time and memory (E counted in arcs) to build, O(deg v) for port_to(v, ·).
 /// IMPORTANT: a Subnetwork refers to its base topology, which must outlive it.
 
+#include <starnet/algorithms/generic/cost_kind.hpp>
 #include <starnet/core/rational.hpp>
 #include <starnet/topology/topology.hpp>
 
@@ -40,12 +41,6 @@ using topology::Topology;
 /// Most nodes a what-if topology may have (the generic algorithms keep a few words per node and
 /// per arc).
 inline constexpr NodeId MAX_SUBNETWORK_NODES = NodeId{1} << 20;
-
-enum class CostKind : std::uint8_t { UNIT, TOPOLOGY, RANDOM };
-/// "unit", "topology", "random".
-[[nodiscard]] std::string to_string(CostKind kind);
-/// @throws UsageError naming @p what and @p text for anything but unit, topology, random.
-[[nodiscard]] CostKind parse_cost_kind(std::string_view text, std::string_view what);
 
 /// The time one message of a study takes on each link: 1, the topology's own α–β time
 /// latency + message_size·cost, or seeded random (file comment). A Subnetwork's link_cost() is

@@ -17,6 +17,7 @@
 /// Complexity: one run costs O(n log n) emulator work; runs are spread over threads with TBB.
 /// IMPORTANT: the dynamic algorithms share their slot among all processors: local engine only.
 
+#include <starnet/algorithms/nonclairvoyant/algorithm_outcome.hpp>
 #include <starnet/algorithms/stochastic/cost_distribution.hpp>
 #include <starnet/algorithms/stochastic/summary.hpp>
 
@@ -28,33 +29,10 @@
 
 namespace starnet::algorithms::nonclairvoyant {
 
-enum class Algorithm : std::uint8_t { BINOMIAL_STAT, FIBONACCI_STAT, TREE_DYN, NONCOMMUT_TREE_DYN };
-[[nodiscard]] std::string_view to_string(Algorithm a);
-/// binomial-stat, fibonacci-stat, tree-dyn, noncommut-tree-dyn.
-/// @throws UsageError naming @p name and listing the algorithms.
-[[nodiscard]] Algorithm parse_algorithm(std::string_view name);
-/// Whether the algorithm only combines neighbouring partial results.
-[[nodiscard]] bool supports_noncommutative(Algorithm a);
 /// Parent array of the static algorithms' trees on n processors (root 0, parents before
 /// children, each node receiving its children in increasing order).
 /// @throws UsageError for the dynamic algorithms.
 [[nodiscard]] std::vector<int> static_tree(Algorithm a, int n);
-
-/// One point of a study.
-struct Scenario {
-  int n = 64;
-  stochastic::DistributionKind distribution = stochastic::DistributionKind::GAMMA;
-  double cv = 1;
-  double mu_d = 1;
-  double mu_c = 0;
-};
-
-struct AlgorithmOutcome {
-  Algorithm algorithm = Algorithm::TREE_DYN;
-  stochastic::Summary summary;
-  std::uint64_t verified = 0;  ///< runs whose result was checked and right
-  std::vector<double> makespans;
-};
 
 /// Monte-Carlo runs of several algorithms on one scenario. LEMON-style: set parameters, run(),
 /// then query.

@@ -14,6 +14,7 @@
 /// emulate_study_run() is MonteCarlo's own run r (montecarlo.cpp), with the trace kept: one runner
 /// (runner.hpp) serves the studies and every single run here.
 
+#include <starnet/algorithms/nonclairvoyant/fixed_costs.hpp>
 #include <starnet/algorithms/nonclairvoyant/montecarlo.hpp>
 #include <starnet/algorithms/trees/reduction_plan.hpp>
 #include <starnet/emulator/costs.hpp>
@@ -26,36 +27,6 @@
 #include <vector>
 
 namespace starnet::algorithms::nonclairvoyant {
-
-/// Fixed costs: d_ij given by a function (a dense matrix, or a rule for instances too large to
-/// store n² entries) and c_i by a vector. Transfers of size s take s·d_ij, w reductions w·c_i.
-class FixedCosts final : public emulator::CostModel<Rational> {
- public:
-  using TransferRule = std::function<Rational(int from, int to)>;
-
-  /// @param transfer d(i, j) for i ≠ j in 0..n−1; it must return a value ≥ 0.
-  /// @param compute c_0..c_(n−1), each ≥ 0; n = compute.size() ≥ 1.
-  /// @throws InputError naming the processor when a c_i is negative, or when there is none.
-  FixedCosts(TransferRule transfer, std::vector<Rational> compute);
-
-  /// From matrices: @p d is n×n (the diagonal is ignored), @p c has n entries.
-  /// @throws InputError naming the row and column of the first entry that is negative or of a
-  ///         row of the wrong length, or naming n when the sizes differ.
-  static FixedCosts from_matrices(std::vector<std::vector<Rational>> d, std::vector<Rational> c);
-
-  [[nodiscard]] int n() const { return static_cast<int>(compute_.size()); }
-  [[nodiscard]] Rational d(int from, int to) const { return transfer_(from, to); }
-  [[nodiscard]] const Rational& c(int i) const { return compute_.at(static_cast<std::size_t>(i)); }
-
-  /// @throws ScheduleError naming the pair when d(from, to) is negative.
-  [[nodiscard]] Rational transfer(emulator::NodeId from, emulator::Port port, emulator::NodeId to,
-                                  const Rational& size) const override;
-  [[nodiscard]] Rational compute(emulator::NodeId node, const Rational& work) const override;
-
- private:
-  TransferRule transfer_;
-  std::vector<Rational> compute_;
-};
 
 /// What one emulated reduction gave.
 template <class Time>

@@ -33,6 +33,7 @@
 /// given below are our reading of them, fixed before the data were looked at.
 
 #include <starnet/algorithms/nonclairvoyant/montecarlo.hpp>
+#include <starnet/algorithms/nonclairvoyant/study_results.hpp>
 #include <starnet/algorithms/stochastic/cost_distribution.hpp>
 #include <starnet/algorithms/stochastic/summary.hpp>
 
@@ -46,22 +47,6 @@
 #include <vector>
 
 namespace starnet::algorithms::nonclairvoyant {
-
-/// The four algorithms in the paper's order; the index of every per-algorithm array below.
-inline constexpr std::array<Algorithm, 4> ALL_ALGORITHMS = {Algorithm::BINOMIAL_STAT, Algorithm::FIBONACCI_STAT,
-                                                            Algorithm::TREE_DYN, Algorithm::NONCOMMUT_TREE_DYN};
-[[nodiscard]] constexpr std::size_t algorithm_index(Algorithm a) { return static_cast<std::size_t>(a); }
-
-/// The paper's axes and our default grid sizes (7 CVs per decade: 0.01, 0.1, 1 and 10 are points;
-/// an odd number of μ_c/μ_d values, symmetric in log scale around 1).
-inline constexpr double CV_MIN = 0.01;
-inline constexpr double CV_MAX = 10;
-inline constexpr double COST_RATIO_MIN = 0.1;
-inline constexpr double COST_RATIO_MAX = 10;
-inline constexpr int DEFAULT_CV_POINTS = 22;
-inline constexpr int DEFAULT_COST_RATIO_POINTS = 15;
-inline constexpr std::uint64_t FIGURE4_RUNS = 1'000'000;
-inline constexpr std::uint64_t GRID_RUNS = 1'000;
 
 /// Our reading of the text's words (see the notes' criteria). The findings print these values,
 /// except AROUND_FACTOR, which they name "sqrt(2)".
@@ -97,30 +82,6 @@ struct StudyOptions {
   std::function<void(std::uint64_t, std::uint64_t)> progress;
 };
 
-/// A statement of the paper's text about a figure, checked on our data.
-struct StudyNote {
-  std::string figure;   ///< "4", "5(a)", "5(b)", "6(a)", "6(b)"
-  std::string claim;    ///< the paper's words
-  bool agrees = false;  ///< whether our data meet the criterion stated in `finding`
-  std::string finding;  ///< our numbers, and the criterion used
-};
-
-/// One CV of Figure 4: per algorithm (ALL_ALGORITHMS order) its summary and verified runs.
-struct Figure4Point {
-  double cv = 0;
-  std::vector<AlgorithmOutcome> outcomes;
-};
-
-struct Figure4Result {
-  int n = 64;
-  std::uint64_t runs = 0;
-  std::uint64_t seed = 1;
-  std::vector<Figure4Point> points;
-  double wall_seconds = 0;
-  /// Whether every run of every point was verified.
-  [[nodiscard]] bool all_verified() const;
-};
-
 /// Figure 4 at the given CVs: gamma costs, μ_d = 1, μ_c = 0, the four algorithms.
 /// @throws InputError / UsageError as MonteCarlo (a CV < 0, n out of range, runs = 0).
 [[nodiscard]] Figure4Result figure4_study(std::span<const double> cvs, const StudyOptions& options);
@@ -136,58 +97,12 @@ struct Figure4Result {
 /// HeteroPar 2013 (EQUAL_WITHIN_SE). A statement whose CVs the study does not reach is left out.
 [[nodiscard]] std::vector<StudyNote> figure4_notes(const Figure4Result& result);
 
-/// One law at one (CV, μ_c/μ_d) of the Figure 5/6 grid.
-struct GridCell {
-  bool skipped = false;  ///< the CV is outside the law's range: nothing was run
-  std::array<stochastic::Summary, 4> summary{};  ///< ALL_ALGORITHMS order
-  std::array<std::uint64_t, 4> verified{};
-  /// Figure 5(a): mean(Fibonacci-stat) / mean(Tree-dyn). @pre !skipped.
-  [[nodiscard]] double fibonacci_over_tree_dyn() const;
-  /// Figure 5(b): the lowest mean among Binomial-stat, Fibonacci-stat and Non-Commut-Tree-dyn
-  /// (ties: that order). @pre !skipped.
-  [[nodiscard]] Algorithm best_noncommutative() const;
-};
-
-struct GridResult {
-  int n = 64;
-  std::uint64_t runs = 0;
-  std::uint64_t seed = 1;
-  std::vector<double> cvs;
-  std::vector<double> cost_ratios;  ///< μ_c/μ_d (μ_d = 1)
-  std::vector<stochastic::DistributionKind> distributions;
-  std::vector<GridCell> cells;  ///< [(law · |cvs| + cv index) · |cost_ratios| + ratio index]
-  double wall_seconds = 0;
-  [[nodiscard]] const GridCell& at(std::size_t law, std::size_t cv, std::size_t ratio) const;
-  /// Cells skipped because the law's CV range excludes the CV.
-  [[nodiscard]] std::uint64_t skipped() const;
-  /// Whether every run of every cell that was run was verified.
-  [[nodiscard]] bool all_verified() const;
-};
-
 /// The grid of Figures 5 (one law: gamma) and 6 (the ten laws): at each (CV, μ_c/μ_d), each law
 /// whose range contains the CV runs the four algorithms with μ_d = 1, μ_c = ratio, the same CV.
 /// @throws InputError / UsageError as MonteCarlo; InputError when an axis or the law list is empty.
 [[nodiscard]] GridResult grid_study(std::span<const double> cvs, std::span<const double> cost_ratios,
                                     std::span<const stochastic::DistributionKind> distributions,
                                     const StudyOptions& options);
-
-/// Figure 6 at one (CV, μ_c/μ_d): the spread of the laws (definitions in the file header).
-struct CellSpread {
-  int laws = 0;     ///< laws run at this cell
-  int skipped = 0;  ///< laws whose CV range excludes the cell's CV
-  double ratio_min = 0;
-  double ratio_max = 0;
-  stochastic::DistributionKind argmin = stochastic::DistributionKind::GAMMA;
-  stochastic::DistributionKind argmax = stochastic::DistributionKind::GAMMA;
-  /// (max r − min r)/max |r − 1|; NaN when every r is exactly 1; NaN when no law ran.
-  double dispersion = std::numeric_limits<double>::quiet_NaN();
-  Algorithm modal_best = Algorithm::BINOMIAL_STAT;  ///< most frequent best method (ties: paper order)
-  int modal_count = 0;
-  double inconsistency = std::numeric_limits<double>::quiet_NaN();  ///< (laws − modal_count)/laws
-};
-
-/// @pre cv < result.cvs.size(), ratio < result.cost_ratios.size().
-[[nodiscard]] CellSpread spread(const GridResult& result, std::size_t cv, std::size_t ratio);
 
 /// Checks Section 5's statements on Figure 5 using law @p law of @p result (gamma in the paper):
 /// where Fibonacci-stat beats Tree-dyn (from about μ_c/μ_d = 1/2 — the ratio's crossing of 1,

@@ -34,6 +34,7 @@
 
 #include <starnet/algorithms/nonclairvoyant/montecarlo.hpp>
 #include <starnet/algorithms/nonclairvoyant/single_run.hpp>
+#include <starnet/algorithms/nonclairvoyant/worst_case_instance.hpp>
 #include <starnet/algorithms/trees/reduction_plan.hpp>
 #include <starnet/core/rational.hpp>
 
@@ -41,22 +42,6 @@
 #include <vector>
 
 namespace starnet::algorithms::nonclairvoyant {
-
-/// One instance: the costs, the algorithms it is built against, and the optimum's certificate.
-struct WorstCaseInstance {
-  std::string name;    ///< e.g. "theorem1-low-overlap"
-  std::string source;  ///< where the paper describes it
-  std::vector<Algorithm> algorithms;
-  FixedCosts costs;
-  Rational d, D, c, C;                ///< the instance's extreme costs (the proofs' notation)
-  trees::ReductionPlan witness;       ///< Algorithm 1's tree for (d, c)
-  std::vector<int> witness_label;     ///< machine m of the witness is processor witness_label[m]
-  Rational lower_bound;               ///< OPT_hom(n, d, c) = witness.length
-  std::string bound_formula;          ///< Table I's (or the text's) ratio, in words
-  double bound = 0;                   ///< its value for these parameters
-  bool bound_exact = false;           ///< true: the ratio equals the bound; false: approaches it as n grows
-  [[nodiscard]] int n() const { return costs.n(); }
-};
 
 /// Theorem 1's scenario on n = 2^m processors. c = 0 gives the first ratio (C+D)/d; c = d the
 /// second, (C+D)⌈log₂n⌉/OPT_hom, below the printed (C+D)/c·(1 + 1/log₂n)·log₂φ and approaching
@@ -92,21 +77,6 @@ struct WorstCaseInstance {
 /// The instances `starnet montecarlo --worst-case` runs: each construction at growing sizes
 /// (d = c = 1 or c = 0, D = 4, C = 3 or 4, ε = 1/10, 1/100, 1/1000). O(Σ n log n).
 [[nodiscard]] std::vector<WorstCaseInstance> table1_instances();
-
-/// One algorithm on one instance, and the optimum's certificate.
-struct WorstCaseOutcome {
-  std::string instance;
-  Algorithm algorithm = Algorithm::TREE_DYN;
-  int n = 0;
-  Rational makespan;          ///< emulated, exact
-  bool verified = false;      ///< the algorithm's result was right
-  Rational optimum;           ///< the witness's emulated length
-  bool optimum_certified = false;  ///< witness verified and equal to the lower bound OPT_hom
-  Rational ratio;             ///< makespan / optimum
-  double bound = 0;
-  bool bound_exact = false;
-  std::string bound_formula;
-};
 
 /// Emulates every algorithm of @p instance and its witness.
 /// @throws Error when an emulation breaks the model (a bug).

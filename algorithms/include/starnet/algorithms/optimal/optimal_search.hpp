@@ -24,6 +24,7 @@
 /// @endcode
 /// IMPORTANT: exact search is refused beyond MAX_EXACT_NODES nodes; a time limit leaves a bracket.
 
+#include <starnet/algorithms/optimal/optimal_result.hpp>
 #include <starnet/algorithms/optimal/step_bounds.hpp>
 #include <starnet/algorithms/schedule/chunk_schedule.hpp>
 #include <starnet/algorithms/schedule/schedule_run.hpp>
@@ -37,9 +38,6 @@
 
 namespace starnet::algorithms::optimal {
 
-/// Most nodes of an exact search: the gossip CNF has N² knowledge variables per step.
-inline constexpr topology::NodeId MAX_EXACT_NODES = 256;
-
 /// A built-in algorithm's schedule offered as an upper bound: its name and its schedule (of the
 /// goal's collective or one that implies it: a one-word all-reduce, an all-gather for gossip).
 struct Candidate {
@@ -51,43 +49,6 @@ struct Candidate {
 using CandidateSource = std::function<std::vector<Candidate>(const topology::Topology& t, const std::string& spec,
                                                              Goal goal, topology::NodeId root,
                                                              const emulator::PortModel& ports)>;
-
-enum class Status : std::uint8_t { OPTIMAL, TIME_LIMIT };
-[[nodiscard]] std::string to_string(Status s);
-
-/// One solver call.
-struct SolveRecord {
-  std::uint64_t steps = 0;
-  std::optional<bool> satisfiable;  ///< none: stopped by the time limit
-  int variables = 0;
-  std::uint64_t clauses = 0;
-  std::uint64_t learned = 0;  ///< clauses learned (one per conflict)
-  double seconds = 0;
-  /// UNSAT only: "confirmed" (CryptoMiniSat answered UNSAT), "unavailable", "timed out".
-  std::string second_solver;
-  /// UNSAT with a proof directory: "verified (N lemmas)" or why not.
-  std::string proof;
-};
-
-struct OptimalResult {
-  Status status = Status::TIME_LIMIT;
-  std::optional<std::uint64_t> optimum;
-  std::uint64_t lower_bound = 0;  ///< proven: no schedule is shorter
-  std::optional<std::uint64_t> upper_bound;  ///< a schedule of this length exists
-  std::string upper_source;  ///< "bfs-tree", "star-allreduce", "uniform", … or "SAT"
-  std::optional<std::uint64_t> builtin_steps;  ///< the best built-in algorithm, run on the emulator
-  std::string builtin;                          ///< its name
-  std::vector<NamedBound> bounds;
-  std::vector<SolveRecord> solves;
-  /// The optimum's schedule: decoded from the last satisfiable model, or the upper bound's when
-  /// the bounds meet it.
-  std::optional<schedule::Schedule> schedule;
-  bool schedule_verified = false;
-  /// The schedule behind upper_bound (a built-in algorithm's, the uniform one, or SAT's), run
-  /// verified on the emulator: the best known when the time limit leaves a bracket.
-  std::optional<schedule::Schedule> upper_schedule;
-  double seconds = 0;
-};
 
 class OptimalSearch {
  public:

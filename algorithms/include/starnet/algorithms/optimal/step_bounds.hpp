@@ -22,6 +22,7 @@
 /// O(T·d). IMPORTANT: the caller vouches for vertex-transitivity when asking for the diameter.
 
 #include <starnet/emulator/config.hpp>
+#include <starnet/algorithms/optimal/optimal_result.hpp>
 #include <starnet/topology/topology.hpp>
 
 #include <starnet/algorithms/collective.hpp>
@@ -41,12 +42,6 @@ enum class Goal : std::uint8_t { GOSSIP, BROADCAST };
 /// The collective the built-in algorithms compute for @p g: allreduce (their word plans) or
 /// broadcast.
 [[nodiscard]] Collective builtin_collective(Goal g);
-
-struct NamedBound {
-  std::string name;  ///< "distance", "counting", "degree-limited", "fibonacci"
-  std::uint64_t steps = 0;
-  std::string reason;  ///< one line: what it counts
-};
 
 /// Every bound that applies. @param root used for broadcast.
 /// @param vertex_transitive lets the diameter come from one BFS.

@@ -176,13 +176,10 @@ struct UniformResult {
 
 }  // namespace starnet::algorithms::optimal
 
+#include <starnet/algorithms/optimal/optimal_result.hpp>
 #include <starnet/algorithms/schedule/chunk_schedule.hpp>
 
 namespace starnet::algorithms::optimal {
-
-/// Largest group whose uniform schedules are written as chunk schedules (a gossip moves
-/// |G|·(|G| − 1) chunks: S_6 517,680, hypercube:10 1,047,552; S_7 would move 25 million).
-inline constexpr std::uint64_t MAX_UNIFORM_SCHEDULE_NODES = 1024;
 
 /// The uniform gossip along @p dimensions as an allgather schedule on g.spec() (chunk v is node
 /// v's item): at step t node v sends v·d for every d ∈ D_t = P_{t−1} \ g_t·P_{t−1} to v·g_t.

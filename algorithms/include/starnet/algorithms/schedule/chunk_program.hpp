@@ -22,6 +22,7 @@
 /// IMPORTANT: the port model (a second send in a step, a missing link) is the emulator's to check:
 /// run stepped schedules with Checking::STRICT to certify them.
 
+#include <starnet/algorithms/schedule/chunk_report.hpp>
 #include <starnet/algorithms/schedule/chunk_schedule.hpp>
 #include <starnet/emulator/config.hpp>
 #include <starnet/emulator/program.hpp>
@@ -31,30 +32,6 @@
 #include <string>
 
 namespace starnet::algorithms::schedule {
-
-/// What one partition (or, merged, the whole run) found.
-struct ChunkReport {
-  std::uint64_t nodes_checked = 0;
-  std::uint64_t chunks_checked = 0;
-  std::uint64_t chunks_correct = 0;
-  std::uint64_t errors = 0;  ///< sends of chunks not held, reductions into empty chunks, late sends
-  std::uint64_t error_step = 0;
-  std::int64_t error_node = -1;  ///< the first error by (step, node), −1 if none
-  std::string error;
-  std::uint64_t nodes_stuck = 0;  ///< nodes with actions left undone at the end (a deadlock)
-  std::int64_t stuck_node = -1;
-  std::string stuck;
-  std::int64_t wrong_node = -1;  ///< the first node (then chunk) holding a wrong value, −1 if none
-  std::string wrong;
-
-  [[nodiscard]] bool ok() const { return errors == 0 && nodes_stuck == 0 && chunks_correct == chunks_checked; }
-  [[nodiscard]] std::string serialize() const;
-  /// @throws Error when @p text is not what serialize() writes.
-  [[nodiscard]] static ChunkReport parse(const std::string& text);
-  void merge(const ChunkReport& other);
-  /// One line: what went wrong first (error, then deadlock, then wrong value), or "".
-  [[nodiscard]] std::string first_problem() const;
-};
 
 struct ChunkRunOptions {
   /// Unit time: a stepped schedule's sends wait for their steps. run_schedule() sets it to the

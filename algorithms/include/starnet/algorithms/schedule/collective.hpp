@@ -34,7 +34,7 @@
 /// only (allgather, alltoall, …) every value is distinct and the check is exact.
 
 #include <starnet/algorithms/collective.hpp>
-#include <starnet/algorithms/star/allreduce.hpp>
+#include <starnet/algorithms/star/star_report.hpp>
 
 #include <cstdint>
 #include <limits>

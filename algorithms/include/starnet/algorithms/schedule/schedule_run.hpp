@@ -37,13 +37,6 @@ struct ScheduleRunSettings {
   const emulator::CostModel<Rational>* costs = nullptr;
 };
 
-struct ScheduleRun {
-  emulator::RunResult<Rational> run;
-  ChunkReport report;
-  /// Every node's every output chunk right, no error, nothing left undone.
-  bool verified = false;
-};
-
 /// @throws ScheduleError when the schedule's node count differs from the topology's;
 /// ModelViolation (strict) as the engines throw; UsageError for more workers than nodes.
 [[nodiscard]] ScheduleRun run_schedule(const Schedule& schedule, const topology::Topology& topology,

@@ -14,6 +14,7 @@
 /// IMPORTANT: the figure itself is lost in the text copy of the paper; the study reproduces the
 /// computation it describes, not its pixels. Ties in Algorithm 1 go to the smaller machine index.
 
+#include <starnet/algorithms/trees/plan.hpp>
 #include <starnet/algorithms/trees/reduction_plan.hpp>
 
 #include <span>
@@ -27,17 +28,6 @@ namespace starnet::algorithms::trees {
 /// @param parent parent[0] = −1 and 0 ≤ parent[i] < i (insertion order, as GreedyTree has it).
 /// @throws ScheduleError naming the machine when @p parent is not in insertion order.
 [[nodiscard]] std::vector<Rational> prefix_lengths(std::span<const int> parent, const CostModel& model);
-
-/// One n of Figure 2.
-struct Figure2Row {
-  int n = 0;
-  Rational binomial_length;     ///< binomial strategy, d = c = 1
-  Rational equal_cost_optimum;  ///< Algorithm 1, d = c = 1
-  Rational fibonacci_length;    ///< Fibonacci strategy, d = 1, c = 0
-  Rational zero_cost_optimum;   ///< Algorithm 1, d = 1, c = 0
-  [[nodiscard]] Rational binomial_ratio() const { return binomial_length / equal_cost_optimum; }
-  [[nodiscard]] Rational fibonacci_ratio() const { return fibonacci_length / zero_cost_optimum; }
-};
 
 /// The rows n = 2..max_n. Usage: `for (const auto& row : figure2_study(10000)) …`
 /// @throws ScheduleError naming max_n when it is below 2.

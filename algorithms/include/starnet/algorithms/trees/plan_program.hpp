@@ -19,6 +19,7 @@
 /// IMPORTANT: a machine whose partial result is not complete at its planned start time is a
 /// failed verification (reported), not a delay: the plan's times are a contract.
 
+#include <starnet/algorithms/trees/plan.hpp>
 #include <starnet/algorithms/trees/reduction_plan.hpp>
 #include <starnet/emulator/program.hpp>
 
@@ -54,13 +55,5 @@ enum class Timing : std::uint8_t { AT_PLANNED_TIMES, AS_SOON_AS_READY };
 /// message their parents). @p plan and @p op must outlive the run.
 [[nodiscard]] std::unique_ptr<emulator::NodeProgram> make_plan_program(const ReductionPlan& plan, const Operator& op,
                                                                        Timing timing, emulator::NodeRange range);
-
-/// What a run of a plan program says about itself (NodeProgram::report(), merged).
-struct PlanRunReport {
-  bool root_done = false;
-  std::string root_value;  ///< the root's final value (encoded)
-  std::uint64_t late = 0;  ///< machines not ready at their planned start time
-  [[nodiscard]] static PlanRunReport merge(const std::vector<std::string>& reports);
-};
 
 }  // namespace starnet::algorithms::trees

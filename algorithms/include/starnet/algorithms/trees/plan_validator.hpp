@@ -12,20 +12,12 @@
 /// IMPORTANT: the validator trusts no field derived by the planner (reception orders are checked
 /// against the times, the length is recomputed); it does not decide whether a plan is optimal.
 
+#include <starnet/algorithms/trees/plan.hpp>
 #include <starnet/algorithms/trees/reduction_plan.hpp>
 
 #include <string>
 
 namespace starnet::algorithms::trees {
-
-/// The verdict on a plan (a result, not an exception: an invalid plan is an answer).
-struct PlanCheck {
-  bool valid = false;
-  std::string problem;               ///< the first violation found, naming machines and times; empty if valid
-  Rational length;                   ///< the length recomputed from the transfers (when the tree is sound)
-  int max_concurrent_transfers = 0;  ///< most transfers in progress at one instant ([start, start + d))
-  int reducers = 0;                  ///< machines that receive at least one partial result
-};
 
 /// Checks, in this order: that parent/children/transfers describe one tree rooted at `root`
 /// with one transfer per non-root machine, listed by (start, from); the placement (pre-order ids, children in reception

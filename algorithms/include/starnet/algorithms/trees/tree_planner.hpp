@@ -10,6 +10,7 @@
 ///
 /// IMPORTANT: plans only; running a plan on the emulator is done elsewhere.
 
+#include <starnet/algorithms/trees/plan.hpp>
 #include <starnet/algorithms/trees/reduction_plan.hpp>
 
 #include <optional>
@@ -17,29 +18,6 @@
 #include <string_view>
 
 namespace starnet::algorithms::trees {
-
-enum class Algorithm {
-  GREEDY,              ///< Algorithm 1, optimal (Theorem 4)
-  GREEDY_TRANSFERS,    ///< Algorithm 2, at most K concurrent transfers (Theorem 7)
-  GREEDY_REDUCERS,     ///< Algorithm 3, at most K reducers (Theorem 9)
-  BINOMIAL,            ///< binomial tree, n = 2^k (Definition 12)
-  FIBONACCI,           ///< Fibonacci tree, n = F_(k+2) (Definition 15)
-  BINOMIAL_STRATEGY,   ///< Algorithm 1 with min(d, c) set to 0 (Section 7.3)
-  FIBONACCI_STRATEGY,  ///< Algorithm 1 with d = c (Section 7.3)
-};
-
-/// "greedy", "greedy-transfers", "greedy-reducers", "binomial", "fibonacci",
-/// "binomial-strategy", "fibonacci-strategy".
-[[nodiscard]] std::string_view to_string(Algorithm algorithm);
-
-/// The comma-separated list of every algorithm name, for help and error messages.
-[[nodiscard]] std::string algorithm_names();
-
-/// @throws UsageError naming @p name and listing the algorithms when it is none of them.
-[[nodiscard]] Algorithm parse_algorithm(std::string_view name);
-
-/// Whether the algorithm takes the limit K (Algorithms 2 and 3).
-[[nodiscard]] bool takes_limit(Algorithm algorithm);
 
 /// What to plan.
 struct PlanRequest {
