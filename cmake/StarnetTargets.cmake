@@ -106,6 +106,7 @@ set(STARNET_API_DATA_HEADERS
     algorithms/optimal/optimal_result.hpp             # an exact search's answer, its solver calls, size limits
     algorithms/schedule/chunk_report.hpp              # a schedule run's result and report
     algorithms/schedule/chunk_schedule.hpp            # the schedule itself (and the builder that fills it)
+    algorithms/steady_state/emulation.hpp             # a periodic schedule's phases over a horizon and its emulated run
     algorithms/star/star_report.hpp                   # the star collectives' operators, values, steps, report
     algorithms/trees/plan.hpp                         # tree algorithms by name, a plan's verdict, run report, Figure 2 row
     algorithms/trees/reduction_plan.hpp               # a reduction plan
@@ -117,19 +118,12 @@ set(STARNET_API_DATA_HEADERS
     emulator/trace_intervals.hpp                      # the events paired into transfers and computations
     emulator/zmq_options.hpp                          # the zmq engine's options and timeouts
 )
-# Machinery an api header still hands out whole, until its result carries data instead: SteadyResult
-# gives the faces the steady-state planner and the schedule emulators (throughput, schedules and
-# emulated runs are read through them). Nothing may join this list.
-set(STARNET_API_MACHINERY_TO_SPLIT
-    algorithms/steady_state/planner.hpp
-    algorithms/steady_state/schedule_program.hpp
-)
 
 # starnet::api's public headers hand out requests and results, not the algorithms and the engine
 # behind them: configuring fails, naming the header and the line, when one of @p headers includes
-# a starnet::algorithms or starnet::emulator header that is on neither list above.
+# a starnet::algorithms or starnet::emulator header that is not on the list above.
 function(starnet_api_headers_include_only_data)
-  set(allowed ${STARNET_API_DATA_HEADERS} ${STARNET_API_MACHINERY_TO_SPLIT})
+  set(allowed ${STARNET_API_DATA_HEADERS})
   list(TRANSFORM allowed REPLACE "\\." "\\\\.")
   list(JOIN allowed "|" allowed)
   starnet_includes_beyond(machinery "starnet/(algorithms|emulator)/" "starnet/(${allowed})" ${ARGN})

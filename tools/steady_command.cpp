@@ -55,22 +55,20 @@ std::string emulation_text(const char* what, const api::ScheduleEmulation& e) {
 }
 
 std::string report_text(const api::SteadyResult& r) {
-  const auto& problem = *r.problem;
-  const auto& planner = *r.planner;
-  const auto& s = planner.schedule();
-  const char* trees = problem.collective() == api::Collective::REDUCE ? "trees" : "routes";
-  std::string out = fmt::format("{}\n", problem.describe());
-  out += fmt::format("throughput {} per time unit ({})\n", planner.throughput().get_str(),
-                     r.check ? "certified optimal in exact arithmetic" : "NOT certified: " + r.check.failure);
+  const auto& s = r.schedule;
+  const char* trees = r.request.collective == api::Collective::REDUCE ? "trees" : "routes";
+  std::string out = fmt::format("{}\n", r.problem);
+  out += fmt::format("throughput {} per time unit ({})\n", r.throughput.get_str(),
+                     r.certified() ? "certified optimal in exact arithmetic" : "NOT certified: " + r.certificate_failure);
   out += fmt::format("period {}: {} operations, {} matching(s), {} {}, start-up {} period(s)\n", s.period.get_str(),
-                     s.operations_per_period.get_str(), s.matchings.size(), s.trees.size(), trees, s.startup_periods);
-  if (const auto& fixed = planner.fixed_schedule()) {
+                     s.operations_per_period.get_str(), s.matchings, s.trees, trees, s.startup_periods);
+  if (const auto& fixed = r.fixed_schedule) {
     out += fmt::format("fixed period {}: throughput {} ({} operations, {} matching(s); loss at most {} {} / {})\n",
-                       fixed->period.get_str(), fixed->throughput().get_str(), fixed->operations_per_period.get_str(),
-                       fixed->matchings.size(), planner.trees().size(), trees, fixed->period.get_str());
+                       fixed->period.get_str(), fixed->throughput.get_str(), fixed->operations_per_period.get_str(),
+                       fixed->matchings, r.lp_trees, trees, fixed->period.get_str());
   }
-  if (r.optimal) out += emulation_text("schedule", r.optimal->result());
-  if (r.fixed) out += emulation_text("fixed-period schedule", r.fixed->result());
+  if (r.optimal) out += emulation_text("schedule", *r.optimal);
+  if (r.fixed) out += emulation_text("fixed-period schedule", *r.fixed);
   return out;
 }
 
@@ -96,11 +94,11 @@ int run_steady(api::Collective collective, const SteadyOptions& o) {
   if (!o.gantt.empty()) api::require_gantt_rows(*request.topology.topology());
   const auto r = api::run_steady(request);
   if (r.optimal) {
-    const auto& e = r.optimal->result();
+    const auto& trace = r.optimal->run.trace;
     if (!o.gantt.empty()) {
-      write_file_atomically(o.gantt, api::gantt_svg(api::gantt_chart(e.run.trace, r.optimal->topology(), r.run_title())));
+      write_file_atomically(o.gantt, api::gantt_svg(api::gantt_chart(trace, *r.emulated_on, r.run_title())));
     }
-    o.trace.write(e.run.trace, r.optimal->topology());
+    o.trace.write(trace, *r.emulated_on);
   }
   if (o.json) {
     print_json(r.to_json());

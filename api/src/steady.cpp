@@ -1,4 +1,6 @@
 #include <starnet/api/steady.hpp>
+#include <starnet/algorithms/steady_state/planner.hpp>
+#include <starnet/algorithms/steady_state/schedule_program.hpp>
 #include <starnet/api/json.hpp>
 #include <starnet/api/settings.hpp>
 #include <starnet/core/error.hpp>
@@ -106,6 +108,71 @@ std::unique_ptr<ss::SteadyStateProblem> make_problem(const SteadyRequest& r, con
   }
 }
 
+
+/// What a result keeps alive behind its data: the problem, its planner and the emulators, whose
+/// runs and platform view the result hands out (aliasing pointers into this).
+struct SteadyMachinery {
+  std::unique_ptr<ss::SteadyStateProblem> problem;
+  std::unique_ptr<ss::SteadyStatePlanner> planner;
+  std::unique_ptr<ss::ScheduleEmulator> optimal;
+  std::unique_ptr<ss::ScheduleEmulator> fixed;
+};
+
+SteadyPeriod period_of(const ss::PeriodicSchedule& s) {
+  return {.period = s.period,
+          .operations_per_period = s.operations_per_period,
+          .throughput = s.throughput(),
+          .matchings = s.matchings.size(),
+          .trees = s.trees.size(),
+          .startup_periods = s.startup_periods};
+}
+
+nlohmann::json document(const SteadyResult& r, const SteadyMachinery& m) {
+  const auto& planner = *m.planner;
+  const auto& lp = planner.solver().linear_program();
+  nlohmann::json j = schedule_json(*m.problem, planner.schedule());
+  j["collective"] = to_string(m.problem->collective());
+  j["topology"] = r.request.topology.spec();
+  j["problem"] = r.problem;
+  j["status"] = ss::to_string(planner.status());
+  put_q(j, "throughput", r.throughput);
+  put_q(j, "lp_period", planner.solver().period());
+  j["certified"] = r.certified();
+  j["lp"] = {{"rows", lp.num_constraints()},
+             {"columns", lp.num_variables()},
+             {"exact_simplex", planner.solver().lp_solver().used_exact_simplex()}};
+  if (const auto& f = planner.fixed_schedule()) {
+    nlohmann::json fj = schedule_json(*m.problem, *f);
+    put_q(fj, "loss_bound", mpq_class(mpq_class(static_cast<long>(r.lp_trees)) / f->period));
+    if (r.fixed) fj["emulated"] = emulation_json(*r.fixed);
+    j["fixed_period"] = fj;
+  }
+  if (r.optimal) j["emulated"] = emulation_json(*r.optimal);
+  j["verified"] = r.verified();
+  return j;
+}
+
+/// Runs the problem's planner, and emulates its schedules for @p horizon when there is one.
+/// @throws SolverError when the LP is not solved to optimality.
+void plan_and_emulate(const SteadyRequest& request, const std::optional<mpq_class>& period,
+                      const std::optional<mpq_class>& horizon, SteadyMachinery& m) {
+  m.planner = std::make_unique<ss::SteadyStatePlanner>(*m.problem);
+  m.planner->whole_messages(request.whole_messages).fixed_period(period).iteration_limit(request.iteration_limit);
+  if (const auto status = m.planner->run(); status != ss::Status::OPTIMAL) {
+    throw SolverError(fmt::format("{}: the linear program is {} (expected OPTIMAL; the problem always has the "
+                                  "feasible solution 0 and a bounded throughput)",
+                                  m.problem->describe(), ss::to_string(status)));
+  }
+  if (!horizon) return;
+  m.optimal = std::make_unique<ss::ScheduleEmulator>(*m.problem, m.planner->schedule());
+  m.optimal->optimal_throughput(m.planner->throughput()).trace(request.trace);
+  (void)m.optimal->run(*horizon);
+  if (const auto& fixed = m.planner->fixed_schedule()) {
+    m.fixed = std::make_unique<ss::ScheduleEmulator>(*m.problem, *fixed);
+    (void)m.fixed->optimal_throughput(m.planner->throughput()).run(*horizon);
+  }
+}
+
 }  // namespace
 
 SteadyResult run_steady(const SteadyRequest& request) {
@@ -116,60 +183,33 @@ SteadyResult run_steady(const SteadyRequest& request) {
   SteadyResult out;
   out.request = request;
   out.platform = request.topology.platform();
-  out.problem = make_problem(request, *out.platform);
-  out.planner = std::make_unique<ss::SteadyStatePlanner>(*out.problem);
-  out.planner->whole_messages(request.whole_messages).fixed_period(period).iteration_limit(request.iteration_limit);
-  if (const auto status = out.planner->run(); status != ss::Status::OPTIMAL) {
-    throw SolverError(fmt::format("{}: the linear program is {} (expected OPTIMAL; the problem always has the "
-                                  "feasible solution 0 and a bounded throughput)",
-                                  out.problem->describe(), ss::to_string(status)));
+  const auto m = std::make_shared<SteadyMachinery>();
+  m->problem = make_problem(request, *out.platform);
+  plan_and_emulate(request, period, horizon, *m);
+  out.problem = m->problem->describe();
+  out.throughput = m->planner->throughput();
+  out.schedule = period_of(m->planner->schedule());
+  if (const auto& fixed = m->planner->fixed_schedule()) out.fixed_schedule = period_of(*fixed);
+  out.lp_trees = m->planner->trees().size();
+  if (const auto check = m->planner->verify(); !check) {
+    out.certificate_failure = check.failure.empty() ? "the certificate does not hold" : check.failure;
   }
-  out.check = out.planner->verify();
-  if (horizon) {
-    out.optimal = std::make_unique<ss::ScheduleEmulator>(*out.problem, out.planner->schedule());
-    out.optimal->optimal_throughput(out.planner->throughput()).trace(request.trace);
-    (void)out.optimal->run(*horizon);
-    if (const auto& fixed = out.planner->fixed_schedule()) {
-      out.fixed = std::make_unique<ss::ScheduleEmulator>(*out.problem, *fixed);
-      (void)out.fixed->optimal_throughput(out.planner->throughput()).run(*horizon);
-    }
+  if (m->optimal) {
+    out.optimal = std::shared_ptr<const ScheduleEmulation>(m, &m->optimal->result());
+    out.emulated_on = std::shared_ptr<const Topology>(m, &m->optimal->topology());
   }
+  if (m->fixed) out.fixed = std::shared_ptr<const ScheduleEmulation>(m, &m->fixed->result());
+  out.document = document(out, *m);
   return out;
 }
 
 std::string SteadyResult::run_title() const {
-  const auto& e = optimal->result();
-  return fmt::format("{}: {} periods of {}, K = {}", problem->describe(), e.plan.whole_periods.get_str(),
-                     planner->schedule().period.get_str(), e.plan.horizon.get_str());
+  return fmt::format("{}: {} periods of {}, K = {}", problem, optimal->plan.whole_periods.get_str(),
+                     schedule.period.get_str(), optimal->plan.horizon.get_str());
 }
 
 bool SteadyResult::verified() const {
-  return static_cast<bool>(check) && (!optimal || optimal->result().verified()) &&
-         (!fixed || fixed->result().verified());
-}
-
-nlohmann::json SteadyResult::to_json() const {
-  const auto& lp = planner->solver().linear_program();
-  nlohmann::json j = schedule_json(*problem, planner->schedule());
-  j["collective"] = to_string(problem->collective());
-  j["topology"] = request.topology.spec();
-  j["problem"] = problem->describe();
-  j["status"] = ss::to_string(planner->status());
-  put_q(j, "throughput", planner->throughput());
-  put_q(j, "lp_period", planner->solver().period());
-  j["certified"] = static_cast<bool>(check);
-  j["lp"] = {{"rows", lp.num_constraints()},
-             {"columns", lp.num_variables()},
-             {"exact_simplex", planner->solver().lp_solver().used_exact_simplex()}};
-  if (const auto& f = planner->fixed_schedule()) {
-    nlohmann::json fj = schedule_json(*problem, *f);
-    put_q(fj, "loss_bound", mpq_class(mpq_class(static_cast<long>(planner->trees().size())) / f->period));
-    if (fixed) fj["emulated"] = emulation_json(fixed->result());
-    j["fixed_period"] = fj;
-  }
-  if (optimal) j["emulated"] = emulation_json(optimal->result());
-  j["verified"] = verified();
-  return j;
+  return certified() && (!optimal || optimal->verified()) && (!fixed || fixed->verified());
 }
 
 }  // namespace starnet::api

@@ -221,9 +221,8 @@ py::tuple steady(const std::string& collective, const api::TopologyRef& topology
   py::object columns = py::none();
   py::object intervals = py::none();
   if (trace && result->optimal) {
-    columns = trace_columns(result->optimal->result().run.trace);
-    intervals = interval_columns(result->optimal->result().run.trace,
-                                 std::shared_ptr<const api::Topology>(result, &result->optimal->topology()),
+    columns = trace_columns(result->optimal->run.trace);
+    intervals = interval_columns(result->optimal->run.trace, result->emulated_on,
                                  result->run_title());
   }
   return py::make_tuple(document([&] { return result->to_json(); }), columns, intervals);

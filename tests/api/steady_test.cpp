@@ -29,8 +29,8 @@ SteadyRequest figure2_scatter() {
 
 TEST(RunSteady, Figure2ScatterIsOneHalfCertifiedByItsDual) {
   const auto r = run_steady(figure2_scatter());
-  EXPECT_TRUE(r.check) << r.check.failure;
-  EXPECT_EQ(r.planner->throughput(), mpq_class(1, 2));
+  EXPECT_TRUE(r.certified()) << r.certificate_failure;
+  EXPECT_EQ(r.throughput, mpq_class(1, 2));
   EXPECT_TRUE(r.verified());
   EXPECT_EQ(r.optimal, nullptr);  // nothing emulated without a horizon
   const auto j = r.to_json();
@@ -46,15 +46,21 @@ TEST(RunSteady, AFixedPeriodScheduleAndTheOptimalOneEachDeliverWhatTheyPromise) 
   const auto r = run_steady(request);
   ASSERT_NE(r.optimal, nullptr);
   ASSERT_NE(r.fixed, nullptr);
-  EXPECT_TRUE(r.optimal->result().verified()) << r.optimal->result().failure();
-  EXPECT_TRUE(r.fixed->result().verified()) << r.fixed->result().failure();
+  EXPECT_TRUE(r.optimal->verified()) << r.optimal->failure();
+  EXPECT_TRUE(r.fixed->verified()) << r.fixed->failure();
   // The emulated count reaches what Proposition 1 guarantees and never beats the bound TP·K.
-  const auto& run = r.optimal->result();
+  const auto& run = *r.optimal;
   EXPECT_EQ(run.report.completed, run.plan.completed);
   EXPECT_GE(run.report.completed, run.guaranteed);
   EXPECT_LE(mpq_class(run.report.completed), run.plan.bound);
-  EXPECT_LE(r.fixed->result().report.completed, run.report.completed);
+  EXPECT_LE(r.fixed->report.completed, run.report.completed);
   EXPECT_TRUE(r.verified());
+  // The periods in figures are the document's, and the emulations ran on the platform's nodes.
+  ASSERT_TRUE(r.fixed_schedule.has_value());
+  EXPECT_EQ(r.fixed_schedule->period, mpq_class(7, 2));
+  EXPECT_EQ(r.to_json().at("period").get<double>(), r.schedule.period.get_d());
+  ASSERT_NE(r.emulated_on, nullptr);
+  EXPECT_EQ(r.emulated_on->num_nodes(), r.platform->num_nodes());
 }
 
 TEST(RunSteady, Figure6ReduceIsOnePerTimeUnit) {
@@ -64,8 +70,8 @@ TEST(RunSteady, Figure6ReduceIsOnePerTimeUnit) {
   request.participants = {"P0", "P1", "P2"};
   request.target = "P0";
   const auto r = run_steady(request);
-  EXPECT_TRUE(r.check) << r.check.failure;
-  EXPECT_EQ(r.planner->throughput(), mpq_class(1));
+  EXPECT_TRUE(r.certified()) << r.certificate_failure;
+  EXPECT_EQ(r.throughput, mpq_class(1));
 }
 
 TEST(RunSteady, RefusesBadSettingsNamingThem) {

@@ -5,8 +5,7 @@
 /// matchings achieving it, optionally for a fixed period, and its run on the emulator for a horizon
 /// (docs/steady_state.md).
 
-#include <starnet/algorithms/steady_state/planner.hpp>
-#include <starnet/algorithms/steady_state/schedule_program.hpp>
+#include <starnet/algorithms/steady_state/emulation.hpp>
 #include <starnet/api/settings.hpp>
 #include <starnet/api/topology.hpp>
 
@@ -21,8 +20,18 @@
 
 namespace starnet::api {
 
-/// A periodic schedule run on the emulator, as both faces report it (steady_state/schedule_program.hpp).
+/// A periodic schedule run on the emulator, as both faces report it (steady_state/emulation.hpp).
 using algorithms::steady_state::ScheduleEmulation;
+
+/// A periodic schedule in figures (its trees, matchings and computations are in the document).
+struct SteadyPeriod {
+  mpq_class period;
+  mpq_class operations_per_period;
+  mpq_class throughput;  ///< operations_per_period / period
+  std::size_t matchings = 0;
+  std::size_t trees = 0;  ///< trees (reduce) or routes (scatter, gossip)
+  int startup_periods = 0;
+};
 
 
 struct SteadyRequest {
@@ -46,17 +55,26 @@ struct SteadyRequest {
 struct SteadyResult {
   SteadyRequest request;
   std::shared_ptr<const topology::Platform> platform;
-  std::unique_ptr<algorithms::steady_state::SteadyStateProblem> problem;
-  std::unique_ptr<algorithms::steady_state::SteadyStatePlanner> planner;
-  algorithms::steady_state::CertificateCheck check;
-  std::unique_ptr<algorithms::steady_state::ScheduleEmulator> optimal;  ///< with `emulate`
-  std::unique_ptr<algorithms::steady_state::ScheduleEmulator> fixed;    ///< with `emulate` and `period`
+  std::string problem;  ///< the series in words: the collective, its nodes, the platform
+  mpq_class throughput;  ///< TP, the LP's optimum
+  SteadyPeriod schedule;  ///< the periodic schedule achieving TP
+  std::optional<SteadyPeriod> fixed_schedule;  ///< with `period`
+  std::size_t lp_trees = 0;  ///< the LP's trees or routes: a fixed period loses at most lp_trees / period
+  std::string certificate_failure;  ///< why the LP dual does not certify TP ("" when it does)
+  std::shared_ptr<const ScheduleEmulation> optimal;  ///< with `emulate`: the schedule's run
+  std::shared_ptr<const ScheduleEmulation> fixed;    ///< with `emulate` and `period`
+  /// With `emulate`: the platform as the emulations saw it (node ids of their traces), for charts.
+  std::shared_ptr<const Topology> emulated_on;
+  nlohmann::json document;  ///< to_json()'s, made while the planner was at hand
+
+  /// The LP dual certifies the throughput.
+  [[nodiscard]] bool certified() const { return certificate_failure.empty(); }
   /// The certificate holds and every emulation verified.
   [[nodiscard]] bool verified() const;
   /// The title of the optimal schedule's emulated run (its Gantt chart). @pre optimal.
   [[nodiscard]] std::string run_title() const;
   /// The document of `starnet steady … --json`.
-  [[nodiscard]] nlohmann::json to_json() const;
+  [[nodiscard]] nlohmann::json to_json() const { return document; }
 };
 
 /// @throws UsageError about "period", "emulate", "message_size", "task_work", a node name;

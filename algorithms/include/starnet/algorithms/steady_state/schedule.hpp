@@ -28,6 +28,7 @@
 /// with_whole_messages() was applied. Quantities can exceed 64 bits when the LP period is large
 /// (to_rational() converts them exactly, whatever their size).
 
+#include <starnet/algorithms/steady_state/emulation.hpp>
 #include <starnet/algorithms/steady_state/exact_lp.hpp>
 #include <starnet/algorithms/steady_state/matchings.hpp>
 #include <starnet/algorithms/steady_state/problem.hpp>
@@ -85,17 +86,6 @@ struct PeriodicSchedule {
 /// operations_per_period times; check_matchings(); computations cover each tree's computations
 /// (amount w(T)) and fit in the period on every processor; start periods are start_periods().
 [[nodiscard]] CertificateCheck check_schedule(const SteadyStateProblem& problem, const PeriodicSchedule& schedule);
-
-/// What a schedule guarantees over a horizon of K time units (Section 3.4).
-struct PhasePlan {
-  mpq_class horizon;         ///< K
-  mpz_class whole_periods;   ///< ⌊K / period⌋
-  int startup_periods = 0;   ///< D
-  mpz_class repetitions;     ///< R = max(0, ⌊K / period⌋ − D)
-  mpz_class completed;       ///< R·operations_per_period, all finished by time K
-  mpq_class bound;           ///< TP·K: no schedule completes more (Lemma 1)
-  mpq_class ratio;           ///< completed / bound, → 1 as K → ∞ for an optimal schedule
-};
 
 /// @param optimal_throughput TP of the LP (for the bound). @param horizon K > 0.
 /// @throws InputError naming the horizon when it is ≤ 0.

@@ -43,6 +43,7 @@
 /// buffers empty after the clean-up), not the schedule's optimality — check_schedule() and the
 /// LP certificate do that.
 
+#include <starnet/algorithms/steady_state/emulation.hpp>
 #include <starnet/algorithms/steady_state/problem.hpp>
 #include <starnet/algorithms/steady_state/schedule.hpp>
 #include <starnet/emulator/engine.hpp>
@@ -78,32 +79,6 @@ struct IntervalValue {
 /// @p left ⊕ @p right: the concatenation of two adjacent intervals of one operation, or nothing
 /// when they are of different operations or not adjacent with @p left first (not commutative).
 [[nodiscard]] std::optional<IntervalValue> combine(const IntervalValue& left, const IntervalValue& right);
-
-/// What the emulated nodes did, summed over the run.
-struct ScheduleRunReport {
-  mpz_class completed;           ///< operations whose every sink received the expected value
-  std::uint64_t delivered = 0;   ///< messages received whole at a sink
-  std::uint64_t verified = 0;    ///< of those, with the expected value
-  std::uint64_t failures = 0;    ///< messages missing when due, wrong values, inconsistent fragments
-  std::uint64_t left_over = 0;   ///< messages still held by a node after the clean-up
-  std::string first_failure;     ///< the first failure seen, naming node, task, period, operation
-};
-
-/// One emulation of a schedule over a horizon.
-struct ScheduleEmulation {
-  PhasePlan plan;            ///< plan_phases(): K, R, D, the predicted count, bound TP·K (Lemma 1)
-  /// Proposition 1 with I = D·T (the start-up length, docs/steady_state.md typo 6):
-  /// max(0, ⌊(K − 2I − T)/T⌋)·operations_per_period, what the paper guarantees.
-  mpz_class guaranteed;
-  ScheduleRunReport report;  ///< what the emulated nodes counted
-  mpq_class ratio;           ///< report.completed / plan.bound (0 when the bound is 0)
-  emulator::RunResult<Rational> run;  ///< counters, and the trace when asked for
-  /// No failure, nothing left over, every delivered value right, and the emulated count equal to
-  /// plan.completed (the schedule did what it promised).
-  [[nodiscard]] bool verified() const { return failure().empty(); }
-  /// Why verified() is false ("" when it is true).
-  [[nodiscard]] std::string failure() const;
-};
 
 /// Usage:
 /// @code
