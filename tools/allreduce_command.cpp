@@ -49,9 +49,7 @@ api::StarFault parse_fault(const std::string& text, std::string_view option, api
 
 api::StarRequest make_request(const StarOptions& o, bool broadcast) {
   auto r = api::StarRequest::on(o.topology, broadcast ? api::Collective::ALLGATHER : api::Collective::ALLREDUCE);
-  r.op = api::parse_op(o.op);
-  r.values = api::parse_values(o.values);
-  r.seed = o.seed;
+  r.values = {api::parse_op(o.op), api::parse_values(o.values), o.seed};
   r.engine = o.engine.choice();
   r.trace = o.engine.tracing();
   if (o.threads_option != nullptr && o.threads_option->count() > 0) r.engine.threads = o.threads;
@@ -72,7 +70,7 @@ std::string star_text(const api::StarResult& o) {
   const auto nodes = topology::StarGraph::factorial(r.n);
   std::string s = fmt::format("{} on star:{} ({}), {} engine",
                               broadcast ? "all-to-all broadcast (NODUP)"
-                                        : "all-reduce (" + algorithms::star::to_string(r.op) + ")",
+                                        : "all-reduce (" + algorithms::star::to_string(r.values.op) + ")",
                               r.n, plural(nodes, "node", "nodes"), api::to_string(r.engine.kind));
   if (r.engine.kind == api::EngineKind::ZMQ) {
     s += fmt::format(", {} ({})", plural(r.engine.worker_count(), "worker", "workers"), r.engine.transport_text());
@@ -95,7 +93,7 @@ std::string star_text(const api::StarResult& o) {
     s += broadcast ? fmt::format("verified: each of the {} nodes holds all {} items, none received twice\n", nodes,
                                  nodes)
                    : fmt::format("verified: each of the {} nodes holds {}, the sequential {} of all values\n", nodes,
-                                 o.expected_value, algorithms::star::to_string(r.op));
+                                 o.expected_value, algorithms::star::to_string(r.values.op));
   } else {
     s += fmt::format("NOT VERIFIED: {} of {} nodes correct{}, {} steps (expected {})\n", o.report.nodes_correct, nodes,
                      o.report.first_wrong >= 0 ? fmt::format(" (first wrong: node {})", o.report.first_wrong) : "",
@@ -193,7 +191,7 @@ void add_star_options(CLI::App& cmd, StarOptions& o, bool reduce) {
 
 int compare(const StarOptions& o, int max_n) {
   if (!o.gantt.empty()) throw UsageError("--gantt draws one run: give --topology instead of --compare");
-  const auto table = api::star_table2(max_n, o.engine.choice(), api::parse_op(o.op), api::parse_values(o.values), o.seed);
+  const auto table = api::star_table2(max_n, o.engine.choice(), {api::parse_op(o.op), api::parse_values(o.values), o.seed});
   if (o.json) {
     print_json(table.to_json());
     return table.verified ? 0 : 1;

@@ -273,17 +273,17 @@ int run_scenario(const Options& o) {
     request.run = static_cast<std::uint64_t>(o.run);
   }
   const auto r = api::run_montecarlo(request);
-  if (one_run) {
-    o.trace.write(r.run_trace, *r.machines);
+  if (r.run) {
+    o.trace.write(r.run->trace, *r.run->machines);
     if (!o.gantt.empty()) {
-      write_file_atomically(o.gantt, api::gantt_svg(api::gantt_chart(r.run_trace, *r.machines, r.run_title())));
+      write_file_atomically(o.gantt, api::gantt_svg(api::gantt_chart(r.run->trace, *r.run->machines, r.run_title())));
     }
   }
   if (!o.csv.empty()) write_file_atomically(o.csv, r.csv());
   const double simulations = static_cast<double>(r.runs * r.outcomes.size());
   if (o.json) {
     auto out = r.to_json();
-    if (!o.gantt.empty()) out["gantt"] = {{"file", o.gantt}, {"run", o.run}, {"makespan", *r.run_makespan}};
+    if (!o.gantt.empty()) out["gantt"] = {{"file", o.gantt}, {"run", o.run}, {"makespan", r.run->makespan}};
     print_json(std::move(out));
   } else {
     const auto& sc = r.request;
@@ -298,7 +298,7 @@ int run_scenario(const Options& o) {
                  r.runs);
     }
     if (!o.gantt.empty()) {
-      fmt::print("Gantt chart of run {} written to {} (makespan {:.6g})\n", o.run, o.gantt, *r.run_makespan);
+      fmt::print("Gantt chart of run {} written to {} (makespan {:.6g})\n", o.run, o.gantt, r.run->makespan);
     }
     fmt::print("{:.0f} simulations in {:.2f} s: {:.0f} simulations/s\n", simulations, r.wall_seconds,
                simulations / r.wall_seconds);

@@ -104,9 +104,7 @@ int run(const RunOptions& o) {
   request.chunk_size = api::parse_number(o.chunk_size, "chunk_size", 0, /*strictly=*/true);
   if (!o.latency.empty()) request.latency = api::parse_number(o.latency, "latency", 0);
   if (!o.bandwidth.empty()) request.bandwidth = api::parse_number(o.bandwidth, "bandwidth", 0, /*strictly=*/true);
-  request.op = api::parse_op(o.op);
-  request.values = api::parse_values(o.values);
-  request.seed = o.seed;
+  request.values = {api::parse_op(o.op), api::parse_values(o.values), o.seed};
   request.engine = o.engine.choice();
   request.trace = o.engine.trace.wanted() || !o.gantt.empty();
   const api::ScheduleRunResult r = api::run_schedule(request);

@@ -43,7 +43,7 @@ int run_page(const VizOptions& o, bool broadcast) {
     }
     return page.verified ? 0 : 1;
   }
-  request.op = api::parse_op(o.op);
+  request.values.op = api::parse_op(o.op);
   request.trace = true;
   const api::StarResult out = api::run_star(request);
   const auto page = api::star_page(out);
@@ -51,7 +51,7 @@ int run_page(const VizOptions& o, bool broadcast) {
   if (o.output != "-") {
     std::cout << fmt::format(
         "{}: {} on star:{}, {}, {}, {}, {}\n", o.output,
-        broadcast ? "all-to-all broadcast" : "all-reduce (" + algorithms::star::to_string(request.op) + ")", n,
+        broadcast ? "all-to-all broadcast" : "all-reduce (" + algorithms::star::to_string(request.values.op) + ")", n,
         plural(out.graph->size(), "node", "nodes"), plural(page.steps, "step", "steps"),
         plural(out.run.counters.messages, "message", "messages"),
         page.verified ? "verified" : "NOT VERIFIED");

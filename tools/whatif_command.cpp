@@ -324,27 +324,25 @@ int run(const WhatIfOptions& o) {
 
 void declare_whatif_command(CLI::App& cmd, Action& action) {
   static WhatIfOptions o;
+  // --help shows every option's default; an empty default (--topologies, --csv, …) shows nothing.
+  cmd.option_defaults()->always_capture_default();
   cmd.add_option("--collective", o.collective,
                  "allreduce, reduce, broadcast, allgather, reducescatter, gather, scatter or alltoall (the rooted "
-                 "ones from --root)")
-      ->capture_default_str();
+                 "ones from --root)");
   cmd.add_option("--topologies", o.topologies,
                  "Comma-separated topology specs, any SPEC below: e.g. star:N, hypercube:D, torus:AxBxC… and "
                  "mesh:AxBxC… of any dimension, fattree:K, dragonfly:A:P:H, tiers:SEED, a .dot/.graphml or SimGrid "
                  "file (with routers the collective is among the processors)");
   cmd.footer(SPEC_SYNTAX);
-  cmd.add_option("--ports", o.ports, "Comma-separated numbers of ports k ≥ 1 (k-port model)")->capture_default_str();
-  cmd.add_option("--duplex", o.duplex, "full, half or full,half: may a port send and receive at once")
-      ->capture_default_str();
+  cmd.add_option("--ports", o.ports, "Comma-separated numbers of ports k ≥ 1 (k-port model)");
+  cmd.add_option("--duplex", o.duplex, "full, half or full,half: may a port send and receive at once");
   cmd.add_option("--costs", o.costs,
                  "Link costs: unit; topology (the platform's own, e.g. from a file or tiers); random (k/4, k in 2..8, "
                  "seeded by --seed). Heterogeneous costs run in timed mode with exact makespans")
-      ->check(CLI::IsMember({"unit", "topology", "random"}))
-      ->capture_default_str();
+      ->check(CLI::IsMember({"unit", "topology", "random"}));
   cmd.add_option("--message-size", o.message_size,
                  "Units per message with --costs topology: a message takes latency + size·cost on a link (α + m/β; "
-                 "a file's latency and bandwidth, docs/topology.md). An exact number, e.g. 1024 or 1/2")
-      ->capture_default_str();
+                 "a file's latency and bandwidth, docs/topology.md). An exact number, e.g. 1024 or 1/2");
   cmd.add_option("--latency", o.latency,
                  "Every link's latency α (≥ 0, an exact number such as 1e-6 or 1/1000000): the α–β model on every "
                  "link (unit costs become topology costs)");
@@ -352,7 +350,6 @@ void declare_whatif_command(CLI::App& cmd, Action& action) {
                  "Every link's bandwidth β (> 0, units of --message-size per unit of time, e.g. 1e10): a message of "
                  "k packets takes α + k·m/β");
   cmd.add_option("--seed", o.seed, "Seed of --fail-random, --costs random and --values random")
-      ->capture_default_str()
       ->check(any_seed());
   cmd.add_option("--fail-links", o.fail_links,
                  "Failed links u-v, comma-separated; nodes by name or index, e.g. 3-17 or (0,1)-(0,2)");
@@ -360,8 +357,7 @@ void declare_whatif_command(CLI::App& cmd, Action& action) {
   cmd.add_option("--fail-random", o.fail_random,
                  "Comma-separated probabilities P: one fault scenario each, where every link fails independently "
                  "with probability P (seeded; the failures at P are a subset of those at a larger P)");
-  cmd.add_option("--root", o.root, "Root of reduce and broadcast and of the BFS trees: node name or index")
-      ->capture_default_str();
+  cmd.add_option("--root", o.root, "Root of reduce and broadcast and of the BFS trees: node name or index");
   add_op_option(cmd, o.op);
   add_values_option(cmd, o.values, "Node values: index (node i holds i + 1; rank is the same) or random (seeded by --seed)");
   cmd.add_option("--schedule", o.schedule,
@@ -370,7 +366,6 @@ void declare_whatif_command(CLI::App& cmd, Action& action) {
   auto* optimal = cmd.add_flag("--optimal", o.optimal,
                 "Add the proven optimum (exact SAT search, docs/optimal.md) beside each topology of at most 64 nodes");
   cmd.add_option("--optimal-time-limit", o.optimal_seconds, "Seconds per optimum of --optimal (then: the bracket)")
-      ->capture_default_str()
       ->check(finite_number(0))
       ->needs(optimal);
   cmd.add_flag("--json", o.json, "Print one JSON document {\"rows\": [...], ...} instead of the table");

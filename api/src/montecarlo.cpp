@@ -135,9 +135,8 @@ MonteCarloResult run_montecarlo(const MonteCarloRequest& request) {
       out.failures.push_back(fmt::format("run {} re-emulated to {} (the study has {})", *request.run, one.makespan,
                                          out.outcomes.front().makespans[*request.run]));
     }
-    out.run_makespan = one.makespan;
-    out.run_trace = one.trace;
-    out.machines = std::make_shared<const topology::CompleteGraph>(static_cast<emulator::NodeId>(request.n));
+    out.run = MonteCarloRun{one.makespan, one.trace,
+                            std::make_shared<const topology::CompleteGraph>(static_cast<emulator::NodeId>(request.n))};
   }
   return out;
 }
@@ -147,7 +146,7 @@ json MonteCarloResult::to_json() const {
   for (const auto& outcome : outcomes) algos.push_back(summary_json(outcome, runs));
   json out = {{"n", request.n},       {"distribution", std::string(st::to_string(request.dist))}, {"cv", request.cv}, {"mu_d", request.mu_d},
               {"mu_c", request.mu_c}, {"runs", runs},                 {"seed", request.seed}, {"algorithms", algos}};
-  if (run_makespan) out["run"] = {{"run", *request.run}, {"makespan", *run_makespan}};
+  if (run) out["run"] = {{"run", *request.run}, {"makespan", run->makespan}};
   out["wall_seconds"] = wall_seconds;
   out["simulations_per_second"] = static_cast<double>(runs * outcomes.size()) / wall_seconds;
   out["verified"] = verified();
@@ -158,7 +157,7 @@ std::string MonteCarloResult::run_title() const {
   const auto& q = request;
   return fmt::format("{}, n = {}, {} CV {}, mu_d = {}, mu_c = {}, seed {}, run {}: makespan {:.6g}",
                      nc::to_string(outcomes.front().algorithm), q.n, st::to_string(q.dist), q.cv, q.mu_d, q.mu_c, q.seed,
-                     q.run.value_or(0), run_makespan.value_or(0));
+                     q.run.value_or(0), run ? run->makespan : 0);
 }
 
 std::string MonteCarloResult::csv() const {

@@ -334,8 +334,8 @@ ScheduleRunResult run_schedule(const ScheduleRunRequest& request) {
   out.checking = request.checking.value_or(default_checking(s, request.timed));
   settings.config.checking = out.checking;
   settings.chunks.chunk_size = request.chunk_size;
-  settings.op = request.op;
-  settings.values = make_values(request.values, request.seed);
+  settings.op = request.values.op;
+  settings.values = make_values(request.values);
   settings.zmq_workers = request.engine.kind == EngineKind::ZMQ ? request.engine.worker_count() : 0;
   settings.zmq_timeout_seconds = request.engine.barrier_timeout();
   const emulator::TopologyCosts<Rational> link_costs(topo);

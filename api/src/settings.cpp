@@ -77,6 +77,8 @@ std::string to_string(ValuesKind kind) { return kind == ValuesKind::RANDOM ? "ra
 
 algorithms::star::Values make_values(ValuesKind kind, std::uint64_t seed) { return {kind == ValuesKind::RANDOM, seed}; }
 
+algorithms::star::Values make_values(const NodeValues& values) { return make_values(values.kind, values.seed); }
+
 namespace {
 
 /// Largest magnitude of a decimal exponent: 10^18 is the largest power of ten of 64 bits.

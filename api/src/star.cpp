@@ -56,13 +56,13 @@ bool broadcast(const StarRequest& r) { return r.collective == Collective::ALLGAT
 emulator::ProgramFactory star_factory(const StarGraph& g, const StarRequest& r, std::uint64_t expected) {
   return [&g, r, expected](NodeRange range) {
     return broadcast(r) ? algorithms::star::make_broadcast_program(g, range)
-                        : algorithms::star::make_allreduce_program(g, r.op, make_values(r.values, r.seed), expected,
+                        : algorithms::star::make_allreduce_program(g, r.values.op, make_values(r.values), expected,
                                                                    range);
   };
 }
 
 std::uint64_t expected_value(const StarGraph& g, const StarRequest& r) {
-  return broadcast(r) ? 0 : algorithms::star::reduce_sequentially(g, r.op, make_values(r.values, r.seed));
+  return broadcast(r) ? 0 : algorithms::star::reduce_sequentially(g, r.values.op, make_values(r.values));
 }
 
 /// What a star collective of @p r needs on its engine (on the local engine, the dense step path),
@@ -112,9 +112,9 @@ StarRequest StarRequest::on(const std::string& topology, Collective collective) 
 std::string StarRequest::to_job() const {
   nlohmann::json j = {{"collective", broadcast(*this) ? "broadcast" : "allreduce"},
                       {"n", n},
-                      {"op", algorithms::star::to_string(op)},
-                      {"random", values == ValuesKind::RANDOM},
-                      {"seed", seed}};
+                      {"op", algorithms::star::to_string(values.op)},
+                      {"random", values.kind == ValuesKind::RANDOM},
+                      {"seed", values.seed}};
   if (fault) j["exit_worker"] = fault->worker, j["exit_step"] = fault->step, j["fault"] = static_cast<int>(fault->kind);
   return j.dump();
 }
@@ -125,9 +125,9 @@ StarRequest StarRequest::from_job(const std::string& text) {
     StarRequest r;
     r.collective = j.at("collective") == "broadcast" ? Collective::ALLGATHER : Collective::ALLREDUCE;
     r.n = j.at("n");
-    r.op = parse_op(j.at("op").get<std::string>());
-    r.values = j.at("random").get<bool>() ? ValuesKind::RANDOM : ValuesKind::INDEX;
-    r.seed = j.at("seed");
+    r.values.op = parse_op(j.at("op").get<std::string>());
+    r.values.kind = j.at("random").get<bool>() ? ValuesKind::RANDOM : ValuesKind::INDEX;
+    r.values.seed = j.at("seed");
     if (j.contains("exit_worker")) {
       const int kind = j.at("fault");
       if (kind < 0 || kind > static_cast<int>(StarFault::Kind::SLEEP)) throw TransportError("job: an unknown fault");
@@ -229,8 +229,8 @@ nlohmann::json StarResult::to_json() const {
     j["nodup"] = report.duplicates == 0;
   } else {
     j["collective"] = "allreduce";
-    j["op"] = algorithms::star::to_string(request.op);
-    j["values"] = request.values == ValuesKind::RANDOM ? fmt::format("random (seed {})", request.seed)
+    j["op"] = algorithms::star::to_string(request.values.op);
+    j["values"] = request.values.kind == ValuesKind::RANDOM ? fmt::format("random (seed {})", request.values.seed)
                                                        : "rank + 1 (1..n!)";
     j["result"] = expected_value;
   }
@@ -248,7 +248,7 @@ constexpr int TABLE2_LAST_N = 10;
 
 }  // namespace
 
-Table2Result star_table2(int max_n, const EngineChoice& engine, Op op, ValuesKind values, std::uint64_t seed) {
+Table2Result star_table2(int max_n, const EngineChoice& engine, const NodeValues& values) {
   if (max_n < TABLE2_FIRST_N || max_n > TABLE2_LAST_N) {
     throw UsageError(Setting{"max_n", std::to_string(max_n)},
                      fmt::format("Table 2 covers n = {}..{}", TABLE2_FIRST_N, TABLE2_LAST_N));
@@ -260,9 +260,7 @@ Table2Result star_table2(int max_n, const EngineChoice& engine, Op op, ValuesKin
     progress_count(static_cast<std::uint64_t>(n - TABLE2_FIRST_N), static_cast<std::uint64_t>(max_n - TABLE2_FIRST_N + 1));
     StarRequest request;
     request.n = n;
-    request.op = op;
     request.values = values;
-    request.seed = seed;
     request.engine = engine;
     const StarResult r = run_star(request);
     Table2Row row;

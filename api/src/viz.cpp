@@ -741,7 +741,7 @@ void check_page_size(int n) {
 
 VizPage star_page(const StarResult& run) {
   const auto& r = run.request;
-  StarJob job{r.collective == Collective::ALLGATHER, r.n, r.op, make_values(r.values, r.seed)};
+  StarJob job{r.collective == Collective::ALLGATHER, r.n, r.values.op, make_values(r.values)};
   check_page_size(job.n);
   if (!r.trace) throw UsageError(Setting{"trace", "false"}, "the page is drawn from the run's trace: run with «trace»");
   const StarGraph& g = *run.graph;

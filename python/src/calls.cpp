@@ -99,9 +99,8 @@ py::tuple run_star(const std::string& topology, const std::string& collective, c
                    const py::object& values, const py::object& seed, const api::EngineChoice& engine,
                    const py::object& trace, const py::object& progress) {
   auto request = api::StarRequest::on(topology, api::parse_collective(collective));
-  request.op = api::parse_op(text(op, "op"));
-  request.values = api::parse_values(text(values, "values"));
-  request.seed = whole(seed, "seed");
+  // Braces evaluate left to right: op, values, then seed, each checked in that order.
+  request.values = {api::parse_op(text(op, "op")), api::parse_values(text(values, "values")), whole(seed, "seed")};
   request.engine = engine;
   request.trace = flag(trace, "trace");
   const auto result = run_interruptibly<api::StarResult>([request] { return api::run_star(request); }, progress);
@@ -119,7 +118,7 @@ py::object star_table2(const py::object& max_n_value, const api::EngineChoice& e
   const auto o = api::parse_op(text(op, "op"));
   const auto v = api::parse_values(text(values, "values"));
   const auto table = run_interruptibly<api::Table2Result>(
-      [=] { return api::star_table2(max_n, engine, o, v, seed); }, progress);
+      [=] { return api::star_table2(max_n, engine, {o, v, seed}); }, progress);
   return document([&] { return table.to_json(); });
 }
 
@@ -260,9 +259,8 @@ py::tuple run_schedule(const api::LoadedSchedule& l, const py::object& ports, co
   if (checking) request.checking = api::parse_checking(*checking);
   request.timed = api::parse_run_costs(costs) == api::RunCosts::TOPOLOGY;
   request.chunk_size = api::parse_number(chunk_size, "chunk_size", 0, /*strictly=*/true);
-  request.op = api::parse_op(text(op, "op"));
-  request.values = api::parse_values(text(values, "values"));
-  request.seed = whole(seed, "seed");
+  // Braces evaluate left to right: op, values, then seed, each checked in that order.
+  request.values = {api::parse_op(text(op, "op")), api::parse_values(text(values, "values")), whole(seed, "seed")};
   request.engine = engine;
   request.trace = trace;
   const auto result =

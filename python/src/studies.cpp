@@ -166,9 +166,9 @@ py::tuple montecarlo(const py::object& algorithms, const py::object& n, const py
   }
   py::object columns = py::none();
   py::object intervals = py::none();
-  if (run) {
-    columns = trace_columns(result.run_trace);
-    intervals = interval_columns(result.run_trace, result.machines, result.run_title());
+  if (result.run) {
+    columns = trace_columns(result.run->trace);
+    intervals = interval_columns(result.run->trace, result.run->machines, result.run_title());
   }
   return py::make_tuple(document([&] { return result.to_json(); }), samples, columns, intervals);
 }

@@ -49,7 +49,7 @@ TEST(RunMonteCarlo, EveryRunOfEveryAlgorithmIsVerified) {
     EXPECT_LE(o.summary.q90, o.summary.max) << name;
     EXPECT_TRUE(o.makespans.empty()) << name;  // kept only to re-emulate a run
   }
-  EXPECT_FALSE(r.run_makespan.has_value());
+  EXPECT_FALSE(r.run.has_value());
   const auto j = r.to_json();
   EXPECT_EQ(j.at("n"), 8);
   EXPECT_EQ(j.at("runs"), 200);
@@ -100,15 +100,15 @@ TEST(RunMonteCarlo, OneRunReEmulatedWithItsTrace) {
   r.run = 17;
   const auto out = run_montecarlo(r);
   EXPECT_TRUE(out.verified()) << (out.failures.empty() ? "" : out.failures.front());
-  ASSERT_TRUE(out.run_makespan.has_value());
+  ASSERT_TRUE(out.run.has_value());
   ASSERT_EQ(out.outcomes.front().makespans.size(), 200U);
-  EXPECT_EQ(*out.run_makespan, out.outcomes.front().makespans[17]);
-  EXPECT_FALSE(out.run_trace.empty());
+  EXPECT_EQ(out.run->makespan, out.outcomes.front().makespans[17]);
+  EXPECT_FALSE(out.run->trace.empty());
   double last = 0;
-  for (const auto& e : out.run_trace) last = std::max(last, e.time);
-  EXPECT_EQ(last, *out.run_makespan);
-  ASSERT_NE(out.machines, nullptr);
-  EXPECT_EQ(out.machines->num_nodes(), 8U);
+  for (const auto& e : out.run->trace) last = std::max(last, e.time);
+  EXPECT_EQ(last, out.run->makespan);
+  ASSERT_NE(out.run->machines, nullptr);
+  EXPECT_EQ(out.run->machines->num_nodes(), 8U);
   EXPECT_EQ(out.to_json().at("run").at("run"), 17);
 }
 

@@ -52,6 +52,10 @@ TEST(ParseValues, IndexAndRankAreOneWord) {
   EXPECT_ERROR(UsageError, parse_values("ranks"), "values ranks", "index", "random");
   EXPECT_FALSE(make_values(ValuesKind::INDEX, 3).random);
   EXPECT_TRUE(make_values(ValuesKind::RANDOM, 3).random);
+  const auto random = make_values(NodeValues{.kind = ValuesKind::RANDOM, .seed = 7});
+  EXPECT_TRUE(random.random);
+  EXPECT_EQ(random.seed, 7U);
+  EXPECT_FALSE(make_values(NodeValues{}).random);
 }
 
 TEST(ParseOp, NamesTheOperators) {

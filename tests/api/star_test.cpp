@@ -96,15 +96,13 @@ TEST(RunStar, AStopRequestEndsTheRunAndIsForgottenAfterIt) {
 
 TEST(RunStar, JobTextTravelsWhole) {
   auto request = StarRequest::on("star:6");
-  request.op = Op::XOR;
-  request.values = ValuesKind::RANDOM;
-  request.seed = 42;
+  request.values = {Op::XOR, ValuesKind::RANDOM, 42};
   request.fault = StarFault{StarFault::Kind::SLEEP, 1, 9};
   const auto back = StarRequest::from_job(request.to_job());
   EXPECT_EQ(back.n, 6);
-  EXPECT_EQ(back.op, Op::XOR);
-  EXPECT_EQ(back.values, ValuesKind::RANDOM);
-  EXPECT_EQ(back.seed, 42U);
+  EXPECT_EQ(back.values.op, Op::XOR);
+  EXPECT_EQ(back.values.kind, ValuesKind::RANDOM);
+  EXPECT_EQ(back.values.seed, 42U);
   ASSERT_TRUE(back.fault.has_value());
   EXPECT_EQ(back.fault->kind, StarFault::Kind::SLEEP);
   EXPECT_EQ(back.fault->worker, 1U);

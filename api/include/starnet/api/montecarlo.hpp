@@ -49,21 +49,26 @@ struct MonteCarloRequest {
   bool keep_makespans = false;
 };
 
+/// One run of a scenario emulated again with its events kept (MonteCarloRequest::run).
+struct MonteCarloRun {
+  double makespan = 0;
+  std::vector<emulator::TraceEvent<double>> trace;
+  std::shared_ptr<const topology::CompleteGraph> machines;  ///< complete:n, the trace's nodes
+};
+
 struct MonteCarloResult {
   MonteCarloRequest request;
   std::uint64_t runs = 0;
   std::vector<algorithms::nonclairvoyant::AlgorithmOutcome> outcomes;
-  /// The re-emulated run, when asked for.
-  std::optional<double> run_makespan;
-  std::vector<emulator::TraceEvent<double>> run_trace;
-  std::shared_ptr<const topology::CompleteGraph> machines;
+  /// The re-emulated run: present exactly when request.run is.
+  std::optional<MonteCarloRun> run;
   double wall_seconds = 0;
   std::vector<std::string> failures;  ///< what was not verified
   [[nodiscard]] bool verified() const { return failures.empty(); }
   [[nodiscard]] nlohmann::ordered_json to_json() const;
   [[nodiscard]] std::string csv() const;
   /// The title of the re-emulated run (its Gantt chart): the algorithm, the scenario, the run.
-  /// @pre request.run.
+  /// @pre run.
   [[nodiscard]] std::string run_title() const;
 };
 

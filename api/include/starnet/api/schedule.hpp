@@ -162,9 +162,7 @@ struct ScheduleRunRequest {
   std::optional<Rational> bandwidth;
   /// Size of one chunk in unit messages (timed runs).
   Rational chunk_size = 1;
-  Op op = Op::SUM;
-  ValuesKind values = ValuesKind::RANDOM;
-  std::uint64_t seed = 1;
+  NodeValues values{.kind = ValuesKind::RANDOM};
   /// The local engine, or zmq worker threads (no worker processes).
   EngineChoice engine;
   bool trace = false;

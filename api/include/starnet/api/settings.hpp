@@ -70,6 +70,16 @@ inline constexpr std::array<std::string_view, 3> VALUES_NAMES = {"index", "rank"
 [[nodiscard]] std::string to_string(ValuesKind kind);
 [[nodiscard]] algorithms::star::Values make_values(ValuesKind kind, std::uint64_t seed);
 
+/// What every node (or chunk) starts with and how the values combine, as a run's request holds
+/// it: the operator, the kind of values, and the seed of ValuesKind::RANDOM. Each request gives
+/// its own default kind where it declares the member (a schedule run: random; a star run: index).
+struct NodeValues {
+  Op op = Op::SUM;
+  ValuesKind kind = ValuesKind::INDEX;
+  std::uint64_t seed = 1;
+};
+[[nodiscard]] algorithms::star::Values make_values(const NodeValues& values);
+
 /// An exact number such as "3", "7/2", "0.25" or "1e-6" (a decimal exponent in -18..18).
 /// @throws UsageError about @p setting when it is not one, when its exponent is beyond ±18, or when
 /// it is not ≥ @p at_least (> it with @p strictly).

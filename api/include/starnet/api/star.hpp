@@ -52,9 +52,7 @@ struct StarRequest {
   Collective collective = Collective::ALLREDUCE;
   /// S_n, n in 1..12.
   int n = 0;
-  Op op = Op::SUM;
-  ValuesKind values = ValuesKind::INDEX;
-  std::uint64_t seed = 1;
+  NodeValues values{.kind = ValuesKind::INDEX};
   EngineChoice engine;
   /// Keep every event (RunResult::trace).
   bool trace = false;
@@ -115,8 +113,7 @@ struct Table2Result {
 
 /// Table 2 for n = 3..@p max_n (3..10), every all-reduce run on @p engine and verified.
 /// @throws UsageError about "max_n" outside 3..10.
-[[nodiscard]] Table2Result star_table2(int max_n, const EngineChoice& engine, Op op = Op::SUM,
-                                       ValuesKind values = ValuesKind::INDEX, std::uint64_t seed = 1);
+[[nodiscard]] Table2Result star_table2(int max_n, const EngineChoice& engine, const NodeValues& values = {});
 
 /// A worker that joins a star run whose coordinator listens (EngineChoice::listen) from any host:
 /// `starnet worker --join`, or `starnet.worker()` in Python.
