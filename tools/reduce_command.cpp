@@ -149,13 +149,17 @@ int run_study(const ReduceOptions& o) {
 
 void declare_reduce_command(CLI::App& cmd, Action& action) {
   static ReduceOptions o;
-  cmd.add_option("--algorithm,--algo", o.algo,
-                 "Algorithm: greedy (Alg. 1, optimal), greedy-transfers (Alg. 2, at most K transfers at once),\n"
-                 "greedy-reducers (Alg. 3, at most K reducers), binomial (n = 2^k), fibonacci (n = F(k+2)),\n"
-                 "binomial-strategy, fibonacci-strategy (Section 7.3)");
-  auto* n = cmd.add_option("--n", o.n, fmt::format("Number of elements, one per machine, 1..{}", api::MAX_REDUCE_ELEMENTS));
-  cmd.add_option("--d", o.d, "Transfer cost d >= 0: an integer, fraction (3/2) or decimal (0.5)");
-  cmd.add_option("--c", o.c, "Computation cost c >= 0: an integer, fraction or decimal");
+  const api::ReduceRequest defaults;  // the library's: what an option left out means
+  cmd.add_option("--algorithm,--algo", o.algo, fmt::format(
+                 "Algorithm (default {}): greedy (Alg. 1, optimal), greedy-transfers (Alg. 2, at most K transfers\n"
+                 "at once), greedy-reducers (Alg. 3, at most K reducers), binomial (n = 2^k), fibonacci (n = F(k+2)),\n"
+                 "binomial-strategy, fibonacci-strategy (Section 7.3)", api::to_string(defaults.algorithm)));
+  auto* n = cmd.add_option("--n", o.n, fmt::format("Number of elements, one per machine, 1..{} (default {})",
+                                                   api::MAX_REDUCE_ELEMENTS, defaults.n));
+  cmd.add_option("--d", o.d, fmt::format("Transfer cost d >= 0: an integer, fraction (3/2) or decimal (0.5) (default {})",
+                                         defaults.d.to_string()));
+  cmd.add_option("--c", o.c, fmt::format("Computation cost c >= 0: an integer, fraction or decimal (default {})",
+                                         defaults.c.to_string()));
   auto* k = cmd.add_option("--k", o.k,
                            "Limit K: concurrent transfers for greedy-transfers (1..floor(n/2)), reducers for\n"
                            "greedy-reducers (1..n-1)");

@@ -196,8 +196,8 @@ void declare_schedule_command(CLI::App& cmd, Action& action) {
       ->required();
   export_cmd->add_option("--topology", e.topology, "Topology spec (star:N, hypercube:D, ring:N, torus:AxB, …)");
   export_cmd->add_option("--collective", e.collective,
-                         "The collective (default: the first the algorithm computes there, allreduce first): allreduce, "
-                         "reduce, broadcast, allgather, gather, scatter, reducescatter or alltoall");
+                         "The collective (default: the first the algorithm computes there, allreduce first): " +
+                             api::collective_choices());
   export_cmd->add_option("--root", e.root, "Root of reduce, broadcast, gather and scatter (name or index)")
       ->capture_default_str();
   e.ports.add_to(*export_cmd);

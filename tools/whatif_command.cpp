@@ -326,9 +326,7 @@ void declare_whatif_command(CLI::App& cmd, Action& action) {
   static WhatIfOptions o;
   // --help shows every option's default; an empty default (--topologies, --csv, …) shows nothing.
   cmd.option_defaults()->always_capture_default();
-  cmd.add_option("--collective", o.collective,
-                 "allreduce, reduce, broadcast, allgather, reducescatter, gather, scatter or alltoall (the rooted "
-                 "ones from --root)");
+  cmd.add_option("--collective", o.collective, api::collective_choices() + " (the rooted ones from --root)");
   cmd.add_option("--topologies", o.topologies,
                  "Comma-separated topology specs, any SPEC below: e.g. star:N, hypercube:D, torus:AxBxC… and "
                  "mesh:AxBxC… of any dimension, fattree:K, dragonfly:A:P:H, tiers:SEED, a .dot/.graphml or SimGrid "

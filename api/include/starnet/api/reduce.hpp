@@ -34,6 +34,7 @@ enum class ReduceOp : std::uint8_t { SUM, CONCAT };
 /// The planning algorithms (greedy, greedy-transfers, …). @throws UsageError about "algorithm".
 using algorithms::trees::parse_algorithm;
 using algorithms::trees::algorithm_names;
+using algorithms::trees::to_string;
 
 /// Figure 2's largest n unless told.
 inline constexpr int DEFAULT_FIGURE2_MAX_N = 10'000;

@@ -25,6 +25,9 @@
 namespace starnet::api {
 
 using algorithms::Collective;
+/// "allreduce, reduce, broadcast, allgather, gather, scatter, reducescatter or alltoall": every
+/// collective a request may name, for help texts.
+using algorithms::collective_choices;
 using algorithms::star::Op;
 
 /// @p message with each setting it names «like_this» written as @p word(like_this) says: the
