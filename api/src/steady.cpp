@@ -109,9 +109,11 @@ std::unique_ptr<ss::SteadyStateProblem> make_problem(const SteadyRequest& r, con
 }
 
 
-/// What a result keeps alive behind its data: the problem, its planner and the emulators, whose
-/// runs and platform view the result hands out (aliasing pointers into this).
+/// What a result keeps alive behind its data: the platform, the problem, its planner and the
+/// emulators, whose runs and platform view the result hands out (aliasing pointers into this,
+/// which may outlive the result).
 struct SteadyMachinery {
+  std::shared_ptr<const topology::Platform> platform;  // first: what the others refer to
   std::unique_ptr<ss::SteadyStateProblem> problem;
   std::unique_ptr<ss::SteadyStatePlanner> planner;
   std::unique_ptr<ss::ScheduleEmulator> optimal;
@@ -184,7 +186,8 @@ SteadyResult run_steady(const SteadyRequest& request) {
   out.request = request;
   out.platform = request.topology.platform();
   const auto m = std::make_shared<SteadyMachinery>();
-  m->problem = make_problem(request, *out.platform);
+  m->platform = out.platform;
+  m->problem = make_problem(request, *m->platform);
   plan_and_emulate(request, period, horizon, *m);
   out.problem = m->problem->describe();
   out.throughput = m->planner->throughput();

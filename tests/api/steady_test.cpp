@@ -6,6 +6,7 @@
 
 #include <starnet/api/settings.hpp>
 #include <starnet/api/steady.hpp>
+#include <starnet/api/trace.hpp>
 #include <starnet/core/error.hpp>
 
 #include <gtest/gtest.h>
@@ -61,6 +62,23 @@ TEST(RunSteady, AFixedPeriodScheduleAndTheOptimalOneEachDeliverWhatTheyPromise) 
   EXPECT_EQ(r.to_json().at("period").get<double>(), r.schedule.period.get_d());
   ASSERT_NE(r.emulated_on, nullptr);
   EXPECT_EQ(r.emulated_on->num_nodes(), r.platform->num_nodes());
+}
+
+TEST(RunSteady, TheEmulatedRunAndItsPlatformOutliveTheResult) {
+  auto request = figure2_scatter();
+  request.emulate = Rational(20);
+  request.trace = true;
+  std::shared_ptr<const ScheduleEmulation> run;
+  std::shared_ptr<const Topology> on;
+  {
+    const auto r = run_steady(request);
+    run = r.optimal;
+    on = r.emulated_on;
+  }
+  ASSERT_NE(run, nullptr);
+  ASSERT_NE(on, nullptr);
+  const auto text = trace_text(run->run.trace, *on, TraceFormat::CHROME);
+  EXPECT_NE(text.find("send to Pb"), std::string::npos);
 }
 
 TEST(RunSteady, Figure6ReduceIsOnePerTimeUnit) {

@@ -272,6 +272,14 @@ def test_steady_scatter_is_the_command_lines_with_exact_throughput():
     assert stable(r.to_dict()) == stable(expected)
 
 
+def test_a_steady_runs_trace_file_is_written_after_the_call_returned():
+    """trace_text() of an emulated steady-state run reads the platform the run kept alive."""
+    dot = os.path.join(GOLDEN, "steady_figure2.dot")
+    r = starnet.steady.scatter(dot, source="Ps", targets=["P0", "P1"], emulate=20, trace=True)
+    assert "send to Pb" in r.trace_text("chrome")
+    assert r.trace_text("jsonl").count("\n") == len(r.trace["step"])
+
+
 def test_steady_reduce_and_gossip_run():
     dot = os.path.join(GOLDEN, "steady_figure6.dot")
     r = starnet.steady.reduce(dot, participants="P0,P1,P2", target="P0")
