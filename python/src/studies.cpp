@@ -216,16 +216,14 @@ py::tuple steady(const std::string& collective, const api::TopologyRef& topology
   r.iteration_limit = small_count(iteration_limit, "iteration_limit");
   r.whole_messages = flag(whole_messages, "whole_messages");
   r.trace = trace;
-  auto result = run_interruptibly<std::shared_ptr<api::SteadyResult>>(
-      [r] { return std::make_shared<api::SteadyResult>(api::run_steady(r)); }, progress);
+  const auto result = run_interruptibly<api::SteadyResult>([r] { return api::run_steady(r); }, progress);
   py::object columns = py::none();
   py::object intervals = py::none();
-  if (trace && result->optimal) {
-    columns = trace_columns(result->optimal->run.trace);
-    intervals = interval_columns(result->optimal->run.trace, result->emulated_on,
-                                 result->run_title());
+  if (trace && result.optimal) {
+    columns = trace_columns(result.optimal->run.trace);
+    intervals = interval_columns(result.optimal->run.trace, result.emulated_on, result.run_title());
   }
-  return py::make_tuple(document([&] { return result->to_json(); }), columns, intervals);
+  return py::make_tuple(document([&] { return result.to_json(); }), columns, intervals);
 }
 
 py::tuple reduce(const py::object& algorithm, const py::object& n, const py::object& d, const py::object& c,
