@@ -97,6 +97,7 @@ endfunction()
 set(STARNET_API_DATA_HEADERS
     algorithms/collective.hpp                         # the Collective enum every request names
     algorithms/collectives/builtin_algorithm.hpp      # the built-in algorithms by name (schedule export, what-if rows)
+    algorithms/collectives/network_model.hpp          # how a study's platforms with routers carry messages
     algorithms/collectives/whatif_row.hpp             # a what-if row, and the observer type a request carries
     algorithms/generic/cost_kind.hpp                  # unit, topology or random link costs (what-if requests)
     algorithms/generic/step_bound.hpp                 # a lower bound's two terms (schedule run results)

@@ -149,7 +149,8 @@ void declare_topo_command(CLI::App& topo, Action& action) {
   info_cmd.add_flag("--json", opts->json,
                  "Print one JSON object: name, model, nodes, links, directed, processors, degree_min, degree_max, "
                  "diameter (null if some pair is unreachable), unreachable_pairs, average_distance, "
-                 "average_distance_exact, distance_histogram (ordered pairs at distance d), method");
+                 "average_distance_exact, distance_histogram (ordered pairs at distance d), method, bisection ({links, "
+                 "exact, argument} or null)");
   info_cmd.callback([opts, &action] {
     action = [opts] {
       const auto info = api::topology_info(opts->spec);
@@ -158,6 +159,10 @@ void declare_topo_command(CLI::App& topo, Action& action) {
         print_json(info.to_json());
       } else {
         fmt::print("{}", info_text(info.properties));
+        if (info.bisection) {
+          fmt::print("bisection width: {} links{} ({})\n", info.bisection->links,
+                     info.bisection->exact ? "" : " at most", info.bisection->argument);
+        }
       }
       return 0;
     };

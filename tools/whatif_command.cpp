@@ -45,6 +45,11 @@ struct WhatIfOptions {
   std::string fail_nodes;
   std::string fail_random;
   std::string root = std::string(api::DEFAULT_ROOT);
+  std::string forwarding = "cut-through";
+  std::optional<unsigned> switch_ports;
+  std::string routing = "minimal";
+  std::string placement = "linear";
+  std::string link_report;
   std::string op = "sum";
   std::string values = "index";
   bool json = false;
@@ -116,9 +121,15 @@ std::string table_text(const std::vector<WhatIfRow>& rows, const WhatIfOptions& 
                                   port_text(r.ports), r.faults, r.reason.empty() ? "no reason recorded" : r.reason));
     }
     if (r.processors < r.nodes && noted.insert(r.topology).second) {
-      notes.push_back(fmt::format("{}: {} of the {} nodes are processors, among which the collective runs (diam: "
-                                  "between processors); its routers only forward",
-                                  r.topology, r.processors, r.nodes));
+      notes.push_back(
+          r.link_loads.empty()
+              ? fmt::format("{}: {} of the {} nodes are processors, among which the collective runs (diam: between "
+                            "processors); its routers only forward",
+                            r.topology, r.processors, r.nodes)
+              : fmt::format("{}: {} of the {} nodes are hosts, among which the collective runs over routes (crossbar "
+                            "switches, {} forwarding, {} routing, {} placement; diam: network steps); a link carries "
+                            "one message at a time, a message waits for its route (arbitrated)",
+                            r.topology, r.processors, r.nodes, o.forwarding, o.routing, o.placement));
     }
     const auto key = r.topology + "|" + r.faults;
     if (!r.connected && noted.insert(key).second) {
@@ -287,6 +298,12 @@ int run(const WhatIfOptions& o) {
   request.fail_rates = api::fault_rates(o.fail_random);
   request.seed = o.seed;
   request.root = o.root;
+  request.network.forwarding = api::parse_forwarding(o.forwarding);
+  request.network.switch_ports = o.switch_ports;
+  request.network.options.routing = api::parse_routing(o.routing);
+  request.network.options.placement = api::parse_placement(o.placement);
+  request.network.options.seed = o.seed;
+  request.link_report = !o.link_report.empty();
   request.op = api::parse_op(o.op);
   request.values = api::parse_values(o.values);
   request.schedule = o.schedule;
@@ -304,6 +321,7 @@ int run(const WhatIfOptions& o) {
   const auto result = api::run_whatif(request);
   traces.write();
   if (!o.csv.empty()) write_file_atomically(o.csv, result.csv());
+  if (!o.link_report.empty()) write_file_atomically(o.link_report, result.link_report_csv());
   if (!o.plot.empty()) write_plot(result, o, o.plot);
   if (o.json) {
     print_json(result.to_json());
@@ -356,6 +374,24 @@ void declare_whatif_command(CLI::App& cmd, Action& action) {
                  "Comma-separated probabilities P: one fault scenario each, where every link fails independently "
                  "with probability P (seeded; the failures at P are a subset of those at a larger P)");
   cmd.add_option("--root", o.root, "Root of reduce and broadcast and of the BFS trees: node name or index");
+  cmd.add_option("--forwarding", o.forwarding,
+                 "With routers: cut-through (switches are non-blocking crossbars, the collective runs among the "
+                 "hosts over routes whose links carry one message at a time) or store-and-forward (switches relay "
+                 "every message hop by hop under the port model: routed trees)")
+      ->check(CLI::IsMember({"cut-through", "store-and-forward"}));
+  cmd.add_option("--switch-ports", o.switch_ports,
+                 "Ports of a switch with --forwarding store-and-forward (equal to --ports; a crossbar has no limit)")
+      ->check(integer_in(1, api::MAX_PORTS));
+  cmd.add_option("--routing", o.routing,
+                 "With routers: minimal (fat-tree up/down D-mod-K, dragonfly local-global-local, else shortest paths), "
+                 "ecmp (a seeded hash of each flow among equal-cost paths) or valiant (through a random core switch "
+                 "or group)")
+      ->check(CLI::IsMember({"minimal", "ecmp", "valiant"}));
+  cmd.add_option("--placement", o.placement, "With routers: rank i on host i (linear) or on a seeded permutation (random:SEED)");
+  cmd.add_option("--link-report", o.link_report,
+                 "Also write what each directed link carried (messages, packets, units, busy time) per row run among "
+                 "the hosts of a network, as CSV to FILE")
+      ->check(output_file());
   add_op_option(cmd, o.op);
   add_values_option(cmd, o.values, "Node values: index (node i holds i + 1; rank is the same) or random (seeded by --seed)");
   cmd.add_option("--schedule", o.schedule,
@@ -376,8 +412,9 @@ void declare_whatif_command(CLI::App& cmd, Action& action) {
       ->check(output_file({".svg", ".png"}));
   cmd.callback([&action, &cmd] {
     action = [&cmd] {
-      applies_only(cmd, "--seed", !o.fail_random.empty() || o.costs == "random" || o.values == "random",
-                   "--fail-random, --costs random or --values random");
+      applies_only(cmd, "--seed",
+                   !o.fail_random.empty() || o.costs == "random" || o.values == "random" || o.routing != "minimal",
+                   "--fail-random, --costs random, --values random or --routing ecmp|valiant");
       return run(o);
     };
   });

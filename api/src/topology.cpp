@@ -90,6 +90,10 @@ std::string degree_text(const topology::TopologyProperties& p) {
 
 nlohmann::json TopologyInfo::to_json() const {
   nlohmann::json j = properties_json(properties);
+  j["bisection"] = bisection ? nlohmann::json{{"links", bisection->links},
+                                              {"exact", bisection->exact},
+                                              {"argument", bisection->argument}}
+                             : nlohmann::json(nullptr);
   j["verified"] = verified;
   return j;
 }
@@ -98,6 +102,7 @@ TopologyInfo topology_info(const TopologyRef& t) {
   TopologyInfo info;
   if (t.from_spec()) {
     info.properties = topology::topology_properties(t.spec());
+    info.bisection = topology::bisection_width(t.spec());
   } else {
     info.properties = topology::platform_properties(*t.platform(), topology::DistanceMethod::ALL_PAIRS_BFS);
   }

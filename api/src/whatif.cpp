@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <filesystem>
 #include <map>
@@ -203,6 +204,8 @@ WhatIfResult run_whatif(const WhatIfRequest& request) {
       .fault_rates(rates)
       .seed(request.seed)
       .root(request.root)
+      .network(request.network)
+      .link_report(request.link_report)
       .op(request.op)
       .values(make_values(request.values, request.seed));
   if (!request.schedule.empty()) {
@@ -324,8 +327,36 @@ nlohmann::json WhatIfResult::row_json(const WhatIfRow& r) {
   j["verified"] = r.verified;
   if (!r.verified && !r.reason.empty()) j["reason"] = r.reason;
   j["wall_seconds"] = r.wall_seconds;
+  // On a network of switches: the packets its busiest directed link carried, and which.
+  if (!r.link_loads.empty()) {
+    put_exact(j, "bound_cut", r.bound_cut);
+    put_exact(j, "max_link_load", r.link_loads.front().packets);
+    j["busiest_link"] = r.link_loads.front().link;
+  }
   return j;
 }
+
+nlohmann::json WhatIfResult::link_report_json() const {
+  nlohmann::json out = nlohmann::json::array();
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto& r = rows[i];
+    for (const auto& l : r.link_loads) {
+      nlohmann::json j = {{"row", i},
+                          {"topology", r.topology},
+                          {"algorithm", to_string(r.algorithm)},
+                          {"ports", r.ports.ports},
+                          {"duplex", duplex_name(r.ports)},
+                          {"link", l.link},
+                          {"messages", l.messages}};
+      put_exact(j, "packets", l.packets);
+      put_exact(j, "units", l.packets * request.message_size);
+      put_exact(j, "busy", l.busy);
+      out.push_back(std::move(j));
+    }
+  }
+  return out;
+}
+
 
 nlohmann::json WhatIfResult::to_json() const {
   nlohmann::json rows_json = nlohmann::json::array();
@@ -340,6 +371,13 @@ nlohmann::json WhatIfResult::to_json() const {
                         {"verified", verified},
                         {"wall_seconds", wall_seconds}};
   put_exact(doc, "message_size", request.message_size);
+  if (request.link_report) doc["link_report"] = link_report_json();
+  // How platforms with routers carried the messages (docs/whatif.md, "The network model").
+  const auto& net = request.network;
+  doc["network"] = {{"forwarding", topology::to_string(net.forwarding)},
+                    {"switch_ports", net.switch_ports ? nlohmann::json(*net.switch_ports) : nlohmann::json(nullptr)},
+                    {"routing", topology::to_string(net.options.routing)},
+                    {"placement", net.options.placement.to_string()}};
   doc["latency"] = nullptr;
   doc["bandwidth"] = nullptr;
   if (request.latency) put_exact(doc, "latency", *request.latency);
@@ -394,6 +432,23 @@ std::string WhatIfResult::csv() const {
       } else if (j.contains(CSV_COLUMNS[i])) {
         line += csv_cell(j[CSV_COLUMNS[i]]);
       }
+    }
+    out += line + "\n";
+  }
+  return out;
+}
+
+std::string WhatIfResult::link_report_csv() const {
+  static constexpr std::array<const char*, 10> COLUMNS = {"row",  "topology", "algorithm", "ports", "duplex",
+                                                          "link", "messages", "packets",   "units", "busy"};
+  std::string out;
+  for (const char* c : COLUMNS) out += std::string(out.empty() ? "" : ",") + c;
+  out += "\n";
+  for (const auto& j : link_report_json()) {
+    std::string line;
+    for (const char* c : COLUMNS) {
+      const std::string exact = std::string(c) + "_exact";
+      line += std::string(c == COLUMNS[0] ? "" : ",") + csv_cell(j.contains(exact) ? j[exact] : j[c]);
     }
     out += line + "\n";
   }

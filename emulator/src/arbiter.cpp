@@ -8,7 +8,12 @@
 
 namespace starnet::emulator {
 
-void Arbiter::reset(NodeId nodes, const PortModel& ports) {
+void Arbiter::reset(NodeId nodes, const PortModel& ports, const topology::Network* network) {
+  network_ = network;
+  const std::size_t links = network == nullptr ? 0 : network->num_links();
+  link_busy_.assign(links, 0);
+  link_messages_.assign(links, 0);
+  link_waiters_.assign(links, {});
   ports_ = ports;
   nodes_ = nodes;
   sending_.assign(nodes, 0);
@@ -44,10 +49,52 @@ void Arbiter::post(NodeId v, NodeId from) {
   mark(v, IN);
 }
 
+void Arbiter::route(NodeId from, NodeId to) const {
+  route_.clear();
+  if (network_ != nullptr) network_->route(from, to, route_);
+}
+
+Arbiter::Blocker Arbiter::blocker(NodeId from, NodeId to, bool occupies, topology::LinkId& link) const {
+  if (!accepts(to, from)) return Blocker::POSTED;
+  if (!occupies) return Blocker::NONE;
+  if (!has_free_port(from, true)) return Blocker::SEND_PORT;
+  if (!has_free_port(to, false)) return Blocker::RECEIVE_PORT;
+  if (network_ == nullptr) return Blocker::NONE;
+  route(from, to);
+  for (const auto l : route_) {
+    if (link_busy_[l] != 0) {
+      link = l;
+      return Blocker::LINK;
+    }
+  }
+  return Blocker::NONE;
+}
+
+void Arbiter::hold_links(NodeId from, NodeId to, int delta) {
+  if (network_ == nullptr) return;
+  route(from, to);
+  for (const auto l : route_) {
+    if (delta > 0) {
+      link_busy_[l] = 1;
+      ++link_messages_[l];
+      continue;
+    }
+    link_busy_[l] = 0;
+    // The transfers that wait on it may start now; stale entries (started or reused) go.
+    auto& waiters = link_waiters_[l];
+    std::erase_if(waiters, [&](const std::pair<std::uint32_t, std::uint64_t>& w) {
+      if (records_[w.first].order != w.second) return true;
+      mark(records_[w.first].from, OUT);
+      return false;
+    });
+  }
+}
+
 bool Arbiter::release(NodeId from, NodeId to) {
   if (from >= nodes_ || to >= nodes_ || sending_[from] == 0 || receiving_[to] == 0) return false;
   --sending_[from];
   --receiving_[to];
+  hold_links(from, to, -1);
   const std::uint8_t both = IN | OUT;
   mark(from, ports_.half_duplex ? both : OUT);
   mark(to, ports_.half_duplex ? both : IN);
@@ -58,6 +105,7 @@ void Arbiter::start(std::uint32_t message, NodeId from, NodeId to, bool occupies
   if (occupies) {
     ++sending_[from];
     ++receiving_[to];
+    hold_links(from, to, 1);
   }
   if (!posts_.empty() && posts_[to].used) {
     SlabList& p = posts_[to];
@@ -92,7 +140,13 @@ void Arbiter::wait(const New& r, std::uint64_t order) {
   (in.in_tail == NIL ? in.in_head : records_[in.in_tail].in_next) = w;
   in.in_tail = w;
   ++waiting_;
-  decisions_.push_back({r.message, r.from, r.to, false});
+  topology::LinkId link = 0;
+  const Blocker why = blocker(r.from, r.to, r.occupies, link);
+  if (network_ != nullptr && r.occupies) {
+    route(r.from, r.to);
+    for (const auto l : route_) link_waiters_[l].emplace_back(w, order);
+  }
+  decisions_.push_back({r.message, r.from, r.to, false, why, link});
 }
 
 void Arbiter::unlink(std::uint32_t w) {

@@ -17,6 +17,11 @@
 // of its ends frees a port or posts a receive, so a pass visits the waiting transfers of those
 // nodes and the new ones.
 //
+// On a network of switches (topology::Network: the topology's ports are routes) a transfer that
+// takes time also holds every directed link of its route, and starts only when they are all free
+// (a link carries one message at a time; switches buffer nothing, so it waits at its sender). A
+// link that frees sends a pass back to the transfers waiting on it.
+//
 // With several workers every worker holds the whole state (every transfer asked for, every posted
 // receive, every node's ports: requests, posts and the ends of transfers travel to all of them)
 // and takes the same decisions, so that a trace does not depend on the partitioning.
@@ -41,22 +46,31 @@ class Arbiter {
   /// No message record on this worker (another worker owns the receiver).
   static constexpr std::uint32_t NONE = SLAB_NIL;
 
-  /// One decision of a round: a transfer starts, or (for one asked for this round) waits.
+  /// What holds a transfer back.
+  enum class Blocker : std::uint8_t { NONE, POSTED, SEND_PORT, RECEIVE_PORT, LINK };
+  /// One decision of a round: a transfer starts, or (for one asked for this round) waits, and why.
   struct Decision {
     std::uint32_t message = NONE;
     NodeId from = 0;
     NodeId to = 0;
     bool starts = false;
+    Blocker blocker = Blocker::NONE;
+    topology::LinkId link = 0;  ///< the busy link, for Blocker::LINK
   };
 
-  /// Prepares a run on @p nodes nodes; storage of an earlier run is reused.
-  void reset(NodeId nodes, const PortModel& ports);
+  /// Prepares a run on @p nodes nodes, whose transfers also hold the links of @p network's routes
+  /// when it is not null; storage of an earlier run is reused.
+  void reset(NodeId nodes, const PortModel& ports, const topology::Network* network = nullptr);
 
   /// A transfer asked for in this round, in the order its sender started it.
   /// @param occupies false for a transfer of zero duration, which holds no port.
   /// @param message its record on this worker, or NONE.
   void request(NodeId from, NodeId to, Port port, bool occupies, std::uint32_t message) {
     new_.push_back({from, to, port, message, occupies});
+  }
+  /// Transfers that have held @p link, so far.
+  [[nodiscard]] std::uint64_t link_messages(topology::LinkId link) const {
+    return link_messages_.empty() ? 0 : link_messages_[link];
   }
   /// Node @p v takes its next message only from @p from, after those posted before.
   void post(NodeId v, NodeId from);
@@ -128,9 +142,16 @@ class Arbiter {
     const SlabList& p = posts_[v];
     return !p.used || (p.head != NIL && posted_[p.head] == from);
   }
+  /// What holds back a transfer of @p route now (Blocker::NONE: it may start), the busy link into @p link.
+  [[nodiscard]] Blocker blocker(NodeId from, NodeId to, bool occupies, topology::LinkId& link) const;
   [[nodiscard]] bool can_start(NodeId from, NodeId to, bool occupies) const {
-    return accepts(to, from) && (!occupies || (has_free_port(from, true) && has_free_port(to, false)));
+    topology::LinkId link = 0;
+    return blocker(from, to, occupies, link) == Blocker::NONE;
   }
+  /// The links of the route from @p from to @p to, into route_ (empty without a network).
+  void route(NodeId from, NodeId to) const;
+  /// Holds (@p delta 1) or frees (-1) the links of the route from @p from to @p to.
+  void hold_links(NodeId from, NodeId to, int delta);
   void start(std::uint32_t message, NodeId from, NodeId to, bool occupies);
   void mark(NodeId v, std::uint8_t what) {
     // A mark sends a pass back to the transfers waiting now; later ones are looked at when asked for.
@@ -160,6 +181,13 @@ class Arbiter {
   std::vector<std::uint32_t> candidates_;
   std::uint64_t next_order_ = 0;
   std::vector<Decision> decisions_;
+  const topology::Network* network_ = nullptr;
+  mutable std::vector<topology::LinkId> route_;  // scratch: the route looked at
+  std::vector<std::uint8_t> link_busy_;          // per link: a transfer holds it
+  std::vector<std::uint64_t> link_messages_;     // per link: transfers that held it
+  /// Per link: the waiting transfers whose route crosses it (record and order; stale once the
+  /// record's order differs), so that a link that frees sends a pass back to them.
+  std::vector<std::vector<std::pair<std::uint32_t, std::uint64_t>>> link_waiters_;
 };
 
 }  // namespace starnet::emulator

@@ -51,4 +51,12 @@ using topology::Port;
                      ports.ports, ports.ports == 1 ? "" : "s");
 }
 
+[[nodiscard]] inline std::string link_busy(const topology::Topology& topo, NodeId from, NodeId to, Port port,
+                                           topology::LinkId link) {
+  return fmt::format("node {} starts a send to {} via {} while link {} of its route carries another message (a link "
+                     "carries one message at a time)",
+                     topo.node_name(from), topo.node_name(to), topo.link_name(from, port),
+                     topo.network()->link_label(link));
+}
+
 }  // namespace starnet::emulator::violations

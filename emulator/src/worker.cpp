@@ -118,7 +118,7 @@ void Worker<Time>::reset(const topology::Topology& topology, const CostModel<Tim
   }
   violation_.reset();
   broadcast_ = arbitrated() && partitions_.size() > 1;
-  if (arbitrated()) arbiter_.reset(topology.num_nodes(), config_.ports);
+  if (arbitrated()) arbiter_.reset(topology.num_nodes(), config_.ports, topology.network());
   out_.resize(partitions_.size());
   in_.resize(partitions_.size());
   for (auto& b : out_) b.clear();
@@ -502,9 +502,30 @@ void Worker<Time>::post(NodeId v, NodeId from) {
 }
 
 template <class Time>
+void Worker<Time>::refuse_wait(const Arbiter::Decision& d) {
+  const auto& topo = *topology_;
+  const Port port = topo.find_port(d.from, d.to);
+  switch (d.blocker) {
+    case Arbiter::Blocker::NONE: return;
+    case Arbiter::Blocker::POSTED:
+      return violation(d.to, d.from,
+                       fmt::format("node {} is sent a message by {} via {} but has not posted a receive from it",
+                                   topo.node_name(d.to), topo.node_name(d.from), topo.link_name(d.from, port)));
+    case Arbiter::Blocker::SEND_PORT:
+      return violation(d.from, d.to, violations::send_port_busy(topo, d.from, d.to, port, config_.ports));
+    case Arbiter::Blocker::RECEIVE_PORT:
+      return violation(d.to, d.from, violations::receive_port_busy(topo, d.from, d.to, port, config_.ports));
+    case Arbiter::Blocker::LINK:
+      return violation(d.from, d.to, violations::link_busy(topo, d.from, d.to, port, d.link));
+  }
+}
+
+template <class Time>
 void Worker<Time>::arbitrate() {
+  const bool strict = config_.checking == Checking::STRICT;
   for (const auto& d : arbiter_.arbitrate()) {
     if (!d.starts) {
+      if (strict) refuse_wait(d);
       if (d.message != Arbiter::NONE) {
         const auto& r = messages_[d.message];
         record(EventKind::REQUEST, r.from, r.to, r.port, r.tag, r.size, r.payload);

@@ -97,7 +97,13 @@ class Worker {
     return q.size == 0 ? NIL : q.of[local(v)].head;
   }
 
-  [[nodiscard]] bool arbitrated() const { return config_.checking == Checking::ARBITRATED; }
+  /// Transfers go through the arbiter: arbitrated checking, or a network of switches, whose links
+  /// only the arbiter's whole view can check (strict checking then refuses every wait).
+  [[nodiscard]] bool arbitrated() const {
+    return config_.checking == Checking::ARBITRATED || topology_->network() != nullptr;
+  }
+  /// A strict run on a network: a transfer that would wait breaks the model.
+  void refuse_wait(const Arbiter::Decision& d);
 
   // Actions of a reacting node, on the records its context has just filled in.
   void start_send(std::uint32_t message);

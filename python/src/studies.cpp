@@ -111,7 +111,9 @@ py::tuple whatif(const std::string& collective, const std::vector<api::TopologyR
                   const py::object& seed, const std::string& fail_links, const std::string& fail_nodes,
                   const std::string& fail_random, const std::string& root, const py::object& op,
                   const py::object& values, const std::string& schedule, const py::object& optimal,
-                  const py::object& optimal_time_limit, const py::object& progress) {
+                  const py::object& optimal_time_limit, const py::object& forwarding, const py::object& switch_ports,
+                  const py::object& routing, const py::object& placement, const py::object& link_report,
+                  const py::object& progress) {
   api::WhatIfRequest r;
   r.collective = api::parse_collective(collective);
   r.topologies = topologies;
@@ -125,6 +127,12 @@ py::tuple whatif(const std::string& collective, const std::vector<api::TopologyR
   r.fail_nodes = fail_nodes;
   r.fail_rates = api::fault_rates(fail_random);
   r.root = root;
+  r.network.forwarding = api::parse_forwarding(text(forwarding, "forwarding"));
+  if (!switch_ports.is_none()) r.network.switch_ports = static_cast<unsigned>(port_count(switch_ports));
+  r.network.options.routing = api::parse_routing(text(routing, "routing"));
+  r.network.options.placement = api::parse_placement(text(placement, "placement"));
+  r.network.options.seed = r.seed;
+  r.link_report = flag(link_report, "link_report");
   r.op = api::parse_op(text(op, "op"));
   r.values = api::parse_values(text(values, "values"));
   r.schedule = schedule;
@@ -279,7 +287,8 @@ void bind_studies(py::module_& m) {
   m.def("optimal_study", &optimal_study, arg("study"), arg("time_limit"), arg("progress"));
   m.def("whatif", &whatif, arg("collective"), arg("topologies"), arg("ports"), arg("duplex"), arg("costs"),
         arg("message_size"), arg("latency"), arg("bandwidth"), arg("seed"), arg("fail_links"), arg("fail_nodes"), arg("fail_random"), arg("root"),
-        arg("op"), arg("values"), arg("schedule"), arg("optimal"), arg("optimal_time_limit"), arg("progress"));
+        arg("op"), arg("values"), arg("schedule"), arg("optimal"), arg("optimal_time_limit"), arg("forwarding"),
+        arg("switch_ports"), arg("routing"), arg("placement"), arg("link_report"), arg("progress"));
   m.def("montecarlo", &montecarlo, arg("algorithms"), arg("n"), arg("dist"), arg("cv"), arg("mu_d"), arg("mu_c"),
         arg("runs"), arg("seed"), arg("threads"), arg("run"), arg("progress"));
   m.def("montecarlo_study", &montecarlo_study, arg("study"), arg("n"), arg("runs"), arg("seed"), arg("threads"),

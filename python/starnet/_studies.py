@@ -157,7 +157,8 @@ def optimal_study(study="star", time_limit=None, progress=False):
 
 def whatif(collective="allreduce", topologies=(), ports=1, duplex="full", costs="unit", message_size=1, latency=None,
            bandwidth=None, seed=1, fail_links=None, fail_nodes=None, fail_random=None, root=0, op="sum", values="index",
-           schedule=None, optimal=False, optimal_time_limit=None, progress=False):
+           schedule=None, optimal=False, optimal_time_limit=None, forwarding="cut-through", switch_ports=None,
+           routing="minimal", placement="linear", link_report=False, progress=False):
     """What if the machine were another topology, had more ports, other link costs, failed links?
     (``starnet whatif``). Runs ``collective`` on each topology under each port model and fault
     scenario with every algorithm that applies, every node verified on the emulator, beside a lower
@@ -171,6 +172,12 @@ def whatif(collective="allreduce", topologies=(), ports=1, duplex="full", costs=
     collective: allreduce, reduce, broadcast, allgather, reducescatter, gather, scatter or alltoall;
     fail_links, fail_nodes, fail_random: fault scenarios; schedule: a schedule file as one more row;
     optimal: the proven optimum as one more row.
+    forwarding, switch_ports, routing, placement: how platforms with routers carry messages
+    (``"cut-through"``: crossbar switches, the collective among the hosts over routes whose links
+    carry one message at a time; ``"store-and-forward"``: switches relay hop by hop, ``switch_ports``
+    of them; ``routing`` ``"minimal"``, ``"ecmp"`` or ``"valiant"``; ``placement`` ``"linear"`` or
+    ``"random:SEED"``); link_report: every link's load, in ``attrs["link_report"]`` (a DataFrame:
+    row, topology, algorithm, ports, duplex, link, messages, packets, units, busy).
 
     Returns a pandas DataFrame, one row per row of the command line's table (its JSON rows: each
     exact value a numeric column that plots, ``makespan``, and its Fraction twin,
@@ -192,9 +199,12 @@ def whatif(collective="allreduce", topologies=(), ports=1, duplex="full", costs=
                            None if bandwidth is None else _exact(bandwidth, "bandwidth"), seed,
                            _list(fail_links, "fail_links"),
                            _list(fail_nodes, "fail_nodes"), _list(fail_random, "fail_random"), str(root), op, values,
-                           "" if schedule is None else str(schedule), optimal, optimal_time_limit, bar)
+                           "" if schedule is None else str(schedule), optimal, optimal_time_limit, forwarding,
+                           switch_ports, routing, placement, link_report, bar)
     frame = _frame(doc["rows"], doc)
     frame.attrs["figure"] = _whatif_figure(figure)
+    if "link_report" in doc:
+        frame.attrs["link_report"] = _frame(doc["link_report"], doc)
     return frame
 
 

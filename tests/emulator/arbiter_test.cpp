@@ -2,7 +2,11 @@
 // which order, and that nothing left waiting could have started beside them.
 #include "../../emulator/src/arbiter.hpp"
 
+#include <starnet/topology/network.hpp>
+
 #include <gtest/gtest.h>
+
+#include <memory>
 
 #include <string>
 #include <utility>
@@ -154,6 +158,46 @@ TEST(Arbiter, KeepsTheMessageRecordOfEachDecision) {
   ASSERT_EQ(next.size(), 1U);
   EXPECT_EQ(next[0].message, 9U);
   EXPECT_TRUE(next[0].starts);
+}
+
+}  // namespace
+}  // namespace starnet::emulator
+
+namespace starnet::emulator {
+namespace {
+
+/// Hosts 0, 1 on switch s0 and 2, 3 on s1, the switches joined by one link.
+std::shared_ptr<const topology::HostNetwork> dumbbell() {
+  topology::Platform p("dumbbell", /*directed=*/false);
+  for (const char* h : {"a0", "a1", "b0", "b1"}) p.add_node({h, topology::Role::PROCESSOR});
+  const auto s0 = p.add_node({"s0", topology::Role::ROUTER});
+  const auto s1 = p.add_node({"s1", topology::Role::ROUTER});
+  p.add_link(s0, s1);
+  for (topology::Platform::vertex_descriptor h = 0; h < 4; ++h) p.add_link(h, h < 2 ? s0 : s1);
+  return std::make_shared<const topology::HostNetwork>(std::make_shared<const topology::Platform>(std::move(p)),
+                                                       topology::NetworkOptions{});
+}
+
+TEST(Arbiter, ATransferWaitsForABusyLinkOfItsRouteAndStartsWhenItFrees) {
+  const auto net = dumbbell();
+  Arbiter a;
+  a.reset(4, PortModel{}, net.get());
+  a.request(0, 2, 0, true, Arbiter::NONE);  // a0 -> b0 over s0->s1
+  a.request(1, 3, 0, true, Arbiter::NONE);  // a1 -> b1 over s0->s1 too
+  a.request(2, 1, 0, true, Arbiter::NONE);  // b0 -> a1: the other direction, free
+  const auto& first = a.arbitrate();
+  ASSERT_EQ(first.size(), 3U);
+  EXPECT_TRUE(first[0].starts);
+  EXPECT_FALSE(first[1].starts);
+  EXPECT_EQ(first[1].blocker, Arbiter::Blocker::LINK);
+  EXPECT_EQ(net->link_label(first[1].link), "s0->s1");
+  EXPECT_TRUE(first[2].starts);
+  ASSERT_TRUE(a.release(0, 2));
+  const Round second = decide(a);
+  EXPECT_EQ(second.started, (std::vector<Pair>{{1, 3}}));
+  std::vector<topology::LinkId> route;
+  net->route(0, 2, route);
+  EXPECT_EQ(a.link_messages(route[1]), 2U);  // both crossed s0->s1, one after the other
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <starnet/emulator/engine.hpp>
 #include <starnet/core/error.hpp>
 #include <starnet/topology/families.hpp>
+#include <starnet/topology/network.hpp>
 #include <starnet/topology/platform.hpp>
 #include <starnet/topology/star_graph.hpp>
 
@@ -591,6 +592,47 @@ TEST(Engine, StochasticTimeRunsInDoubles) {
   EXPECT_DOUBLE_EQ(r.makespan, 0.5);
   EXPECT_EQ(r.counters.event_times, 3U);
   EXPECT_EQ(times, (std::vector<Rational>{0, Rational(1, 4), Rational(1, 2)}));  // doubles, exactly
+}
+
+/// Hosts a0, a1 on switch s0 and b0, b1 on s1, the switches joined by one link: the hosts of a
+/// network of crossbars (topology/network.hpp).
+topology::HostNetwork dumbbell_hosts() {
+  topology::Platform p("dumbbell", /*directed=*/false);
+  for (const char* h : {"a0", "a1", "b0", "b1"}) p.add_node({h, topology::Role::PROCESSOR});
+  const auto s0 = p.add_node({"s0", topology::Role::ROUTER});
+  const auto s1 = p.add_node({"s1", topology::Role::ROUTER});
+  p.add_link(s0, s1);
+  for (topology::Platform::vertex_descriptor h = 0; h < 4; ++h) p.add_link(h, h < 2 ? s0 : s1);
+  return {std::make_shared<const topology::Platform>(std::move(p)), {}};
+}
+
+/// a0 -> b0 and a1 -> b1 at once: both want the one link s0->s1.
+void across(Context& ctx, Script&) {
+  if (ctx.starting() && ctx.node() < 2) ctx.send_to(ctx.node() + 2, "x");
+}
+
+TEST(Engine, StrictRefusesTwoMessagesOnOneLinkOfANetworkNamingTheLink) {
+  const auto net = dumbbell_hosts();
+  const UnitCosts<Rational> costs;
+  EXPECT_ERROR(ModelViolation, (void)run(net, costs, across), "step 0", "node a1", "link s0->s1",
+               "carries another message");
+}
+
+TEST(Engine, ArbitratedMessagesOfANetworkTakeTheSharedLinkInTurn) {
+  const auto net = dumbbell_hosts();
+  const UnitCosts<Rational> costs;
+  RunConfig config;
+  config.checking = Checking::ARBITRATED;
+  auto r = run(net, costs, across, config);
+  EXPECT_EQ(r.makespan, Rational(2));
+  EXPECT_EQ(r.counters.messages, 2U);
+  EXPECT_EQ(script(r).received[2], std::vector<std::string>{"x"});
+  EXPECT_EQ(script(r).received[3], std::vector<std::string>{"x"});
+  // Messages that do not share a link cross at once: a0 -> a1 and b0 -> b1 within their switches.
+  auto local = run(net, costs, [](Context& ctx, Script&) {
+    if (ctx.starting() && ctx.node() % 2 == 0) ctx.send_to(ctx.node() + 1, "y");
+  }, config);
+  EXPECT_EQ(local.makespan, Rational(1));
 }
 
 TEST(PartitionNodes, CutsStarGraphsOnSubStarBoundaries) {

@@ -108,6 +108,11 @@ Shape shape_of(const topology::Topology& t, std::string_view spec, bool from_spe
   return s;
 }
 
+std::vector<std::vector<std::vector<topology::NodeId>>> shape_rings(const Shape& shape) {
+  if (shape.family == "complete") return generic::torus_rings(1, shape.nodes);
+  return generic::spec_rings(shape.spec);
+}
+
 std::optional<std::string> why_not(Algorithm a, Collective c, const Shape& s) {
   const auto computes = [&](std::initializer_list<Collective> list) -> std::optional<std::string> {
     for (const Collective x : list) {
@@ -148,8 +153,9 @@ std::optional<std::string> why_not(Algorithm a, Collective c, const Shape& s) {
       return on(cube, "hypercubes and complete graphs of 2^k nodes");
     case Algorithm::RING:
       if (auto no = computes({Collective::ALLREDUCE, Collective::ALLGATHER, Collective::REDUCESCATTER})) return no;
-      // One ring phase per dimension (generic/ring.hpp).
-      return on(s.family == "ring" || s.family == "torus", "rings and tori (torus:AxBx…)");
+      // One ring phase per dimension (generic/ring.hpp); a complete graph's one ring in id order.
+      return on(s.family == "ring" || s.family == "torus" || (s.family == "complete" && s.nodes >= 2),
+                "rings, tori (torus:AxBx…) and complete graphs");
     case Algorithm::BRUCK:
       if (auto no = computes({Collective::ALLGATHER, Collective::REDUCESCATTER, Collective::ALLTOALL})) return no;
       return group(s.family == "complete", "complete graphs");
@@ -162,7 +168,8 @@ std::optional<std::string> why_not(Algorithm a, Collective c, const Shape& s) {
       return group(!s.cayley.empty(), CAYLEY_GRAPHS);
     case Algorithm::RING_SPLIT:
       if (auto no = computes({Collective::ALLREDUCE})) return no;
-      return on(s.family == "ring" || s.family == "torus", "rings and tori (torus:AxBx…)");
+      return on(s.family == "ring" || s.family == "torus" || (s.family == "complete" && s.nodes >= 2),
+                "rings, tori (torus:AxBx…) and complete graphs");
     case Algorithm::RABENSEIFNER:
       if (auto no = computes({Collective::ALLREDUCE})) return no;
       return on(cube, "hypercubes and complete graphs of 2^k nodes");
@@ -241,7 +248,7 @@ Built build_word(Algorithm a, Collective c, const topology::Topology& t, const S
       return {sch::word_plan_schedule(plan, c, 0), folded + (split ? "split exchanges" : "exchanges")};
     }
     case Algorithm::RING: {
-      const auto plan = generic::ring_schedule(t, generic::spec_rings(s.spec), ports);
+      const auto plan = generic::ring_schedule(t, shape_rings(s), ports);
       return {sch::word_plan_schedule(plan, c, 0), generic::to_string(generic::ring_variant(ports))};
     }
     case Algorithm::DIMENSION_ORDERED: return dimension_ordered(c, t, s.spec, root, ports);
@@ -262,7 +269,7 @@ Built build_allgather(Algorithm a, const topology::Topology& t, const Shape& s, 
     case Algorithm::RECURSIVE_HALVING: return {recursive_doubling_allgather(t), "exchanges"};
     case Algorithm::RING: {
       const bool both = generic::ring_variant(ports) == generic::RingVariant::BIDIRECTIONAL;
-      return {ring_allgather(t, generic::spec_rings(s.spec), both), both ? "bidirectional" : "unidirectional"};
+      return {ring_allgather(t, shape_rings(s), both), both ? "bidirectional" : "unidirectional"};
     }
     case Algorithm::BRUCK: {
       const auto g = CayleyGroup::of(s.cayley);

@@ -1,4 +1,7 @@
+#include "schedule_moves.hpp"
+
 #include <starnet/algorithms/collectives/block_collectives.hpp>
+#include <starnet/algorithms/collectives/link_loads.hpp>
 #include <starnet/algorithms/collectives/whatif.hpp>
 #include <starnet/algorithms/generic/shortest_path_tree.hpp>
 #include <starnet/algorithms/generic/bfs_tree.hpp>
@@ -10,6 +13,8 @@
 #include <starnet/emulator/engine.hpp>
 #include <starnet/core/error.hpp>
 #include <starnet/topology/families.hpp>
+#include <starnet/topology/network.hpp>
+#include <starnet/topology/platform.hpp>
 #include <starnet/topology/spec.hpp>
 #include <starnet/topology/star_graph.hpp>
 
@@ -216,6 +221,8 @@ struct Settings {
   star::Values values;
   std::vector<std::pair<Algorithm, ExtraAlgorithm>> extras;
   RunObserver observer;
+  NetworkModel network;
+  bool link_report = false;
 };
 
 class Runner {
@@ -225,9 +232,32 @@ class Runner {
   /// Appends the rows of one topology.
   void topology(const StudyTopology& given) {
     const std::string& spec_text = given.name;
-    const auto base = given.built ? given.built : std::shared_ptr<const topology::Topology>(topology::make_topology(spec_text));
+    auto base = given.built ? given.built : std::shared_ptr<const topology::Topology>(topology::make_topology(spec_text));
     spec_ = spec_text;
+    family_spec_ = spec_text;
+    platform_nodes_ = 0;
+    platform_links_ = 0;
+    std::shared_ptr<const topology::Topology> platform;  // the network's own nodes, when routed
+    const topology::HostNetwork* host_network = nullptr;
+    if (auto hosts = host_view(*base)) {
+      // A router named as the root is refused as in the relay model, before the hosts hide it.
+      const auto named = generic::find_node(*base, s_.root);
+      const auto routers = generic::router_flags(*base);
+      if (named && routers[*named] && is_rooted(s_.collective)) {
+        throw UsageError(Setting{"root", s_.root}, fmt::format("node {} of {} is a router, which holds no value "
+                                                               "(choose a processor)",
+                                                               base->node_name(*named), spec_text));
+      }
+      platform_nodes_ = hosts->platform().num_nodes();
+      platform_links_ = hosts->platform().num_links();
+      // The hosts are K_N in rank order: the complete graph's algorithms, each message routed.
+      family_spec_ = fmt::format("complete:{}", hosts->num_nodes());
+      platform = base;
+      host_network = hosts.get();
+      base = std::move(hosts);
+    }
     base_ = base.get();
+    refusal_ = network_refusal(*base);
     Faults fixed;
     if (!s_.failed_links.empty()) fixed.links = generic::parse_failed_links(s_.failed_links, *base, "failed links");
     if (!s_.failed_nodes.empty()) fixed.nodes = generic::parse_failed_nodes(s_.failed_nodes, *base, "failed nodes");
@@ -241,6 +271,7 @@ class Runner {
                                                              base->node_name(*root), spec_text));
     }
     root_ = *root;
+    if (host_network != nullptr) network_cuts(*platform, *host_network, host_network->host(root_));
     words_ = word_values(*base, s_.values, s_.op);
     routers_ = generic::router_flags(*base);
     if (is_rooted(s_.collective) && is_router(root_)) {
@@ -257,8 +288,8 @@ class Runner {
                              generic::MAX_SUBNETWORK_NODES);
     }
     intact_ = intact ? &*intact : nullptr;
-    vertex_transitive_ = !given.built && topology::is_vertex_transitive(spec_text);
-    shape_ = shape_of(*base, spec_text, !given.built);
+    vertex_transitive_ = !given.built && platform_nodes_ == 0 && topology::is_vertex_transitive(spec_text);
+    shape_ = shape_of(*base, family_spec_, !given.built || platform_nodes_ != 0);
     const auto algorithms = algorithms_for(s_.collective, shape_);
 
     std::vector<std::optional<double>> scenarios(s_.rates.begin(), s_.rates.end());
@@ -277,6 +308,72 @@ class Runner {
   }
 
  private:
+  /// The hosts of @p base as a network of crossbar switches (network.hpp), when it has routers and
+  /// the study's network model forwards cut-through; null otherwise.
+  [[nodiscard]] std::shared_ptr<const topology::HostNetwork> host_view(const topology::Topology& base) const {
+    if (s_.network.forwarding != topology::Forwarding::CUT_THROUGH) return nullptr;
+    const auto* p = dynamic_cast<const topology::PlatformTopology*>(&base);
+    if (p == nullptr || generic::router_flags(base).empty()) return nullptr;
+    if (!s_.failed_links.empty() || !s_.failed_nodes.empty() || !s_.rates.empty()) return nullptr;
+    return std::make_shared<const topology::HostNetwork>(std::make_shared<const topology::Platform>(p->platform()),
+                                                         s_.network.options);
+  }
+
+  /// The bridges of @p platform that split its hosts (the cut term of the bounds, bounds.hpp) and
+  /// the most links a host has (a host sends through its links: k ports count as min(k, links)).
+  void network_cuts(const topology::Topology& platform, const topology::HostNetwork& hosts, NodeId root) {
+    const auto routers = generic::router_flags(platform);
+    cuts_ = hosts.platform().directed() ? std::vector<generic::BridgeCut>{}
+                                        : generic::bridge_cuts(platform, routers, root);
+    host_links_ = 0;
+    for (NodeId v = 0; v < platform.num_nodes(); ++v) {
+      if (!routers[v]) host_links_ = std::max<unsigned>(host_links_, platform.degree(v));
+    }
+  }
+
+  /// Why no row of @p base runs: faults on a network of crossbars, whose routes do not avoid failed
+  /// parts (the relay model's do); empty otherwise.
+  [[nodiscard]] std::string network_refusal(const topology::Topology& base) const {
+    const bool faults = !s_.failed_links.empty() || !s_.failed_nodes.empty() || !s_.rates.empty();
+    if (!faults || s_.network.forwarding != topology::Forwarding::CUT_THROUGH || generic::router_flags(base).empty()) {
+      return {};
+    }
+    return "faults on a network of crossbar switches are not modelled (its routes do not avoid failed parts): "
+           "«forwarding» store-and-forward runs the relay model, whose routes do";
+  }
+
+  /// Whether the rows run among the hosts of a network of switches (host_view()).
+  [[nodiscard]] bool routed() const { return platform_nodes_ != 0; }
+
+  /// equal_links(), but none on a network of switches with link costs: its runs are timed, so that
+  /// a message that waits for a link costs its time.
+  [[nodiscard]] std::optional<std::pair<Rational, Rational>> equal_here(const Subnetwork& net) const {
+    if (routed() && s_.costs.kind != CostKind::UNIT) return std::nullopt;
+    return equal_links(net, s_.costs);
+  }
+  /// The checking of a planned run: strict in unit time, arbitrated when timed or routed (links wait).
+  [[nodiscard]] emulator::Checking checking(TimeMode time) const {
+    return routed() ? emulator::Checking::ARBITRATED : emulator::default_checking(/*stepped=*/true, time);
+  }
+
+  /// What each link of the network carried when the row's messages, (from, to, packets) as
+  /// @p each lists them, took their routes (link_loads.hpp): all links with the link report, the
+  /// busiest otherwise. Nothing off a network of switches.
+  template <class EachMessage>
+  void tally_links(WhatIfRow& r, const Subnetwork& net, TimeMode time, EachMessage&& each) const {
+    const topology::Network* network = net.network();
+    if (network == nullptr) return;
+    LinkTally tally(*network);
+    each([&](NodeId from, NodeId to, const Rational& packets) {
+      const auto port = net.find_port(from, to);
+      const Rational busy = time == TimeMode::UNIT ? Rational(1)
+                                                   : s_.costs.alpha(net.base(), from, port) +
+                                                         packets * s_.costs.per_unit(net.base(), from, port);
+      tally.add(from, to, packets, busy);
+    });
+    r.link_loads = tally.loads(s_.link_report ? std::numeric_limits<std::size_t>::max() : 1);
+  }
+
   /// Whether @p v of the base only forwards (a router of a platform).
   [[nodiscard]] bool is_router(NodeId v) const { return !routers_.empty() && routers_[v]; }
 
@@ -344,7 +441,7 @@ class Runner {
     const bool transitive = vertex_transitive_ && sc.faults.empty();
     sc.hops = generic::diameter(*sc.net, false, transitive, sc.relays);
     sc.root_hops = generic::eccentricity(*sc.net, sc.net->root(), false, sc.relays);
-    sc.equal = equal_links(*sc.net, s_.costs);
+    sc.equal = equal_here(*sc.net);
     if (!sc.equal) {
       // The distance and counting terms follow the smallest part of a packet a transfer can carry.
       std::optional<Subnetwork> pieces;
@@ -384,6 +481,10 @@ class Runner {
       r.connected = sc.net->connected();
       r.diameter = sc.hops.value;
       r.diameter_exact = sc.hops.exact;
+      if (routed()) {
+        r.total_nodes = r.nodes = r.alive_nodes = platform_nodes_;
+        r.links = platform_links_;
+      }
     } else {
       r.nodes = r.alive_nodes = r.processors = r.alive_processors = base_->num_nodes();
       for (NodeId v = 0; v < base_->num_nodes(); ++v) r.links += base_->degree(v);
@@ -395,8 +496,12 @@ class Runner {
 
   void extra_row(const Scenario& sc, const PortModel& model, Algorithm kind, const ExtraAlgorithm& algorithm) {
     WhatIfRow r = base_row(sc, model, kind);
+    if (!refusal_.empty()) return not_applicable(std::move(r), refusal_);
     if (!sc.faults.empty()) return not_applicable(std::move(r), "it runs on the intact topology only");
     if (s_.costs.kind != CostKind::UNIT) return not_applicable(std::move(r), "it runs with unit costs only");
+    if (kind == Algorithm::OPTIMAL && routed()) {
+      return not_applicable(std::move(r), "the search does not model the network's links, which its messages share");
+    }
     if (kind == Algorithm::OPTIMAL && !routers_.empty()) {
       return not_applicable(std::move(r), "the search takes every node as a participant, and routers only forward");
     }
@@ -482,7 +587,7 @@ class Runner {
 
   /// equal_links() of @p net, the network a row runs on (sc.net's is computed once).
   std::optional<std::pair<Rational, Rational>> equal_on(const Scenario& sc, const Subnetwork& net) const {
-    return &net == sc.net ? sc.equal : equal_links(net, s_.costs);
+    return &net == sc.net ? sc.equal : equal_here(net);
   }
 
   /// Sets the bound of @p r (for @p c, on the network @p sc.net) and the ratio: a lower bound on
@@ -493,8 +598,14 @@ class Runner {
     const VolumeBound volume = volume_bound(c, r.processors, sc);
     r.bound_volume = volume.sent;
     if (c == Collective::ALLTOALL && sc.status) r.bound_status = static_cast<std::uint64_t>(sc.status->ceil());
-    // Packets through the busiest node's busiest port.
-    const Rational per_port = std::max(volume.sent, volume.received) / Rational(static_cast<std::int64_t>(model.ports));
+    // Packets through the busiest node's busiest port; a host of a network sends through its links.
+    const unsigned ports = routed() ? std::min(model.ports, std::max(host_links_, 1U)) : model.ports;
+    const Rational per_port = std::max(volume.sent, volume.received) / Rational(static_cast<std::int64_t>(ports));
+    // Packets across the narrowest bridge of a network (bounds.hpp, "Cut bound").
+    Rational across = 0;
+    if (routed()) {
+      for (const auto& cut : cuts_) across = std::max(across, generic::cut_packets(c, cut));
+    }
     if (r.time == TimeMode::UNIT) {
       // Step-synchronous: every step costs α plus its largest message, of at least one piece.
       const auto [alpha, unit] = sc.equal.value_or(std::pair{Rational(1), Rational(0)});
@@ -503,7 +614,7 @@ class Runner {
       const auto distance = static_cast<std::uint64_t>(hops.num());
       const generic::StepBound b = generic::step_lower_bound(c, model, participants, distance, !sc.relays.empty());
       const Rational steps(static_cast<std::int64_t>(b.value()));
-      r.lower_bound_time = alpha * steps + unit * std::max(steps * piece(), per_port);
+      r.lower_bound_time = alpha * steps + unit * std::max({steps * piece(), per_port, across});
       r.lower_bound = b.value();
       r.bound_counting = static_cast<std::int64_t>(b.counting);
       r.bound_distance = static_cast<std::int64_t>(b.distance);
@@ -512,7 +623,9 @@ class Runner {
                                                rooted ? sc.root_weighted : sc.weighted.value);
       const auto [alpha, unit] = smallest_link_terms(*sc.net, s_.costs);
       const Rational bandwidth = per_port > 0 ? alpha + unit * per_port : Rational(0);
-      r.lower_bound_time = std::max(b.value(), bandwidth);
+      const Rational cut = across > 0 ? alpha + unit * across : Rational(0);
+      r.lower_bound_time = std::max({b.value(), bandwidth, cut});
+      r.bound_cut = cut;
       r.bound_counting = b.counting;
       r.bound_distance = b.distance;
     }
@@ -527,6 +640,7 @@ class Runner {
   /// One row of a built-in algorithm: the word collectives as before (word plans, the star
   /// all-reduce), the blocked ones as chunk schedules.
   void builtin_row(const Scenario& sc, const PortModel& model, Algorithm a) {
+    if (!refusal_.empty()) return not_applicable(base_row(sc, model, a), refusal_);
     const bool split = a == Algorithm::RING_SPLIT || a == Algorithm::RABENSEIFNER;
     // The bounds take a unit as indivisible (docs/whatif.md): a vector splits into N blocks only
     // when it has N units at least, which unit costs (one unit a message) never give.
@@ -575,7 +689,7 @@ class Runner {
         auto s = routed_tree_collective(net, sc.net->root(), s_.collective, model, sc.relays, &variant);
         built = Built{std::move(s), std::move(variant)};
       } else {
-        built = build(a, s_.collective, net, spec_, tree ? sc.net->root() : root_, model);
+        built = build(a, s_.collective, net, family_spec_, tree ? sc.net->root() : root_, model);
       }
     } catch (const ScheduleError& e) {
       return not_applicable(std::move(r), e.what());
@@ -602,7 +716,7 @@ class Runner {
     sch::ScheduleRunSettings settings;
     settings.config.ports = model;
     settings.config.time = equal ? TimeMode::UNIT : TimeMode::TIMED;
-    settings.config.checking = emulator::default_checking(/*stepped=*/true, settings.config.time);
+    settings.config.checking = checking(settings.config.time);
     settings.config.trace = static_cast<bool>(s_.observer);
     settings.chunks.time = settings.config.time;
     settings.op = s_.op;
@@ -622,13 +736,20 @@ class Runner {
     r.planned_steps = s.steps();
     r.messages = run.run.counters.messages;
     r.volume = vol.sent_max;
+    tally_links(r, net, settings.config.time, [&](const auto& add) {
+      for (const auto& m : moves_of(s)) {
+        if (m.from != m.to) add(m.from, m.to, share * static_cast<std::int64_t>(m.items.size()));
+      }
+    });
     if (equal) {
       r.steps = static_cast<std::uint64_t>(run.run.makespan.num());
       r.makespan = Rational(0);
       for (const auto largest : vol.largest) {
         r.makespan += equal->first + equal->second * static_cast<std::int64_t>(largest) * share;
       }
-      r.verified = run.verified && r.steps == s.steps();
+      // Among a network's hosts with unit costs (u = 0): the steps measured, waits for links included.
+      if (routed()) r.makespan = equal->first * run.run.makespan;
+      r.verified = run.verified && (routed() || r.steps == s.steps());
     } else {
       r.makespan = run.run.makespan;
       r.verified = run.verified;
@@ -733,7 +854,7 @@ class Runner {
       r.variant = std::string(std::has_single_bit(intact_->num_nodes()) ? "" : "folded, ") +
                   (model.half_duplex && model.ports < 2 ? "split exchanges" : "exchanges");
     } else {
-      plan = generic::ring_schedule(*intact_, generic::spec_rings(spec_), model);
+      plan = generic::ring_schedule(*intact_, shape_rings(shape_), model);
       r.variant = generic::to_string(generic::ring_variant(model));
     }
     if (auto blocker = schedule_blocker(plan, *base_, FaultSet(sc.faults, base_->num_nodes()))) {
@@ -800,7 +921,7 @@ class Runner {
     emulator::RunConfig config;
     config.ports = model;
     config.time = equal ? TimeMode::UNIT : TimeMode::TIMED;
-    config.checking = emulator::default_checking(/*stepped=*/true, config.time);
+    config.checking = checking(config.time);
     config.trace = static_cast<bool>(s_.observer);
     const emulator::UnitCosts<Rational> unit;
     const emulator::TopologyCosts<Rational> timed(net);
@@ -808,7 +929,9 @@ class Runner {
     const auto run = engine_.run(
         net, costs,
         [&](emulator::NodeRange range) {
-          return generic::make_schedule_program(plan, initial, s_.op, expectation, config.time, range);
+          // On a network a transfer may wait for a link: the plan runs as its data arrive, not by steps.
+          return generic::make_schedule_program(plan, initial, s_.op, expectation,
+                                                routed() ? TimeMode::TIMED : config.time, range);
         },
         config);
     generic::ScheduleReport report;
@@ -819,10 +942,13 @@ class Runner {
     std::vector<std::uint64_t> sends(net.num_nodes(), 0);
     for (const auto& tr : plan.transfers()) ++sends[tr.from];
     r.volume = sends.empty() ? 0 : *std::max_element(sends.begin(), sends.end());
+    tally_links(r, net, config.time, [&](const auto& add) {
+      for (const auto& tr : plan.transfers()) add(tr.from, tr.to, Rational(1));
+    });
     if (equal) {
       r.steps = static_cast<std::uint64_t>(run.makespan.num());
       r.makespan = (equal->first + equal->second) * run.makespan;  // one packet per message
-      r.verified = report.ok() && r.steps == plan.steps() && r.messages == plan.transfers().size();
+      r.verified = report.ok() && (routed() || r.steps == plan.steps()) && r.messages == plan.transfers().size();
     } else {
       r.makespan = run.makespan;
       r.verified = report.ok() && r.messages == plan.transfers().size();
@@ -842,6 +968,12 @@ class Runner {
   emulator::LocalEngine<Rational> engine_;
   // The topology being studied.
   std::string spec_;
+  std::string family_spec_;  // spec_, or complete:N for the hosts of a network (host_view())
+  std::uint64_t platform_nodes_ = 0;  // a network's nodes and links, switches included (0: not routed)
+  std::uint64_t platform_links_ = 0;
+  std::vector<generic::BridgeCut> cuts_;  // a network's bridges that split its hosts
+  std::string refusal_;                   // network_refusal() of the topology being studied
+  unsigned host_links_ = 0;               // the most links a host of the network has
   const topology::Topology* base_ = nullptr;
   std::vector<std::uint64_t> words_;  // word_values() of base_
   std::vector<bool> routers_;         // generic::router_flags() of base_
@@ -887,11 +1019,30 @@ WhatIfStudy& WhatIfStudy::run() {
                                  to_string(costs_)));
   }
   const generic::LinkCosts link_costs{costs, seed_, message_size_, latency_, bandwidth_};
+  if (network_.switch_ports) {
+    const unsigned k = *network_.switch_ports;
+    if (network_.forwarding != topology::Forwarding::STORE_AND_FORWARD) {
+      throw UsageError(Setting{"switch_ports", std::to_string(k)},
+                       "a switch of K ports is a relay, which forwards store-and-forward (expected «forwarding» "
+                       "store-and-forward; without «switch_ports» switches are non-blocking crossbars)");
+    }
+    for (const auto& m : models_) {
+      if (m.ports != k) {
+        throw UsageError(Setting{"switch_ports", std::to_string(k)},
+                         fmt::format("relays take the processors' port model here: {} ports with «ports» {} (expected "
+                                     "«switch_ports» equal to «ports»)",
+                                     k, m.ports));
+      }
+    }
+  }
+  if (network_.options.switch_latency < 0) {
+    throw UsageError(Setting{"switch_latency", network_.options.switch_latency.to_string()}, "expected a time ≥ 0");
+  }
   const auto start = Clock::now();
   rows_.clear();
   Runner runner(
       {collective_, models_, link_costs, failed_links_, failed_nodes_, rates_, seed_, root_, op_, values_, extras_,
-       observer_},
+       observer_, network_, link_report_},
       rows_);
   for (const auto& t : specs_) runner.topology(t);
   wall_seconds_ = seconds_since(start);

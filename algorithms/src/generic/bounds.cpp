@@ -158,4 +158,77 @@ Diameter diameter(const topology::Topology& topology, bool weighted, bool vertex
   return d;
 }
 
+std::vector<BridgeCut> bridge_cuts(const topology::Topology& topology, const std::vector<bool>& routers, NodeId root) {
+  // Tarjan's bridges, iteratively: discovery order, lowest order reachable, and processors below.
+  const NodeId n = topology.num_nodes();
+  constexpr NodeId UNSEEN = ~NodeId{0};
+  std::vector<NodeId> order(n, UNSEEN);
+  std::vector<NodeId> low(n, 0);
+  std::vector<std::uint64_t> below(n, 0);  // processors in the DFS subtree
+  std::vector<bool> root_below(n, false);
+  struct Frame {
+    NodeId v;
+    NodeId parent;
+    topology::Port next;
+  };
+  const auto processor = [&](NodeId v) { return routers.empty() || !routers[v]; };
+  std::uint64_t processors = 0;
+  for (NodeId v = 0; v < n; ++v) processors += processor(v) ? 1 : 0;
+  std::vector<BridgeCut> cuts;
+  NodeId counter = 0;
+  std::vector<Frame> stack;
+  for (NodeId start = 0; start < n; ++start) {
+    if (order[start] != UNSEEN) continue;
+    stack.push_back({start, UNSEEN, 0});
+    order[start] = low[start] = counter++;
+    while (!stack.empty()) {
+      Frame& f = stack.back();
+      if (f.next == 0) {
+        below[f.v] = processor(f.v) ? 1 : 0;
+        root_below[f.v] = f.v == root;
+      }
+      if (f.next < topology.degree(f.v)) {
+        const NodeId w = topology.neighbor(f.v, f.next++);
+        if (w == f.parent) continue;
+        if (order[w] == UNSEEN) {
+          order[w] = low[w] = counter++;
+          stack.push_back({w, f.v, 0});
+        } else {
+          low[f.v] = std::min(low[f.v], order[w]);
+        }
+        continue;
+      }
+      const Frame done = f;
+      stack.pop_back();
+      if (stack.empty()) continue;
+      const NodeId p = stack.back().v;
+      low[p] = std::min(low[p], low[done.v]);
+      below[p] += below[done.v];
+      root_below[p] = root_below[p] || root_below[done.v];
+      if (low[done.v] > order[p] && below[done.v] > 0 && below[done.v] < processors) {
+        cuts.push_back({below[done.v], processors - below[done.v], root_below[done.v]});
+      }
+    }
+  }
+  return cuts;
+}
+
+Rational cut_packets(Collective c, const BridgeCut& cut) {
+  const auto a = static_cast<std::int64_t>(cut.side_a);
+  const auto b = static_cast<std::int64_t>(cut.side_b);
+  // The root's side sends (broadcast, scatter) or receives (reduce, gather); its far side is the other.
+  const std::int64_t far = cut.root_in_a ? b : a;
+  switch (c) {
+    case Collective::ALLTOALL: return Rational(a * b);
+    case Collective::ALLGATHER:
+    case Collective::REDUCESCATTER: return Rational(std::max(a, b));
+    case Collective::ALLREDUCE:
+    case Collective::BROADCAST:
+    case Collective::REDUCE: return Rational(1);
+    case Collective::SCATTER:
+    case Collective::GATHER: return Rational(far);
+  }
+  return Rational(0);
+}
+
 }  // namespace starnet::algorithms::generic

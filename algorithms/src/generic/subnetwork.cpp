@@ -263,8 +263,10 @@ Subnetwork::Subnetwork(const Topology& base, const Faults& faults, NodeId root, 
   root_ = local[root];
   offsets_.assign(original_.size() + 1, 0);
   const bool unit = costs.kind == CostKind::UNIT;
+  std::uint64_t base_arcs = 0;
   for (NodeId i = 0; i < original_.size(); ++i) {
     const NodeId u = original_[i];
+    base_arcs += base.degree(u);
     for (Port p = 0; p < base.degree(u); ++p) {
       const NodeId v = base.neighbor(u, p);
       if (!usable(u, v)) continue;
@@ -274,6 +276,8 @@ Subnetwork::Subnetwork(const Topology& base, const Faults& faults, NodeId root, 
     }
     offsets_[i + 1] = target_.size();
   }
+  // Every node and arc kept, in order: ids and ports are the base's, and so are its network's routes.
+  whole_ = original_.size() == base.num_nodes() && target_.size() == base_arcs;
   // Symmetric when the arcs, reversed, are the arcs again: O(E log E) (port_to per arc would be
   // O(E·degree), too slow on complete graphs).
   std::vector<std::pair<NodeId, NodeId>> arcs;

@@ -9,8 +9,10 @@
 #include <starnet/emulator/engine.hpp>
 #include <starnet/core/error.hpp>
 #include <starnet/topology/families.hpp>
+#include <starnet/topology/network.hpp>
 #include <starnet/topology/platform.hpp>
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -34,6 +36,13 @@ std::string where(const WhatIfRow& r) {
   return r.topology + " " + to_string(r.algorithm) + " " + r.ports.to_string() + " faults " + r.faults;
 }
 
+/// The relay model: switches as nodes under the port model, forwarding hop by hop.
+NetworkModel relays() {
+  NetworkModel model;
+  model.forwarding = topology::Forwarding::STORE_AND_FORWARD;
+  return model;
+}
+
 /// The acceptance checks every study must pass: every applicable row verified exactly when it
 /// reached every alive processor (every alive node, without routers), and the bound never above
 /// what was measured.
@@ -48,7 +57,12 @@ void expect_sound(const WhatIfStudy& study) {
     EXPECT_LE(r.lower_bound_time, r.makespan) << where(r);
     if (r.time == emulator::TimeMode::UNIT) {
       EXPECT_LE(r.lower_bound, r.steps) << where(r);
-      EXPECT_EQ(r.steps, r.planned_steps) << where(r);
+      // On a network of switches a message may wait for a link: steps beyond the plan's.
+      if (r.link_loads.empty()) {
+        EXPECT_EQ(r.steps, r.planned_steps) << where(r);
+      } else {
+        EXPECT_GE(r.steps, r.planned_steps) << where(r);
+      }
     }
     ASSERT_TRUE(r.ratio.has_value()) << where(r);
     EXPECT_GE(*r.ratio, 1.0) << where(r);
@@ -91,6 +105,7 @@ TEST(WhatIfStudy, EveryCollectiveOnEveryFamilyWithFaultsIsSound) {
     study.collective(c)
         .topologies(
             {"star:5", "hypercube:7", "debruijn:7", "torus:11x11", "ring:10", "complete:12", "mesh:5x5", "tiers:2"})
+        .network(relays())  // faults on tiers' routers: the relay model, whose routes avoid them
         .port_models(MODELS)
         .fault_rates({0, 0.05})
         .seed(3)
@@ -192,6 +207,7 @@ TEST(WhatIfStudy, SinglePortHalfDuplexStarIsNotApplicableBecauseItWouldBreakTheP
 TEST(WhatIfStudy, RandomCostsRunTimedWithExactMakespansAndTheTimedBound) {
   WhatIfStudy study;
   study.topologies({"star:4", "hypercube:5", "torus:4x5", "debruijn:5", "tiers:3"})
+      .network(relays())  // faults on tiers' routers: the relay model, whose routes avoid them
       .port_models(MODELS)
       .costs(CostKind::RANDOM)
       .seed(9)
@@ -212,6 +228,7 @@ TEST(WhatIfStudy, RandomCostsRunTimedWithExactMakespansAndTheTimedBound) {
   // The same seed gives the same makespans.
   WhatIfStudy again;
   again.topologies({"star:4", "hypercube:5", "torus:4x5", "debruijn:5", "tiers:3"})
+      .network(relays())  // faults on tiers' routers: the relay model, whose routes avoid them
       .port_models(MODELS)
       .costs(CostKind::RANDOM)
       .seed(9)
@@ -665,7 +682,8 @@ TEST(WhatIfStudy, RoutersOnlyForwardAndTheCollectiveIsAmongTheProcessors) {
                                Collective::ALLTOALL}) {
       std::vector<std::string> violations;
       WhatIfStudy study;
-      study.collective(c).topologies({spec}).port_models(MODELS).observe_runs(
+      // The relay model's routed trees (the crossbar default is WhatIfNetwork's below).
+      study.collective(c).topologies({spec}).network(relays()).port_models(MODELS).observe_runs(
           [&](const WhatIfRow& r, const emulator::RunResult<Rational>& run, const topology::Topology& net) {
             // The observer sees the network the row ran on; its routers are the base's.
             const auto& sub = dynamic_cast<const Subnetwork&>(net);
@@ -693,7 +711,7 @@ TEST(WhatIfStudy, RoutersOnlyForwardAndTheCollectiveIsAmongTheProcessors) {
 TEST(WhatIfStudy, WithRoutersTheOtherAlgorithmsAndABigAllToAllSayWhyNot) {
   // A product with a fat-tree has dimensions, but its switches would take part in them.
   WhatIfStudy product;
-  product.topologies({"product:fattree:2*ring:3"}).run();
+  product.topologies({"product:fattree:2*ring:3"}).network(relays()).run();
   ASSERT_EQ(product.rows().size(), 2U);
   EXPECT_EQ(product.rows()[0].algorithm, Algorithm::DIMENSION_ORDERED);
   EXPECT_FALSE(product.rows()[0].applicable);
@@ -701,13 +719,13 @@ TEST(WhatIfStudy, WithRoutersTheOtherAlgorithmsAndABigAllToAllSayWhyNot) {
   EXPECT_TRUE(product.rows()[1].verified);
   EXPECT_EQ(product.rows()[1].processors, 6U);
   WhatIfStudy exchange;
-  exchange.collective(Collective::ALLTOALL).topologies({"dragonfly:4:4:2"}).run();
+  exchange.collective(Collective::ALLTOALL).topologies({"dragonfly:4:4:2"}).network(relays()).run();
   ASSERT_EQ(exchange.rows().size(), 1U);
   EXPECT_FALSE(exchange.rows()[0].applicable);
   EXPECT_THAT(exchange.rows()[0].reason, HasSubstr("144 processors; built up to 128"));
   // The limit of every blocked schedule holds for the routed ones too (fattree:16: 1,344 nodes).
   WhatIfStudy gather;
-  gather.collective(Collective::GATHER).topologies({"fattree:16"}).run();
+  gather.collective(Collective::GATHER).topologies({"fattree:16"}).network(relays()).run();
   ASSERT_EQ(gather.rows().size(), 1U);
   EXPECT_THAT(gather.rows()[0].reason, HasSubstr("1344 nodes; blocked collectives are built as schedules up to 1024"));
 }
@@ -716,7 +734,7 @@ TEST(WhatIfStudy, ARouterCutOffLeavesTheProcessorsCollectiveVerified) {
   // fattree:4's core switch c0 links only to the pods' first aggregation switches: with those
   // links down it is alive but unreachable, and no processor misses it.
   WhatIfStudy study;
-  study.topologies({"fattree:4"}).failed_links("c0-a0_0,c0-a1_0,c0-a2_0,c0-a3_0").run();
+  study.topologies({"fattree:4"}).network(relays()).failed_links("c0-a0_0,c0-a1_0,c0-a2_0,c0-a3_0").run();
   ASSERT_EQ(study.rows().size(), 1U);
   const auto& r = study.rows()[0];
   EXPECT_EQ(r.nodes + 1, r.alive_nodes);
@@ -725,7 +743,7 @@ TEST(WhatIfStudy, ARouterCutOffLeavesTheProcessorsCollectiveVerified) {
   EXPECT_TRUE(r.verified) << r.reason;
   // A host cut off is one processor missing.
   WhatIfStudy host;
-  host.topologies({"fattree:4"}).failed_links("h3_1_1-e3_1").run();
+  host.topologies({"fattree:4"}).network(relays()).failed_links("h3_1_1-e3_1").run();
   EXPECT_FALSE(host.rows()[0].verified);
   EXPECT_EQ(host.rows()[0].reason,
             "reached 15 of the 16 alive processors: the faults (1 link) cut root h0_0_0 off from the other 1");
@@ -735,6 +753,142 @@ TEST(WhatIfStudy, ARouterIsRefusedAsTheRootOfARootedCollective) {
   WhatIfStudy study;
   study.collective(Collective::REDUCE).topologies({"tiers:1"}).root("wan0");
   EXPECT_ERROR(UsageError, study.run(), "wan0", "tiers:1", "router", "processor");
+}
+
+/// The fastest verified row's makespan.
+Rational best(const WhatIfStudy& study, const std::string& topology) {
+  std::optional<Rational> fastest;
+  for (const auto& r : study.rows()) {
+    if (r.topology == topology && r.applicable && r.verified && (!fastest || r.makespan < *fastest)) fastest = r.makespan;
+  }
+  EXPECT_TRUE(fastest.has_value()) << topology;
+  return fastest.value_or(Rational(0));
+}
+
+TEST(WhatIfNetwork, AFullBisectionFatTreeRunsTheAllReduceAsFastAsACrossbarOfItsHosts) {
+  for (const Rational& m : {Rational(8), Rational(1048576)}) {
+    WhatIfStudy study;
+    study.topologies({"fattree:8", "complete:128"}).latency(Rational(1, 1000000)).bandwidth(Rational(1000000000)).message_size(m).run();
+    expect_sound(study);
+    const Rational tree = best(study, "fattree:8");
+    const Rational crossbar = best(study, "complete:128");
+    EXPECT_LE(tree, crossbar * Rational(11, 10)) << "m=" << m.to_string();
+    for (const auto& r : study.rows()) {
+      if (r.topology != "fattree:8" || !r.applicable) continue;
+      EXPECT_EQ(r.processors, 128U) << where(r);
+      EXPECT_EQ(r.nodes, 208U) << where(r);  // 128 hosts and 80 switches
+      ASSERT_FALSE(r.link_loads.empty()) << where(r);
+    }
+  }
+}
+
+TEST(WhatIfNetwork, ContentionShowsWithARandomPlacementAndOnAnOversubscribedDragonfly) {
+  const auto slowest_ratio = [](const NetworkModel& model, const std::string& spec, Collective c) {
+    WhatIfStudy study;
+    study.collective(c).topologies({spec}).network(model).latency(Rational(1, 1000000)).bandwidth(Rational(1000000000))
+        .message_size(Rational(65536)).run();
+    expect_sound(study);
+    std::map<Algorithm, Rational> times;
+    for (const auto& r : study.rows()) {
+      if (r.applicable && r.verified) times[r.algorithm] = r.makespan;
+    }
+    return times;
+  };
+  NetworkModel random;
+  random.options.placement = topology::parse_placement("random:1");
+  const auto linear = slowest_ratio({}, "fattree:8", Collective::ALLREDUCE);
+  const auto shuffled = slowest_ratio(random, "fattree:8", Collective::ALLREDUCE);
+  bool slower = false;
+  for (const auto& [a, t] : linear) slower = slower || (shuffled.contains(a) && shuffled.at(a) > t);
+  EXPECT_TRUE(slower) << "some all-reduce takes longer when ranks sit at random";
+  NetworkModel valiant;
+  valiant.options.routing = topology::Routing::VALIANT;
+  const auto minimal = slowest_ratio({}, "dragonfly:4:3:2", Collective::ALLTOALL);
+  const auto through = slowest_ratio(valiant, "dragonfly:4:3:2", Collective::ALLTOALL);
+  ASSERT_FALSE(minimal.empty());
+  bool changed = false;
+  for (const auto& [a, t] : minimal) changed = changed || (through.contains(a) && through.at(a) != t);
+  EXPECT_TRUE(changed) << "Valiant routing changes the figure";
+}
+
+TEST(WhatIfNetwork, AnAllToAllAcrossOneLinkTakesWhatTheLinkMustCarryAndTheBoundSaysSo) {
+  topology::Platform p("dumbbell", /*directed=*/false);
+  for (int side = 0; side < 2; ++side) {
+    for (int i = 0; i < 4; ++i) p.add_node({fmt::format("h{}_{}", side, i), topology::Role::PROCESSOR});
+  }
+  const auto s0 = p.add_node({"s0", topology::Role::ROUTER});
+  const auto s1 = p.add_node({"s1", topology::Role::ROUTER});
+  p.add_link(s0, s1);
+  for (topology::Platform::vertex_descriptor h = 0; h < 8; ++h) p.add_link(h, h < 4 ? s0 : s1);
+  const auto built = std::make_shared<const topology::PlatformTopology>(std::move(p));
+  const Rational alpha(1, 1000000);
+  const Rational beta(1000000000);
+  const Rational m(1024);
+  WhatIfStudy study;
+  study.collective(Collective::ALLTOALL).topologies({StudyTopology("dumbbell", built)}).latency(alpha).bandwidth(beta)
+      .message_size(m).link_report(true).run();
+  expect_sound(study);
+  // 4 × 4 packets of m each way over s0->s1 and s1->s0, one at a time.
+  const Rational across = alpha + Rational(16) * m / beta;
+  bool ran = false;
+  for (const auto& r : study.rows()) {
+    if (!r.applicable) continue;
+    ran = true;
+    EXPECT_TRUE(r.verified) << where(r) << ": " << r.reason;
+    EXPECT_EQ(r.bound_cut, across) << where(r);
+    EXPECT_GE(r.lower_bound_time, across) << where(r);
+    EXPECT_GE(r.makespan, across) << where(r);
+    const auto link = std::find_if(r.link_loads.begin(), r.link_loads.end(), [](const LinkLoad& l) { return l.link == "s0->s1"; });
+    ASSERT_NE(link, r.link_loads.end()) << where(r);
+    // At least the 16 packets that must cross; exactly those when every packet goes straight to
+    // its destination, more when an algorithm relays packets through other hosts (Bruck).
+    EXPECT_GE(link->packets, Rational(16)) << where(r);
+    if (r.algorithm != Algorithm::ONE_PACKET) continue;
+    EXPECT_EQ(link->packets, Rational(16)) << where(r);
+    EXPECT_THAT(r.link_loads.front().link, ::testing::AnyOf("s0->s1", "s1->s0")) << "the bridge is the busiest";
+  }
+  EXPECT_TRUE(ran);
+}
+
+TEST(WhatIfNetwork, DragonflyRoutesMinimalAndValiantAreVerified) {
+  for (const auto routing : {topology::Routing::MINIMAL, topology::Routing::VALIANT}) {
+    NetworkModel model;
+    model.options.routing = routing;
+    for (const Collective c : {Collective::ALLREDUCE, Collective::ALLGATHER, Collective::BROADCAST}) {
+      WhatIfStudy study;
+      study.collective(c).topologies({"dragonfly:4:3:2"}).network(model).run();
+      expect_sound(study);
+      for (const auto& r : study.rows()) {
+        if (r.applicable) EXPECT_TRUE(r.verified) << where(r) << " " << topology::to_string(routing) << ": " << r.reason;
+      }
+    }
+  }
+}
+
+TEST(WhatIfNetwork, TheRelayModelWithSingleRoutersGivesTheNumbersOfBefore) {
+  // Switches as single-port relays, store-and-forward: the routed binomial tree's 64 steps on
+  // fattree:8 and 50 on dragonfly:4:3:2, as the what-if study measured before crossbars.
+  NetworkModel model = relays();
+  model.switch_ports = 1;
+  WhatIfStudy study;
+  study.topologies({"fattree:8", "dragonfly:4:3:2"}).network(model).run();
+  ASSERT_EQ(study.rows().size(), 2U);
+  EXPECT_EQ(study.rows()[0].steps, 64U);
+  EXPECT_EQ(study.rows()[1].steps, 50U);
+  model.switch_ports = 2;
+  study.network(model);
+  EXPECT_ERROR(UsageError, study.run(), "switch_ports", "2", "ports");
+  NetworkModel crossbar_ports;
+  crossbar_ports.switch_ports = 1;
+  study.network(crossbar_ports);
+  EXPECT_ERROR(UsageError, study.run(), "store-and-forward");
+  WhatIfStudy faults;
+  faults.topologies({"fattree:4"}).failed_links("h3_1_1-e3_1").run();
+  ASSERT_FALSE(faults.rows().empty());
+  for (const auto& r : faults.rows()) {
+    EXPECT_FALSE(r.applicable) << where(r);
+    EXPECT_THAT(r.reason, HasSubstr("relay model")) << where(r);
+  }
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 /// Topology.from_networkx) — and the `topo` capabilities: properties with their self-check, the
 /// paper's Table 1 beside the measured networks, export to DOT, GraphML or SimGrid.
 
+#include <starnet/topology/bisection.hpp>
 #include <starnet/topology/files.hpp>
 #include <starnet/topology/platform.hpp>
 #include <starnet/topology/properties.hpp>
@@ -63,6 +64,9 @@ void refuse_routers(const TopologyRef& t, std::string_view what);
 /// `topo info`: the properties and their self-check (every ordered pair counted once).
 struct TopologyInfo {
   topology::TopologyProperties properties;
+  /// The bisection width in links, exact or an upper bound, where the family has one
+  /// (topology/bisection.hpp); none for other topologies.
+  std::optional<topology::Bisection> bisection;
   /// Σ h[d] + unreachable = V² and h[0] = V.
   bool verified = false;
   /// The document of `starnet topo info --json`.

@@ -4,6 +4,7 @@
 /// and faults, every run verified on the emulator and set beside its lower bound; a user's schedule
 /// file (starnet JSON or MSCCL XML) and the proven optimum as more rows (docs/whatif.md).
 
+#include <starnet/algorithms/collectives/network_model.hpp>
 #include <starnet/algorithms/collectives/whatif_row.hpp>
 #include <starnet/algorithms/generic/cost_kind.hpp>
 #include <starnet/api/settings.hpp>
@@ -19,6 +20,11 @@
 namespace starnet::api {
 
 using algorithms::collectives::WhatIfRow;
+/// The network model of platforms with routers (topology/network.hpp), for both faces.
+using algorithms::collectives::NetworkModel;
+using topology::parse_forwarding;
+using topology::parse_placement;
+using topology::parse_routing;
 
 /// Topologies up to this size get the proven optimum beside them (`optimal`).
 inline constexpr topology::NodeId MAX_WHATIF_OPTIMAL_NODES = 64;
@@ -41,6 +47,12 @@ struct WhatIfRequest {
   std::vector<double> fail_rates;
   std::uint64_t seed = 1;
   std::string root = std::string(DEFAULT_ROOT);
+  /// How platforms with routers carry messages: crossbar switches, cut-through, minimal routes,
+  /// linear placement unless told (docs/whatif.md, "The network model").
+  algorithms::collectives::NetworkModel network;
+  /// Every directed link's load in the rows run on a network of switches (the result's link
+  /// report), not only the busiest's.
+  bool link_report = false;
   Op op = Op::SUM;
   ValuesKind values = ValuesKind::INDEX;
   /// A schedule file as one more row on every topology it fits.
@@ -68,6 +80,13 @@ struct WhatIfResult {
   [[nodiscard]] static nlohmann::json row_json(const WhatIfRow& row);
   /// The rows as CSV, exact rationals as their exact text.
   [[nodiscard]] std::string csv() const;
+  /// What each directed link carried, per row run on a network of switches (all links when the
+  /// request asked for the link report, the busiest otherwise): row (its index), topology,
+  /// algorithm, ports, duplex, link, messages, packets, units (packets × the message size), busy
+  /// (the time it was held).
+  [[nodiscard]] nlohmann::json link_report_json() const;
+  /// The same as CSV, exact rationals as their exact text.
+  [[nodiscard]] std::string link_report_csv() const;
 };
 
 /// @throws UsageError / TopologyError naming the setting or input at fault (see WhatIfStudy::run).

@@ -16,11 +16,27 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace starnet::topology {
 
 using NodeId = std::uint64_t;
 using Port = std::uint32_t;
+/// A directed physical link of a network (network.hpp).
+using LinkId = std::uint32_t;
+
+/// The links that messages between a topology's nodes share when the topology is a view of a
+/// network of switches (network.hpp, HostNetwork): a message from one node to another holds every
+/// link of its route while it travels, and a link carries one message at a time.
+class Network {
+ public:
+  virtual ~Network() = default;
+  [[nodiscard]] virtual LinkId num_links() const = 0;
+  /// Appends to @p out the links, in order, that a message from @p from to @p to crosses.
+  virtual void route(NodeId from, NodeId to, std::vector<LinkId>& out) const = 0;
+  /// "a->b", the link's ends.
+  [[nodiscard]] virtual std::string link_label(LinkId link) const = 0;
+};
 
 class Topology {
  public:
@@ -52,6 +68,9 @@ class Topology {
   [[nodiscard]] virtual Rational link_latency(NodeId /*v*/, Port /*port*/) const { return 0; }
   /// Unit tasks per time unit computed by @p v (1 unless the platform says otherwise).
   [[nodiscard]] virtual Rational speed(NodeId v) const = 0;
+  /// The links this topology's messages share, when it is a view of a network of switches (whose
+  /// ports are routes, not links); null for a topology whose ports are its links.
+  [[nodiscard]] virtual const Network* network() const { return nullptr; }
 };
 
 }  // namespace starnet::topology

@@ -71,6 +71,11 @@ struct Shape {
 /// known by its structure alone, whatever its name spells. O(V + E), O(V²) to recognise a K_N.
 [[nodiscard]] Shape shape_of(const topology::Topology& topology, std::string_view spec, bool from_spec = true);
 
+/// The rings the ring algorithms follow on @p shape: one ring through every node in id order on a
+/// complete graph (the hosts of a network of switches too), the dimensions' rings of ring:N and
+/// torus:AxBx… (generic::spec_rings). @throws ScheduleError on other shapes.
+[[nodiscard]] std::vector<std::vector<std::vector<topology::NodeId>>> shape_rings(const Shape& shape);
+
 /// Why @p a does not compute @p c on @p shape, or nothing when it does.
 [[nodiscard]] std::optional<std::string> why_not(Algorithm a, Collective c, const Shape& shape);
 /// The built-ins that compute @p c on @p shape, in catalogue order (bfs-tree last: it applies everywhere).

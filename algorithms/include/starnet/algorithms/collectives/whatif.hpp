@@ -41,8 +41,14 @@
 /// (O(transfers + items)); per topology and scenario one diameter (bounds.hpp). Memory
 /// O(V + E + items).
 /// Routers (of tiers, fattree, dragonfly, files) take no part: the collective is among the
-/// processors, a router forwards each message it receives once, unchanged (no ⊕, no copy), and a
-/// rooted collective refuses a router root. The word collectives run as routed trees
+/// processors. By default (NetworkModel, CUT_THROUGH) switches are crossbars and the processors a
+/// complete graph of routes (topology::HostNetwork): every algorithm of complete graphs runs, each
+/// message routed over links that carry one message at a time, in arbitrated runs (timed with link
+/// costs, so that a message that waits for a link costs its time; unit steps otherwise), and a row
+/// is verified when every node's result is right, whatever the waits added to its steps. Faults
+/// and the optimum are refused there. In the relay model (STORE_AND_FORWARD) a router forwards
+/// each message it receives once, unchanged (no ⊕, no copy), and a rooted collective refuses a
+/// router root. The word collectives run as routed trees
 /// (generic/routed_tree.hpp: every router hop a transfer, the schedule's relays checked to forward
 /// only, every processor's final word checked, the routers' not); the bounds count the processors
 /// and their distances (bounds.hpp, "With relays"); the blocked collectives run as the routed
@@ -65,6 +71,7 @@
 #include <starnet/algorithms/generic/subnetwork.hpp>
 #include <starnet/algorithms/star/allreduce.hpp>
 #include <starnet/emulator/config.hpp>
+#include <starnet/algorithms/collectives/network_model.hpp>
 #include <starnet/emulator/engine.hpp>
 
 #include <concepts>
@@ -186,6 +193,17 @@ class WhatIfStudy {
     root_ = std::move(root);
     return *this;
   }
+  /// How platforms with routers carry messages (default: crossbars, cut-through, minimal routes).
+  WhatIfStudy& network(NetworkModel model) {
+    network_ = std::move(model);
+    return *this;
+  }
+  /// Every link's load in each row run on a network of switches (WhatIfRow::link_loads), not
+  /// only the busiest's.
+  WhatIfStudy& link_report(bool all_links) {
+    link_report_ = all_links;
+    return *this;
+  }
   WhatIfStudy& op(Op op) {
     op_ = op;
     return *this;
@@ -238,6 +256,8 @@ class WhatIfStudy {
   std::vector<double> rates_;
   std::uint64_t seed_ = 1;
   std::string root_ = "0";
+  NetworkModel network_;
+  bool link_report_ = false;
   Op op_ = Op::SUM;
   star::Values values_;
   std::vector<std::pair<Algorithm, ExtraAlgorithm>> extras_;

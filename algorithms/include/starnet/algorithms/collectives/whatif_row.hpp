@@ -18,6 +18,14 @@
 
 namespace starnet::algorithms::collectives {
 
+/// What one directed link of a network of switches carried in a row's run (link_loads.hpp).
+struct LinkLoad {
+  std::string link;  ///< "a->b"
+  std::uint64_t messages = 0;
+  Rational packets;  ///< in packets of the message size (a split vector's block is a fraction)
+  Rational busy;     ///< time it was held: Σ over its messages of α + packets·u (unit time: steps)
+};
+
 struct WhatIfRow {
   std::string topology;  ///< the spec, or the name of a topology built in memory
   Algorithm algorithm = Algorithm::BFS_TREE;
@@ -54,12 +62,18 @@ struct WhatIfRow {
   Rational bound_counting;        ///< the counting term, in the row's units (steps or time)
   Rational bound_distance;        ///< the distance term, likewise
   Rational bound_volume;          ///< packets the busiest node must send (a lower bound on volume)
+  /// Timed runs on a network of switches: α + u·(packets across its narrowest bridge), 0 without one.
+  Rational bound_cut;
   std::optional<std::uint64_t> bound_status;  ///< all-to-all: the mean status s (the one-packet model's steps)
   /// The measurement meets its bound: makespan = lower_bound_time (the bound ratio is taken from).
   bool bound_reached = false;
   std::optional<double> ratio;    ///< makespan / lower_bound_time; none when the bound is 0 < makespan
   bool verified = false;
   double wall_seconds = 0;
+  /// On a network of switches (the collective among the hosts): what its directed links carried,
+  /// the busiest first — every link that carried something when the study asks for the link
+  /// report, the busiest alone otherwise; empty elsewhere.
+  std::vector<LinkLoad> link_loads;
 };
 
 /// Called after each emulated row with the row (complete, about to be stored), its run (with its

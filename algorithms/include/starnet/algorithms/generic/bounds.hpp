@@ -36,6 +36,16 @@
 /// fills the last processors a router, which need not end full, may be the one sending — so it is
 /// dropped.
 ///
+/// Cut bound (networks of switches, topology/network.hpp): a directed link carries one message at
+/// a time, each holding it for at least its packets' transfer time. A link whose loss splits the
+/// processors into sides A and B (a bridge) carries every packet that must go from A to B: all-to-all
+/// |A|·|B| (one packet per pair, none combines with another), all-gather |A| (A's blocks, each needed
+/// in B, a copy carrying one block), reduce-scatter |B| (B's blocks each need A's contributions,
+/// which combine into one packet a block), all-reduce 1 (the whole vector, combined, in pieces
+/// that add up to one packet), broadcast and scatter from a root in A: 1 and |B|, reduce and gather
+/// to a root in B: 1 and |A|. So T ≥ α + u·(the most of those over both directions and every
+/// bridge), and a step-synchronous run's Σ of largest messages is at least that many packets.
+///
 /// Complexity: eccentricity O(V + E) (hops) or O(E log V) rational operations (weighted);
 /// diameter: one eccentricity for a vertex-transitive topology, all pairs when the work fits
 /// MAX_DIAMETER_WORK, else a lower estimate from a few sweeps (reported as inexact).
@@ -76,6 +86,20 @@ inline constexpr std::uint64_t MAX_DIAMETER_WORK = std::uint64_t{1} << 28;
 /// node, or empty for none): hops, or Σ link_cost when @p weighted.
 [[nodiscard]] Rational eccentricity(const topology::Topology& topology, NodeId v, bool weighted,
                                     const std::vector<bool>& relays = {});
+
+/// A link whose loss splits the processors of a platform: the processors on each side, and whether
+/// the root is on side A.
+struct BridgeCut {
+  std::uint64_t side_a = 0;
+  std::uint64_t side_b = 0;
+  bool root_in_a = true;
+};
+/// The links of @p topology (undirected: every arc paired with its reverse) whose loss leaves
+/// processors (nodes not flagged in @p routers) on both sides; @p root a processor. O(V + E).
+[[nodiscard]] std::vector<BridgeCut> bridge_cuts(const topology::Topology& topology, const std::vector<bool>& routers,
+                                                 NodeId root);
+/// The packets collective @p c must move across @p cut in its busier direction (file comment).
+[[nodiscard]] Rational cut_packets(Collective c, const BridgeCut& cut);
 
 struct Diameter {
   Rational value;

@@ -119,6 +119,9 @@ class Subnetwork final : public Topology {
     return cost_.empty() ? Rational(1) : cost_[offsets_[v] + port];
   }
   [[nodiscard]] Rational speed(NodeId v) const override { return base_.speed(original_[v]); }
+  /// The base's network when nothing failed (the same ids); none otherwise: a network's routes do
+  /// not avoid failed parts.
+  [[nodiscard]] const topology::Network* network() const override { return whole_ ? base_.network() : nullptr; }
 
   [[nodiscard]] const Topology& base() const { return base_; }
   /// The root, renumbered (its original id is original(root())).
@@ -151,6 +154,7 @@ class Subnetwork final : public Topology {
   NodeId root_ = 0;
   NodeId alive_ = 0;
   std::optional<std::pair<NodeId, NodeId>> asymmetric_arc_;
+  bool whole_ = false;
 };
 
 }  // namespace starnet::algorithms::generic
