@@ -99,9 +99,9 @@ const SettingTable<EmulateRequest>& emulate_settings() {
        into(&R::max_steps)},
       {{"engine", T::CHOICE, "local", "local, or zmq (on «workers» threads; the same result)",
         {.choices = {"local", "zmq"}}},
-       by<std::string>([](R& r, const std::string& e) { r.engine.kind = parse_engine(e); })},
+       by<R, std::string>([](R& r, const std::string& e) { r.engine.kind = parse_engine(e); })},
       {{"workers", T::WHOLE, std::nullopt, "Worker threads of the zmq engine (none: 2)", {.min = 1, .max = MAX_WORKERS}},
-       by<std::optional<long>>([](R& r, std::optional<long> w) { r.engine.workers = w; })},
+       by<R, std::optional<long>>([](R& r, std::optional<long> w) { r.engine.workers = w; })},
   });
   // clang-format on
   return table;

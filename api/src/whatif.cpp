@@ -194,10 +194,10 @@ const SettingTable<WhatIfRequest>& whatif_settings() {
        into(&R::topologies)},
       {{"ports", T::WHOLE, "1", "Comma-separated numbers of ports k ≥ 1 (k-port model)",
         {.list = true, .min = 1, .max = MAX_PORTS}},
-       by<std::vector<long>>(set_ports)},
+       by<R, std::vector<long>>(set_ports)},
       {{"duplex", T::CHOICE, "full", "full, half or full,half: may a port send and receive at once",
         {.list = true, .choices = {"full", "half"}}},
-       by<std::vector<std::string>>(set_duplex)},
+       by<R, std::vector<std::string>>(set_duplex)},
       {{"costs", T::CHOICE, "unit",
         "Link costs: unit; topology (the platform's own, e.g. from a file or tiers); random (k/4, k in 2..8, seeded by "
         "«seed»). Heterogeneous costs run in timed mode with exact makespans", {.choices = {"unit", "topology", "random"}}},

@@ -413,13 +413,15 @@ void add_topologies(const api::SettingInfo& row, const py::handle& value, std::v
 }
 
 /// The items of a list keyword: a str is one (comma-separated) text; any other iterable its items.
-std::vector<py::handle> items_of(const api::SettingInfo& row, const py::handle& value) {
+std::vector<py::object> items_of(const api::SettingInfo& row, const py::handle& value) {
   if (!row.limits.list || py::isinstance<py::str>(value) || !py::isinstance<py::iterable>(value) ||
       py::hasattr(value, "__fspath__")) {
-    return {value};
+    return {py::reinterpret_borrow<py::object>(value)};
   }
-  std::vector<py::handle> items;
-  for (const py::handle item : value) items.push_back(item);
+  std::vector<py::object> items;
+  for (const py::handle item : py::reinterpret_borrow<py::iterable>(value)) {
+    items.push_back(py::reinterpret_borrow<py::object>(item));
+  }
   return items;
 }
 

@@ -169,7 +169,7 @@ whatif = settings_call("whatif", _core.whatif_settings(), _whatif, after=[("prog
     Runs ``collective`` on each topology under each port model and fault scenario with every algorithm
     that applies, every node verified on the emulator, beside a lower bound.
 
-    The keywords are the command line's options (``fail_random`` is ``--fail-random``), read and
+    The keywords are the command line's options (``message_size`` is ``--message-size``), read and
     checked by the library for both; a list is a list or a comma-separated string, a topology a
     spec or a :class:`Topology`, an exact number an int, a Fraction or a decimal string such as
     ``"1e-6"``:

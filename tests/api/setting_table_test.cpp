@@ -45,7 +45,7 @@ const SettingTable<Widgets>& widget_settings() {
       {{"ratio", T::EXACT, "1", "A ratio > 0", {.min = 0, .strictly = true}}, into(&R::ratio)},
       {{"topologies", T::TOPOLOGY, std::nullopt, "Where", {.list = true}}, into(&R::topologies)},
       {{"doubled", T::WHOLE, "0", "Twice this", {.max = 100}},
-       by<std::uint64_t>([](R& r, std::uint64_t x) { r.doubled = static_cast<int>(2 * x); })},
+       by<R, std::uint64_t>([](R& r, std::uint64_t x) { r.doubled = static_cast<int>(2 * x); })},
   }, [](const R& r, const GivenSettings& given) {
     given.applies_only("ratio", r.mode == "slow", "«mode» slow");
   });

@@ -8,11 +8,11 @@
 /// option strings, Python its objects converted by the row's type into the same text.
 /// SettingTable::parse() then reads and checks every value once, and last the request's rules
 /// across settings; errors are UsageErrors about the setting (core/error.hpp), which each face
-/// names its own way (`--fail-random 2: …`, `fail_random=2: …`).
+/// names its own way (`--max-steps x: …`, `max_steps=x: …`).
 ///
 /// Adding a setting is one row:
 /// @code
-///   {{"seed", SettingType::WHOLE, "1", "Seed of «fail_random»"}, into(&WhatIfRequest::seed)},
+///   {{"max_steps", SettingType::WHOLE, std::nullopt, "Most steps"}, into(&EmulateRequest::max_steps)},
 /// @endcode
 
 #include <starnet/api/settings.hpp>
@@ -211,8 +211,8 @@ SettingReader<R> into(M R::*member) {
 }
 
 /// The reader that hands @p store the value read as @p V (T, std::optional<T> or std::vector<T>),
-/// for a setting that sets more than one member.
-template <class V, class R, class Store>
+/// for a setting that sets more than one member or a member of a member: by<R, V>(store).
+template <class R, class V, class Store>
 SettingReader<R> by(Store store) {
   struct Holder {
     V value{};
