@@ -102,9 +102,7 @@ def _emulate(given, program, check=None, progress=False):
     return result
 
 
-emulate = settings_call("emulate", _core.emulate_settings(), _emulate, before=["program"],
-                        after=[("check", None), ("progress", False)], doc="""Runs ``program`` (a subclass
-    of :class:`NodeProgram`) on every node of ``topology``.
+_EMULATE_DOC = """Runs ``program`` (a subclass of :class:`NodeProgram`) on every node of ``topology``.
 
     The keywords are read and checked by the library (api/emulate.hpp); a topology is a spec, a
     file or a :class:`Topology` (``Topology.from_networkx(G)`` too), an exact number an int, a
@@ -118,4 +116,6 @@ emulate = settings_call("emulate", _core.emulate_settings(), _emulate, before=["
     A port-model violation, a deadlock or a run past ``max_steps`` is a result with ``verified``
     False and ``problem`` naming step, node and link. An exception raised in ``react`` propagates
     as itself, with a note naming the node and step. Returns an :class:`EmulateResult`.
-    """)
+    """
+emulate = settings_call("emulate", _core.emulate_settings(), _emulate, before=["program"],
+                        after=[("check", None), ("progress", False)], doc=_EMULATE_DOC)

@@ -164,10 +164,10 @@ def _whatif(given, progress=False):
     return frame
 
 
-whatif = settings_call("whatif", _core.whatif_settings(), _whatif, after=[("progress", False)], doc="""What if the
-    machine were another topology, had more ports, other link costs, failed links? (``starnet whatif``).
-    Runs ``collective`` on each topology under each port model and fault scenario with every algorithm
-    that applies, every node verified on the emulator, beside a lower bound.
+_WHATIF_DOC = """What if the machine were another topology, had more ports, other link costs, failed links?
+    (``starnet whatif``). Runs ``collective`` on each topology under each port model and fault
+    scenario with every algorithm that applies, every node verified on the emulator, beside a lower
+    bound.
 
     The keywords are the command line's options (``message_size`` is ``--message-size``), read and
     checked by the library for both; a list is a list or a comma-separated string, a topology a
@@ -181,7 +181,8 @@ whatif = settings_call("whatif", _core.whatif_settings(), _whatif, after=[("prog
     exact value a numeric column that plots, ``makespan``, and its Fraction twin,
     ``makespan_exact``); ``attrs["verified"]``, ``attrs["document"]``, and ``attrs["figure"]``,
     the bars of the command line's ``--plot`` as a DataFrame.
-    """)
+    """
+whatif = settings_call("whatif", _core.whatif_settings(), _whatif, after=[("progress", False)], doc=_WHATIF_DOC)
 
 
 def montecarlo(algorithms=None, n=None, dist=None, cv=None, mu_d=None, mu_c=None, runs=None, seed=None, threads=None,

@@ -55,10 +55,10 @@ TEST(SettingOptions, DeclaresEveryRowAsAnOptionAndTheApiChecksItsValue) {
   SettingOptions options;
   options.add_to(app, gadget_settings().rows());
   const std::string help = app.help();
-  EXPECT_THAT(help, HasSubstr("--max-gadgets UINT:INT in 0..9 [4]"));
+  EXPECT_THAT(help, HasSubstr("--max-gadgets UINT:INT in 0..9=4"));
   EXPECT_THAT(help, HasSubstr("Most gadgets, each of --shape"));
-  EXPECT_THAT(help, HasSubstr("--shape TEXT:{round,square} [round]"));
-  app.parse(std::vector<std::string>{"square", "--shape", "--max-gadgets", "7"});  // CLI11 reads them in reverse
+  EXPECT_THAT(help, HasSubstr("--shape TEXT:{round,square}=round"));
+  app.parse("--max-gadgets 7 --shape square", /*program_name_included=*/false);
   const auto given = options.given();
   ASSERT_EQ(given.size(), 2U);
   const Gadgets g = gadget_settings().parse(given);
@@ -70,7 +70,7 @@ TEST(SettingOptions, DeclaresEveryRowAsAnOptionAndTheApiChecksItsValue) {
   CLI::App bad("gadgets");
   SettingOptions refused;
   refused.add_to(bad, gadget_settings().rows());
-  bad.parse(std::vector<std::string>{"10", "--max-gadgets"});
+  bad.parse("--max-gadgets 10", /*program_name_included=*/false);
   try {
     (void)gadget_settings().parse(refused.given());
     FAIL() << "--max-gadgets 10 read";
