@@ -218,7 +218,7 @@ const SettingTable<WhatIfRequest>& whatif_settings() {
       {{"fail_links", T::TEXT, std::nullopt,
         "Failed links u-v, comma-separated; nodes by name or index, e.g. 3-17 or (0,1)-(0,2)", {.list = true}},
        into(&R::fail_links)},
-      {{"fail_nodes", T::TEXT, std::nullopt, "Failed nodes, comma-separated, by name or index", {.list = true}},
+      {{"fail_nodes", T::NODE, std::nullopt, "Failed nodes, comma-separated, by name or index", {.list = true}},
        into(&R::fail_nodes)},
       {{"fail_random", T::REAL, std::nullopt,
         "Comma-separated probabilities P: one fault scenario each, where every link fails independently with "
