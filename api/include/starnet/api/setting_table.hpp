@@ -169,8 +169,7 @@ struct Field<std::vector<T, A>> {
 /// @p value's items: the topologies a face gave, or the text split at commas (@p split) or whole
 /// (a member that holds a list as its text).
 template <class Item>
-std::vector<Item> items_of(const SettingInfo& row, const SettingValue& value,
-                           const std::function<Item(std::string_view)>& parse, bool split);
+std::vector<Item> items_of(const SettingValue& value, const std::function<Item(std::string_view)>& parse, bool split);
 }  // namespace detail
 
 /// The reader that sets @p member (T, std::optional<T> or std::vector<T>; a vector takes every
@@ -191,15 +190,15 @@ SettingReader<R> into(M R::*member, Parse parse) {
     };
     auto& field = request.*member;
     if constexpr (detail::Field<M>::LIST) {
-      field = detail::items_of<Item>(row, value, item, /*split=*/true);
-    } else if constexpr (!std::is_same_v<M, Item>) {
-      if (value.text.empty() && value.topologies.empty()) {
-        field.reset();
-      } else {
-        field = detail::items_of<Item>(row, value, item, /*split=*/false).at(0);
-      }
+      field = detail::items_of<Item>(value, item, /*split=*/true);
     } else {
-      field = detail::items_of<Item>(row, value, item, /*split=*/false).at(0);
+      if constexpr (!std::is_same_v<M, Item>) {
+        if (value.text.empty() && value.topologies.empty()) {
+          field.reset();
+          return;
+        }
+      }
+      field = detail::items_of<Item>(value, item, /*split=*/false).at(0);
     }
   };
 }
@@ -224,8 +223,9 @@ SettingReader<R> by(Store store) {
   };
 }
 
-/// The names of a table's rows that are near @p word (a misspelt keyword): at most
-/// MAX_SUGGESTION_EDITS edits, and one per LETTERS_PER_EDIT letters of the longer word.
+/// A misspelt name is answered with the nearest name at most MAX_SUGGESTION_EDITS edits away, with
+/// at most one edit per LETTERS_PER_EDIT letters of the longer of the two (so that a short name is
+/// not offered for any short word).
 inline constexpr std::size_t MAX_SUGGESTION_EDITS = 2;
 inline constexpr std::size_t LETTERS_PER_EDIT = 3;
 /// The Damerau–Levenshtein distance in its optimal-string-alignment form: insertions, deletions,
@@ -307,8 +307,7 @@ void SettingTable<R>::check_needs(const GivenSettings& given) const {
 
 namespace detail {
 template <class Item>
-std::vector<Item> items_of(const SettingInfo& /*row*/, const SettingValue& value,
-                           const std::function<Item(std::string_view)>& parse, bool split) {
+std::vector<Item> items_of(const SettingValue& value, const std::function<Item(std::string_view)>& parse, bool split) {
   std::vector<Item> out;
   if constexpr (std::is_same_v<Item, TopologyRef>) {
     if (!value.topologies.empty()) return value.topologies;
