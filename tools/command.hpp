@@ -9,11 +9,13 @@
 
 #include <starnet/api/core.hpp>
 #include <starnet/api/markup.hpp>
+#include <starnet/api/setting_table.hpp>
 
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -78,6 +80,26 @@ CLI::Option* add_gantt_option(CLI::App& cmd, std::string& path, std::string_view
 void add_op_option(CLI::App& cmd, std::string& op, std::string_view what = "Operator");
 /// `--values`: what the nodes or chunks start with (api::VALUES_NAMES), @p what saying how.
 void add_values_option(CLI::App& cmd, std::string& values, std::string_view what);
+
+/// A request's settings as options of a subcommand, declared from its table (api/setting_table.hpp):
+/// `--` and the kebab case of each name, its help (other settings named as flags), its default
+/// shown, its type and range in the option column. The values stay text; the api reads and checks
+/// them (SettingTable::parse), so that both faces refuse a value with one message.
+class SettingOptions {
+ public:
+  /// Declares every row of @p rows on @p cmd, in their order.
+  void add_to(CLI::App& cmd, const std::vector<api::SettingInfo>& rows);
+  /// The options given on the command line, as the api's table reads them.
+  [[nodiscard]] api::SettingValues given() const;
+  /// The text of setting @p name: as given, else its default ("" for none).
+  [[nodiscard]] const std::string& text(const std::string& name) const { return texts_.at(name); }
+
+ private:
+  std::vector<api::SettingInfo> rows_;
+  std::map<std::string, std::string> texts_;
+  std::map<std::string, bool> flags_;
+  std::map<std::string, const CLI::Option*> options_;
+};
 
 /// Refuses @p option of @p cmd when it was given but does not apply (@p applies false): a run
 /// that ignored it would print results the user did not ask for. @p when says when it applies.

@@ -84,6 +84,41 @@ CLI::Validator finite_number(double lo) {
           fmt::format("NUMBER>={}", lo)};  // ASCII: CLI11 pads the option column by bytes
 }
 
+void SettingOptions::add_to(CLI::App& cmd, const std::vector<api::SettingInfo>& rows) {
+  rows_ = rows;
+  for (const auto& row : rows_) {
+    const std::string flag = flag_of(row.name);
+    const std::string help = api::name_settings(row.help, flag_of);
+    if (row.type == api::SettingType::FLAG) {
+      bool& on = flags_[row.name];
+      on = row.fallback == "true";
+      options_[row.name] = cmd.add_flag(flag, on, help);
+      texts_[row.name] = on ? "true" : "false";
+      continue;
+    }
+    std::string& text = texts_[row.name];
+    text = row.fallback.value_or("");
+    const bool whole = row.type == api::SettingType::WHOLE && !row.limits.list;
+    const bool real = row.type == api::SettingType::REAL && !row.limits.list;
+    auto* option = cmd.add_option(flag, text, help)->type_name(whole ? "UINT" : real ? "FLOAT" : "TEXT");
+    // The range is shown, not checked here: the api checks every value (SettingTable::parse).
+    if (const auto range = row.range_text(); !range.empty()) option->check(CLI::Validator(range));
+    options_[row.name] = option;
+  }
+}
+
+api::SettingValues SettingOptions::given() const {
+  api::SettingValues values;
+  for (const auto& row : rows_) {
+    const CLI::Option* option = options_.at(row.name);
+    if (option->count() == 0) continue;
+    const std::string text = row.type == api::SettingType::FLAG ? (flags_.at(row.name) ? "true" : "false")
+                                                                : texts_.at(row.name);
+    values.emplace_back(row.name, api::SettingValue{text, {}});
+  }
+  return values;
+}
+
 void applies_only(const CLI::App& cmd, const std::string& option, bool applies, std::string_view when) {
   const CLI::Option* o = cmd.get_option_no_throw(option);
   if (applies || o == nullptr || o->count() == 0) return;

@@ -9,10 +9,6 @@
 namespace starnet::tools {
 namespace {
 
-std::string_view without_dashes(std::string_view name) {
-  return name.substr(std::min(name.find_first_not_of('-'), name.size()));
-}
-
 /// Whether CLI11 reads @p arg as an option: a dash and a letter (`-1` and `-` are values).
 bool looks_like_option(std::string_view arg) {
   return arg.size() > 1 && arg[0] == '-' && !(arg[1] >= '0' && arg[1] <= '9') && arg[1] != '.';
@@ -77,41 +73,6 @@ std::string hint(std::string_view word, const std::vector<std::string>& choices,
 }
 
 }  // namespace
-
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  const std::size_t n = a.size();
-  const std::size_t m = b.size();
-  // d[i][j]: the distance between the first i characters of a and the first j of b.
-  std::vector<std::size_t> d((n + 1) * (m + 1));
-  const auto at = [&](std::size_t i, std::size_t j) -> std::size_t& { return d[i * (m + 1) + j]; };
-  for (std::size_t i = 0; i <= n; ++i) at(i, 0) = i;
-  for (std::size_t j = 0; j <= m; ++j) at(0, j) = j;
-  for (std::size_t i = 1; i <= n; ++i) {
-    for (std::size_t j = 1; j <= m; ++j) {
-      const std::size_t substitution = a[i - 1] == b[j - 1] ? 0 : 1;
-      at(i, j) = std::min({at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + substitution});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
-        at(i, j) = std::min(at(i, j), at(i - 2, j - 2) + 1);
-      }
-    }
-  }
-  return at(n, m);
-}
-
-std::optional<std::string> nearest(std::string_view word, const std::vector<std::string>& choices) {
-  const std::string_view bare = without_dashes(word);
-  std::optional<std::string> best;
-  std::size_t best_distance = MAX_SUGGESTION_EDITS + 1;
-  for (const auto& choice : choices) {
-    const std::string_view name = without_dashes(choice);
-    const std::size_t d = edit_distance(bare, name);
-    if (d < best_distance && d * LETTERS_PER_EDIT <= std::max(bare.size(), name.size())) {
-      best = choice;
-      best_distance = d;
-    }
-  }
-  return best;
-}
 
 std::optional<std::string> unexpected_word_message(const CLI::App& app, const std::vector<std::string>& args) {
   std::map<std::string, std::size_t> left_over;

@@ -2,6 +2,8 @@
 // What `starnet` says about a word of its command line that it does not know (CLI11's
 // ExtrasError): the subcommand or option nearest to it, or the choices (docs/limits.md).
 
+#include <starnet/api/setting_table.hpp>
+
 #include <CLI/CLI.hpp>
 
 #include <cstddef>
@@ -12,20 +14,12 @@
 
 namespace starnet::tools {
 
-/// A name is suggested for a word at most this many edits away...
-inline constexpr std::size_t MAX_SUGGESTION_EDITS = 2;
-/// ...and with at most one edit per this many letters of the longer of the two (dashes left out),
-/// so that a short name is not offered for any short word (`-o` for `-x`).
-inline constexpr std::size_t LETTERS_PER_EDIT = 3;
-
-/// The Damerau–Levenshtein distance in its optimal-string-alignment form: insertions, deletions,
-/// substitutions and swaps of two neighbouring characters, each substring edited once.
-/// Complexity: O(|a|·|b|).
-[[nodiscard]] std::size_t edit_distance(std::string_view a, std::string_view b);
-
-/// The name of @p choices nearest to @p word within the limits above (the first of them on a tie),
-/// leading dashes left out of the comparison; nullopt when none is near enough.
-[[nodiscard]] std::optional<std::string> nearest(std::string_view word, const std::vector<std::string>& choices);
+/// The nearest name to a word, as the api suggests a keyword (api/setting_table.hpp): at most
+/// MAX_SUGGESTION_EDITS edits, one per LETTERS_PER_EDIT letters, leading dashes left out.
+using api::edit_distance;
+using api::LETTERS_PER_EDIT;
+using api::MAX_SUGGESTION_EDITS;
+using api::nearest;
 
 /// The message for a command line that CLI11 refused because of words it did not expect, about
 /// the first of them in @p args (the arguments after the program's name): an unknown subcommand

@@ -31,34 +31,16 @@ using algorithms::collectives::Algorithm;
 using algorithms::collectives::WhatIfRow;
 
 
+/// The study's settings (api::whatif_settings(), as text) and what only the command line does
+/// with its results.
 struct WhatIfOptions {
-  std::string collective = "allreduce";
-  std::string topologies;
-  std::string ports = "1";
-  std::string duplex = "full";
-  std::string costs = "unit";
-  std::string message_size = "1";
-  std::string latency;
-  std::string bandwidth;
-  std::uint64_t seed = 1;
-  std::string fail_links;
-  std::string fail_nodes;
-  std::string fail_random;
-  std::string root = std::string(api::DEFAULT_ROOT);
-  std::string forwarding = "cut-through";
-  std::optional<unsigned> switch_ports;
-  std::string routing = "minimal";
-  std::string placement = "linear";
-  std::string link_report;
-  std::string op = "sum";
-  std::string values = "index";
+  SettingOptions settings;
   bool json = false;
   std::string csv;
+  std::string link_report;
   std::string plot;
   TraceOutput trace;
-  std::string schedule;
-  bool optimal = false;
-  double optimal_seconds = api::DEFAULT_OPTIMAL_SECONDS;
+  [[nodiscard]] const std::string& operator[](const std::string& name) const { return settings.text(name); }
 };
 
 /// Where the plot goes, checked before anything runs: "svg" or "png".
@@ -89,7 +71,8 @@ std::vector<std::string> measured_cells(const WhatIfRow& r, bool times) {
   return cells;
 }
 
-std::string table_text(const std::vector<WhatIfRow>& rows, const WhatIfOptions& o, bool times) {
+std::string table_text(const std::vector<WhatIfRow>& rows, const api::WhatIfRequest& request, const WhatIfOptions& o,
+                       bool times) {
   using Cells = std::vector<std::string>;
   Cells header{"topology", "ports", "faults", "nodes", "links", "diam", "algorithm", "steps", "volume"};
   if (times) header.push_back("time");
@@ -129,7 +112,7 @@ std::string table_text(const std::vector<WhatIfRow>& rows, const WhatIfOptions& 
               : fmt::format("{}: {} of the {} nodes are hosts, among which the collective runs over routes (crossbar "
                             "switches, {} forwarding, {} routing, {} placement; diam: network steps); a link carries "
                             "one message at a time, a message waits for its route (arbitrated)",
-                            r.topology, r.processors, r.nodes, o.forwarding, o.routing, o.placement));
+                            r.topology, r.processors, r.nodes, o["forwarding"], o["routing"], o["placement"]));
     }
     const auto key = r.topology + "|" + r.faults;
     if (!r.connected && noted.insert(key).second) {
@@ -151,22 +134,24 @@ std::string table_text(const std::vector<WhatIfRow>& rows, const WhatIfOptions& 
   }
   std::set<std::size_t> right = {3, 4, 5};
   for (std::size_t i = 7; i + 1 < header.size(); ++i) right.insert(i);
+  const std::string& latency = o["latency"];
+  const std::string& bandwidth = o["bandwidth"];
   const std::string costs =
-      o.latency.empty() && o.bandwidth.empty()
-          ? o.costs
-          : fmt::format("α–β ({}{}{})", o.latency.empty() ? "" : "latency " + o.latency,
-                        o.latency.empty() || o.bandwidth.empty() ? "" : ", ",
-                        o.bandwidth.empty() ? "" : "bandwidth " + o.bandwidth);
-  const std::string values = o.values == "random" ? fmt::format("random (seed {})", o.seed) : "rank + 1";
+      latency.empty() && bandwidth.empty()
+          ? o["costs"]
+          : fmt::format("α–β ({}{}{})", latency.empty() ? "" : "latency " + latency,
+                        latency.empty() || bandwidth.empty() ? "" : ", ",
+                        bandwidth.empty() ? "" : "bandwidth " + bandwidth);
+  const std::string values = o["values"] == "random" ? fmt::format("random (seed {})", o["seed"]) : "rank + 1";
   // Only the reductions apply the operator; the others move the values whole.
-  const auto collective = api::parse_collective(o.collective);
-  const std::string data = algorithms::reduces(collective) ? fmt::format("{} of {} values", o.op, values)
+  const auto collective = request.collective;
+  const std::string data = algorithms::reduces(collective) ? fmt::format("{} of {} values", o["op"], values)
                            : collective == algorithms::Collective::BROADCAST
-                               ? fmt::format("root {}'s value of the {} values, no operator", o.root, values)
+                               ? fmt::format("root {}'s value of the {} values, no operator", o["root"], values)
                                : fmt::format("{} values moved whole, no operator", values);
-  std::string out = fmt::format("whatif: {} ({}), {} link costs{}{}; {}\n", o.collective, data, costs,
-                                o.costs == "random" ? fmt::format(" (seed {})", o.seed) : "",
-                                o.message_size == "1" ? "" : fmt::format(", messages of {} units", o.message_size),
+  std::string out = fmt::format("whatif: {} ({}), {} link costs{}{}; {}\n", o["collective"], data, costs,
+                                o["costs"] == "random" ? fmt::format(" (seed {})", o["seed"]) : "",
+                                o["message_size"] == "1" ? "" : fmt::format(", messages of {} units", o["message_size"]),
                                 plural(rows.size(), "row", "rows"));
   for (const auto& row : table) {
     std::string line;
@@ -251,7 +236,7 @@ void write_plot(const api::WhatIfResult& result, const WhatIfOptions& o, const s
       "set key outside top center horizontal noenhanced\n"
       "set bmargin 11\n"
       "set rmargin 14\n",
-      o.collective, figure.quantity, tics, x, gnuplot_quote(figure.axis),
+      o["collective"], figure.quantity, tics, x, gnuplot_quote(figure.axis),
       figure.log_scale ? fmt::format("set logscale y\nset yrange [{}:*]\n", foot) : "set yrange [0:*]\n");
   std::string plot = "plot ";
   std::vector<GnuplotData> data;
@@ -278,37 +263,14 @@ void write_plot(const api::WhatIfResult& result, const WhatIfOptions& o, const s
   draw_gnuplot(path,
                fmt::format("`starnet whatif --collective {} --topologies {} ...` (docs/whatif.md): the {} each\n"
                            "algorithm took, what the table ranks by; --csv writes the rows in full.",
-                           o.collective, o.topologies, figure.quantity),
+                           o["collective"], o["topologies"], figure.quantity),
                script + (figure.groups.empty() ? "plot 0 notitle\n" : plot), data);
 }
 
 int run(const WhatIfOptions& o) {
   if (!o.plot.empty()) (void)plot_format(o.plot);
-  api::WhatIfRequest request;
-  request.collective = api::parse_collective(o.collective);
-  const auto specs = api::split_list(o.topologies);
-  request.topologies.assign(specs.begin(), specs.end());
-  request.port_models = api::port_models(o.ports, o.duplex);
-  request.costs = algorithms::generic::parse_cost_kind(o.costs, "--costs");
-  request.message_size = api::parse_number(o.message_size, "message_size", 0, /*strictly=*/true);
-  if (!o.latency.empty()) request.latency = api::parse_number(o.latency, "latency", 0);
-  if (!o.bandwidth.empty()) request.bandwidth = api::parse_number(o.bandwidth, "bandwidth", 0, /*strictly=*/true);
-  request.fail_links = o.fail_links;
-  request.fail_nodes = o.fail_nodes;
-  request.fail_rates = api::fault_rates(o.fail_random);
-  request.seed = o.seed;
-  request.root = o.root;
-  request.network.forwarding = api::parse_forwarding(o.forwarding);
-  request.network.switch_ports = o.switch_ports;
-  request.network.options.routing = api::parse_routing(o.routing);
-  request.network.options.placement = api::parse_placement(o.placement);
-  request.network.options.seed = o.seed;
+  auto request = api::whatif_settings().parse(o.settings.given());
   request.link_report = !o.link_report.empty();
-  request.op = api::parse_op(o.op);
-  request.values = api::parse_values(o.values);
-  request.schedule = o.schedule;
-  request.optimal = o.optimal;
-  request.optimal_seconds = o.optimal_seconds;
   TraceRuns traces(o.trace);
   if (o.trace.wanted()) {
     request.observer = [&traces](const WhatIfRow& r, const emulator::RunResult<Rational>& run,
@@ -327,7 +289,7 @@ int run(const WhatIfOptions& o) {
     print_json(result.to_json());
   } else {
     const bool times = request.costs != algorithms::generic::CostKind::UNIT || request.latency || request.bandwidth;
-    std::cout << table_text(result.rows, o, times);
+    std::cout << table_text(result.rows, request, o, times);
   }
   if (result.rows_run == 0) {
     std::cerr << fmt::format("starnet: whatif: no row ran: every algorithm was not applicable (the reasons are in "
@@ -344,79 +306,22 @@ void declare_whatif_command(CLI::App& cmd, Action& action) {
   static WhatIfOptions o;
   // --help shows every option's default; an empty default (--topologies, --csv, …) shows nothing.
   cmd.option_defaults()->always_capture_default();
-  cmd.add_option("--collective", o.collective, api::collective_choices() + " (the rooted ones from --root)");
-  cmd.add_option("--topologies", o.topologies,
-                 "Comma-separated topology specs, any SPEC below: e.g. star:N, hypercube:D, torus:AxBxC… and "
-                 "mesh:AxBxC… of any dimension, fattree:K, dragonfly:A:P:H, tiers:SEED, a .dot/.graphml or SimGrid "
-                 "file (with routers the collective is among the processors)");
+  o.settings.add_to(cmd, api::whatif_settings().rows());
   cmd.footer(SPEC_SYNTAX);
-  cmd.add_option("--ports", o.ports, "Comma-separated numbers of ports k ≥ 1 (k-port model)");
-  cmd.add_option("--duplex", o.duplex, "full, half or full,half: may a port send and receive at once");
-  cmd.add_option("--costs", o.costs,
-                 "Link costs: unit; topology (the platform's own, e.g. from a file or tiers); random (k/4, k in 2..8, "
-                 "seeded by --seed). Heterogeneous costs run in timed mode with exact makespans")
-      ->check(CLI::IsMember({"unit", "topology", "random"}));
-  cmd.add_option("--message-size", o.message_size,
-                 "Units per message with --costs topology: a message takes latency + size·cost on a link (α + m/β; "
-                 "a file's latency and bandwidth, docs/topology.md). An exact number, e.g. 1024 or 1/2");
-  cmd.add_option("--latency", o.latency,
-                 "Every link's latency α (≥ 0, an exact number such as 1e-6 or 1/1000000): the α–β model on every "
-                 "link (unit costs become topology costs)");
-  cmd.add_option("--bandwidth", o.bandwidth,
-                 "Every link's bandwidth β (> 0, units of --message-size per unit of time, e.g. 1e10): a message of "
-                 "k packets takes α + k·m/β");
-  cmd.add_option("--seed", o.seed, "Seed of --fail-random, --costs random and --values random")
-      ->check(any_seed());
-  cmd.add_option("--fail-links", o.fail_links,
-                 "Failed links u-v, comma-separated; nodes by name or index, e.g. 3-17 or (0,1)-(0,2)");
-  cmd.add_option("--fail-nodes", o.fail_nodes, "Failed nodes, comma-separated, by name or index");
-  cmd.add_option("--fail-random", o.fail_random,
-                 "Comma-separated probabilities P: one fault scenario each, where every link fails independently "
-                 "with probability P (seeded; the failures at P are a subset of those at a larger P)");
-  cmd.add_option("--root", o.root, "Root of reduce and broadcast and of the BFS trees: node name or index");
-  cmd.add_option("--forwarding", o.forwarding,
-                 "With routers: cut-through (switches are non-blocking crossbars, the collective runs among the "
-                 "hosts over routes whose links carry one message at a time) or store-and-forward (switches relay "
-                 "every message hop by hop under the port model: routed trees)")
-      ->check(CLI::IsMember({"cut-through", "store-and-forward"}));
-  cmd.add_option("--switch-ports", o.switch_ports,
-                 "Ports of a switch with --forwarding store-and-forward (equal to --ports; a crossbar has no limit)")
-      ->check(integer_in(1, api::MAX_PORTS));
-  cmd.add_option("--routing", o.routing,
-                 "With routers: minimal (fat-tree up/down D-mod-K, dragonfly local-global-local, else shortest paths), "
-                 "ecmp (a seeded hash of each flow among equal-cost paths) or valiant (through a random core switch "
-                 "or group)")
-      ->check(CLI::IsMember({"minimal", "ecmp", "valiant"}));
-  cmd.add_option("--placement", o.placement, "With routers: rank i on host i (linear) or on a seeded permutation (random:SEED)");
-  cmd.add_option("--link-report", o.link_report,
-                 "Also write what each directed link carried (messages, packets, units, busy time) per row run among "
-                 "the hosts of a network, as CSV to FILE")
-      ->check(output_file());
-  add_op_option(cmd, o.op);
-  add_values_option(cmd, o.values, "Node values: index (node i holds i + 1; rank is the same) or random (seeded by --seed)");
-  cmd.add_option("--schedule", o.schedule,
-                 "A schedule file (docs/schedules.md) as one more row beside the built-in algorithms, on every "
-                 "topology it fits");
-  auto* optimal = cmd.add_flag("--optimal", o.optimal,
-                "Add the proven optimum (exact SAT search, docs/optimal.md) beside each topology of at most 64 nodes");
-  cmd.add_option("--optimal-time-limit", o.optimal_seconds, "Seconds per optimum of --optimal (then: the bracket)")
-      ->check(finite_number(0))
-      ->needs(optimal);
   cmd.add_flag("--json", o.json, "Print one JSON document {\"rows\": [...], ...} instead of the table");
   cmd.add_option("--csv", o.csv, "Also write the rows as CSV to FILE")->check(output_file());
+  cmd.add_option("--link-report", o.link_report,
+                 "Also write what each directed link carried (messages, packets, units, busy time) in every row run "
+                 "among the hosts of a network, as CSV to FILE")
+      ->check(output_file());
   o.trace.add_to(cmd, "every emulated run of the study, numbered in the order of the rows that ran (\"run\" on each "
                      "JSON line; one Chrome process per run)");
   cmd.add_option("--plot", o.plot,
                  "Also write a gnuplot bar chart (steps per topology and port model, lower bound "
                  "marked) to FILE.svg or FILE.png")
       ->check(output_file({".svg", ".png"}));
-  cmd.callback([&action, &cmd] {
-    action = [&cmd] {
-      applies_only(cmd, "--seed",
-                   !o.fail_random.empty() || o.costs == "random" || o.values == "random" || o.routing != "minimal",
-                   "--fail-random, --costs random, --values random or --routing ecmp|valiant");
-      return run(o);
-    };
+  cmd.callback([&action] {
+    action = [] { return run(o); };
   });
 }
 

@@ -72,6 +72,41 @@ std::unique_ptr<emulator::Engine<Rational>> engine_of(const EngineChoice& choice
 
 }  // namespace
 
+const SettingTable<EmulateRequest>& emulate_settings() {
+  using R = EmulateRequest;
+  using T = SettingType;
+  // clang-format off
+  static const SettingTable<R> table("emulate", {
+      {{"topology", T::TOPOLOGY, std::nullopt, "A spec, a file, or a topology built in memory", {.required = true}},
+       into(&R::topology)},
+      {{"ports", T::WHOLE, "1", "Sends and receives a node may have going at once (k-port model)",
+        {.min = 1, .max = MAX_PORTS}},
+       into(&R::ports)},
+      {{"duplex", T::CHOICE, "full", "full or half: may a port send and receive at once", {.choices = {"full", "half"}}},
+       into(&R::duplex)},
+      {{"checking", T::CHOICE, "strict", "strict (a busy port is a violation) or arbitrated (transfers wait their turn)",
+        {.choices = {"strict", "arbitrated"}}},
+       into(&R::checking)},
+      {{"costs", T::CHOICE, "unit",
+        "unit (every transfer one step) or topology (timed: the links' costs and latencies, exact)",
+        {.choices = {"unit", "topology"}}},
+       into(&R::costs, parse_run_costs)},
+      {{"latency", T::EXACT, std::nullopt, "α on every link: the run is timed (exact)", {.min = 0}}, into(&R::latency)},
+      {{"bandwidth", T::EXACT, std::nullopt, "β on every link: the run is timed (exact)", {.min = 0, .strictly = true}},
+       into(&R::bandwidth)},
+      {{"trace", T::FLAG, "false", "Keep every event: the result's trace, Gantt chart and page"}, into(&R::trace)},
+      {{"max_steps", T::WHOLE, std::nullopt, "A node reacting beyond this step ends the run, not verified"},
+       into(&R::max_steps)},
+      {{"engine", T::CHOICE, "local", "local, or zmq (on «workers» threads; the same result)",
+        {.choices = {"local", "zmq"}}},
+       by<R, std::string>([](R& r, const std::string& e) { r.engine.kind = parse_engine(e); })},
+      {{"workers", T::WHOLE, std::nullopt, "Worker threads of the zmq engine (none: 2)", {.min = 1, .max = MAX_WORKERS}},
+       by<R, std::optional<long>>([](R& r, std::optional<long> w) { r.engine.workers = w; })},
+  });
+  // clang-format on
+  return table;
+}
+
 EmulateResult emulate(const EmulateRequest& request) {
   const StopScope scope;
   if (!request.programs) throw UsageError(Setting{"programs", ""}, "expected a node program");

@@ -14,7 +14,6 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -125,38 +124,151 @@ coll::ExtraAlgorithm schedule_rows(const std::string& path, Collective collectiv
 
 bool timed(const WhatIfRow& r) { return r.time == emulator::TimeMode::TIMED; }
 
-/// The numbers of a comma-separated list @p text, each read whole as a T, or a UsageError about
-/// @p setting saying what the item is @p not_a.
+}  // namespace
+
+namespace {
+
+/// The distinct items of @p items, in their first order.
 template <class T>
-std::vector<T> number_list(const std::string& text, const char* setting, const char* not_a) {
+std::vector<T> distinct(const std::vector<T>& items) {
   std::vector<T> out;
-  for (const auto& item : split_list(text)) {
-    T x{};
-    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), x);
-    if (ec != std::errc() || end != item.data() + item.size()) {
-      throw UsageError(Setting{setting, text}, fmt::format("\"{}\" is not {}", item, not_a));
-    }
-    out.push_back(x);
+  for (const auto& x : items) {
+    if (std::find(out.begin(), out.end(), x) == out.end()) out.push_back(x);
   }
   return out;
 }
 
-}  // namespace
-
-std::vector<emulator::PortModel> port_models(const std::string& ports, const std::string& duplex) {
-  const auto ks = number_list<long>(ports, "ports", "a number of ports (expected integers k ≥ 1, e.g. 1,2)");
-  std::vector<std::string> modes = split_list(duplex);
-  if (ks.empty()) throw UsageError(Setting{"ports", ports}, "no port count given (expected e.g. 1,2)");
-  if (modes.empty()) throw UsageError(Setting{"duplex", duplex}, "no duplex mode given (expected full, half or full,half)");
+/// Every k of @p ports with every mode of @p modes ("full", "half"), in that order.
+std::vector<emulator::PortModel> every_port_model(const std::vector<long>& ports, const std::vector<std::string>& modes) {
   std::vector<emulator::PortModel> models;
-  for (const long k : ks) {
+  for (const long k : ports) {
     for (const auto& mode : modes) models.push_back(port_model(k, mode));
   }
   return models;
 }
 
-std::vector<double> fault_rates(const std::string& text) {
-  return number_list<double>(text, "fail_random", "a probability (expected e.g. 0,0.01,0.05)");
+std::vector<long> counts_of(const std::vector<emulator::PortModel>& models) {
+  std::vector<long> ks;
+  for (const auto& m : models) ks.push_back(static_cast<long>(m.ports));
+  return distinct(ks);
+}
+
+std::vector<std::string> modes_of(const std::vector<emulator::PortModel>& models) {
+  std::vector<std::string> modes;
+  for (const auto& m : models) modes.push_back(duplex_name(m));
+  return distinct(modes);
+}
+
+/// `ports` and `duplex` each keep the other's part of the port models: read in either order,
+/// they give every k with every mode.
+void set_ports(WhatIfRequest& r, const std::vector<long>& ports) {
+  if (ports.empty()) throw UsageError(Setting{"ports", ""}, "no port count given (expected e.g. 1,2)");
+  r.port_models = every_port_model(ports, modes_of(r.port_models));
+}
+void set_duplex(WhatIfRequest& r, const std::vector<std::string>& modes) {
+  if (modes.empty()) throw UsageError(Setting{"duplex", ""}, "no duplex mode given (expected full, half or full,half)");
+  r.port_models = every_port_model(counts_of(r.port_models), modes);
+}
+
+void check_whatif(const WhatIfRequest& r, const GivenSettings& given) {
+  given.applies_only("seed",
+                     !r.fail_rates.empty() || r.costs == generic::CostKind::RANDOM || r.values == ValuesKind::RANDOM ||
+                         r.network.options.routing != topology::Routing::MINIMAL,
+                     "«fail_random», «costs» random, «values» random or «routing» ecmp or valiant");
+}
+
+/// @p model with the study's seed, which ECMP's hash and Valiant's intermediates draw from.
+NetworkModel seeded(NetworkModel model, std::uint64_t seed) {
+  model.options.seed = seed;
+  return model;
+}
+
+}  // namespace
+
+const SettingTable<WhatIfRequest>& whatif_settings() {
+  using R = WhatIfRequest;
+  using T = SettingType;
+  static const std::vector<std::string> OPS(OP_NAMES.begin(), OP_NAMES.end());
+  static const std::vector<std::string> VALUES(VALUES_NAMES.begin(), VALUES_NAMES.end());
+  // clang-format off
+  static const SettingTable<R> table("whatif", {
+      {{"collective", T::TEXT, "allreduce", collective_choices() + " (the rooted ones from «root»)"},
+       into(&R::collective, [](std::string_view t) { return parse_collective(t); })},
+      {{"topologies", T::TOPOLOGY, std::nullopt,
+        "Comma-separated topology specs, any SPEC below: e.g. star:N, hypercube:D, torus:AxBxC… and mesh:AxBxC… of any "
+        "dimension, fattree:K, dragonfly:A:P:H, tiers:SEED, a .dot/.graphml or SimGrid file (with routers the "
+        "collective is among the processors)", {.list = true}},
+       into(&R::topologies)},
+      {{"ports", T::WHOLE, "1", "Comma-separated numbers of ports k ≥ 1 (k-port model)",
+        {.list = true, .min = 1, .max = MAX_PORTS}},
+       by<R, std::vector<long>>(set_ports)},
+      {{"duplex", T::CHOICE, "full", "full, half or full,half: may a port send and receive at once",
+        {.list = true, .choices = {"full", "half"}}},
+       by<R, std::vector<std::string>>(set_duplex)},
+      {{"costs", T::CHOICE, "unit",
+        "Link costs: unit; topology (the platform's own, e.g. from a file or tiers); random (k/4, k in 2..8, seeded by "
+        "«seed»). Heterogeneous costs run in timed mode with exact makespans", {.choices = {"unit", "topology", "random"}}},
+       into(&R::costs, [](std::string_view t) { return generic::parse_cost_kind(t, "costs"); })},
+      {{"message_size", T::EXACT, "1",
+        "Units per message with «costs» topology: a message takes latency + size·cost on a link (α + m/β; a file's "
+        "latency and bandwidth, docs/topology.md). An exact number, e.g. 1024 or 1/2", {.min = 0, .strictly = true}},
+       into(&R::message_size)},
+      {{"latency", T::EXACT, std::nullopt,
+        "Every link's latency α (≥ 0, an exact number such as 1e-6 or 1/1000000): the α–β model on every link (unit "
+        "costs become topology costs)", {.min = 0}},
+       into(&R::latency)},
+      {{"bandwidth", T::EXACT, std::nullopt,
+        "Every link's bandwidth β (> 0, units of «message_size» per unit of time, e.g. 1e10): a message of k packets "
+        "takes α + k·m/β", {.min = 0, .strictly = true}},
+       into(&R::bandwidth)},
+      {{"seed", T::WHOLE, "1", "Seed of «fail_random», «costs» random and «values» random"}, into(&R::seed)},
+      {{"fail_links", T::TEXT, std::nullopt,
+        "Failed links u-v, comma-separated; nodes by name or index, e.g. 3-17 or (0,1)-(0,2)", {.list = true}},
+       into(&R::fail_links)},
+      {{"fail_nodes", T::NODE, std::nullopt, "Failed nodes, comma-separated, by name or index", {.list = true}},
+       into(&R::fail_nodes)},
+      {{"fail_random", T::REAL, std::nullopt,
+        "Comma-separated probabilities P: one fault scenario each, where every link fails independently with "
+        "probability P (seeded; the failures at P are a subset of those at a larger P)", {.list = true}},
+       into(&R::fail_rates)},
+      {{"root", T::NODE, std::string(DEFAULT_ROOT), "Root of reduce and broadcast and of the BFS trees: node name or index"},
+       into(&R::root)},
+      {{"forwarding", T::CHOICE, "cut-through",
+        "With routers: cut-through (switches are non-blocking crossbars, the collective runs among the hosts over routes "
+        "whose links carry one message at a time) or store-and-forward (switches relay every message hop by hop under "
+        "the port model: routed trees)", {.choices = {"cut-through", "store-and-forward"}}},
+       by<R, std::string>([](R& r, const std::string& t) { r.network.forwarding = parse_forwarding(t); })},
+      {{"switch_ports", T::WHOLE, std::nullopt,
+        "Ports of a switch with «forwarding» store-and-forward (equal to «ports»; a crossbar has no limit)",
+        {.min = 1, .max = MAX_PORTS}},
+       by<R, std::optional<std::uint64_t>>([](R& r, std::optional<std::uint64_t> k) {
+         if (k) r.network.switch_ports = static_cast<unsigned>(*k);
+       })},
+      {{"routing", T::CHOICE, "minimal",
+        "With routers: minimal (fat-tree up/down D-mod-K, dragonfly local-global-local, else shortest paths), ecmp (a "
+        "hash of each flow, seeded by «seed», among equal-cost paths) or valiant (through a core switch or a third group "
+        "drawn by that hash)", {.choices = {"minimal", "ecmp", "valiant"}}},
+       by<R, std::string>([](R& r, const std::string& t) { r.network.options.routing = parse_routing(t); })},
+      {{"placement", T::TEXT, "linear", "With routers: rank i on host i (linear) or on a seeded permutation (random:SEED)"},
+       by<R, std::string>([](R& r, const std::string& t) { r.network.options.placement = parse_placement(t); })},
+      {{"op", T::CHOICE, "sum", "Operator: sum (mod 2^64), min, max or xor", {.choices = OPS}},
+       into(&R::op, [](std::string_view t) { return parse_op(t); })},
+      {{"values", T::CHOICE, "index", "Node values: index (node i holds i + 1; rank is the same) or random (seeded by «seed»)",
+        {.choices = VALUES}},
+       into(&R::values, parse_values)},
+      {{"schedule", T::PATH, std::nullopt,
+        "A schedule file (docs/schedules.md) as one more row beside the built-in algorithms, on every topology it fits"},
+       into(&R::schedule)},
+      {{"optimal", T::FLAG, "false",
+        fmt::format("Add the proven optimum (exact SAT search, docs/optimal.md) beside each topology of at most {} nodes",
+                    MAX_WHATIF_OPTIMAL_NODES)},
+       into(&R::optimal)},
+      {{"optimal_time_limit", T::REAL, fmt::format("{}", DEFAULT_OPTIMAL_SECONDS),
+        "Seconds per optimum of «optimal» (then: the bracket)", {.min = 0, .unit = "seconds", .needs = "optimal"}},
+       into(&R::optimal_seconds)},
+  }, check_whatif);
+  // clang-format on
+  return table;
 }
 
 WhatIfResult run_whatif(const WhatIfRequest& request) {
@@ -204,7 +316,7 @@ WhatIfResult run_whatif(const WhatIfRequest& request) {
       .fault_rates(rates)
       .seed(request.seed)
       .root(request.root)
-      .network(request.network)
+      .network(seeded(request.network, request.seed))
       .link_report(request.link_report)
       .op(request.op)
       .values(make_values(request.values, request.seed));

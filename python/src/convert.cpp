@@ -6,6 +6,8 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -339,6 +341,155 @@ Rational exact(const py::handle& value, const char* keyword, bool strictly) {
   if (!number || PyBool_Check(value.ptr())) throw UsageError(Setting{keyword, py::repr(value)}, "expected a number");
   std::string s = py::isinstance<py::float_>(value) ? std::string(py::repr(value)) : std::string(py::str(value));
   return api::parse_number(s, keyword, 0, strictly);
+}
+
+namespace {
+
+using api::SettingType;
+
+bool is_bool(const py::handle& value) { return PyBool_Check(value.ptr()) || py::isinstance(value, numpy_bool()); }
+
+UsageError wrong_kind(const api::SettingInfo& row, const py::handle& value, const std::string& expected) {
+  return UsageError(Setting{row.name, py::repr(value)}, "expected " + expected);
+}
+
+/// An integer as its digits (the api checks its range).
+std::string integer_text(const api::SettingInfo& row, const py::handle& value) {
+  if (!PyIndex_Check(value.ptr()) || is_bool(value)) throw wrong_kind(row, value, "a whole number");
+  const auto i = py::reinterpret_steal<py::object>(PyNumber_Index(value.ptr()));
+  if (!i) throw py::error_already_set();
+  return py::str(i);
+}
+
+/// One item of @p row's value, as the command line spells it.
+std::string item_text(const api::SettingInfo& row, const py::handle& value) {
+  switch (row.type) {
+    case SettingType::WHOLE: return integer_text(row, value);
+    case SettingType::REAL: {
+      if (PyIndex_Check(value.ptr()) && !is_bool(value)) return integer_text(row, value);
+      if (is_bool(value) || !(PyFloat_Check(value.ptr()) || py::isinstance(value, numpy_floating()))) {
+        throw wrong_kind(row, value, "a number");
+      }
+      return py::repr(py::float_(py::reinterpret_borrow<py::object>(value)));
+    }
+    case SettingType::EXACT: {
+      if (is_bool(value)) throw wrong_kind(row, value, "a number");
+      if (PyLong_Check(value.ptr()) || py::isinstance<py::str>(value)) return py::str(value);
+      // A float is read as the decimal it prints as (0.1 means 1/10), never as its binary expansion.
+      if (PyFloat_Check(value.ptr())) return py::repr(value);
+      if (py::hasattr(value, "numerator") && py::hasattr(value, "denominator")) {
+        return fmt::format("{}/{}", std::string(py::str(value.attr("numerator"))),
+                           std::string(py::str(value.attr("denominator"))));
+      }
+      throw wrong_kind(row, value, "a number");
+    }
+    case SettingType::FLAG: return flag(value, row.name.c_str()) ? "true" : "false";
+    case SettingType::PATH: return file_path(value, row.name.c_str());
+    case SettingType::NODE:
+      if (PyIndex_Check(value.ptr()) && !is_bool(value)) return integer_text(row, value);
+      if (!py::isinstance<py::str>(value)) throw wrong_kind(row, value, "a node name or index");
+      return value.cast<std::string>();
+    default: return text(value, row.name.c_str());
+  }
+}
+
+/// A topology item: a Topology (its handle), a handle, or a spec or file (a str, comma-separated
+/// specs being several).
+void add_topologies(const api::SettingInfo& row, const py::handle& value, std::vector<api::TopologyRef>& out) {
+  if (py::isinstance<api::TopologyRef>(value)) {
+    out.push_back(value.cast<api::TopologyRef>());
+  } else if (py::hasattr(value, "_ref") && py::isinstance<api::TopologyRef>(value.attr("_ref"))) {
+    out.push_back(value.attr("_ref").cast<api::TopologyRef>());
+  } else if (py::isinstance<py::str>(value) || py::hasattr(value, "__fspath__")) {
+    const std::string spec = file_path(value, row.name.c_str());
+    if (!row.limits.list) {
+      out.emplace_back(spec);
+      return;
+    }
+    for (auto& item : api::split_list(spec)) out.emplace_back(std::move(item));
+  } else {
+    throw wrong_kind(row, value, "a Topology or a spec such as 'star:5'");
+  }
+}
+
+/// The items of a list keyword: a str is one (comma-separated) text; any other iterable its items.
+std::vector<py::object> items_of(const api::SettingInfo& row, const py::handle& value) {
+  if (!row.limits.list || py::isinstance<py::str>(value) || !py::isinstance<py::iterable>(value) ||
+      py::hasattr(value, "__fspath__")) {
+    return {py::reinterpret_borrow<py::object>(value)};
+  }
+  std::vector<py::object> items;
+  for (const py::handle item : py::reinterpret_borrow<py::iterable>(value)) {
+    items.push_back(py::reinterpret_borrow<py::object>(item));
+  }
+  return items;
+}
+
+api::SettingValue setting_value(const api::SettingInfo& row, const py::handle& value) {
+  api::SettingValue out;
+  const auto items = items_of(row, value);
+  if (row.type == SettingType::TOPOLOGY) {
+    for (const auto& item : items) add_topologies(row, item, out.topologies);
+    for (const auto& t : out.topologies) out.text += (out.text.empty() ? "" : ",") + t.spec();
+    return out;
+  }
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    // A list's item given as text is taken as the command line's (the api reads it).
+    const bool spelt = row.limits.list && py::isinstance<py::str>(items[i]);
+    out.text += (i == 0 ? "" : ",") + (spelt ? items[i].cast<std::string>() : item_text(row, items[i]));
+  }
+  return out;
+}
+
+/// A row's default as the Python object a caller would give.
+py::object python_default(const api::SettingInfo& row) {
+  if (!row.fallback) return py::none();
+  const std::string& t = *row.fallback;
+  const auto all_digits = !t.empty() && t.find_first_not_of("0123456789") == std::string::npos;
+  switch (row.type) {
+    case SettingType::WHOLE: return py::int_(py::str(t));
+    case SettingType::REAL: return py::float_(std::stod(t));
+    case SettingType::EXACT:
+      return all_digits ? py::object(py::int_(py::str(t))) : py::module_::import("fractions").attr("Fraction")(t);
+    case SettingType::FLAG: return py::bool_(t == "true");
+    case SettingType::NODE: return all_digits ? py::object(py::int_(py::str(t))) : py::object(py::str(t));
+    default: return py::str(t);
+  }
+}
+
+}  // namespace
+
+api::SettingValues setting_values(const std::vector<api::SettingInfo>& rows, const py::dict& given) {
+  api::SettingValues out;
+  for (const auto& [key, value] : given) {
+    const std::string name = py::str(key);
+    const auto row = std::find_if(rows.begin(), rows.end(), [&](const api::SettingInfo& r) { return r.name == name; });
+    // None is the default of a setting that has none: as if not given.
+    if (row != rows.end() && value.is_none() && !row->fallback) continue;
+    out.emplace_back(name, row == rows.end() ? api::SettingValue{py::repr(value), {}} : setting_value(*row, value));
+  }
+  return out;
+}
+
+py::list setting_rows(const std::vector<api::SettingInfo>& rows) {
+  py::list out;
+  for (const auto& r : rows) {
+    py::dict d;
+    d["name"] = r.name;
+    d["type"] = std::string(api::to_string(r.type));
+    d["list"] = r.limits.list;
+    d["default"] = python_default(r);
+    d["choices"] = r.limits.choices;
+    d["min"] = r.limits.min ? py::object(py::int_(*r.limits.min)) : py::object(py::none());
+    d["strictly"] = r.limits.strictly;
+    d["max"] = r.limits.max ? py::object(py::int_(*r.limits.max)) : py::object(py::none());
+    d["unit"] = r.limits.unit;
+    d["needs"] = r.limits.needs;
+    d["required"] = r.limits.required;
+    d["help"] = r.help;
+    out.append(d);
+  }
+  return out;
 }
 
 std::string python_message(const Error& e) {

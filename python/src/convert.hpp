@@ -4,6 +4,7 @@
 
 #include <starnet/api/core.hpp>
 #include <starnet/api/gantt.hpp>
+#include <starnet/api/setting_table.hpp>
 #include <starnet/api/trace.hpp>
 
 #include <nlohmann/json.hpp>
@@ -74,6 +75,18 @@ template <class Time>
 /// An exact number: an int, a Fraction, a float read as the decimal it prints as, or a text such
 /// as "7/2"; > 0 when @p strictly, else ≥ 0.
 [[nodiscard]] Rational exact(const py::handle& value, const char* keyword, bool strictly);
+
+/// The keywords a call was given (@p given: keyword → object) as the api's table @p rows reads
+/// them: each object checked for its row's type and written as the command line spells it — an
+/// int as its digits, a float as the decimal it prints as, a Fraction as "7/2", True as "true", a
+/// list (or one item) comma-separated; a Topology (or a spec) of a TOPOLOGY row as itself. A
+/// keyword the table lacks goes on as given, for the api to refuse naming the nearest.
+/// @throws UsageError naming the keyword for an object of another kind.
+[[nodiscard]] api::SettingValues setting_values(const std::vector<api::SettingInfo>& rows, const py::dict& given);
+/// @p rows as the module declares its calls from them (python/starnet/_settings.py): a dict per row,
+/// {name, type, list, default (a Python object: None where there is none), choices, min, strictly,
+/// max, unit, needs, required, help}.
+[[nodiscard]] py::list setting_rows(const std::vector<api::SettingInfo>& rows);
 
 /// An error as the module says it: an error about a setting names the keyword, `workers=0: …`,
 /// and settings named inside a message between «» become `keyword=` too.

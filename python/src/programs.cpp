@@ -242,22 +242,15 @@ std::string payload_repr(const Payloads& payloads, std::string_view payload) {
   return py::repr(payloads.objects.at(index));
 }
 
-/// starnet.emulate's run: the result's document, its trace's columns and intervals (or None).
-py::tuple emulate(const api::TopologyRef& topology, py::list nodes, const py::object& ports, const std::string& duplex,
-                  const std::string& checking, const std::string& costs, std::optional<std::string> latency,
-                  std::optional<std::string> bandwidth, bool trace, const py::object& max_steps,
-                  const api::EngineChoice& engine, const py::object& progress) {
-  api::EmulateRequest request(topology, nullptr);
-  request.ports = port_count(ports);
-  request.duplex = duplex;
-  request.checking = checking;
-  request.costs = api::parse_run_costs(costs);
-  if (latency) request.latency = api::parse_number(*latency, "latency");
-  if (bandwidth) request.bandwidth = api::parse_number(*bandwidth, "bandwidth", 0, /*strictly=*/true);
-  request.trace = trace;
-  if (!max_steps.is_none()) request.max_steps = whole(max_steps, "max_steps");
-  request.engine = engine;
-  const auto count = topology.topology()->num_nodes();
+/// starnet.emulate's run of @p given, the keywords of api::emulate_settings() the caller gave, with
+/// the node objects @p make_nodes makes for the topology's node count: the result's document, its
+/// trace's columns and intervals and its page (or None), and the topology's handle.
+py::tuple emulate(const py::dict& given, const py::object& make_nodes, const py::object& progress) {
+  const auto& table = api::emulate_settings();
+  api::EmulateRequest request = table.parse(setting_values(table.rows(), given), api::EmulateRequest("", nullptr));
+  const bool trace = request.trace;
+  const auto count = request.topology.topology()->num_nodes();
+  py::list nodes = make_nodes(count);
   if (py::len(nodes) != count) {
     throw UsageError(Setting{"program", ""}, fmt::format("expected one object per node ({})", count));
   }
@@ -276,7 +269,8 @@ py::tuple emulate(const api::TopologyRef& topology, py::list nodes, const py::ob
       },
       progress);
   const auto doc = document([&] { return result.to_json(); });
-  if (!trace || !result.verified) return py::make_tuple(doc, py::none(), py::none(), py::none());
+  const py::object topology = py::cast(request.topology);
+  if (!trace || !result.verified) return py::make_tuple(doc, py::none(), py::none(), py::none(), topology);
   auto columns = trace_columns(result.run.trace);
   auto intervals = interval_columns(result.run.trace, result.graph);
   // The page is drawn when asked for, with the problem the caller's check may have found since.
@@ -290,7 +284,7 @@ py::tuple emulate(const api::TopologyRef& topology, py::list nodes, const py::ob
     const auto drawn = api::program_page(*kept, notes);
     return py::make_tuple(drawn.html, drawn.verified, drawn.steps);
   });
-  return py::make_tuple(doc, columns, intervals, page);
+  return py::make_tuple(doc, columns, intervals, page, topology);
 }
 
 }  // namespace
@@ -328,9 +322,8 @@ void bind_programs(py::module_& m) {
       .def("compute", &NodeContext::compute, arg("work"), arg("tag") = 0)
       .def("sleep", &NodeContext::sleep, arg("delay"), arg("tag") = 0)
       .def("accept", &NodeContext::accept, arg("source"));
-  m.def("emulate", &emulate, arg("topology"), arg("nodes"), arg("ports"), arg("duplex"), arg("checking"),
-        arg("costs"), arg("latency"), arg("bandwidth"), arg("trace"), arg("max_steps"), arg("engine"),
-        arg("progress"));
+  m.def("emulate", &emulate, arg("given"), arg("make_nodes"), arg("progress"));
+  m.def("emulate_settings", [] { return setting_rows(api::emulate_settings().rows()); });
 }
 
 }  // namespace starnet::python

@@ -105,39 +105,11 @@ py::dict whatif_figure(const api::WhatIfFigure& figure) {
                                          "mark"_a = marks, "bound"_a = bounds));
 }
 
-py::tuple whatif(const std::string& collective, const std::vector<api::TopologyRef>& topologies, const std::string& ports,
-                  const std::string& duplex, const std::string& costs, const std::string& message_size,
-                  const std::optional<std::string>& latency, const std::optional<std::string>& bandwidth,
-                  const py::object& seed, const std::string& fail_links, const std::string& fail_nodes,
-                  const std::string& fail_random, const std::string& root, const py::object& op,
-                  const py::object& values, const std::string& schedule, const py::object& optimal,
-                  const py::object& optimal_time_limit, const py::object& forwarding, const py::object& switch_ports,
-                  const py::object& routing, const py::object& placement, const py::object& link_report,
-                  const py::object& progress) {
-  api::WhatIfRequest r;
-  r.collective = api::parse_collective(collective);
-  r.topologies = topologies;
-  r.port_models = api::port_models(ports, duplex);
-  r.costs = algorithms::generic::parse_cost_kind(costs, "costs");
-  r.message_size = api::parse_number(message_size, "message_size", 0, /*strictly=*/true);
-  if (latency) r.latency = api::parse_number(*latency, "latency", 0);
-  if (bandwidth) r.bandwidth = api::parse_number(*bandwidth, "bandwidth", 0, /*strictly=*/true);
-  r.seed = whole(seed, "seed");
-  r.fail_links = fail_links;
-  r.fail_nodes = fail_nodes;
-  r.fail_rates = api::fault_rates(fail_random);
-  r.root = root;
-  r.network.forwarding = api::parse_forwarding(text(forwarding, "forwarding"));
-  if (!switch_ports.is_none()) r.network.switch_ports = static_cast<unsigned>(port_count(switch_ports));
-  r.network.options.routing = api::parse_routing(text(routing, "routing"));
-  r.network.options.placement = api::parse_placement(text(placement, "placement"));
-  r.network.options.seed = r.seed;
+/// starnet.whatif: @p given, the keywords of api::whatif_settings() the caller gave.
+py::tuple whatif(const py::dict& given, const py::object& link_report, const py::object& progress) {
+  const auto& table = api::whatif_settings();
+  auto r = table.parse(setting_values(table.rows(), given));
   r.link_report = flag(link_report, "link_report");
-  r.op = api::parse_op(text(op, "op"));
-  r.values = api::parse_values(text(values, "values"));
-  r.schedule = schedule;
-  r.optimal = flag(optimal, "optimal");
-  r.optimal_seconds = maybe_real(optimal_time_limit, "optimal_time_limit");
   const auto result = run_interruptibly<api::WhatIfResult>([r] { return api::run_whatif(r); }, progress);
   return py::make_tuple(document([&] { return result.to_json(); }), whatif_figure(api::whatif_figure(result)));
 }
@@ -285,10 +257,8 @@ void bind_studies(py::module_& m) {
         arg("time_limit"), arg("method"), arg("beam_width"), arg("max_steps"), arg("anytime"), arg("proof"),
         arg("progress"));
   m.def("optimal_study", &optimal_study, arg("study"), arg("time_limit"), arg("progress"));
-  m.def("whatif", &whatif, arg("collective"), arg("topologies"), arg("ports"), arg("duplex"), arg("costs"),
-        arg("message_size"), arg("latency"), arg("bandwidth"), arg("seed"), arg("fail_links"), arg("fail_nodes"), arg("fail_random"), arg("root"),
-        arg("op"), arg("values"), arg("schedule"), arg("optimal"), arg("optimal_time_limit"), arg("forwarding"),
-        arg("switch_ports"), arg("routing"), arg("placement"), arg("link_report"), arg("progress"));
+  m.def("whatif", &whatif, arg("given"), arg("link_report"), arg("progress"));
+  m.def("whatif_settings", [] { return setting_rows(api::whatif_settings().rows()); });
   m.def("montecarlo", &montecarlo, arg("algorithms"), arg("n"), arg("dist"), arg("cv"), arg("mu_d"), arg("mu_c"),
         arg("runs"), arg("seed"), arg("threads"), arg("run"), arg("progress"));
   m.def("montecarlo_study", &montecarlo_study, arg("study"), arg("n"), arg("runs"), arg("seed"), arg("threads"),

@@ -1,14 +1,13 @@
 """Your own algorithm: node programs written in Python, run on the emulator (docs/python.md)."""
 
 import inspect
-from fractions import Fraction
 
 from . import _core
-from ._engine import engine_choice
 from ._page import Page
 from ._progress import progress_bar
 from ._results import RunResult
-from ._topology import Topology, _exact_text, topology_ref
+from ._settings import settings_call
+from ._topology import Topology
 
 __all__ = ["NodeProgram", "EmulateResult", "emulate"]
 
@@ -44,8 +43,6 @@ class NodeProgram:
 
 
 def _instances(program, nodes):
-    if not (isinstance(program, type) and issubclass(program, NodeProgram)):
-        raise _core.InputError(f"program={program!r}: expected a subclass of starnet.NodeProgram")
     try:
         takes_id = len(inspect.signature(program).parameters) >= 1
     except (TypeError, ValueError):
@@ -82,44 +79,43 @@ class EmulateResult(RunResult):
         self._fields = dict(self._fields, verified=False, problem=problem)
 
 
-def emulate(program, topology, ports=1, duplex="full", checking="strict", costs="unit", latency=None,
-            bandwidth=None, trace=False, max_steps=None, check=None, progress=False, engine="local", workers=None):
-    """Runs ``program`` (a subclass of :class:`NodeProgram`) on every node of ``topology``.
+def _emulate(given, program, check=None, progress=False):
+    if not (isinstance(program, type) and issubclass(program, NodeProgram)):
+        raise _core.InputError(f"program={program!r}: expected a subclass of starnet.NodeProgram")
+    if check is not None and not callable(check):
+        raise _core.InputError(f"check={check!r}: expected a callable taking the list of node objects")
+    if not isinstance(progress, bool):
+        raise _core.InputError(f"progress={progress!r}: expected True or False")
+    made = []
 
-    topology: a spec, a file, a :class:`Topology` (``Topology.from_networkx(G)`` too).
-    ports, duplex: the port model (``ports`` sends and receives at a time, ``"full"`` or
-        ``"half"`` duplex). checking: ``"strict"`` (a busy port is a violation) or ``"arbitrated"``
-        (transfers wait their turn).
-    costs: ``"unit"`` (every transfer one step) or ``"topology"`` (timed: the links' costs and
-        latencies, exact); ``latency``/``bandwidth`` set α and β on every link (timed).
-    trace: keep every event (``result.trace``, ``result.gantt()``, ``result.page``).
-    max_steps: a node reacting beyond this step ends the run, not verified.
+    def make_nodes(count):
+        made.extend(_instances(program, count))
+        return made
+
+    with progress_bar(progress, "emulate") as bar:
+        doc, columns, intervals, page_of, ref = _core.emulate(given, make_nodes, bar)
+    topology = given["topology"]
+    shown = topology if isinstance(topology, Topology) else Topology._of(ref)
+    result = EmulateResult(doc, columns, intervals, shown, made, page_of)
+    if check is not None and result.verified and not check(made):
+        result._fail("check(nodes) returned a false value")
+    return result
+
+
+_EMULATE_DOC = """Runs ``program`` (a subclass of :class:`NodeProgram`) on every node of ``topology``.
+
+    The keywords are read and checked by the library (api/emulate.hpp); a topology is a spec, a
+    file or a :class:`Topology` (``Topology.from_networkx(G)`` too), an exact number an int, a
+    Fraction or a decimal string:
+
+{settings}
     check: a callable taking the list of node objects after the run; ``verified`` also means that
         it returned a true value.
-    engine: ``"local"`` or ``"zmq"`` (``workers`` threads; the same result).
+    progress: True for a progress bar (tqdm) once the run has taken a second.
 
     A port-model violation, a deadlock or a run past ``max_steps`` is a result with ``verified``
     False and ``problem`` naming step, node and link. An exception raised in ``react`` propagates
     as itself, with a note naming the node and step. Returns an :class:`EmulateResult`.
     """
-    ref = topology_ref(topology)
-    nodes = _instances(program, ref.num_nodes)
-    for keyword, value in (("trace", trace), ("progress", progress)):
-        if not isinstance(value, bool):
-            raise _core.InputError(f"{keyword}={value!r}: expected True or False")
-    if check is not None and not callable(check):
-        raise _core.InputError(f"check={check!r}: expected a callable taking the list of node objects")
-    for keyword, value in (("duplex", duplex), ("checking", checking), ("costs", costs)):
-        if not isinstance(value, str):
-            raise _core.InputError(f"{keyword}={value!r}: expected a string")
-    alpha = None if latency is None else _exact_text(latency, "latency")
-    beta = None if bandwidth is None else _exact_text(bandwidth, "bandwidth")
-    choice = engine_choice(engine, workers)
-    with progress_bar(progress, "emulate") as bar:
-        doc, columns, intervals, page_of = _core.emulate(ref, nodes, ports, duplex, checking, costs, alpha, beta, trace,
-                                                max_steps, choice, bar)
-    shown = topology if isinstance(topology, Topology) else Topology._of(ref)
-    result = EmulateResult(doc, columns, intervals, shown, nodes, page_of)
-    if check is not None and result.verified and not check(nodes):
-        result._fail("check(nodes) returned a false value")
-    return result
+emulate = settings_call("emulate", _core.emulate_settings(), _emulate, before=["program"],
+                        after=[("check", None), ("progress", False)], doc=_EMULATE_DOC)

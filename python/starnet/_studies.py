@@ -7,6 +7,7 @@ from . import _core
 from ._progress import progress_bar
 from ._results import Result, RunResult, cli_form, pythonic
 from ._schedule import Schedule
+from ._settings import settings_call
 from ._topology import Topology, topology_ref
 
 __all__ = ["OptimalResult", "optimal", "optimal_study", "whatif", "montecarlo", "reduce", "markov"]
@@ -155,57 +156,39 @@ def optimal_study(study="star", time_limit=None, progress=False):
     return _frame(doc["rows"], doc)
 
 
-def whatif(collective="allreduce", topologies=(), ports=1, duplex="full", costs="unit", message_size=1, latency=None,
-           bandwidth=None, seed=1, fail_links=None, fail_nodes=None, fail_random=None, root=0, op="sum", values="index",
-           schedule=None, optimal=False, optimal_time_limit=None, forwarding="cut-through", switch_ports=None,
-           routing="minimal", placement="linear", link_report=False, progress=False):
-    """What if the machine were another topology, had more ports, other link costs, failed links?
+def _whatif(given, link_report=False, progress=False):
+    with progress_bar(progress, "whatif") as bar:
+        doc, figure = _core.whatif(given, link_report, bar)
+    frame = _frame(doc["rows"], doc)
+    frame.attrs["figure"] = _whatif_figure(figure)
+    if "link_report" in doc:
+        frame.attrs["link_report"] = _frame(doc["link_report"], doc)
+    return frame
+
+
+_WHATIF_DOC = """What if the machine were another topology, had more ports, other link costs, failed links?
     (``starnet whatif``). Runs ``collective`` on each topology under each port model and fault
     scenario with every algorithm that applies, every node verified on the emulator, beside a lower
     bound.
 
-    topologies: specs or Topology objects (or one comma-separated string); ports: a number or a
-    list (``[1, 2]``); duplex: ``"full"``, ``"half"`` or both; costs: ``"unit"``, ``"topology"``
-    (the platform's α–β, timed) or ``"random"``; message_size: units per message (exact);
-    latency, bandwidth: every link's α and β (exact: an int, a Fraction or a decimal string such as
-    ``"1e-6"``), the α–β model on every link;
-    collective: allreduce, reduce, broadcast, allgather, reducescatter, gather, scatter or alltoall;
-    fail_links, fail_nodes, fail_random: fault scenarios; schedule: a schedule file as one more row;
-    optimal: the proven optimum as one more row.
-    forwarding, switch_ports, routing, placement: how platforms with routers carry messages
-    (``"cut-through"``: crossbar switches, the collective among the hosts over routes whose links
-    carry one message at a time; ``"store-and-forward"``: switches relay hop by hop, ``switch_ports``
-    of them; ``routing`` ``"minimal"``, ``"ecmp"`` or ``"valiant"``; ``placement`` ``"linear"`` or
-    ``"random:SEED"``); link_report: every link's load, in ``attrs["link_report"]`` (a DataFrame:
-    row, topology, algorithm, ports, duplex, link, messages, packets, units, busy).
+    The keywords are the command line's options (``message_size`` is ``--message-size``), read and
+    checked by the library for both; a list is a list or a comma-separated string, a topology a
+    spec or a :class:`Topology`, an exact number an int, a Fraction or a decimal string such as
+    ``"1e-6"``:
+
+{settings}
+    link_report: True for every directed link's load in each row run among the hosts of a network
+        (``attrs["link_report"]``, a DataFrame: row, topology, algorithm, ports, duplex, link,
+        messages, packets, units, busy; the command line's ``--link-report FILE``).
+    progress: True for a progress bar (tqdm) once the call has run for a second.
 
     Returns a pandas DataFrame, one row per row of the command line's table (its JSON rows: each
     exact value a numeric column that plots, ``makespan``, and its Fraction twin,
     ``makespan_exact``); ``attrs["verified"]``, ``attrs["document"]``, and ``attrs["figure"]``,
     the bars of the command line's ``--plot`` as a DataFrame.
     """
-    if isinstance(topologies, (str, Topology)):
-        topologies = [topologies]
-    refs = []
-    for t in topologies:
-        if isinstance(t, str) and "," in t:
-            refs.extend(topology_ref(s.strip(), "topologies") for s in t.split(",") if s.strip())
-        else:
-            refs.append(topology_ref(t, "topologies"))
-    with progress_bar(progress, "whatif") as bar:
-        doc, figure = _core.whatif(collective, refs, _list(ports, "ports"), _list(duplex, "duplex"), costs,
-                           _exact(message_size, "message_size"),
-                           None if latency is None else _exact(latency, "latency"),
-                           None if bandwidth is None else _exact(bandwidth, "bandwidth"), seed,
-                           _list(fail_links, "fail_links"),
-                           _list(fail_nodes, "fail_nodes"), _list(fail_random, "fail_random"), str(root), op, values,
-                           "" if schedule is None else str(schedule), optimal, optimal_time_limit, forwarding,
-                           switch_ports, routing, placement, link_report, bar)
-    frame = _frame(doc["rows"], doc)
-    frame.attrs["figure"] = _whatif_figure(figure)
-    if "link_report" in doc:
-        frame.attrs["link_report"] = _frame(doc["link_report"], doc)
-    return frame
+whatif = settings_call("whatif", _core.whatif_settings(), _whatif, after=[("link_report", False), ("progress", False)],
+                       doc=_WHATIF_DOC)
 
 
 def montecarlo(algorithms=None, n=None, dist=None, cv=None, mu_d=None, mu_c=None, runs=None, seed=None, threads=None,

@@ -21,6 +21,7 @@
 /// port model, finished, and stayed within max_steps.
 
 #include <starnet/api/engine.hpp>
+#include <starnet/api/setting_table.hpp>
 #include <starnet/api/settings.hpp>
 #include <starnet/api/topology.hpp>
 #include <starnet/core/rational.hpp>
@@ -92,6 +93,11 @@ struct EmulateResult {
   /// {"topology", "timed", "steps", "makespan", "messages", "verified", "problem"}.
   [[nodiscard]] nlohmann::json to_json() const;
 };
+
+/// The settings of a run of node programs (api/setting_table.hpp): the keywords of Python's
+/// `starnet.emulate`, each read and checked here into an EmulateRequest (whose programs the face
+/// gives). `engine` and `workers` set EmulateRequest::engine.
+[[nodiscard]] const SettingTable<EmulateRequest>& emulate_settings();
 
 /// Runs @p request's programs. @throws UsageError naming the setting (ports, duplex, checking,
 /// latency, bandwidth, max_steps, engine) when one is off; the programs' own exceptions.

@@ -7,6 +7,7 @@
 #include <starnet/algorithms/collectives/network_model.hpp>
 #include <starnet/algorithms/collectives/whatif_row.hpp>
 #include <starnet/algorithms/generic/cost_kind.hpp>
+#include <starnet/api/setting_table.hpp>
 #include <starnet/api/settings.hpp>
 #include <starnet/api/topology.hpp>
 
@@ -119,10 +120,9 @@ struct WhatIfFigure {
 /// and faults form a group). O(rows).
 [[nodiscard]] WhatIfFigure whatif_figure(const WhatIfResult& result);
 
-/// Port models from lists: every k of @p ports ("1,2") with every mode of @p duplex ("full,half").
-/// @throws UsageError about "ports" or "duplex".
-[[nodiscard]] std::vector<emulator::PortModel> port_models(const std::string& ports, const std::string& duplex);
-/// Fault probabilities from a list ("0,0.01"). @throws UsageError about "fail_random".
-[[nodiscard]] std::vector<double> fault_rates(const std::string& text);
+/// The settings of a what-if study (api/setting_table.hpp): the command line's options and the
+/// keywords of Python's `starnet.whatif`, each read and checked here; `ports` and `duplex` make
+/// the port models (every k with every mode), and `seed` applies only with something random.
+[[nodiscard]] const SettingTable<WhatIfRequest>& whatif_settings();
 
 }  // namespace starnet::api
