@@ -15,7 +15,11 @@ result (``verified`` False); a runtime failure raises :class:`RuntimeFailure`; C
 long call within a second (KeyboardInterrupt). See docs/python.md.
 """
 
-from . import _core
+from ._dependencies import require_packages as _require_packages
+
+_require_packages()  # an ImportError naming numpy, pandas or networkx, not the extension's
+
+from . import _core  # noqa: E402 (after the check above)
 from ._core import InputError, RuntimeFailure, VerificationFailure
 from ._engine import engine_choice as _engine_choice
 from ._page import Page

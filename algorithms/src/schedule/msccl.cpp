@@ -265,19 +265,22 @@ MscclAlgorithm Reader::read(const std::string& xml) {
   Counts counts;
   counts.gpus = static_cast<std::uint32_t>(integer(algo, "ngpus", "<algo>", 1, 1L << 20));
   const std::string coll = algo.attribute("coll").value();
-  const auto kind = find_collective(coll);
-  if (!kind || (*kind != Collective::ALLREDUCE && *kind != Collective::ALLGATHER &&
-                *kind != Collective::REDUCESCATTER && *kind != Collective::ALLTOALL)) {
-    fail("<algo>", fmt::format("coll=\"{}\": starnet checks allreduce, allgather, reducescatter and alltoall", coll));
+  const auto kind = coll == "gossip" ? std::nullopt : find_collective(coll);
+  if (!kind) {
+    fail("<algo>", fmt::format("coll=\"{}\": starnet checks {} (a custom collective has no result to check)", coll,
+                               algorithms::collective_choices()));
   }
   const auto chunks = static_cast<std::uint32_t>(integer(algo, "nchunksperloop", "<algo>", 1, MAX_CHUNKS));
   buffers_.in_place = integer(algo, "inplace", "<algo>", 0, 1, 0) == 1;
+  // The loader reads no root: starnet's files name it (root="r"), others are taken as rooted at GPU 0.
+  const auto root = static_cast<std::uint32_t>(integer(algo, "root", "<algo>", 0, counts.gpus - 1, 0));
   const auto by_id = gpus_by_id(algo, counts.gpus);
-  const ChunkRules rules(*kind, counts.gpus, chunks, 0,
+  const ChunkRules rules(*kind, counts.gpus, chunks, root,
                          Layout{0, buffers_.in_place ? 0 : buffers_.input, buffers_.in_place});
   const std::uint32_t data = buffers_.in_place ? std::max({buffers_.input, buffers_.output, chunks})
                                                : buffers_.input + buffers_.output;
-  if (data < chunks || (!buffers_.in_place && buffers_.output < (*kind == Collective::REDUCESCATTER ? rules.block() : chunks))) {
+  const bool block_out = *kind == Collective::REDUCESCATTER || *kind == Collective::SCATTER;
+  if (data < chunks || (!buffers_.in_place && buffers_.output < (block_out ? rules.block() : chunks))) {
     fail("<algo>", fmt::format("buffers of {} chunks (i_chunks {}, o_chunks {}) cannot hold a {} of nchunksperloop={} "
                                "on {} GPUs",
                                data, buffers_.input, buffers_.output, coll, chunks, counts.gpus));
