@@ -172,3 +172,11 @@ def test_what_msccl_cannot_express_raises_input_error_naming_it():
         s.to_msccl()
     with pytest.raises(starnet.InputError, match="protocol"):
         ring_allgather(4).to_msccl(protocol="LL64")
+
+
+def test_the_schedule_optimal_finds_goes_to_msccl(tmp_path):
+    found = starnet.optimal("hypercube:3", collective="allreduce")
+    path = tmp_path / "optimal.xml"
+    found.schedule.save(path)
+    r = starnet.Schedule.load(path, topology="hypercube:3").run()
+    assert r.verified and r.nodes_checked == 8

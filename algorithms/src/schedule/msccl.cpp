@@ -75,16 +75,22 @@ class Reader {
 
   struct Buffers {
     std::uint32_t input = 0, output = 0, scratch = 0;
+    std::uint32_t data = 0;  ///< slots before scratch: max(i, o, nchunksperloop) in place, i + o otherwise
     bool in_place = true;
+    /// In place, NCCL's convention for the current GPU r: an all-gather's (gather's) input is block
+    /// r of the output (input_at = r·k), a reduce-scatter's (scatter's) output block r of the input.
+    std::uint32_t input_at = 0, output_at = 0;
+    bool shifted_input = false, shifted_output = false;
     [[nodiscard]] std::uint32_t base(char b) const {
-      if (b == 'i' || (b == 'o' && in_place)) return 0;
-      if (b == 'o') return input;
-      return input + (in_place ? 0 : output);
+      if (b == 's') return data;
+      if (in_place) return b == 'i' ? input_at : output_at;
+      return b == 'i' ? 0 : input;
     }
     [[nodiscard]] std::uint32_t size(char b) const {
-      if (b == 'i' || (b == 'o' && in_place)) return std::max(input, in_place ? output : 0);
-      if (b == 'o') return output;
-      return scratch;
+      if (b == 's') return scratch;
+      if (!in_place) return b == 'i' ? input : output;
+      if (b == 'i') return shifted_input ? input : std::max(input, output);
+      return shifted_output ? output : std::max(input, output);
     }
   };
 
@@ -285,13 +291,20 @@ MscclAlgorithm Reader::read(const std::string& xml) {
                                "on {} GPUs",
                                data, buffers_.input, buffers_.output, coll, chunks, counts.gpus));
   }
+  buffers_.data = data;
+  buffers_.shifted_input = buffers_.in_place && (*kind == Collective::ALLGATHER || *kind == Collective::GATHER);
+  buffers_.shifted_output = buffers_.in_place && block_out;
   ScheduleBuilder builder(rules, buffers_.scratch + temporaries(algo), data - chunks, where_);
   // Messages name chunks as the file does; in place, i and o are one buffer, checked as o.
   builder.name_buffer(0, buffers_.in_place ? "o" : "i");
   if (!buffers_.in_place) builder.name_buffer(buffers_.input, "o");
   builder.name_buffer(data, "s");
   builder.name_buffer(data + buffers_.scratch, "temporary");
-  for (std::uint32_t v = 0; v < counts.gpus; ++v) read_gpu(builder, by_id[v], v, data + buffers_.scratch, counts);
+  for (std::uint32_t v = 0; v < counts.gpus; ++v) {
+    buffers_.input_at = buffers_.shifted_input ? v * rules.block() : 0;
+    buffers_.output_at = buffers_.shifted_output ? v * rules.block() : 0;
+    read_gpu(builder, by_id[v], v, data + buffers_.scratch, counts);
+  }
   return MscclAlgorithm{algo.attribute("name").value(), counts.gpus, buffers_.in_place, counts.threadblocks,
                         counts.steps, std::move(builder).build()};
 }

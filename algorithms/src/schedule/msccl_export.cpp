@@ -310,6 +310,10 @@ MscclFile write_msccl(const Schedule& s, const MscclWriteOptions& options) {
     throw ScheduleError("MSCCL export: the schedule has relays (routers that only forward); in MSCCL every rank is a "
                         "GPU of the collective");
   }
+  if (s.slots() != rules.chunks() + s.scratch()) {
+    throw ScheduleError("MSCCL export: the schedule keeps its input and output in separate buffers (an MSCCL file "
+                        "written out of place); starnet writes in-place files, whose data are one buffer");
+  }
   const auto kind = rules.kind();
   const char data = kind == Collective::ALLGATHER || kind == Collective::GATHER ? 'o' : 'i';
   // The chunks of the message each receive meets: (sender, receiver, key) → size.
@@ -411,8 +415,9 @@ std::optional<std::string> message_difference(const Schedule& a, const Schedule&
 }  // namespace
 
 std::optional<std::string> transfer_difference(const Schedule& a, const Schedule& b) {
+  const bool rooted = is_rooted(a.rules().kind());
   if (a.rules().kind() != b.rules().kind() || a.nodes() != b.nodes() || a.rules().chunks() != b.rules().chunks() ||
-      a.rules().root() != b.rules().root()) {
+      (rooted && a.rules().root() != b.rules().root())) {
     return fmt::format("{} of {} chunks on {} nodes (root {}) reads back as {} of {} chunks on {} nodes (root {})",
                        to_string(a.rules().kind()), a.rules().chunks(), a.nodes(), a.rules().root(),
                        to_string(b.rules().kind()), b.rules().chunks(), b.nodes(), b.rules().root());

@@ -146,7 +146,8 @@ class Tokenizer {
 };
 
 inline std::optional<long> integer(const std::string& text) {
-  if (text.empty()) return std::nullopt;
+  constexpr std::size_t MOST_DIGITS = 18;  // within a long
+  if (text.empty() || text.size() > MOST_DIGITS) return std::nullopt;
   std::size_t k = text[0] == '-' ? 1 : 0;
   if (k == text.size()) return std::nullopt;
   for (std::size_t i = k; i < text.size(); ++i) {
@@ -247,10 +248,14 @@ inline void check_steps(Rules& rules, const Element& tb, long gpu, long id, cons
     const bool typed = rules.one_of(st, "type", place, {"s", "r", "rcs", "rrs", "rrc", "rrcs", "cpy", "re", "nop"});
     const std::string type = typed ? st.attributes.at("type") : std::string();
     const auto cnt = rules.number(st, "cnt", place, type == "nop" ? 0 : 1, MAX_COUNT - 1);
-    for (const auto& [buf, off] : {std::pair{"srcbuf", "srcoff"}, std::pair{"dstbuf", "dstoff"}}) {
+    // A receive's source and a send's destination are the peer's chunks: not checked here.
+    const bool local_src = type != "r" && type != "rcs";
+    const bool local_dst = type != "s" && type != "rrs";
+    for (const auto& [buf, off, local] :
+         {std::tuple{"srcbuf", "srcoff", local_src}, std::tuple{"dstbuf", "dstoff", local_dst}}) {
       if (!rules.one_of(st, buf, place, {"i", "o", "s"})) continue;
       const auto offset = rules.number(st, off, place, 0, 1L << 30);
-      if (offset && cnt && type != "nop" && *offset + *cnt > buffers.size(st.attributes.at(buf))) {
+      if (local && offset && cnt && type != "nop" && *offset + *cnt > buffers.size(st.attributes.at(buf))) {
         rules.problem(fmt::format("{}: {}=\"{}\" {}={} cnt={} reaches past the buffer ({} chunks)", place, buf,
                                   st.attributes.at(buf), off, *offset, *cnt, buffers.size(st.attributes.at(buf))));
       }

@@ -16,7 +16,9 @@
 /// receives between two GPUs on one channel meet in order.
 ///
 /// Slots of a node: the input buffer, then the output buffer (not in place), then scratch, then
-/// the temporaries of rrs. The collective (`coll`: any of collective.hpp's but custom) has
+/// the temporaries of rrs. In place, i and o are one buffer as NCCL's in-place calls lay it out:
+/// the same chunks, but for all-gather and gather, whose input i[j] is the GPU's block of the
+/// output, o[r·k + j], and reduce-scatter and scatter, whose output o[j] is i[r·k + j]. The collective (`coll`: any of collective.hpp's but custom) has
 /// `nchunksperloop` chunks in starnet's sense (collective.hpp); a rooted one (reduce, broadcast,
 /// gather, scatter) its root in `root` (which starnet writes and the GPU loaders do not read;
 /// GPU 0 when absent). msccl_export.hpp writes the format.

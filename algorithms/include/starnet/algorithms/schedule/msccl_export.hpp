@@ -25,7 +25,7 @@
 ///     the same, message for message (same_transfers()).
 ///
 /// What MSCCL cannot express is refused (ScheduleError naming the node and why): relays (every
-/// rank is a GPU), a message of 72 chunks or more (`cnt` is below 72), more than 64 steps in a
+/// rank is a GPU), a schedule read from an out-of-place MSCCL file (written in place only), a message of 72 chunks or more (`cnt` is below 72), more than 64 steps in a
 /// threadblock or 1,024 XML elements for one rank (the loader's limits), two threads of a node
 /// that both send to (or both receive from) one peer on one channel (the pair's messages would have
 /// no order), a local operation that reads a chunk it also writes (MSCCL's steps act one after
