@@ -12,8 +12,9 @@
 ///     output); `i_chunks`/`o_chunks` the collective's own sizes, `s_chunks` the schedule's scratch
 ///     and the staging chunks below;
 ///   - per node, one threadblock per (thread of the schedule, channel, peer), `send` and `recv`
-///     that peer where it sends to or receives from it (else -1), and one more for local steps
-///     that come before any transfer; a stepped schedule has one thread and channel 0;
+///     that peer where it sends to or receives from it (else -1); local steps join the
+///     threadblock of the transfer before them (at a thread's start, the one after them; a thread
+///     of local steps alone gets one of its own); a stepped schedule has one thread and channel 0;
 ///   - each node runs its actions in the schedule's order: an action whose previous action (or
 ///     the action it depends on, programmed form) is in another threadblock depends on that one's
 ///     last step; a second dependency takes a `nop` step before it;
