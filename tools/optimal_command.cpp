@@ -170,7 +170,7 @@ int single(const OptimalOptions& o, const CLI::App& cmd) {
       const auto file = (path.parent_path() / fmt::format("{}.T{}{}", path.stem().string(), p.dimensions.size(),
                                                           path.extension().string()))
                             .string();
-      write_file_atomically(file, api::schedule_json(api::exchange_point_schedule(outcome, i),
+      write_file_atomically(file, api::schedule_text(api::exchange_point_schedule(outcome, i),
                                                      fmt::format("a total exchange of {} steps, volume {}, found by "
                                                                  "starnet optimal --method uniform",
                                                                  p.dimensions.size(), p.volume),
@@ -184,7 +184,7 @@ int single(const OptimalOptions& o, const CLI::App& cmd) {
     const std::string how = outcome.schedule_proved
                                 ? outcome.sat ? "proved optimal" : "minimal in its class"
                                 : "the best known, NOT proved optimal: the time limit left a bracket";
-    write_file_atomically(o.output, api::schedule_json(*outcome.schedule,
+    write_file_atomically(o.output, api::schedule_text(*outcome.schedule,
                                                        fmt::format("a {} from {}, {}, found by starnet optimal",
                                                                    to_string(request.collective),
                                                                    outcome.schedule->source, how),
@@ -278,7 +278,7 @@ void declare_optimal_command(CLI::App& cmd, Action& action) {
       ->check(finite_number(0));
   cmd.add_flag("--json", o.json, "Print one JSON document");
   cmd.add_option("-o,--output", o.output,
-                 "Write the optimal schedule (starnet schedule format) to FILE; when the time limit leaves a bracket, "
+                 "Write the optimal schedule (starnet schedule format; MSCCL XML for FILE ending in .xml) to FILE; when the time limit leaves a bracket, "
                  "the best schedule known, marked unproved; alltoall: one file per Pareto point, FILE.T<steps>.json")
       ->check(output_file());
   cmd.add_option("--proof", o.proof, "Write each UNSAT's CNF and DRAT proof to DIR and check every proof");

@@ -1,6 +1,7 @@
-// `starnet schedule run|export`: collective schedules as data — the starnet JSON format and MSCCL's
-// XML — run on the emulator and checked on every node and chunk; every built-in algorithm written
-// as a schedule (api/schedule.hpp; docs/schedules.md).
+// `starnet schedule run|export|convert`: collective schedules as data — the starnet JSON format and
+// MSCCL's XML — run on the emulator and checked on every node and chunk; every built-in algorithm
+// written as a schedule, in either format; a file converted from one to the other (api/schedule.hpp;
+// docs/schedules.md, docs/gpu.md).
 #include "command.hpp"
 #include "engine_options.hpp"
 #include <starnet/api/gantt.hpp>
@@ -48,14 +49,53 @@ struct RunOptions {
   EngineOptions engine;
 };
 
+/// How a schedule is written: starnet JSON or MSCCL XML (by the output's extension unless told).
+struct FormatOptions {
+  std::string format;
+  std::string protocol = "Simple";
+  void add_to(CLI::App& cmd) {
+    cmd.add_option("--format", format,
+                   "starnet (JSON) or msccl (XML for GPU runtimes, docs/gpu.md); default: msccl for an output ending "
+                   "in .xml, else starnet")
+        ->check(CLI::IsMember({"starnet", "msccl"}));
+    cmd.add_option("--protocol", protocol, "MSCCL's protocol (proto): Simple, LL128 or LL")
+        ->check(CLI::IsMember({"Simple", "LL128", "LL"}))
+        ->capture_default_str();
+  }
+  /// Writes @p l to @p output; @p name names the algorithm (a JSON file's comment, MSCCL's name).
+  void write(const CLI::App& cmd, const api::LoadedSchedule& l, const std::string& output, const std::string& name) const {
+    const bool msccl = api::parse_schedule_format(format, output) == api::ScheduleFormat::MSCCL;
+    applies_only(cmd, "--protocol", msccl, "--format msccl (or an output ending in .xml)");
+    write_file_atomically(output, msccl ? api::schedule_msccl(l, {name, protocol}) : api::schedule_json(l, name, output));
+  }
+};
+
 struct ExportOptions {
   std::string algorithm;
   std::string topology;
   std::string collective;
   std::string root = std::string(api::DEFAULT_ROOT);
   PortOptions ports;
+  FormatOptions format;
   std::string output;
 };
+
+struct ConvertOptions {
+  std::string input;
+  std::string output;
+  std::string topology;
+  FormatOptions format;
+};
+
+/// The line a written schedule file is reported with.
+std::string written_line(const std::string& output, const api::LoadedSchedule& l) {
+  const auto& s = *l.schedule;
+  const bool stepped = s.form() == sch::Form::STEPPED;
+  return fmt::format("{}: {} on {} ({}), {}, {}, {} moved\n", output, to_string(s.rules().kind()), l.spec,
+                     plural(s.nodes(), "node", "nodes"),
+                     stepped ? plural(s.steps(), "step", "steps") : std::string("per-node programs"),
+                     plural(s.transfers(), "transfer", "transfers"), plural(s.chunks_moved(), "chunk", "chunks"));
+}
 
 std::string summary_text(const api::ScheduleRunResult& r) {
   const auto& l = r.request.schedule;
@@ -118,7 +158,7 @@ int run(const RunOptions& o) {
   return r.verified ? 0 : 1;
 }
 
-int export_schedule(const ExportOptions& o) {
+int export_schedule(const CLI::App& cmd, const ExportOptions& o) {
   api::ExportRequest request;
   request.algorithm = o.algorithm;
   request.topology = o.topology;
@@ -127,14 +167,15 @@ int export_schedule(const ExportOptions& o) {
   request.ports = o.ports.model();
   if (o.output.empty()) throw UsageError("-o FILE is required (- for standard output)");
   const api::LoadedSchedule l = api::export_schedule(request);
-  write_file_atomically(o.output, api::schedule_json(l, fmt::format("{} exported by starnet", o.algorithm), o.output));
-  if (o.output != "-") {
-    const auto& s = *l.schedule;
-    std::cout << fmt::format("{}: {} on {} ({}), {}, {}, {} moved\n", o.output, to_string(s.rules().kind()),
-                             o.topology, plural(s.nodes(), "node", "nodes"), plural(s.steps(), "step", "steps"),
-                             plural(s.transfers(), "transfer", "transfers"),
-                             plural(s.chunks_moved(), "chunk", "chunks"));
-  }
+  o.format.write(cmd, l, o.output, fmt::format("{} exported by starnet", o.algorithm));
+  if (o.output != "-") std::cout << written_line(o.output, l);
+  return 0;
+}
+
+int convert(const CLI::App& cmd, const ConvertOptions& o) {
+  const api::LoadedSchedule l = api::load_schedule(o.input, o.topology);
+  o.format.write(cmd, l, o.output, fmt::format("converted by starnet from {}", o.input));
+  if (o.output != "-") std::cout << written_line(o.output, l);
   return 0;
 }
 
@@ -187,7 +228,7 @@ void declare_schedule_command(CLI::App& cmd, Action& action) {
   });
 
   static ExportOptions e;
-  auto* export_cmd = cmd.add_subcommand("export", "Write a built-in collective algorithm as a starnet schedule file");
+  auto* export_cmd = cmd.add_subcommand("export", "Write a built-in collective algorithm as a schedule file: starnet JSON, or MSCCL XML for GPU runtimes (docs/gpu.md)");
   export_cmd->add_option("--algorithm", e.algorithm,
                          "A built-in of the catalogue (docs/collectives.md): star, recursive-doubling, recursive-halving, "
                          "ring, bruck, uniform, one-packet, combining, ring-split, rabenseifner, dimension-ordered, bfs-tree; "
@@ -201,16 +242,32 @@ void declare_schedule_command(CLI::App& cmd, Action& action) {
   export_cmd->add_option("--root", e.root, "Root of reduce, broadcast, gather and scatter (name or index)")
       ->capture_default_str();
   e.ports.add_to(*export_cmd);
+  e.format.add_to(*export_cmd);
   export_cmd->add_option("-o,--output", e.output,
-                         "The schedule file to write (- for standard output); a topology file is written relative to "
-                         "its folder")
+                         "The schedule file to write (- for standard output; .xml: MSCCL); a topology file is written "
+                         "relative to its folder")
       ->check(output_file({}, true));
   export_cmd->callback([&action, export_cmd] {
     action = [export_cmd] {
       applies_only(*export_cmd, "--root", e.algorithm == "bfs-tree", "--algorithm bfs-tree");
-      return export_schedule(e);
+      return export_schedule(*export_cmd, e);
     };
   });
+
+  static ConvertOptions c;
+  auto* convert_cmd = cmd.add_subcommand(
+      "convert", "Rewrite a schedule file in the other format: starnet JSON to MSCCL XML (for GPU runtimes, "
+                 "docs/gpu.md) or back, by the files' extensions (.xml: MSCCL). The MSCCL file is read back and "
+                 "compared transfer for transfer; what MSCCL cannot express is exit 2, naming the reason");
+  convert_cmd->add_option("input", c.input, "The schedule to read (.json: starnet; .xml: MSCCL; - for standard input)")
+      ->required();
+  convert_cmd->add_option("output", c.output, "The file to write (.xml: MSCCL, else starnet JSON; - for standard output)")
+      ->required()
+      ->check(output_file({}, true));
+  convert_cmd->add_option("--topology", c.topology,
+                          "Topology spec or file (default: the file's; MSCCL: complete:NGPUS)");
+  c.format.add_to(*convert_cmd);
+  convert_cmd->callback([&action, convert_cmd] { action = [convert_cmd] { return convert(*convert_cmd, c); }; });
 }
 
 }  // namespace starnet::tools

@@ -86,8 +86,8 @@ const Subcommand SUBCOMMANDS[] = {
      declare_whatif_command},
     {"schedule",
      "Collective schedules as data: run a starnet JSON or MSCCL XML schedule "
-     "on the emulator and check it, or export a built-in algorithm "
-     "(docs/schedules.md)",
+     "on the emulator and check it, export a built-in algorithm, or convert a schedule to MSCCL XML for GPU "
+     "runtimes (docs/schedules.md, docs/gpu.md)",
      declare_schedule_command},
     {"optimal",
      "Exact minimum step counts in the single-port (k-port) model by SAT (CaDiCaL), proved both ways: the schedule "

@@ -7,6 +7,7 @@
 #include <starnet/api/json.hpp>
 #include <starnet/algorithms/generic/subnetwork.hpp>
 #include <starnet/algorithms/schedule/msccl.hpp>
+#include <starnet/algorithms/schedule/msccl_export.hpp>
 #include <starnet/algorithms/schedule/schedule_json.hpp>
 #include <starnet/core/error.hpp>
 #include <starnet/core/interrupt.hpp>
@@ -251,8 +252,38 @@ std::uint64_t default_chunks(Collective collective, std::uint64_t nodes) {
   return algorithms::is_blocked(collective) ? nodes : 1;
 }
 
+ScheduleFormat parse_schedule_format(std::string_view text, const std::string& path) {
+  if (text == "starnet") return ScheduleFormat::STARNET;
+  if (text == "msccl") return ScheduleFormat::MSCCL;
+  if (!text.empty()) throw UsageError(Setting{"format", std::string(text)}, "expected starnet or msccl");
+  return path != "-" && looks_like_xml(path, {}) ? ScheduleFormat::MSCCL : ScheduleFormat::STARNET;
+}
+
+std::string schedule_msccl(const LoadedSchedule& l, const MscclSettings& settings) {
+  const StopScope scope;
+  if (!sch::is_msccl_protocol(settings.protocol)) {
+    throw UsageError(Setting{"protocol", settings.protocol}, "expected Simple, LL128 or LL");
+  }
+  auto file = sch::write_msccl(*l.schedule, {.name = settings.name, .protocol = settings.protocol});
+  // The self-check: the importer reads the same transfers back.
+  const auto back = sch::read_msccl(file.xml, fmt::format("the MSCCL file written for {}", l.source));
+  if (const auto difference = sch::transfer_difference(*l.schedule, back.schedule)) {
+    throw Error(fmt::format("{} written as MSCCL reads back differently: {}", l.source, *difference));
+  }
+  return std::move(file.xml);
+}
+
+std::string schedule_text(const LoadedSchedule& l, const std::string& comment, const std::string& output_path) {
+  if (parse_schedule_format({}, output_path) == ScheduleFormat::STARNET) return schedule_json(l, comment, output_path);
+  return schedule_msccl(l, {.name = comment.empty() ? std::string("starnet") : comment});
+}
+
 std::vector<OutputFile> schedule_files(const LoadedSchedule& l, const std::string& path, const std::string& comment) {
   std::vector<OutputFile> out;
+  if (parse_schedule_format({}, path) == ScheduleFormat::MSCCL) {
+    out.push_back({path, schedule_text(l, comment, path)});
+    return out;
+  }
   if (l.in_memory) {
     if (path.empty() || path == "-") {
       throw UsageError(Setting{"path", path}, fmt::format("the topology \"{}\" was built in memory: a schedule on it is "

@@ -15,7 +15,19 @@ result (``verified`` False); a runtime failure raises :class:`RuntimeFailure`; C
 long call within a second (KeyboardInterrupt). See docs/python.md.
 """
 
-from . import _core
+from ._dependencies import require_packages as _require_packages
+
+_require_packages()  # an ImportError naming numpy, pandas or networkx, not the extension's
+
+try:
+    from . import _core  # noqa: E402 (after the check above)
+except ImportError as _error:
+    import sys as _sys
+
+    raise ImportError(f"starnet's extension (starnet._core) does not load in this Python ({_sys.executable}, "
+                      f"{_sys.version.split()[0]}): it is built for one interpreter — Debian's /usr/bin/python3 in "
+                      f"build/python; `pip install .` from a starnet clone builds it for the Python that runs pip "
+                      f"({_error})") from _error
 from ._core import InputError, RuntimeFailure, VerificationFailure
 from ._engine import engine_choice as _engine_choice
 from ._page import Page

@@ -1,6 +1,8 @@
 """Pictures as matplotlib figures, each the last step of an api call both faces share: the Gantt
 chart of a run (api/gantt.hpp) and the drawing of a topology (api/drawing.hpp)."""
 
+from ._dependencies import optional
+
 __all__ = ["gantt", "draw_topology"]
 
 # Up to this many nodes a drawing writes each node's name in it (more would not read).
@@ -10,6 +12,7 @@ _MAX_LABELLED_BARS = 400
 
 
 def _figure(ax, width, height):
+    optional("matplotlib")
     import matplotlib.pyplot as plt
 
     if ax is not None:

@@ -9,12 +9,14 @@ __all__ = ["engine_choice", "starnet_executable"]
 
 
 def starnet_executable():
-    """The ``starnet`` command worker processes run: $STARNET_EXECUTABLE, the build tree's or the
-    installed one beside this package, or the first on PATH."""
+    """The ``starnet`` command worker processes run: $STARNET_EXECUTABLE, the one inside this package
+    (``pip install``), the build tree's or the installed one beside this package, or the first on
+    PATH."""
     if os.environ.get("STARNET_EXECUTABLE"):
         return os.environ["STARNET_EXECUTABLE"]
     here = os.path.dirname(os.path.abspath(__file__))
-    for candidate in (os.path.join(here, "..", "..", "bin", "starnet"),  # build/python/starnet → build/bin
+    for candidate in (os.path.join(here, "bin", "starnet"),  # pip install: inside the package (setup.py)
+                      os.path.join(here, "..", "..", "bin", "starnet"),  # build/python/starnet → build/bin
                       os.path.join(here, "..", "..", "..", "..", "bin", "starnet")):  # PREFIX/lib/python3/dist-packages
         if os.access(candidate, os.X_OK):
             return os.path.normpath(candidate)

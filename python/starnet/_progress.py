@@ -1,5 +1,7 @@
 """Progress of long calls as a tqdm bar (``progress=True``)."""
 
+from ._dependencies import optional
+
 __all__ = ["progress_bar"]
 
 
@@ -12,6 +14,7 @@ class _Bar:
 
     def __call__(self, done, total, unit, detail):
         if self._bar is None:
+            optional("tqdm")
             from tqdm.auto import tqdm
 
             self._bar = tqdm(total=total or None, desc=self._what, unit=f" {unit}" if unit else "it", leave=False)

@@ -109,9 +109,18 @@ class Schedule:
         it names none (:meth:`save` writes one beside the file)."""
         return self._built().to_json(comment, "")
 
+    def to_msccl(self, name="starnet", protocol="Simple"):
+        """The schedule as an MSCCL algorithm file (XML) that GPU runtimes load (msccl-executor,
+        RCCL; docs/gpu.md): in place, every size, ``protocol`` ``"Simple"``, ``"LL128"`` or
+        ``"LL"``; read back and compared transfer for transfer before it is returned. Raises
+        InputError naming what MSCCL cannot express (a message of 72 chunks or more, …)."""
+        return self._built().to_msccl(name, protocol)
+
     def save(self, path, comment=""):
-        """Writes the schedule in starnet's JSON format (a topology file named relative to ``path``).
-        On a topology built in memory (``Topology.from_networkx``) the topology is written beside it,
+        """Writes the schedule: MSCCL XML when ``path`` ends in ``.xml`` (:meth:`to_msccl`,
+        ``comment`` its name; the topology is not in the file), otherwise starnet's JSON format (a
+        topology file named relative to ``path``). On a topology built in memory
+        (``Topology.from_networkx``) the JSON's topology is written beside it,
         ``<stem>.topology.graphml``, which the schedule names: :meth:`load` reads both back."""
         for file, text in self._built().files(os.fspath(path), comment):
             with open(file, "w", encoding="utf-8") as f:

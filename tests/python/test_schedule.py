@@ -139,3 +139,44 @@ def test_built_in_schedules_and_exact_searches_refuse_routers():
         starnet.Schedule.export("bfs-tree", "fattree:4")
     with pytest.raises(starnet.InputError, match="topology=dragonfly:2:2:1: has 6 routers"):
         starnet.optimal("dragonfly:2:2:1", collective="broadcast")
+
+
+def test_to_msccl_is_the_command_lines_export_and_save_writes_it(tmp_path):
+    # docs/gpu.md: the same bytes from both faces; save("F.xml") writes MSCCL, load reads it back.
+    s = starnet.Schedule.export("recursive-doubling", "hypercube:3")
+    cli = tmp_path / "cli.xml"
+    run_cli("schedule", "export", "--algorithm", "recursive-doubling", "--topology", "hypercube:3", "-o", cli)
+    assert s.to_msccl(name="recursive-doubling exported by starnet") == cli.read_text()
+    path = tmp_path / "rd.xml"
+    s.save(path)
+    assert path.read_text().startswith('<algo name="starnet" proto="Simple" nchannels="1" nchunksperloop="1" ngpus="8"')
+    back = starnet.Schedule.load(path, topology="hypercube:3")
+    assert back.format == "msccl" and back.transfers == s.transfers
+    r = back.run()
+    assert r.verified and r.steps == 3
+
+
+def test_a_schedule_built_in_python_goes_to_msccl_and_back(tmp_path):
+    s = ring_allgather(5)
+    xml = s.to_msccl(protocol="LL")
+    assert 'proto="LL"' in xml and 'coll="allgather"' in xml
+    (tmp_path / "ring5.xml").write_text(xml)
+    assert starnet.Schedule.load(tmp_path / "ring5.xml", topology="ring:5").run().verified
+
+
+def test_what_msccl_cannot_express_raises_input_error_naming_it():
+    s = starnet.Schedule(collective="allreduce", topology="complete:2", chunks=72)
+    s.send(0, 0, 1, list(range(72)), op="reduce")
+    s.send(1, 1, 0, list(range(72)))
+    with pytest.raises(starnet.InputError, match="below 72"):
+        s.to_msccl()
+    with pytest.raises(starnet.InputError, match="protocol"):
+        ring_allgather(4).to_msccl(protocol="LL64")
+
+
+def test_the_schedule_optimal_finds_goes_to_msccl(tmp_path):
+    found = starnet.optimal("hypercube:3", collective="allreduce")
+    path = tmp_path / "optimal.xml"
+    found.schedule.save(path)
+    r = starnet.Schedule.load(path, topology="hypercube:3").run()
+    assert r.verified and r.nodes_checked == 8

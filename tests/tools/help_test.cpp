@@ -21,7 +21,7 @@ std::vector<std::string> subcommands() {
   return {"topo info",   "topo compare", "topo export",  "topo draw",      "allreduce",      "broadcast",
           "demo",        "worker",       "keygen",       "viz allreduce",  "viz broadcast",  "markov",
           "reduce",      "steady scatter", "steady gossip", "steady reduce", "montecarlo",   "whatif",
-          "schedule run", "schedule export", "optimal"};
+          "schedule run", "schedule export", "schedule convert", "optimal"};
 }
 
 TEST(Help, TheOptionColumnIsAsciiSoDescriptionsStayAligned) {

@@ -1,4 +1,5 @@
-// `starnet schedule run|export`, run as a user runs it.
+// `starnet schedule run|export|convert`, run as a user runs it.
+#include "../algorithms/schedule/msccl_rules.hpp"
 #include "../core/scratch_dir.hpp"
 #include "starnet_test_paths.hpp"
 #include "cli_runner.hpp"
@@ -105,6 +106,91 @@ TEST(ScheduleCommand, ExportsEveryAlgorithmOfTheCatalogueThatRunsVerified) {
       EXPECT_EQ(j["steps"], steps) << algorithm << " " << spec;
     }
   }
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+TEST(ScheduleCommand, ExportsTheAcceptanceListAsMscclFilesTheLoaderTakesThatRunVerified) {
+  // docs/gpu.md: exported, checked against the loader's rules, read back and run verified.
+  const std::vector<std::tuple<std::string, std::string, std::string, int>> cases = {
+      {"recursive-doubling", "hypercube:3", "allreduce", 8},
+      {"ring", "ring:8", "allgather", 8},
+      {"star-allreduce", "star:4", "allreduce", 24},
+      {"ring-split", "ring:8", "allreduce", 8},
+      {"one-packet", "hypercube:3", "alltoall", 8},
+  };
+  for (const auto& [algorithm, spec, collective, nodes] : cases) {
+    const auto file = (scratch_dir() / (algorithm + "_" + collective + ".xml")).string();
+    const auto e = run_starnet("schedule export --algorithm " + algorithm + " --topology " + spec + " --collective " +
+                               collective + " --format msccl -o " + file);
+    ASSERT_EQ(e.exit_code, 0) << algorithm << " " << spec << "\n" << e.err;
+    EXPECT_THAT(e.out, HasSubstr(file + ": " + collective + " on " + spec));
+    const auto xml = read_text(file);
+    const auto rules = starnet::testing::msccl::check_loader_rules(xml);
+    EXPECT_TRUE(rules.ok()) << algorithm << ":\n" << rules.all();
+    const auto r = run_starnet("schedule run " + file + " --topology " + spec + " --json");
+    ASSERT_EQ(r.exit_code, 0) << algorithm << " " << spec << "\n" << r.err;
+    const auto j = r.json();
+    EXPECT_EQ(j["format"], "msccl") << algorithm;
+    EXPECT_EQ(j["collective"], collective) << algorithm;
+    EXPECT_EQ(j["verified"], true) << algorithm;
+    EXPECT_EQ(j["nodes_checked"], nodes) << algorithm;
+    // The same bytes when written again, by extension alone.
+    const auto again = (scratch_dir() / "again.xml").string();
+    ASSERT_EQ(run_starnet("schedule export --algorithm " + algorithm + " --topology " + spec + " --collective " +
+                          collective + " -o " + again).exit_code, 0);
+    EXPECT_EQ(read_text(again), xml) << algorithm;
+  }
+}
+
+TEST(ScheduleCommand, ConvertsJsonToMscclAndBackAndTheResultsRunVerified) {
+  const auto xml = (scratch_dir() / "allgather.xml").string();
+  const auto c = run_starnet("schedule convert " + example("allgather") + " " + xml + " --protocol LL128");
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_THAT(read_text(xml), HasSubstr("proto=\"LL128\""));
+  EXPECT_TRUE(starnet::testing::msccl::check_loader_rules(read_text(xml)).ok());
+  const auto json = (scratch_dir() / "allgather_back.json").string();
+  ASSERT_EQ(run_starnet("schedule convert " + xml + " " + json).exit_code, 0);
+  for (const auto& file : {xml, json}) {
+    const auto r = run_starnet("schedule run " + file + " --json");
+    ASSERT_EQ(r.exit_code, 0) << file << "\n" << r.err;
+    EXPECT_EQ(r.json()["verified"], true) << file;
+    EXPECT_EQ(r.json()["topology"], "complete:4") << file;
+  }
+  // Standard output with --format; the protocol applies to MSCCL only.
+  const auto out = run_starnet("schedule convert " + example("allreduce") + " - --format msccl");
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  EXPECT_EQ(out.out.rfind("<algo name=\"converted by starnet from ", 0), 0U) << out.out;
+  const auto wrong = run_starnet("schedule convert " + example("allreduce") + " " + json + " --protocol LL");
+  EXPECT_EQ(wrong.exit_code, 2);
+  EXPECT_THAT(wrong.err, HasSubstr("--protocol"));
+}
+
+TEST(ScheduleCommand, WhatMscclCannotExpressIsExitTwoNamingTheReason) {
+  // An all-reduce on K_2 whose messages carry 72 chunks: MSCCL's cnt is below 72. Nothing is written.
+  std::string items;
+  for (int c = 0; c < 72; ++c) items += (c ? "," : "") + std::to_string(c);
+  const auto file = write("big.json", R"({"format": "starnet-schedule", "version": 1, "collective": "allreduce",
+      "chunks": 72, "topology": "complete:2", "steps": [[{"f": 0, "t": 1, "c": [)" + items +
+                                           R"(], "op": "reduce"}], [{"f": 1, "t": 0, "c": [)" + items + R"(]}]]})");
+  const auto r = run_starnet("schedule convert " + file + " " + (scratch_dir() / "big.xml").string());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("72 chunks in one message"));
+  EXPECT_THAT(r.err, HasSubstr("below 72"));
+  EXPECT_FALSE(std::filesystem::exists(scratch_dir() / "big.xml"));
+}
+
+TEST(ScheduleCommand, OptimalWritesItsScheduleAsMscclToo) {
+  const auto file = (scratch_dir() / "optimal.xml").string();
+  const auto o = run_starnet("optimal --topology hypercube:3 --collective allreduce -o " + file);
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_TRUE(starnet::testing::msccl::check_loader_rules(read_text(file)).ok());
+  const auto r = run_starnet("schedule run " + file + " --topology hypercube:3 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.json()["verified"], true);
 }
 
 TEST(ScheduleCommand, TheAllReduceExampleAsAUserSeesIt) {

@@ -75,16 +75,22 @@ class Reader {
 
   struct Buffers {
     std::uint32_t input = 0, output = 0, scratch = 0;
+    std::uint32_t data = 0;  ///< slots before scratch: max(i, o, nchunksperloop) in place, i + o otherwise
     bool in_place = true;
+    /// In place, NCCL's convention for the current GPU r: an all-gather's (gather's) input is block
+    /// r of the output (input_at = r·k), a reduce-scatter's (scatter's) output block r of the input.
+    std::uint32_t input_at = 0, output_at = 0;
+    bool shifted_input = false, shifted_output = false;
     [[nodiscard]] std::uint32_t base(char b) const {
-      if (b == 'i' || (b == 'o' && in_place)) return 0;
-      if (b == 'o') return input;
-      return input + (in_place ? 0 : output);
+      if (b == 's') return data;
+      if (in_place) return b == 'i' ? input_at : output_at;
+      return b == 'i' ? 0 : input;
     }
     [[nodiscard]] std::uint32_t size(char b) const {
-      if (b == 'i' || (b == 'o' && in_place)) return std::max(input, in_place ? output : 0);
-      if (b == 'o') return output;
-      return scratch;
+      if (b == 's') return scratch;
+      if (!in_place) return b == 'i' ? input : output;
+      if (b == 'i') return shifted_input ? input : std::max(input, output);
+      return shifted_output ? output : std::max(input, output);
     }
   };
 
@@ -265,30 +271,40 @@ MscclAlgorithm Reader::read(const std::string& xml) {
   Counts counts;
   counts.gpus = static_cast<std::uint32_t>(integer(algo, "ngpus", "<algo>", 1, 1L << 20));
   const std::string coll = algo.attribute("coll").value();
-  const auto kind = find_collective(coll);
-  if (!kind || (*kind != Collective::ALLREDUCE && *kind != Collective::ALLGATHER &&
-                *kind != Collective::REDUCESCATTER && *kind != Collective::ALLTOALL)) {
-    fail("<algo>", fmt::format("coll=\"{}\": starnet checks allreduce, allgather, reducescatter and alltoall", coll));
+  const auto kind = coll == "gossip" ? std::nullopt : find_collective(coll);
+  if (!kind) {
+    fail("<algo>", fmt::format("coll=\"{}\": starnet checks {} (a custom collective has no result to check)", coll,
+                               algorithms::collective_choices()));
   }
   const auto chunks = static_cast<std::uint32_t>(integer(algo, "nchunksperloop", "<algo>", 1, MAX_CHUNKS));
   buffers_.in_place = integer(algo, "inplace", "<algo>", 0, 1, 0) == 1;
+  // The loader reads no root: starnet's files name it (root="r"), others are taken as rooted at GPU 0.
+  const auto root = static_cast<std::uint32_t>(integer(algo, "root", "<algo>", 0, counts.gpus - 1, 0));
   const auto by_id = gpus_by_id(algo, counts.gpus);
-  const ChunkRules rules(*kind, counts.gpus, chunks, 0,
+  const ChunkRules rules(*kind, counts.gpus, chunks, root,
                          Layout{0, buffers_.in_place ? 0 : buffers_.input, buffers_.in_place});
   const std::uint32_t data = buffers_.in_place ? std::max({buffers_.input, buffers_.output, chunks})
                                                : buffers_.input + buffers_.output;
-  if (data < chunks || (!buffers_.in_place && buffers_.output < (*kind == Collective::REDUCESCATTER ? rules.block() : chunks))) {
+  const bool block_out = *kind == Collective::REDUCESCATTER || *kind == Collective::SCATTER;
+  if (data < chunks || (!buffers_.in_place && buffers_.output < (block_out ? rules.block() : chunks))) {
     fail("<algo>", fmt::format("buffers of {} chunks (i_chunks {}, o_chunks {}) cannot hold a {} of nchunksperloop={} "
                                "on {} GPUs",
                                data, buffers_.input, buffers_.output, coll, chunks, counts.gpus));
   }
+  buffers_.data = data;
+  buffers_.shifted_input = buffers_.in_place && (*kind == Collective::ALLGATHER || *kind == Collective::GATHER);
+  buffers_.shifted_output = buffers_.in_place && block_out;
   ScheduleBuilder builder(rules, buffers_.scratch + temporaries(algo), data - chunks, where_);
   // Messages name chunks as the file does; in place, i and o are one buffer, checked as o.
   builder.name_buffer(0, buffers_.in_place ? "o" : "i");
   if (!buffers_.in_place) builder.name_buffer(buffers_.input, "o");
   builder.name_buffer(data, "s");
   builder.name_buffer(data + buffers_.scratch, "temporary");
-  for (std::uint32_t v = 0; v < counts.gpus; ++v) read_gpu(builder, by_id[v], v, data + buffers_.scratch, counts);
+  for (std::uint32_t v = 0; v < counts.gpus; ++v) {
+    buffers_.input_at = buffers_.shifted_input ? v * rules.block() : 0;
+    buffers_.output_at = buffers_.shifted_output ? v * rules.block() : 0;
+    read_gpu(builder, by_id[v], v, data + buffers_.scratch, counts);
+  }
   return MscclAlgorithm{algo.attribute("name").value(), counts.gpus, buffers_.in_place, counts.threadblocks,
                         counts.steps, std::move(builder).build()};
 }

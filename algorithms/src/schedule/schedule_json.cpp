@@ -426,13 +426,82 @@ std::vector<Written> stepped_transfers(const Schedule& s) {
   return out;
 }
 
+/// Node @p v's actions as one program: its threads in turn, each giving its next action once the
+/// action it depends on is placed (a thread's order and every dependency kept).
+std::vector<std::uint32_t> merged_program(const Schedule& s, std::uint32_t v) {
+  const auto actions = s.actions(v);
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges;
+  for (std::uint32_t t = 0; t < s.threads(v); ++t) ranges.push_back(s.thread_range(v, t));
+  std::vector<char> placed(actions.size(), 0);
+  std::vector<std::uint32_t> order;
+  while (order.size() < actions.size()) {
+    bool progressed = false;
+    for (auto& [next, end] : ranges) {
+      if (next == end || (actions[next].dep != NO_DEP && !placed[actions[next].dep])) continue;
+      placed[next] = 1;
+      order.push_back(next++);
+      progressed = true;
+    }
+    if (!progressed) {
+      throw ScheduleError(fmt::format("writing a schedule file: node {}'s threads wait for each other (a cycle of "
+                                      "dependencies)", v));
+    }
+  }
+  return order;
+}
+
+/// One action of a program as the format writes it; a nop (it only orders) as nothing.
+std::string program_action(const Schedule& s, const topology::Topology& topology, std::uint32_t v, const Action& a) {
+  const auto items = s.items(a.items);
+  const std::uint32_t channel = a.key >> 24;  // a programmed tag: the channel above the pair's ordinal
+  const std::string ch = a.kind != Action::Kind::LOCAL && channel ? fmt::format(",\"ch\":{}", channel) : "";
+  std::string chunks;
+  if (a.kind == Action::Kind::LOCAL) {
+    if (items.empty()) return {};
+    for (const auto& it : items) chunks += (chunks.empty() ? "" : ",") + item_text({it.a, it.b, it.op}, items[0].op);
+  } else {
+    for (std::uint32_t k = 0; k < items.size(); ++k) {
+      const auto& it = items[k];
+      if (a.kind == Action::Kind::RECV && (it.a != k || it.op != items[0].op)) {
+        throw ScheduleError(fmt::format("writing a schedule file: node {} receives a message whose chunks it keeps out "
+                                        "of order or with several operations (a program's receive puts chunk i of "
+                                        "the message in c[i], with one op)",
+                                        v));
+      }
+      chunks += fmt::format("{}{}", k ? "," : "", a.kind == Action::Kind::SEND ? it.a : it.b);
+    }
+  }
+  const std::string op = a.kind != Action::Kind::SEND && items[0].op == ItemOp::REDUCE ? ",\"op\":\"reduce\"" : "";
+  if (a.kind == Action::Kind::LOCAL) return fmt::format("{{\"c\":[{}]{}}}", chunks, op);
+  return fmt::format("{{\"{}\":{},\"c\":[{}]{}{}}}", a.kind == Action::Kind::SEND ? "send" : "recv",
+                     quoted(topology.node_name(a.peer)), chunks, op, ch);
+}
+
+/// "programs": each node's threads merged into one program (merged_program()).
+std::string programs_text(const Schedule& s, const topology::Topology& topology) {
+  if (s.slots() != s.rules().chunks() + s.scratch()) {
+    throw ScheduleError("writing a schedule file: the schedule keeps its input and output in separate buffers (an "
+                        "MSCCL file written out of place); the format has one buffer a node");
+  }
+  std::string out = ",\n\"programs\":{";
+  for (std::uint32_t v = 0; v < s.nodes(); ++v) {
+    out += fmt::format("{}\n{}:[", v ? "," : "", quoted(topology.node_name(v)));
+    bool first = true;
+    for (const auto i : merged_program(s, v)) {
+      const auto text = program_action(s, topology, v, s.actions(v)[i]);
+      if (text.empty()) continue;
+      out += (first ? "" : ",\n ") + text;
+      first = false;
+    }
+    out += "]";
+  }
+  return out + "}}\n";
+}
+
 }  // namespace
 
 std::string write_schedule_json(const Schedule& s, const topology::Topology& topology, const std::string& spec,
                                 const std::string& comment) {
-  if (s.form() != Form::STEPPED) {
-    throw ScheduleError("writing a schedule file: only stepped schedules are written (this one is a per-node program)");
-  }
   const auto& rules = s.rules();
   if (rules.has_relays()) {
     throw ScheduleError("writing a schedule file: a collective among the processors of a platform with relays has no "
@@ -444,6 +513,7 @@ std::string write_schedule_json(const Schedule& s, const topology::Topology& top
                                 s.scratch(), quoted(spec), s.nodes());
   if (is_rooted(rules.kind())) out += fmt::format(",\"root\":{}", quoted(topology.node_name(rules.root())));
   if (!comment.empty()) out += fmt::format(",\"comment\":{}", quoted(comment));
+  if (s.form() == Form::PROGRAMMED) return out + programs_text(s, topology);
   out += ",\n\"steps\":[";
   const auto transfers = stepped_transfers(s);
   std::size_t i = 0;

@@ -174,6 +174,23 @@ TEST(Msccl, GeneratedOutOfPlaceAllGatherVerifies) {
   }
 }
 
+TEST(Msccl, InPlaceAllGatherInputIsTheGpusBlockOfTheOutputAsInNccl) {
+  // In place, i[0] of GPU g is o[g] (NCCL's in-place all-gather: sendbuff = recvbuff + rank·count):
+  // a ring that sends i[0] first, then passes blocks on in o, verifies only with that layout.
+  for (const int gpus : {3, 5}) {
+    XmlWriter w("allgather", gpus, gpus, true);
+    for (int g = 0; g < gpus; ++g) {
+      w.gpu(g, 1, gpus, 0);
+      w.tb(0, mod(g + 1, gpus), mod(g - 1, gpus), 0);
+      w.step("s", 'i', 0, 'i', 0);
+      for (int j = 1; j <= gpus - 2; ++j) w.step("rcs", 'o', mod(g - j, gpus), 'o', mod(g - j, gpus));
+      w.step("r", 'o', mod(g - (gpus - 1), gpus), 'o', mod(g - (gpus - 1), gpus));
+    }
+    const auto r = run_xml(w.done(), fmt::format("ring:{}", gpus));
+    EXPECT_TRUE(r.verified) << gpus << ": " << r.report.first_problem();
+  }
+}
+
 TEST(Msccl, AWrongReductionIsCaught) {
   // The all-pairs all-reduce with one `re` turned into a copy: a contribution is lost.
   auto xml = all_pairs_allreduce(4);

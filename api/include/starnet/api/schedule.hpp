@@ -124,7 +124,9 @@ struct OutputFile {
   std::string path;
   std::string text;
 };
-/// The files that save @p schedule at @p path, in the order to write them: the topology first when
+/// The files that save @p schedule at @p path, in the order to write them. A path ending in .xml
+/// is one MSCCL file (schedule_msccl(), @p comment its name; the topology stays unsaved). Otherwise
+/// starnet JSON: the topology first when
 /// it was built in memory (GraphML beside it, `<stem>.topology.graphml`, which the schedule names;
 /// its read-back checked node for node and in order), then the schedule's JSON. load_schedule(path)
 /// reads both back. @throws UsageError about setting "path" when it is empty or "-" and the
@@ -132,6 +134,30 @@ struct OutputFile {
 /// does not read back the same.
 [[nodiscard]] std::vector<OutputFile> schedule_files(const LoadedSchedule& schedule, const std::string& path,
                                                      const std::string& comment = {});
+
+/// The formats a schedule is written in: starnet's JSON, or MSCCL's XML, which GPU runtimes load
+/// (msccl-executor, RCCL; docs/gpu.md).
+enum class ScheduleFormat : std::uint8_t { STARNET, MSCCL };
+/// "starnet" or "msccl"; empty: by @p path's extension (.xml: MSCCL; anything else, or -, starnet).
+/// @throws UsageError about setting "format".
+[[nodiscard]] ScheduleFormat parse_schedule_format(std::string_view text, const std::string& path);
+
+/// How an MSCCL file is written: its name (free text) and protocol (Simple, LL128 or LL).
+struct MscclSettings {
+  std::string name = "starnet";
+  std::string protocol = "Simple";
+};
+/// @p schedule as an MSCCL algorithm file (docs/gpu.md, "What the file says"), read back by
+/// starnet's importer and compared with @p schedule transfer for transfer before it is returned.
+/// Its topology is not in the file (MSCCL has none): it reads back on complete:N unless told.
+/// @throws UsageError about setting "protocol"; ScheduleError naming the node and the reason for
+/// what MSCCL cannot express; Error (exit 3) if the file read back differs (a bug).
+[[nodiscard]] std::string schedule_msccl(const LoadedSchedule& schedule, const MscclSettings& settings = {});
+
+/// @p schedule as @p output_path's extension says: MSCCL XML for .xml (schedule_msccl(), @p comment
+/// its name), starnet JSON otherwise (schedule_json()).
+[[nodiscard]] std::string schedule_text(const LoadedSchedule& schedule, const std::string& comment,
+                                        const std::string& output_path);
 
 /// The checking a schedule runs under unless told: strict for stepped schedules in unit time (the
 /// plan must fit the port model as written), arbitrated for programs and timed runs (contending

@@ -16,8 +16,12 @@
 /// receives between two GPUs on one channel meet in order.
 ///
 /// Slots of a node: the input buffer, then the output buffer (not in place), then scratch, then
-/// the temporaries of rrs. The collective (`coll`: allreduce, allgather, reducescatter, alltoall)
-/// has `nchunksperloop` chunks in starnet's sense (collective.hpp).
+/// the temporaries of rrs. In place, i and o are one buffer as NCCL's in-place calls lay it out:
+/// the same chunks, but for all-gather and gather, whose input i[j] is the GPU's block of the
+/// output, o[r·k + j], and reduce-scatter and scatter, whose output o[j] is i[r·k + j]. The collective (`coll`: any of collective.hpp's but custom) has
+/// `nchunksperloop` chunks in starnet's sense (collective.hpp); a rooted one (reduce, broadcast,
+/// gather, scatter) its root in `root` (which starnet writes and the GPU loaders do not read;
+/// GPU 0 when absent). msccl_export.hpp writes the format.
 ///
 /// Complexity: O(file size). IMPORTANT: documents with a DOCTYPE are refused (no entity is ever
 /// expanded); `proto`, `nchannels` and the `hasdep` flags are read but do not change the run.
@@ -41,7 +45,7 @@ struct MscclAlgorithm {
 /// @throws ScheduleError naming @p where and the element (e.g. `gpu 3, tb 1, step 5`) for text
 /// that is not XML, a DOCTYPE, a missing or malformed attribute, an unknown step type or buffer, a
 /// chunk range outside its buffer, a send or receive in a threadblock without that peer, a
-/// collective starnet cannot check (custom), a receive without its send.
+/// collective starnet cannot check (custom), a root that is not a GPU, a receive without its send.
 [[nodiscard]] MscclAlgorithm read_msccl(const std::string& xml, const std::string& where);
 
 }  // namespace starnet::algorithms::schedule

@@ -63,8 +63,12 @@ class ScheduleFile {
   std::unique_ptr<Data> data_;
 };
 
-/// Writes @p schedule in the stepped form, nodes named by @p topology.
-/// @throws ScheduleError for a programmed schedule with several threads on a node (not expressible).
+/// Writes @p schedule, nodes named by @p topology: a stepped schedule as "steps"; a programmed one
+/// (an MSCCL file read) as "programs", each node's threads merged into one program that keeps
+/// every thread's order and dependency (threads in turn: threadblocks that only worked because
+/// they ran at once may deadlock as one program, which a run reports).
+/// @throws ScheduleError for relays, a receive whose chunks are kept out of message order or with
+/// several operations, an out-of-place layout (not expressible).
 [[nodiscard]] std::string write_schedule_json(const Schedule& schedule, const topology::Topology& topology,
                                               const std::string& spec, const std::string& comment = {});
 
