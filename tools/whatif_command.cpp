@@ -82,8 +82,10 @@ std::string table_text(const std::vector<WhatIfRow>& rows, const api::WhatIfRequ
   std::set<std::string> noted;
   std::size_t verified = 0;
   std::size_t na = 0;
+  // A sweep of message sizes: each row says its size.
+  const bool sweep = request.message_size.size() > 1;
   for (const auto& r : rows) {
-    Cells row{r.topology,
+    Cells row{sweep ? fmt::format("{} m={}", r.topology, r.message_size.to_string()) : r.topology,
               port_text(r.ports),
               r.faults,
               std::to_string(r.nodes),

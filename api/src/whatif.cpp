@@ -211,7 +211,8 @@ const SettingTable<WhatIfRequest>& whatif_settings() {
        into(&R::costs, [](std::string_view t) { return generic::parse_cost_kind(t, "costs"); })},
       {{"message_size", T::EXACT, "1",
         "Units per message with «costs» topology: a message takes latency + size·cost on a link (α + m/β; a file's "
-        "latency and bandwidth, docs/topology.md). An exact number, e.g. 1024 or 1/2", {.min = 0, .strictly = true}},
+        "latency and bandwidth, docs/topology.md). Exact numbers, e.g. 1024 or 1/2; a comma-separated list runs the "
+        "study once per size", {.list = true, .min = 0, .strictly = true}},
        into(&R::message_size)},
       {{"latency", T::EXACT, std::nullopt,
         "Every link's latency α (≥ 0, an exact number such as 1e-6 or 1/1000000): the α–β model on every link (unit "
@@ -303,12 +304,13 @@ WhatIfResult run_whatif(const WhatIfRequest& request) {
     return a.ports == b.ports && a.half_duplex == b.half_duplex;
   });
   const auto rates = once(request.fail_rates, equal);
+  const auto sizes = once(request.message_size, equal);
+  if (sizes.empty()) throw UsageError(Setting{"message_size", ""}, "no size given (expected e.g. 8,65536)");
   coll::WhatIfStudy study;
   study.collective(request.collective)
       .topologies(study_topologies)
       .port_models(models)
       .costs(request.costs)
-      .message_size(request.message_size)
       .latency(request.latency)
       .bandwidth(request.bandwidth)
       .failed_links(request.fail_links)
@@ -328,14 +330,23 @@ WhatIfResult run_whatif(const WhatIfRequest& request) {
                 optimal_rows(request.collective, request.root, request.optimal_seconds, named));
   }
   if (request.observer) study.observe_runs(request.observer);
-  study.run();
   WhatIfResult out;
   out.request = request;
-  out.rows = study.rows();
+  bool all_verified = true;
+  for (const Rational& size : sizes) {
+    study.message_size(size).run();
+    for (auto r : study.rows()) {
+      r.message_size = size;
+      r.latency = request.latency;
+      r.bandwidth = request.bandwidth;
+      out.rows.push_back(std::move(r));
+    }
+    all_verified = all_verified && study.all_verified();
+    out.wall_seconds += study.wall_seconds();
+  }
   out.rows_run = static_cast<std::size_t>(
       std::count_if(out.rows.begin(), out.rows.end(), [](const WhatIfRow& r) { return r.applicable; }));
-  out.verified = out.rows_run > 0 && study.all_verified();
-  out.wall_seconds = study.wall_seconds();
+  out.verified = out.rows_run > 0 && all_verified;
   return out;
 }
 
@@ -349,7 +360,7 @@ WhatIfFigure whatif_figure(const WhatIfResult& result) {
   } else if (q.costs == generic::CostKind::RANDOM) {
     f.axis = "time (random link costs k/4 per packet)";
   } else if (q.latency || q.bandwidth) {
-    f.axis = "time (in the unit of the latency α; messages of m units take α + m/β)";
+    f.axis = "time (α + m/β, in the unit α and 1/β are given in, e.g. seconds)";
   } else {
     f.axis = "time (in the unit of the platform's latencies and 1/bandwidths)";
   }
@@ -360,8 +371,9 @@ WhatIfFigure whatif_figure(const WhatIfResult& result) {
     smallest = smallest ? std::min(*smallest, v) : v;
     largest = largest ? std::max(*largest, v) : v;
   };
-  const auto group_of = [](const WhatIfRow& r) {
-    const std::string label = fmt::format("{} {} {}", r.topology, r.ports.ports, duplex_name(r.ports));
+  const auto group_of = [&result](const WhatIfRow& r) {
+    const std::string sized = result.request.message_size.size() > 1 ? fmt::format(" m={}", r.message_size.to_string()) : "";
+    const std::string label = fmt::format("{}{} {} {}", r.topology, sized, r.ports.ports, duplex_name(r.ports));
     return r.faults == "none" ? label : fmt::format("{} {}", label, r.faults);
   };
   for (const auto& r : result.rows) {
@@ -391,6 +403,8 @@ nlohmann::json WhatIfResult::row_json(const WhatIfRow& r) {
                       {"variant", r.variant},
                       {"ports", r.ports.ports},
                       {"duplex", duplex_name(r.ports)},
+                      {"latency", nullptr},
+                      {"bandwidth", nullptr},
                       {"faults", r.faults},
                       {"fail_rate", r.fail_rate},
                       {"failed_links", r.failed_links},
@@ -408,16 +422,19 @@ nlohmann::json WhatIfResult::row_json(const WhatIfRow& r) {
                       {"diameter", r.diameter.num()},
                       {"exact_diameter", r.diameter_exact},
                       {"applicable", r.applicable}};
+  put_exact(j, "message_size", r.message_size);
+  if (r.latency) put_exact(j, "latency", *r.latency);
+  if (r.bandwidth) put_exact(j, "bandwidth", *r.bandwidth);
   if (!r.applicable) {
     j["reason"] = "not applicable: " + r.reason;
-    for (const char* key : {"time", "steps", "planned_steps", "makespan", "messages", "volume", "lower_bound",
+    for (const char* key : {"time_mode", "steps", "planned_steps", "makespan", "messages", "volume", "lower_bound",
                             "lower_bound_time", "bound_counting", "bound_distance", "bound_volume", "bound_status",
-                            "bound_reached", "ratio", "verified"}) {
+                            "bound_reached", "ratio", "verified", "bound_cut", "max_link_load", "busiest_link"}) {
       j[key] = nullptr;
     }
     return j;
   }
-  j["time"] = timed(r) ? "timed" : "unit";
+  j["time_mode"] = timed(r) ? "timed" : "unit";
   j["steps"] = timed(r) ? nlohmann::json(nullptr) : nlohmann::json(r.steps);
   j["planned_steps"] = r.planned_steps;
   put_exact(j, "makespan", r.makespan);
@@ -440,6 +457,9 @@ nlohmann::json WhatIfResult::row_json(const WhatIfRow& r) {
   if (!r.verified && !r.reason.empty()) j["reason"] = r.reason;
   j["wall_seconds"] = r.wall_seconds;
   // On a network of switches: the packets its busiest directed link carried, and which.
+  j["bound_cut"] = nullptr;
+  j["max_link_load"] = nullptr;
+  j["busiest_link"] = nullptr;
   if (!r.link_loads.empty()) {
     put_exact(j, "bound_cut", r.bound_cut);
     put_exact(j, "max_link_load", r.link_loads.front().packets);
@@ -461,7 +481,7 @@ nlohmann::json WhatIfResult::link_report_json() const {
                           {"link", l.link},
                           {"messages", l.messages}};
       put_exact(j, "packets", l.packets);
-      put_exact(j, "units", l.packets * request.message_size);
+      put_exact(j, "units", l.packets * r.message_size);
       put_exact(j, "busy", l.busy);
       out.push_back(std::move(j));
     }
@@ -482,7 +502,14 @@ nlohmann::json WhatIfResult::to_json() const {
                         {"rows_run", rows_run},
                         {"verified", verified},
                         {"wall_seconds", wall_seconds}};
-  put_exact(doc, "message_size", request.message_size);
+  // One size: the size; a sweep: the list (each row carries its own).
+  if (request.message_size.size() == 1) {
+    put_exact(doc, "message_size", request.message_size.front());
+  } else {
+    nlohmann::json sizes = nlohmann::json::array();
+    for (const auto& m : request.message_size) sizes.push_back(m.to_string());
+    doc["message_size"] = sizes;
+  }
   if (request.link_report) doc["link_report"] = link_report_json();
   // How platforms with routers carried the messages (docs/whatif.md, "The network model").
   const auto& net = request.network;
@@ -514,36 +541,41 @@ std::string csv_cell(const nlohmann::json& v) {
   return quoted + "\"";
 }
 
-constexpr const char* CSV_COLUMNS[] = {"topology", "algorithm", "variant", "ports", "duplex", "faults", "fail_rate",
-                                       "failed_links", "failed_nodes", "failed_link_list", "failed_node_list",
-                                       "total_nodes", "nodes", "processors", "links", "alive_nodes",
-                                       "alive_processors", "connected", "root",
-                                       "diameter", "exact_diameter", "applicable", "reason", "time", "steps",
+/// The rows' columns in the CSV; an exact one (EXACT_COLUMNS) is a number with its exact text beside
+/// it, KEY_exact, as in the JSON (docs/json.md), so that every time column reads as a number.
+constexpr const char* CSV_COLUMNS[] = {"topology", "algorithm", "variant", "ports", "duplex", "message_size", "latency",
+                                       "bandwidth", "faults", "fail_rate", "failed_links", "failed_nodes",
+                                       "failed_link_list", "failed_node_list", "total_nodes", "nodes", "processors",
+                                       "links", "alive_nodes", "alive_processors", "connected", "root", "diameter",
+                                       "exact_diameter", "applicable", "reason", "time_mode", "steps",
                                        "planned_steps", "makespan", "messages", "volume", "lower_bound",
                                        "lower_bound_time", "bound_counting", "bound_distance", "bound_volume",
-                                       "bound_status", "bound_reached", "ratio", "verified", "wall_seconds"};
+                                       "bound_status", "bound_cut", "bound_reached", "ratio", "max_link_load",
+                                       "busiest_link", "verified", "wall_seconds"};
+constexpr std::array<std::string_view, 11> EXACT_COLUMNS = {
+    "message_size", "latency",     "bandwidth",   "makespan", "lower_bound_time", "bound_counting",
+    "bound_distance", "bound_volume", "bound_cut", "ratio",    "max_link_load"};
+[[nodiscard]] bool exact_column(std::string_view c) {
+  return std::find(EXACT_COLUMNS.begin(), EXACT_COLUMNS.end(), c) != EXACT_COLUMNS.end();
+}
 
 }  // namespace
 
 std::string WhatIfResult::csv() const {
   std::string out;
   for (const char* c : CSV_COLUMNS) {
-    if (!out.empty()) out += ',';
-    out += c;
+    out += std::string(out.empty() ? "" : ",") + c;
+    if (exact_column(c)) out += std::string(",") + c + "_exact";
   }
   out += "\n";
   for (const auto& r : rows) {
     const auto j = row_json(r);
     std::string line;
-    for (std::size_t i = 0; i < std::size(CSV_COLUMNS); ++i) {
-      if (i > 0) line += ",";
-      // A rational keeps its exact text in the CSV (the JSON gives it beside the number).
-      const std::string exact_key = std::string(CSV_COLUMNS[i]) + "_exact";
-      if (j.contains(exact_key)) {
-        line += csv_cell(j[exact_key]);
-      } else if (j.contains(CSV_COLUMNS[i])) {
-        line += csv_cell(j[CSV_COLUMNS[i]]);
-      }
+    for (const char* c : CSV_COLUMNS) {
+      const auto cell = [&j](const std::string& key) { return j.contains(key) ? csv_cell(j[key]) : std::string(); };
+      line += std::string(c == CSV_COLUMNS[0] ? "" : ",") + cell(c);
+      // The exact text beside the number: KEY_exact where the JSON has one, else the number itself.
+      if (exact_column(c)) line += "," + (j.contains(std::string(c) + "_exact") ? cell(std::string(c) + "_exact") : cell(c));
     }
     out += line + "\n";
   }
@@ -551,16 +583,21 @@ std::string WhatIfResult::csv() const {
 }
 
 std::string WhatIfResult::link_report_csv() const {
+  // Numbers, the exact ones (packets, units, busy) with their exact text beside them, as csv().
   static constexpr std::array<const char*, 10> COLUMNS = {"row",  "topology", "algorithm", "ports", "duplex",
                                                           "link", "messages", "packets",   "units", "busy"};
+  const auto exact = [](std::string_view c) { return c == "packets" || c == "units" || c == "busy"; };
   std::string out;
-  for (const char* c : COLUMNS) out += std::string(out.empty() ? "" : ",") + c;
+  for (const char* c : COLUMNS) {
+    out += std::string(out.empty() ? "" : ",") + c + (exact(c) ? std::string(",") + c + "_exact" : "");
+  }
   out += "\n";
   for (const auto& j : link_report_json()) {
     std::string line;
     for (const char* c : COLUMNS) {
-      const std::string exact = std::string(c) + "_exact";
-      line += std::string(c == COLUMNS[0] ? "" : ",") + csv_cell(j.contains(exact) ? j[exact] : j[c]);
+      line += std::string(c == COLUMNS[0] ? "" : ",") + csv_cell(j[c]);
+      const std::string twin = std::string(c) + "_exact";
+      if (exact(c)) line += "," + csv_cell(j.contains(twin) ? j[twin] : j[c]);
     }
     out += line + "\n";
   }

@@ -73,7 +73,7 @@ TEST(WhatIfFigure, DrawsWhatTheTableRanksByWithEveryRow) {
   r.topologies = {"star:5"};
   r.latency = Rational(1, 1000000);
   r.bandwidth = Rational(10000000000);
-  r.message_size = Rational(1024);
+  r.message_size = {Rational(1024)};
   const auto out = run_whatif(r);
   const auto figure = whatif_figure(out);
   EXPECT_EQ(figure.quantity, "time");
@@ -112,7 +112,7 @@ TEST(RunWhatIf, LatencyAndBandwidthPriceAStepSynchronousRunExactly) {
   r.topologies = {"hypercube:3"};
   r.latency = Rational(1);
   r.bandwidth = Rational(10);
-  r.message_size = Rational(3);
+  r.message_size = {Rational(3)};
   const auto out = run_whatif(r);
   bool found = false;
   for (const auto& row : out.rows) {

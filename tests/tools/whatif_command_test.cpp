@@ -147,7 +147,7 @@ TEST(WhatIfCommand, RandomCostsGiveExactTimedMakespansAboveTheTimedBound) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto json = r.json();
   for (const auto& row : json["rows"]) {
-    EXPECT_EQ(row["time"], "timed") << row.dump();
+    EXPECT_EQ(row["time_mode"], "timed") << row.dump();
     EXPECT_EQ(row["steps"], nullptr);
     EXPECT_EQ(row["verified"], true) << row.dump();
     EXPECT_LE(fraction(exact(row, "lower_bound_time")), fraction(exact(row, "makespan"))) << row.dump();
@@ -358,7 +358,7 @@ TEST(WhatIfCommand, ThePlotDrawsTheTimesTheTableRanksByAndMarksRowsThatDidNotRun
   const auto script = slurp(whatif_scratch("ranked.gp"));
   EXPECT_THAT(script, HasSubstr("$bfs_tree << EOD\n2 0.0025739584\nEOD"));
   EXPECT_THAT(script, HasSubstr("$one_packet << EOD\n0 0.0004872608\nEOD"));
-  EXPECT_THAT(script, HasSubstr("set ylabel 'time (in the unit of the latency"));
+  EXPECT_THAT(script, HasSubstr("set ylabel 'time (α + m/β, in the unit α and 1/β are given in"));
   EXPECT_THAT(script, HasSubstr("set yrange [0:*]"));
   const auto half = whatif_scratch("marked.svg");
   const auto h = run_starnet("whatif --collective alltoall --topologies hypercube:8 --duplex full,half --plot " +
@@ -686,6 +686,62 @@ TEST(WhatIfCommand, TheMatchedSizeComparisonAt120ProcessorsIsTheDocumentedOne) {
     EXPECT_EQ(small_time.at(want.spec), Rational::parse(want.small, "small")) << want.spec;
     EXPECT_EQ(large_time.at(want.spec), Rational::parse(want.large, "large")) << want.spec;
   }
+}
+
+TEST(WhatIfCommand, AFullBisectionFatTreeMatchesACrossbarOfItsHostsAtEverySizeOfASweep) {
+  // The command: crossbar switches, cut-through, switch latency 0, linear placement.
+  const auto rows_csv = whatif_scratch("sweep.csv");
+  const auto links_csv = whatif_scratch("links.csv");
+  const auto r = run_starnet("whatif --topologies fattree:8,complete:128 --latency 1e-6 --bandwidth 1e9 --message-size "
+                             "8,1048576 --json --csv " + rows_csv.string() + " --link-report " + links_csv.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::map<std::pair<std::string, std::string>, Rational> best;
+  const auto doc = r.json();
+  for (const auto& row : doc["rows"]) {
+    if (!row["verified"].get<bool>()) continue;
+    const auto key = std::pair{row["topology"].get<std::string>(), exact(row, "message_size")};
+    const Rational t = Rational::parse(exact(row, "makespan"), "makespan");
+    if (!best.contains(key) || t < best.at(key)) best.insert_or_assign(key, t);
+    EXPECT_EQ(exact(row, "latency"), "1/1000000");
+    EXPECT_EQ(row["max_link_load"].is_null(), row["topology"] == "complete:128") << row.dump();
+  }
+  for (const char* m : {"8", "1048576"}) {
+    ASSERT_TRUE(best.contains({"fattree:8", m}) && best.contains({"complete:128", m})) << m;
+    EXPECT_LE(best.at({"fattree:8", m}), best.at({"complete:128", m}) * Rational(11, 10)) << m;
+  }
+  // Every time column a number, its exact text beside it.
+  const auto csv = slurp(rows_csv);
+  EXPECT_THAT(csv, HasSubstr(",makespan,makespan_exact,"));
+  EXPECT_THAT(csv, HasSubstr(",message_size,message_size_exact,latency,latency_exact,bandwidth,bandwidth_exact,"));
+  EXPECT_THAT(csv, HasSubstr(",7.056e-06,441/62500000,"));
+  const auto links = slurp(links_csv);
+  EXPECT_EQ(links.substr(0, links.find('\n')),
+            "row,topology,algorithm,ports,duplex,link,messages,packets,packets_exact,units,units_exact,busy,busy_exact");
+  EXPECT_THAT(links, HasSubstr(",fattree:8,recursive-doubling,1,full,h0_0_0->e0_0,7,"));
+}
+
+TEST(WhatIfCommand, NetworkSettingsAreRefusedNamingTheFlag) {
+  const auto routing = run_starnet("whatif --topologies fattree:4 --routing adaptive");
+  EXPECT_EQ(routing.exit_code, 2);
+  EXPECT_THAT(routing.err, HasSubstr("--routing adaptive"));
+  const auto placement = run_starnet("whatif --topologies fattree:4 --placement random:x");
+  EXPECT_EQ(placement.exit_code, 2);
+  EXPECT_THAT(placement.err, HasSubstr("--placement random:x: expected linear or random:SEED"));
+  const auto ports = run_starnet("whatif --topologies fattree:4 --switch-ports 1");
+  EXPECT_EQ(ports.exit_code, 2);
+  EXPECT_THAT(ports.err, HasSubstr("--switch-ports 1"));
+  EXPECT_THAT(ports.err, HasSubstr("--forwarding store-and-forward"));
+  const auto valiant = run_starnet("whatif --topologies tiers:1 --routing valiant");
+  EXPECT_EQ(valiant.exit_code, 2);
+  EXPECT_THAT(valiant.err, HasSubstr("--routing valiant"));
+}
+
+TEST(WhatIfCommand, SingleRelaysStoreAndForwardGiveTheNumbersOfBeforeCrossbars) {
+  // The relay model as every what-if ran it before: fattree:8's routed binomial tree, 64 steps.
+  const auto r = run_starnet("whatif --topologies fattree:8 --switch-ports 1 --forwarding store-and-forward --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.json()["rows"][0]["steps"], 64);
+  EXPECT_EQ(r.json()["network"]["forwarding"], "store-and-forward");
 }
 
 }  // namespace

@@ -37,8 +37,9 @@ struct WhatIfRequest {
   /// Every port model is tried on every topology (default: single-port full duplex).
   std::vector<emulator::PortModel> port_models{emulator::PortModel{}};
   algorithms::generic::CostKind costs = algorithms::generic::CostKind::UNIT;
-  /// Units per message (the m of α + m/β) with topology costs.
-  Rational message_size = 1;
+  /// Units per message (the m of α + m/β) with topology costs: one study per size, the rows of each
+  /// carrying it (a sweep).
+  std::vector<Rational> message_size{Rational(1)};
   /// Every link's latency α and bandwidth β (none: the topology's own); either makes unit costs
   /// topology costs, the α–β model on every link.
   std::optional<Rational> latency;

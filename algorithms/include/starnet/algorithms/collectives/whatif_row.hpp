@@ -31,6 +31,10 @@ struct WhatIfRow {
   Algorithm algorithm = Algorithm::BFS_TREE;
   std::string variant;  ///< e.g. "unidirectional" for ring, "split exchanges" for recursive doubling
   emulator::PortModel ports;
+  /// The study's message size (units per packet) and α–β, when given: a row of a sweep keeps its key.
+  Rational message_size = 1;
+  std::optional<Rational> latency;
+  std::optional<Rational> bandwidth;
   std::string faults;  ///< "none", or what failed, e.g. "random p=0.01 (3 links) + nodes 5"
   double fail_rate = 0;
   std::uint64_t failed_links = 0;
