@@ -69,6 +69,28 @@ TEST(MontecarloCommand, SameNumbersWhateverTheThreadCount) {
   EXPECT_EQ(without_timing(one.json()), without_timing(two.json()));
 }
 
+TEST(MontecarloCommand, FastPathOffGivesTheSameNumbers) {
+  const auto fast = run_starnet(SCENARIO + " --fast-path on");
+  const auto general = run_starnet(SCENARIO + " --fast-path off");
+  ASSERT_EQ(fast.exit_code, 0) << fast.err;
+  ASSERT_EQ(general.exit_code, 0) << general.err;
+  EXPECT_EQ(without_timing(fast.json()), without_timing(general.json()));
+}
+
+TEST(MontecarloCommand, StudyCsvIsTheSameOnBothPaths) {
+  std::vector<std::string> csvs;
+  for (const char* path : {"on", "off"}) {
+    const auto csv = scratch(std::string("figure4_") + path + ".csv");
+    const auto r = run_starnet("montecarlo --study figure4 --n 16 --runs 300 --points 4 --fast-path " + std::string(path) +
+                               " --csv " + csv);
+    ASSERT_EQ(r.exit_code, 0) << path << r.err;
+    csvs.push_back(read(csv));
+    std::filesystem::remove(csv);
+  }
+  EXPECT_EQ(csvs[0], csvs[1]);
+  EXPECT_EQ(std::count(csvs[0].begin(), csvs[0].end(), '\n'), 1 + 4 * 4);
+}
+
 TEST(MontecarloCommand, HumanSummaryAndCsv) {
   const auto csv = scratch("summary.csv");
   const auto r = run_starnet("montecarlo --n 12 --dist uniform --cv 0.3 --runs 100 --csv " + csv);
@@ -110,7 +132,8 @@ TEST(MontecarloCommand, BadInputExitsTwoNamingIt) {
                         Case{"--study figure4 --cv 1", "--cv"}, Case{"--study figure4 --plot out.pdf", "out.pdf"},
                         Case{"--plot out.svg", "--study"}, Case{"--worst-case --study figure4", "--worst-case"},
                         Case{"--worst-case --n 8", "--n"}, Case{"--progress sometimes", "sometimes"},
-                        Case{"--study figure5 --points 1", "--points 1"}, Case{"--study figure6 --ratio-points 0", "--ratio-points 0"}}) {
+                        Case{"--study figure5 --points 1", "--points 1"}, Case{"--study figure6 --ratio-points 0", "--ratio-points 0"},
+                        Case{"--fast-path maybe", "--fast-path maybe"}, Case{"--worst-case --fast-path off", "--fast-path"}}) {
     const auto r = run_starnet(std::string("montecarlo ") + c.args);
     EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.err;
     EXPECT_THAT(r.err, HasSubstr(c.message)) << c.args;
@@ -187,7 +210,7 @@ TEST(MontecarloCommand, HelpDescribesTheModes) {
   const auto r = run_starnet("montecarlo --help");
   EXPECT_EQ(r.exit_code, 0);
   for (const char* text : {"--algos", "--dist", "--cv", "--mu-d", "--mu-c", "--runs", "--seed", "--threads", "--json",
-                           "--csv", "--gantt", "--run", "--study", "--plot", "--worst-case", "figure4"}) {
+                           "--csv", "--gantt", "--run", "--study", "--plot", "--worst-case", "--fast-path", "figure4"}) {
     EXPECT_THAT(r.out, HasSubstr(text)) << text;
   }
 }

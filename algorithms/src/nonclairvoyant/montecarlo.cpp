@@ -1,5 +1,6 @@
 #include "runner.hpp"
 
+#include <starnet/algorithms/nonclairvoyant/fast_path.hpp>
 #include <starnet/algorithms/nonclairvoyant/montecarlo.hpp>
 #include <starnet/algorithms/stochastic/random_stream.hpp>
 #include <starnet/algorithms/trees/special_trees.hpp>
@@ -97,17 +98,20 @@ struct Shared {
 };
 
 struct PerThread {
-  explicit PerThread(const Shared& s) : costs(s.d, s.c, s.scenario.n) {}
+  explicit PerThread(const Shared& s) : costs(s.d, s.c, s.scenario.n), fast(s.scenario.n) {}
   emulator::LocalEngine<double> engine;
   StochasticCosts costs;
+  FastPath fast;
 };
 
 /// Run @p run of the study for algorithm @p a: its own stream, so that runs are independent of
-/// the thread that makes them.
+/// the thread that makes them. Untraced runs may take the fast path (fast_path.hpp), which gives
+/// the general engine's makespan bit for bit.
 Emulation<double> one(const Shared& shared, PerThread& local, Algorithm a, std::uint64_t seed, std::uint64_t run,
-                      bool trace = false) {
+                      bool trace, bool fast) {
   RandomStream stream(seed, run, static_cast<std::uint32_t>(a));
   local.costs.start(stream);
+  if (fast && !trace) return local.fast.run(a, local.costs);
   return run_algorithm(a, shared.prepared, local.costs, local.engine, trace);
 }
 
@@ -155,6 +159,10 @@ MonteCarlo& MonteCarlo::progress(std::function<void(std::uint64_t, std::uint64_t
   progress_ = std::move(f);
   return *this;
 }
+MonteCarlo& MonteCarlo::fast_path(bool fast) {
+  fast_ = fast;
+  return *this;
+}
 MonteCarlo& MonteCarlo::keep_samples(bool keep) {
   keep_ = keep;
   return *this;
@@ -174,7 +182,7 @@ void MonteCarlo::run() {
     std::vector<std::uint64_t> ok(k, 0);
     for (std::uint64_t r = range.begin(); r != range.end(); ++r) {
       for (std::size_t a = 0; a < k; ++a) {
-        const auto out = one(shared, local, algorithms_[a], seed_, r);
+        const auto out = one(shared, local, algorithms_[a], seed_, r, false, fast_);
         makespans[a][r] = out.makespan;
         ok[a] += out.verified ? 1 : 0;
       }
@@ -207,7 +215,7 @@ Emulation<double> emulate_study_run(Algorithm a, const Scenario& scenario, std::
   validate(scenario);
   const Shared shared(scenario);
   PerThread local(shared);
-  return one(shared, local, a, seed, run_index, trace);
+  return one(shared, local, a, seed, run_index, trace, false);
 }
 
 }  // namespace starnet::algorithms::nonclairvoyant
