@@ -54,19 +54,24 @@ FastPath::FastPath(int n) : graph_(static_cast<emulator::NodeId>(std::max(n, 1))
 
 namespace {
 
-/// Whether @p a ends after @p b: a min-heap on (time, round).
+/// A min-heap on the end time.
 struct Later {
   template <class End>
   bool operator()(const End& a, const End& b) const {
-    return a.at > b.at || (a.at == b.at && a.round > b.round);
+    return a.at > b.at;
   }
 };
 
 }  // namespace
 
 void FastPath::schedule(double at, std::uint32_t node, std::uint32_t from) {
-  // As the general engine's agenda: an end at the current time is due in the next round.
-  heap_.push_back({at, at == now_ ? round_ + 1 : 0, node, from});
+  // As the general engine's agenda: an end at the current time is due in the next round, before
+  // any later time; the others in the first round of their time.
+  if (at == now_) {
+    soon_.push_back({at, node, from});
+    return;
+  }
+  heap_.push_back({at, node, from});
   std::push_heap(heap_.begin(), heap_.end(), Later{});
 }
 
@@ -86,13 +91,19 @@ void FastPath::reduce(std::uint32_t v) {
 void FastPath::take_due() {
   // The first phase of a round: every end due is taken before any node reacts; a processor
   // that finishes a reduction starts its next waiting one at once.
-  now_ = heap_.front().at;
-  round_ = heap_.front().round;
+  due_.clear();
+  if (!soon_.empty()) {
+    std::swap(due_, soon_);
+  } else {
+    now_ = heap_.front().at;
+    do {
+      std::pop_heap(heap_.begin(), heap_.end(), Later{});
+      due_.push_back(heap_.back());
+      heap_.pop_back();
+    } while (!heap_.empty() && heap_.front().at == now_);
+  }
   touched_.clear();
-  do {
-    std::pop_heap(heap_.begin(), heap_.end(), Later{});
-    const End e = heap_.back();
-    heap_.pop_back();
+  for (const End& e : due_) {
     if (news_[e.node] == 0) touched_.push_back(e.node);
     if (e.from == NONE) {
       news_[e.node] |= REDUCED;
@@ -105,7 +116,7 @@ void FastPath::take_due() {
       news_[e.node] |= DELIVERED;
       from_[e.node] = e.from;
     }
-  } while (!heap_.empty() && heap_.front().at == now_ && heap_.front().round == round_);
+  }
   // Nodes react in id order; a round has few (one, mostly): insertion sort.
   for (std::size_t k = 1; k < touched_.size(); ++k) {
     const auto v = touched_[k];
@@ -118,7 +129,7 @@ void FastPath::take_due() {
 template <class React>
 double FastPath::loop(React&& react) {
   double makespan = 0;
-  while (!heap_.empty()) {
+  while (!heap_.empty() || !soon_.empty()) {
     take_due();
     makespan = now_;
     for (const auto v : touched_) react(v);
@@ -129,8 +140,8 @@ double FastPath::loop(React&& react) {
 Emulation<double> FastPath::run(Algorithm a, const emulator::CostModel<double>& costs) {
   costs_ = &costs;
   now_ = 0;
-  round_ = 0;
   heap_.clear();
+  soon_.clear();
   std::copy(initial_.begin(), initial_.end(), value_.begin());
   std::fill(computing_.begin(), computing_.end(), 0);
   std::fill(queued_.begin(), queued_.end(), 0);
@@ -206,7 +217,7 @@ void FastPath::send_static(std::uint32_t v, std::uint32_t parent) {
 bool FastPath::verified_static(const Plan& plan) const {
   const auto root = plan.root;
   const auto& v = value_[root];
-  return heap_.empty() && reduced_[root] == plan.begin[root + 1] - plan.begin[root] && v.sum == expected_.sum &&
+  return reduced_[root] == plan.begin[root + 1] - plan.begin[root] && v.sum == expected_.sum &&
          v.lo == expected_.lo && v.hi == expected_.hi;
 }
 
@@ -259,7 +270,7 @@ void FastPath::send_dynamic(std::uint32_t v, std::uint32_t to) {
 bool FastPath::verified_dynamic(bool ordered) const {
   // One processor holds everything at the end: the last one left idle.
   const auto root = ordered ? by_lo_[0] : slot_;
-  if (root == NONE || !heap_.empty()) return false;
+  if (root == NONE) return false;
   const auto& v = value_[root];
   const auto n = initial_.size();
   return v.sum == expected_.sum && (!ordered || v.is_whole(n)) && sends_ + 1 == n;

@@ -9,8 +9,9 @@
 /// MonteCarlo runs it) goes in rounds. A round at time t takes the ends due (those of t in its
 /// first round; a zero-duration end in the next round at the same t), lets every node with news
 /// react in id order (its delivery first, then its finished reduction), then starts the transfers
-/// that may start. This loop keeps exactly that order and that arithmetic: ends keyed by (time,
-/// round), a node's reductions one after another (end = start + c), a transfer's duration asked
+/// that may start. This loop keeps exactly that order and that arithmetic: the ends at later
+/// times in a heap on the time, those at the current time in a list for the next round (as the
+/// engine's agenda), a node's reductions one after another (end = start + c), a transfer's duration asked
 /// of the cost model when its sender sends (so the costs are drawn in the same order) and its end
 /// = the round's time + duration, where the round is the one in which the receiver has posted
 /// that sender (static plans: one posted reception at a time, in plan order) — so that every time
@@ -60,10 +61,9 @@ class FastPath {
 
  private:
   static constexpr std::uint32_t NONE = ~std::uint32_t{0};
-  /// A transfer's or reduction's end: @p from is the sender, NONE for a reduction.
+  /// A transfer's or reduction's end at @p node: @p from is the sender, NONE for a reduction.
   struct End {
     double at;
-    std::uint32_t round;
     std::uint32_t node;
     std::uint32_t from;
   };
@@ -103,8 +103,9 @@ class FastPath {
   const emulator::CostModel<double>* costs_ = nullptr;
 
   double now_ = 0;
-  std::uint32_t round_ = 0;
-  std::vector<End> heap_;
+  std::vector<End> heap_;  // ends at later times, a min-heap on the time
+  std::vector<End> soon_;  // ends at now_, due in the next round
+  std::vector<End> due_;   // this round's
   std::vector<std::uint32_t> touched_;  // the nodes that react this round
   // Per node.
   std::vector<ReduceValue> value_;
