@@ -145,6 +145,7 @@ Emulation<double> FastPath::run(Algorithm a, const emulator::CostModel<double>& 
   std::copy(initial_.begin(), initial_.end(), value_.begin());
   std::fill(computing_.begin(), computing_.end(), 0);
   std::fill(queued_.begin(), queued_.end(), 0);
+  std::fill(news_.begin(), news_.end(), 0);  // a cost model that threw may have left a round behind
   const auto n = static_cast<std::uint32_t>(initial_.size());
   Emulation<double> out;
   if (a == Algorithm::BINOMIAL_STAT || a == Algorithm::FIBONACCI_STAT) {
