@@ -2,7 +2,10 @@
 // they decide a makespan of these four algorithms.
 #include <starnet/algorithms/nonclairvoyant/fast_path.hpp>
 #include <starnet/algorithms/nonclairvoyant/montecarlo.hpp>
+#include <starnet/core/error.hpp>
 #include <starnet/core/rational.hpp>
+
+#include <fmt/format.h>
 
 #include <algorithm>
 
@@ -29,20 +32,13 @@ FastPath::FastPath(int n) : graph_(static_cast<emulator::NodeId>(std::max(n, 1))
     plan.begin.push_back(static_cast<std::uint32_t>(plan.children.size()));
   }
   const auto size = static_cast<std::size_t>(n);
-  for (std::size_t i = 0; i < size; ++i) initial_.push_back(ReduceValue::initial(i));
+  for (std::size_t i = 0; i < size; ++i) fresh_.push_back(Node{ReduceValue::initial(i), 0, 0, NONE, 0, 0, 0, NONE});
+  nodes_ = fresh_;
   // What CheckedOperator::sequential() gives: the value every right reduction leaves.
-  expected_ = initial_[0];
-  for (std::size_t i = 1; i < size; ++i) expected_ = ReduceValue::combine(expected_, initial_[i]);
-  value_.resize(size);
-  news_.assign(size, 0);
-  from_.assign(size, NONE);
-  computing_.resize(size);
-  queued_.resize(size);
-  arrived_.resize(size);
-  reduced_.resize(size);
-  posted_.resize(size);
-  asked_.resize(size);
+  expected_ = fresh_[0].value;
+  for (std::size_t i = 1; i < size; ++i) expected_ = ReduceValue::combine(expected_, fresh_[i].value);
   waiting_.resize(size);
+  asked_.resize(size);
   by_lo_.resize(size);
   by_hi_.resize(size);
   heap_.reserve(size);
@@ -64,7 +60,7 @@ struct Later {
 
 }  // namespace
 
-void FastPath::schedule(double at, std::uint32_t node, std::uint32_t from) {
+inline void FastPath::schedule(double at, std::uint32_t node, std::uint32_t from) {
   // As the general engine's agenda: an end at the current time is due in the next round, before
   // any later time; the others in the first round of their time.
   if (at == now_) {
@@ -75,84 +71,105 @@ void FastPath::schedule(double at, std::uint32_t node, std::uint32_t from) {
   std::push_heap(heap_.begin(), heap_.end(), Later{});
 }
 
-double FastPath::transfer_time(std::uint32_t from, std::uint32_t to) const {
+inline double FastPath::transfer_time(std::uint32_t from, std::uint32_t to) const {
   return costs_->transfer(from, graph_.find_port(from, to), to, ONE);
 }
 
-void FastPath::reduce(std::uint32_t v) {
-  if (computing_[v] != 0) {
-    ++queued_[v];
+inline void FastPath::reduce(std::uint32_t v) {
+  Node& x = nodes_[v];
+  if (x.computing != 0) {
+    ++x.queued;
     return;
   }
-  computing_[v] = 1;
-  schedule(now_ + costs_->compute(v, ONE), v, NONE);
+  x.computing = 1;
+  schedule(now_ + (compute_ != nullptr ? compute_[v] : costs_->compute(v, ONE)), v, NONE);
 }
 
-void FastPath::take_due() {
+inline void FastPath::take(const End& e) {
   // The first phase of a round: every end due is taken before any node reacts; a processor
   // that finishes a reduction starts its next waiting one at once.
-  due_.clear();
-  if (!soon_.empty()) {
-    std::swap(due_, soon_);
-  } else {
-    now_ = heap_.front().at;
-    do {
-      std::pop_heap(heap_.begin(), heap_.end(), Later{});
-      due_.push_back(heap_.back());
-      heap_.pop_back();
-    } while (!heap_.empty() && heap_.front().at == now_);
-  }
-  touched_.clear();
-  for (const End& e : due_) {
-    if (news_[e.node] == 0) touched_.push_back(e.node);
-    if (e.from == NONE) {
-      news_[e.node] |= REDUCED;
-      computing_[e.node] = 0;
-      if (queued_[e.node] != 0) {
-        --queued_[e.node];
-        reduce(e.node);
-      }
-    } else {
-      news_[e.node] |= DELIVERED;
-      from_[e.node] = e.from;
+  Node& x = nodes_[e.node];
+  if (e.from == NONE) {
+    x.news |= REDUCED;
+    x.computing = 0;
+    if (x.queued != 0) {
+      --x.queued;
+      reduce(e.node);
     }
-  }
-  // Nodes react in id order; a round has few (one, mostly): insertion sort.
-  for (std::size_t k = 1; k < touched_.size(); ++k) {
-    const auto v = touched_[k];
-    auto j = k;
-    for (; j > 0 && touched_[j - 1] > v; --j) touched_[j] = touched_[j - 1];
-    touched_[j] = v;
+  } else {
+    x.news |= DELIVERED;
+    x.from = e.from;
   }
 }
 
 template <class React>
 double FastPath::loop(React&& react) {
   double makespan = 0;
-  while (!heap_.empty() || !soon_.empty()) {
-    take_due();
-    makespan = now_;
+  for (;;) {
+    // Most rounds have one end, hence one node that reacts: taken and answered at once.
+    if (soon_.size() == 1) {
+      const End e = soon_.front();
+      soon_.clear();
+      take(e);
+      react(e.node);
+      continue;
+    }
+    if (!soon_.empty()) {
+      std::swap(due_, soon_);
+      soon_.clear();
+    } else if (!heap_.empty()) {
+      now_ = heap_.front().at;
+      makespan = now_;
+      std::pop_heap(heap_.begin(), heap_.end(), Later{});
+      const End e = heap_.back();
+      heap_.pop_back();
+      if (heap_.empty() || heap_.front().at != now_) {
+        take(e);  // what it schedules is at now_ (soon_) or later
+        react(e.node);
+        continue;
+      }
+      due_.clear();
+      due_.push_back(e);
+      do {
+        std::pop_heap(heap_.begin(), heap_.end(), Later{});
+        due_.push_back(heap_.back());
+        heap_.pop_back();
+      } while (!heap_.empty() && heap_.front().at == now_);
+    } else {
+      return makespan;
+    }
+    // Several ends: all taken, then the nodes react in id order (insertion sort: they are few).
+    touched_.clear();
+    for (const End& e : due_) {
+      if (nodes_[e.node].news == 0) touched_.push_back(e.node);
+      take(e);
+    }
+    for (std::size_t k = 1; k < touched_.size(); ++k) {
+      const auto v = touched_[k];
+      auto j = k;
+      for (; j > 0 && touched_[j - 1] > v; --j) touched_[j] = touched_[j - 1];
+      touched_[j] = v;
+    }
     for (const auto v : touched_) react(v);
   }
-  return makespan;
 }
 
-Emulation<double> FastPath::run(Algorithm a, const emulator::CostModel<double>& costs) {
+Emulation<double> FastPath::run(Algorithm a, const emulator::CostModel<double>& costs,
+                                std::span<const double> compute) {
+  if (!compute.empty() && compute.size() != fresh_.size()) {
+    throw UsageError(fmt::format("fast path: {} computation costs for {} processors", compute.size(), fresh_.size()));
+  }
   costs_ = &costs;
+  compute_ = compute.empty() ? nullptr : compute.data();
   now_ = 0;
   heap_.clear();
   soon_.clear();
-  std::copy(initial_.begin(), initial_.end(), value_.begin());
-  std::fill(computing_.begin(), computing_.end(), 0);
-  std::fill(queued_.begin(), queued_.end(), 0);
-  std::fill(news_.begin(), news_.end(), 0);  // a cost model that threw may have left a round behind
-  const auto n = static_cast<std::uint32_t>(initial_.size());
+  const auto n = static_cast<std::uint32_t>(fresh_.size());
+  // Every field, news too: a cost model that threw may have left a round behind.
+  std::copy(fresh_.begin(), fresh_.end(), nodes_.begin());
   Emulation<double> out;
   if (a == Algorithm::BINOMIAL_STAT || a == Algorithm::FIBONACCI_STAT) {
     const Plan& plan = plans_[algorithm_index(a)];
-    std::fill(arrived_.begin(), arrived_.end(), 0);
-    std::fill(reduced_.begin(), reduced_.end(), 0);
-    std::fill(posted_.begin(), posted_.end(), NONE);
     std::fill(waiting_.begin(), waiting_.end(), 0);
     for (std::uint32_t v = 0; v < n; ++v) start_static(plan, v);  // the first round: every node starts
     out.makespan = loop([&](std::uint32_t v) { react_static(plan, v); });
@@ -161,10 +178,15 @@ Emulation<double> FastPath::run(Algorithm a, const emulator::CostModel<double>& 
     const bool ordered = a == Algorithm::NONCOMMUT_TREE_DYN;
     slot_ = NONE;
     sends_ = 0;
-    std::fill(by_lo_.begin(), by_lo_.end(), NONE);
-    std::fill(by_hi_.begin(), by_hi_.end(), NONE);
-    for (std::uint32_t v = 0; v < n; ++v) idle(v, ordered);
-    out.makespan = loop([&](std::uint32_t v) { react_dynamic(v, ordered); });
+    if (ordered) {
+      std::fill(by_lo_.begin(), by_lo_.end(), NONE);
+      std::fill(by_hi_.begin(), by_hi_.end(), NONE);
+      for (std::uint32_t v = 0; v < n; ++v) idle<true>(v);
+      out.makespan = loop([&](std::uint32_t v) { react_dynamic<true>(v); });
+    } else {
+      for (std::uint32_t v = 0; v < n; ++v) idle<false>(v);
+      out.makespan = loop([&](std::uint32_t v) { react_dynamic<false>(v); });
+    }
     out.verified = verified_dynamic(ordered);
   }
   return out;
@@ -183,31 +205,33 @@ void FastPath::start_static(const Plan& plan, std::uint32_t v) {
   }
 }
 
-void FastPath::react_static(const Plan& plan, std::uint32_t v) {
-  const auto news = news_[v];
-  news_[v] = 0;
+inline void FastPath::react_static(const Plan& plan, std::uint32_t v) {
+  Node& x = nodes_[v];
+  const auto news = x.news;
+  x.news = 0;
   const auto children = plan.begin[v + 1] - plan.begin[v];
   if ((news & DELIVERED) != 0) {
-    value_[v] = ReduceValue::combine(value_[v], value_[from_[v]]);
+    x.value = ReduceValue::combine(x.value, nodes_[x.from].value);
     reduce(v);
-    if (++arrived_[v] < children) post(v, plan.children[plan.begin[v] + arrived_[v]]);
+    if (++x.arrived < children) post(v, plan.children[plan.begin[v] + x.arrived]);
   }
-  if ((news & REDUCED) != 0 && ++reduced_[v] == children && plan.parent[v] != NONE) send_static(v, plan.parent[v]);
+  if ((news & REDUCED) != 0 && ++x.reduced == children && plan.parent[v] != NONE) send_static(v, plan.parent[v]);
 }
 
-void FastPath::post(std::uint32_t v, std::uint32_t child) {
+inline void FastPath::post(std::uint32_t v, std::uint32_t child) {
   if (waiting_[child] != 0) {  // it asked before: it starts at the end of this round
     waiting_[child] = 0;
     transfer(child, v, asked_[child]);
     return;
   }
-  posted_[v] = child;
+  nodes_[v].posted = child;
 }
 
-void FastPath::send_static(std::uint32_t v, std::uint32_t parent) {
+inline void FastPath::send_static(std::uint32_t v, std::uint32_t parent) {
   const double duration = transfer_time(v, parent);
-  if (posted_[parent] == v) {
-    posted_[parent] = NONE;
+  Node& p = nodes_[parent];
+  if (p.posted == v) {
+    p.posted = NONE;
     transfer(v, parent, duration);
     return;
   }
@@ -217,8 +241,8 @@ void FastPath::send_static(std::uint32_t v, std::uint32_t parent) {
 
 bool FastPath::verified_static(const Plan& plan) const {
   const auto root = plan.root;
-  const auto& v = value_[root];
-  return reduced_[root] == plan.begin[root + 1] - plan.begin[root] && v.sum == expected_.sum &&
+  const auto& v = nodes_[root].value;
+  return nodes_[root].reduced == plan.begin[root + 1] - plan.begin[root] && v.sum == expected_.sum &&
          v.lo == expected_.lo && v.hi == expected_.hi;
 }
 
@@ -226,19 +250,22 @@ bool FastPath::verified_static(const Plan& plan) const {
 // Tree-dyn and Non-Commut-Tree-dyn (tree_dyn.cpp): an idle processor looks for a partner; found,
 // it sends its value there, which the partner reduces on receipt and is idle again after.
 
-void FastPath::react_dynamic(std::uint32_t v, bool ordered) {
-  const auto news = news_[v];
-  news_[v] = 0;
+template <bool ORDERED>
+inline void FastPath::react_dynamic(std::uint32_t v) {
+  Node& self = nodes_[v];
+  const auto news = self.news;
+  self.news = 0;
   if ((news & DELIVERED) != 0) {
-    const ReduceValue x = value_[from_[v]];
-    value_[v] = x.hi + 1U == value_[v].lo ? ReduceValue::combine(x, value_[v]) : ReduceValue::combine(value_[v], x);
+    const ReduceValue x = nodes_[self.from].value;
+    self.value = x.hi + 1U == self.value.lo ? ReduceValue::combine(x, self.value) : ReduceValue::combine(self.value, x);
     reduce(v);
   }
-  if ((news & REDUCED) != 0) idle(v, ordered);
+  if ((news & REDUCED) != 0) idle<ORDERED>(v);
 }
 
-void FastPath::idle(std::uint32_t v, bool ordered) {
-  if (!ordered) {
+template <bool ORDERED>
+inline void FastPath::idle(std::uint32_t v) {
+  if constexpr (!ORDERED) {
     if (slot_ == NONE) {
       slot_ = v;
       return;
@@ -248,7 +275,7 @@ void FastPath::idle(std::uint32_t v, bool ordered) {
     send_dynamic(v, waiting);
     return;
   }
-  const ReduceValue& x = value_[v];
+  const ReduceValue& x = nodes_[v].value;
   // An idle neighbour on the left (holding [k, lo−1]) first, then on the right.
   const auto left = x.lo > 0 ? by_hi_[x.lo - 1U] : NONE;
   const auto right = x.hi + 1U < by_lo_.size() ? by_lo_[x.hi + 1U] : NONE;
@@ -258,12 +285,12 @@ void FastPath::idle(std::uint32_t v, bool ordered) {
     by_hi_[x.hi] = v;
     return;
   }
-  by_lo_[value_[partner].lo] = NONE;
-  by_hi_[value_[partner].hi] = NONE;
+  by_lo_[nodes_[partner].value.lo] = NONE;
+  by_hi_[nodes_[partner].value.hi] = NONE;
   send_dynamic(v, partner);
 }
 
-void FastPath::send_dynamic(std::uint32_t v, std::uint32_t to) {
+inline void FastPath::send_dynamic(std::uint32_t v, std::uint32_t to) {
   ++sends_;
   transfer(v, to, transfer_time(v, to));
 }
@@ -272,8 +299,8 @@ bool FastPath::verified_dynamic(bool ordered) const {
   // One processor holds everything at the end: the last one left idle.
   const auto root = ordered ? by_lo_[0] : slot_;
   if (root == NONE) return false;
-  const auto& v = value_[root];
-  const auto n = initial_.size();
+  const auto& v = nodes_[root].value;
+  const auto n = fresh_.size();
   return v.sum == expected_.sum && (!ordered || v.is_whole(n)) && sends_ + 1 == n;
 }
 

@@ -13,9 +13,11 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <span>
 
 namespace starnet::algorithms::nonclairvoyant {
 
@@ -75,10 +77,16 @@ class StochasticCosts final : public emulator::CostModel<double> {
   StochasticCosts(const CostDistribution& d, const CostDistribution& c, int n) : d_(d), c_dist_(c), c_(n) {}
   void start(RandomStream& stream) {
     stream_ = &stream;
+    if (c_dist_.constant()) {  // Figure 4's μ_c = 0: nothing drawn, the same for every processor
+      std::fill(c_.begin(), c_.end(), c_dist_(stream));
+      return;
+    }
     for (auto& c : c_) c = c_dist_(stream);
   }
   double transfer(NodeId, emulator::Port, NodeId, const Rational&) const override { return d_(*stream_); }
   double compute(NodeId v, const Rational& work) const override { return c_[v] * work.to_double(); }
+  /// c_v: compute(v, 1), bit for bit, for the fast path.
+  [[nodiscard]] std::span<const double> per_node() const { return c_; }
 
  private:
   const CostDistribution& d_;
@@ -111,7 +119,7 @@ Emulation<double> one(const Shared& shared, PerThread& local, Algorithm a, std::
                       bool trace, bool fast) {
   RandomStream stream(seed, run, static_cast<std::uint32_t>(a));
   local.costs.start(stream);
-  if (fast && !trace) return local.fast.run(a, local.costs);
+  if (fast && !trace) return local.fast.run(a, local.costs, local.costs.per_node());
   return run_algorithm(a, shared.prepared, local.costs, local.engine, trace);
 }
 

@@ -35,6 +35,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace starnet::algorithms::nonclairvoyant {
@@ -52,12 +53,16 @@ class FastPath {
   /// @throws UsageError when n < 1 (static_tree()). O(n log n): the two static plans.
   explicit FastPath(int n);
 
-  [[nodiscard]] int n() const { return static_cast<int>(initial_.size()); }
+  [[nodiscard]] int n() const { return static_cast<int>(fresh_.size()); }
 
   /// Runs @p a once. @p costs is asked what the general engine asks, in the same order:
   /// transfer(from, port, to, 1) when a processor sends, compute(v, 1) when a reduction starts;
   /// the run's makespan is the general engine's (run_algorithm) bit for bit. Never a trace.
-  [[nodiscard]] Emulation<double> run(Algorithm a, const emulator::CostModel<double>& costs);
+  /// @param compute when given, c_v for each processor v, read instead of asking
+  ///        costs.compute(v, 1): for a cost model whose compute(v, w) is c_v·w (MonteCarlo's),
+  ///        the same double, without the call.
+  [[nodiscard]] Emulation<double> run(Algorithm a, const emulator::CostModel<double>& costs,
+                                      std::span<const double> compute = {});
 
  private:
   static constexpr std::uint32_t NONE = ~std::uint32_t{0};
@@ -77,9 +82,22 @@ class FastPath {
   static constexpr std::uint8_t DELIVERED = 1;
   static constexpr std::uint8_t REDUCED = 2;
 
+  /// A processor's state in a run, 32 bytes. No byte-sized field: a byte store may alias
+  /// anything, which would make the compiler reload every array after it.
+  struct Node {
+    ReduceValue value;
+    std::uint16_t news;       // DELIVERED | REDUCED this round
+    std::uint16_t computing;  // a reduction is under way
+    std::uint32_t from;       // the sender of this round's delivery
+    std::uint32_t queued;     // reductions waiting for the processor
+    std::uint32_t arrived;    // static plans: children's values received
+    std::uint32_t reduced;    // and reduced
+    std::uint32_t posted;     // the child whose value it takes next, or NONE
+  };
+
   template <class React>
   double loop(React&& react);
-  void take_due();
+  void take(const End& e);
   void schedule(double at, std::uint32_t node, std::uint32_t from);
   void reduce(std::uint32_t v);
   [[nodiscard]] double transfer_time(std::uint32_t from, std::uint32_t to) const;
@@ -90,37 +108,32 @@ class FastPath {
   void react_static(const Plan& plan, std::uint32_t v);
   void post(std::uint32_t v, std::uint32_t child);
   void send_static(std::uint32_t v, std::uint32_t parent);
-  void react_dynamic(std::uint32_t v, bool ordered);
-  void idle(std::uint32_t v, bool ordered);
+  template <bool ORDERED>  // Non-Commut-Tree-dyn
+  void react_dynamic(std::uint32_t v);
+  template <bool ORDERED>
+  void idle(std::uint32_t v);
   void send_dynamic(std::uint32_t v, std::uint32_t to);
   [[nodiscard]] bool verified_static(const Plan& plan) const;
   [[nodiscard]] bool verified_dynamic(bool ordered) const;
 
   topology::CompleteGraph graph_;
   std::array<Plan, 2> plans_;  // indexed by Algorithm::BINOMIAL_STAT, FIBONACCI_STAT
-  std::vector<ReduceValue> initial_;
   ReduceValue expected_;
   const emulator::CostModel<double>* costs_ = nullptr;
+  const double* compute_ = nullptr;  // c_v, or none: ask costs_
 
   double now_ = 0;
   std::vector<End> heap_;  // ends at later times, a min-heap on the time
   std::vector<End> soon_;  // ends at now_, due in the next round
-  std::vector<End> due_;   // this round's
+  std::vector<End> due_;   // this round's, when there are several
   std::vector<std::uint32_t> touched_;  // the nodes that react this round
-  // Per node.
-  std::vector<ReduceValue> value_;
-  std::vector<std::uint8_t> news_;     // DELIVERED | REDUCED this round
-  std::vector<std::uint32_t> from_;    // the sender of this round's delivery
-  std::vector<std::uint8_t> computing_;
-  std::vector<std::uint32_t> queued_;  // reductions waiting for the processor
-  std::vector<std::uint32_t> arrived_;
-  std::vector<std::uint32_t> reduced_;
-  std::vector<std::uint32_t> posted_;   // the child whose value the node takes next, or NONE
-  std::vector<double> asked_;           // a send waiting for its receiver's post: its duration
-  std::vector<std::uint8_t> waiting_;   // asked_ holds one
-  std::vector<std::uint32_t> by_lo_;    // Non-Commut-Tree-dyn's idle array
+  std::vector<Node> fresh_;  // every processor as a run starts
+  std::vector<Node> nodes_;
+  std::vector<std::uint32_t> waiting_;  // static plans: its send waits for the receiver's post,
+  std::vector<double> asked_;           // that long
+  std::vector<std::uint32_t> by_lo_;  // Non-Commut-Tree-dyn's idle array
   std::vector<std::uint32_t> by_hi_;
-  std::uint32_t slot_ = NONE;           // Tree-dyn's slot
+  std::uint32_t slot_ = NONE;         // Tree-dyn's slot
   std::uint64_t sends_ = 0;
 };
 
