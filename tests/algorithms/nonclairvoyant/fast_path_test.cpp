@@ -7,6 +7,8 @@
 #include <starnet/algorithms/stochastic/cost_distribution.hpp>
 #include <starnet/core/error.hpp>
 
+#include "../../core/expect_error.hpp"
+
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -129,6 +131,26 @@ TEST(FastPath, OneProcessorHasNothingToDo) {
 }
 
 TEST(FastPath, RefusesNoProcessor) { EXPECT_THROW(FastPath(0), UsageError); }
+
+/// Every transfer and every reduction takes 1.
+class UnitCosts final : public emulator::CostModel<double> {
+ public:
+  double transfer(emulator::NodeId, emulator::Port, emulator::NodeId, const Rational&) const override { return 1; }
+  double compute(emulator::NodeId, const Rational&) const override { return 1; }
+};
+
+TEST(FastPath, ReadsTheGivenComputationCostsOrAsksTheModel) {
+  FastPath fast(/*n=*/8);
+  const UnitCosts costs;
+  // Binomial-stat on 8 processors: 3 rounds of a transfer and a reduction.
+  EXPECT_EQ(fast.run(Algorithm::BINOMIAL_STAT, costs).makespan, 6);
+  const std::vector<double> half(8, 0.5);
+  const auto out = fast.run(Algorithm::BINOMIAL_STAT, costs, half);
+  EXPECT_EQ(out.makespan, 4.5);
+  EXPECT_TRUE(out.verified);
+  EXPECT_ERROR(UsageError, (void)fast.run(Algorithm::TREE_DYN, costs, std::vector<double>(3, 1.0)),
+               "3 computation costs for 8 processors");
+}
 
 }  // namespace
 }  // namespace starnet::algorithms::nonclairvoyant

@@ -61,6 +61,7 @@ class FastPath {
   /// @param compute when given, c_v for each processor v, read instead of asking
   ///        costs.compute(v, 1): for a cost model whose compute(v, w) is c_v·w (MonteCarlo's),
   ///        the same double, without the call.
+  /// @throws UsageError when @p compute is given with other than n() entries.
   [[nodiscard]] Emulation<double> run(Algorithm a, const emulator::CostModel<double>& costs,
                                       std::span<const double> compute = {});
 
