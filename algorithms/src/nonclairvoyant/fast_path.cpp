@@ -1,5 +1,7 @@
 // The Monte-Carlo fast path (fast_path.hpp): the general engine's rounds, kept only as far as
 // they decide a makespan of these four algorithms.
+#include "idle_neighbours.hpp"
+
 #include <starnet/algorithms/nonclairvoyant/fast_path.hpp>
 #include <starnet/algorithms/nonclairvoyant/montecarlo.hpp>
 #include <starnet/core/error.hpp>
@@ -256,8 +258,7 @@ inline void FastPath::react_dynamic(std::uint32_t v) {
   const auto news = self.news;
   self.news = 0;
   if ((news & DELIVERED) != 0) {
-    const ReduceValue x = nodes_[self.from].value;
-    self.value = x.hi + 1U == self.value.lo ? ReduceValue::combine(x, self.value) : ReduceValue::combine(self.value, x);
+    combine_into(v, self.from);
     reduce(v);
   }
   if ((news & REDUCED) != 0) idle<ORDERED>(v);
@@ -275,24 +276,36 @@ inline void FastPath::idle(std::uint32_t v) {
     send_dynamic(v, waiting);
     return;
   }
-  const ReduceValue& x = nodes_[v].value;
-  // An idle neighbour on the left (holding [k, lo−1]) first, then on the right.
-  const auto left = x.lo > 0 ? by_hi_[x.lo - 1U] : NONE;
-  const auto right = x.hi + 1U < by_lo_.size() ? by_lo_[x.hi + 1U] : NONE;
-  const auto partner = left != NONE ? left : right;
-  if (partner == NONE) {
-    by_lo_[x.lo] = v;
-    by_hi_[x.hi] = v;
-    return;
-  }
-  by_lo_[nodes_[partner].value.lo] = NONE;
-  by_hi_[nodes_[partner].value.hi] = NONE;
+  const auto partner = pair_with_neighbour(by_lo_, by_hi_, nodes_[v].value, v, NONE,
+                                           [&](std::uint32_t p) -> const ReduceValue& { return nodes_[p].value; });
+  if (partner == NONE) return;
   send_dynamic(v, partner);
+}
+
+inline void FastPath::combine_into(std::uint32_t v, std::uint32_t from) {
+  // The sender's interval tells which side it goes on.
+  Node& self = nodes_[v];
+  const ReduceValue x = nodes_[from].value;
+  self.value = x.hi + 1U == self.value.lo ? ReduceValue::combine(x, self.value) : ReduceValue::combine(self.value, x);
 }
 
 inline void FastPath::send_dynamic(std::uint32_t v, std::uint32_t to) {
   ++sends_;
-  transfer(v, to, transfer_time(v, to));
+  const double arrival = now_ + transfer_time(v, to);
+  if (compute_ != nullptr && arrival != now_) {
+    // The receiver waits for nothing else and nobody looks at it until its reduction ends:
+    // its delivery's round only reduces, so the reduction's end is filed at once, the same sum
+    // (now + d) + c — unless it ends at the arrival's time, where rounds must order it.
+    const double end = arrival + compute_[to];
+    if (end != arrival) {
+      combine_into(to, v);
+      nodes_[to].computing = 1;
+      heap_.push_back({end, to, NONE});
+      std::push_heap(heap_.begin(), heap_.end(), Later{});
+      return;
+    }
+  }
+  schedule(arrival, to, v);
 }
 
 bool FastPath::verified_dynamic(bool ordered) const {

@@ -55,7 +55,7 @@ std::string compare(const std::vector<AlgorithmOutcome>& fast, const std::vector
   return first;
 }
 
-class FastPathCorpus : public testing::TestWithParam<DistributionKind> {};
+class FastPathCorpus : public ::testing::TestWithParam<DistributionKind> {};
 
 TEST_P(FastPathCorpus, MakespansAreTheGeneralEnginesBitForBit) {
   const auto law = GetParam();
@@ -84,13 +84,13 @@ TEST_P(FastPathCorpus, MakespansAreTheGeneralEnginesBitForBit) {
   EXPECT_GE(scenarios, 2 * static_cast<int>(std::size(CORPUS_N)));  // CV 0 at least, both μ_c
 }
 
-std::string law_name(const testing::TestParamInfo<DistributionKind>& law) {
+std::string law_name(const ::testing::TestParamInfo<DistributionKind>& law) {
   std::string name(stochastic::to_string(law.param));
   std::erase(name, '.');
   return name;
 }
 
-INSTANTIATE_TEST_SUITE_P(EveryLaw, FastPathCorpus, testing::ValuesIn(stochastic::ALL_DISTRIBUTIONS), law_name);
+INSTANTIATE_TEST_SUITE_P(EveryLaw, FastPathCorpus, ::testing::ValuesIn(stochastic::ALL_DISTRIBUTIONS), law_name);
 
 TEST(FastPath, DiscreteCostsTieAndTheMakespansStillAgree) {
   // Bernoulli at CV 1: every transfer takes 0 or 2, so events tie at every time and zero-duration

@@ -60,7 +60,9 @@ class FastPath {
   /// the run's makespan is the general engine's (run_algorithm) bit for bit. Never a trace.
   /// @param compute when given, c_v for each processor v, read instead of asking
   ///        costs.compute(v, 1): for a cost model whose compute(v, w) is c_v·w (MonteCarlo's),
-  ///        the same double, without the call.
+  ///        the same double, without the call. Known in advance, a dynamic algorithm's
+  ///        reduction is then filed when its value is sent (the receiver does nothing else
+  ///        until it ends): one end instead of two.
   /// @throws UsageError when @p compute is given with other than n() entries.
   [[nodiscard]] Emulation<double> run(Algorithm a, const emulator::CostModel<double>& costs,
                                       std::span<const double> compute = {});
@@ -114,6 +116,7 @@ class FastPath {
   template <bool ORDERED>
   void idle(std::uint32_t v);
   void send_dynamic(std::uint32_t v, std::uint32_t to);
+  void combine_into(std::uint32_t v, std::uint32_t from);  // v reduces from's value (tree_dyn.cpp)
   [[nodiscard]] bool verified_static(const Plan& plan) const;
   [[nodiscard]] bool verified_dynamic(bool ordered) const;
 
