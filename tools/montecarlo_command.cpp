@@ -44,6 +44,7 @@ struct Options {
   api::MonteCarloRequest scenario;
   std::string algorithms;  // empty: the library's default (all four)
   std::string dist;        // empty: the library's default
+  std::string fast_path;   // on | off, read by the library's parser
   std::int64_t runs = 0;  // 0: the default of the mode
   bool json = false;
   std::string csv;
@@ -268,6 +269,7 @@ int run_scenario(const Options& o) {
   if (o.has("--algos")) request.algorithms = api::parse_montecarlo_algorithms(o.algorithms);
   if (o.has("--dist")) request.dist = api::parse_cost_law(o.dist);
   if (o.has("--runs")) request.runs = runs_given(o);
+  if (o.has("--fast-path")) request.fast_path = api::parse_fast_path(o.fast_path);
   if (one_run) {
     if (o.run < 0) throw UsageError(fmt::format("--run {}: expected a run of this study, 0..runs − 1", o.run));
     request.run = static_cast<std::uint64_t>(o.run);
@@ -313,7 +315,7 @@ int run_study(const Options& o) {
   for (const auto* flag : {"--algos", "--dist", "--cv", "--mu-d", "--mu-c", "--gantt", "--run", "--trace"}) {
     if (o.has(flag)) {
       throw UsageError(fmt::format("{} is fixed by --study {} (it takes --runs, --seed, --threads, --n, --points, "
-                                   "--ratio-points, --csv, --plot, --json)",
+                                   "--ratio-points, --fast-path, --csv, --plot, --json)",
                                    flag, o.study));
     }
   }
@@ -326,6 +328,7 @@ int run_study(const Options& o) {
   request.threads = o.scenario.threads;
   request.points = o.points;
   request.ratio_points = o.ratio_points;
+  if (o.has("--fast-path")) request.fast_path = api::parse_fast_path(o.fast_path);
   const auto r = api::run_montecarlo_study(request);
   if (!o.csv.empty()) write_file_atomically(o.csv, r.csv());
   if (!o.plot.empty()) {
@@ -427,6 +430,9 @@ void declare_montecarlo_command(CLI::App& cmd, Action& action) {
       ->check(any_seed());
   cmd.add_option("--threads", sc.threads, fmt::format("Worker threads, 0..{} (default 0: all cores)", api::MAX_THREADS))
       ->check(integer_in(0, api::MAX_THREADS));
+  cmd.add_option("--fast-path", o.fast_path,
+                 "on | off: the runs on the fast path, the general engine's makespans bit for bit (default on),\n"
+                 "or on the general engine (--run's run always takes it)");
   cmd.add_flag("--json", o.json,
                "Print one JSON document: per algorithm mean, stddev, sem, min, q10, q50, q90, max, runs, verified\n"
                "(studies: points or cells, and notes; --worst-case: one row per instance and algorithm)");

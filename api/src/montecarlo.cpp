@@ -86,6 +86,12 @@ std::vector<nc::Algorithm> parse_montecarlo_algorithms(std::string_view list) {
   return out;
 }
 
+bool parse_fast_path(std::string_view text) {
+  if (text == "on") return true;
+  if (text == "off") return false;
+  throw UsageError(Setting{"fast_path", std::string(text)}, "expected on or off");
+}
+
 st::DistributionKind parse_cost_law(std::string_view name) {
   try {
     return st::parse_distribution(name);
@@ -120,6 +126,7 @@ MonteCarloResult run_montecarlo(const MonteCarloRequest& request) {
   nc::MonteCarlo mc;
   mc.algorithms(algorithms).scenario(scenario).runs(out.runs).seed(request.seed).threads(request.threads);
   mc.keep_samples(request.keep_makespans || request.run.has_value()).progress(report_runs);
+  mc.fast_path(request.fast_path);
   mc.run();
   out.outcomes = mc.outcomes();
   out.wall_seconds = mc.wall_seconds();
@@ -187,6 +194,7 @@ MonteCarloStudyResult run_montecarlo_study(const MonteCarloStudyRequest& request
   options.n = request.n;
   options.seed = request.seed;
   options.threads = request.threads;
+  options.fast_path = request.fast_path;
   options.progress = report_runs;
   const auto cvs = nc::log_spaced(nc::CV_MIN, nc::CV_MAX, request.points);
   MonteCarloStudyResult out;

@@ -121,7 +121,8 @@ int small_count(const py::handle& value, const char* keyword) {
 
 py::tuple montecarlo(const py::object& algorithms, const py::object& n, const py::object& dist, const py::object& cv,
                      const py::object& mu_d, const py::object& mu_c, const py::object& runs, const py::object& seed,
-                     const py::object& threads, const py::object& run_value, const py::object& progress) {
+                     const py::object& threads, const py::object& run_value, const py::object& fast_path,
+                     const py::object& progress) {
   const auto run = maybe_whole(run_value, "run");
   // None: the api's default.
   api::MonteCarloRequest r;
@@ -135,6 +136,7 @@ py::tuple montecarlo(const py::object& algorithms, const py::object& n, const py
   if (!seed.is_none()) r.seed = whole(seed, "seed");
   if (!threads.is_none()) r.threads = static_cast<unsigned>(small_count(threads, "threads"));
   r.run = run;
+  if (!fast_path.is_none()) r.fast_path = flag(fast_path, "fast_path");
   r.keep_makespans = true;
   const auto result = run_interruptibly<api::MonteCarloResult>([r] { return api::run_montecarlo(r); }, progress);
   py::object samples = py::dict();
@@ -155,7 +157,7 @@ py::tuple montecarlo(const py::object& algorithms, const py::object& n, const py
 
 py::tuple montecarlo_study(const std::string& study, const py::object& n, const py::object& runs,
                             const py::object& seed, const py::object& threads, const py::object& points,
-                            const py::object& ratio_points, const py::object& progress) {
+                            const py::object& ratio_points, const py::object& fast_path, const py::object& progress) {
   api::MonteCarloStudyRequest r;
   r.study = study;
   if (!n.is_none()) r.n = small_count(n, "n");
@@ -164,6 +166,7 @@ py::tuple montecarlo_study(const std::string& study, const py::object& n, const 
   if (!threads.is_none()) r.threads = static_cast<unsigned>(small_count(threads, "threads"));
   if (!points.is_none()) r.points = small_count(points, "points");
   if (!ratio_points.is_none()) r.ratio_points = small_count(ratio_points, "ratio_points");
+  if (!fast_path.is_none()) r.fast_path = flag(fast_path, "fast_path");
   const auto result = run_interruptibly<api::MonteCarloStudyResult>([r] { return api::run_montecarlo_study(r); }, progress);
   return py::make_tuple(document([&] { return result.to_json(); }), figure_table(api::montecarlo_figure(result)));
 }
@@ -260,9 +263,9 @@ void bind_studies(py::module_& m) {
   m.def("whatif", &whatif, arg("given"), arg("link_report"), arg("progress"));
   m.def("whatif_settings", [] { return setting_rows(api::whatif_settings().rows()); });
   m.def("montecarlo", &montecarlo, arg("algorithms"), arg("n"), arg("dist"), arg("cv"), arg("mu_d"), arg("mu_c"),
-        arg("runs"), arg("seed"), arg("threads"), arg("run"), arg("progress"));
+        arg("runs"), arg("seed"), arg("threads"), arg("run"), arg("fast_path"), arg("progress"));
   m.def("montecarlo_study", &montecarlo_study, arg("study"), arg("n"), arg("runs"), arg("seed"), arg("threads"),
-        arg("points"), arg("ratio_points"), arg("progress"));
+        arg("points"), arg("ratio_points"), arg("fast_path"), arg("progress"));
   m.def("worst_cases", &worst_cases, arg("progress"));
   m.def("steady", &steady, arg("collective"), arg("topology"), arg("source"), arg("sources"), arg("targets"),
         arg("participants"), arg("target"), arg("message_size"), arg("task_work"), arg("period"), arg("emulate"),

@@ -192,7 +192,7 @@ whatif = settings_call("whatif", _core.whatif_settings(), _whatif, after=[("link
 
 
 def montecarlo(algorithms=None, n=None, dist=None, cv=None, mu_d=None, mu_c=None, runs=None, seed=None, threads=None,
-               study=None, points=None, ratio_points=None, worst_case=False, run=None, progress=False):
+               study=None, points=None, ratio_points=None, worst_case=False, run=None, fast_path=None, progress=False):
     """Non-clairvoyant reductions (Benoit, Canon, Marchal, CCPE 2014) under random costs
     (``starnet montecarlo``), every run verified; the same seed gives the same numbers whatever the
     thread count.
@@ -210,20 +210,24 @@ def montecarlo(algorithms=None, n=None, dist=None, cv=None, mu_d=None, mu_c=None
     paper's statements checked in ``attrs["document"]["notes"]``; what the command line's ``--plot``
     draws in ``attrs["figure"]``, a DataFrame). ``worst_case=True``: the
     instances of Section 4 (one row per instance and algorithm, ratios as floats, exact in ``ratio_exact`` as Fractions).
+    ``fast_path=False`` runs a scenario or study on the general engine instead of the fast path
+    (``--fast-path off``): the same makespans bit for bit, slower.
     """
     with progress_bar(progress, "montecarlo") as bar:
         if worst_case:
             doc = _core.worst_cases(bar)
             return _frame(doc["worst_case"], doc)
         if study is not None:
-            doc, figure = _core.montecarlo_study(study, n, runs, seed, threads, points, ratio_points, bar)
+            doc, figure = _core.montecarlo_study(study, n, runs, seed, threads, points, ratio_points,
+                                                  fast_path, bar)
             rows = doc.get("cells") or [dict(point_algo, cv=point["cv"]) for point in doc["points"]
                                         for point_algo in point["algorithms"]]
             frame = _frame(rows, doc)
             frame.attrs["figure"] = _figure(figure)
             return frame
         doc, makespans, columns, intervals = _core.montecarlo(None if algorithms is None else _list(algorithms, "algorithms"),
-                                                              n, dist, cv, mu_d, mu_c, runs, seed, threads, run, bar)
+                                                              n, dist, cv, mu_d, mu_c, runs, seed, threads, run, fast_path,
+                                                              bar)
     if run is not None:
         return RunResult(doc, columns, intervals, None)
     frame = _frame(doc["algorithms"], doc)

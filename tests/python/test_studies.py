@@ -221,6 +221,30 @@ def test_montecarlo_keeps_every_runs_makespan():
         assert abs(runs.mean() - row.mean) < 1e-9 * row.mean
 
 
+def _without_timing(frame):
+    return frame.drop(columns=[c for c in ("wall_seconds", "simulations_per_second") if c in frame.columns])
+
+
+@pytest.mark.parametrize("study", ["figure4", "figure5", "figure6"])
+def test_montecarlo_study_frames_are_the_same_without_the_fast_path(study):
+    kwargs = dict(study=study, n=8, runs=40, seed=2, points=3)
+    if study != "figure4":
+        kwargs["ratio_points"] = 2
+    fast = starnet.montecarlo(**kwargs)
+    general = starnet.montecarlo(fast_path=False, **kwargs)
+    pd.testing.assert_frame_equal(_without_timing(fast), _without_timing(general), check_exact=True)
+    pd.testing.assert_frame_equal(fast.attrs["figure"], general.attrs["figure"], check_exact=True)
+
+
+def test_montecarlo_makespans_are_the_same_without_the_fast_path():
+    fast = starnet.montecarlo(n=17, runs=300, seed=4, dist="poisson", cv=0.5, mu_c=0.5)
+    general = starnet.montecarlo(n=17, runs=300, seed=4, dist="poisson", cv=0.5, mu_c=0.5, fast_path=False)
+    for algorithm, runs in fast.attrs["makespans"].items():
+        assert runs.tobytes() == general.attrs["makespans"][algorithm].tobytes(), algorithm
+    with pytest.raises(starnet.InputError, match="fast_path"):
+        starnet.montecarlo(n=8, runs=10, fast_path="off")
+
+
 def test_montecarlo_run_is_the_command_lines_trace(tmp_path):
     r = starnet.montecarlo(algorithms=["tree-dyn"], n=8, runs=50, run=3)
     trace_file = tmp_path / "run3.jsonl"

@@ -2,7 +2,8 @@
 // SimGrid"): starnet's own Tree-dyn node program (algorithms/nonclairvoyant) driven by SimGrid's
 // S4U actors, one actor per processor on a star-zone platform (one split-duplex link per host,
 // SimGrid's CM02 model: a lone transfer of b bytes over links of bandwidth B takes b/B), and the
-// same runs on starnet's local engine, one after the other on this thread. Run r draws its costs
+// same runs on starnet's local engine and on its Monte-Carlo fast path (fast_path.hpp), one after
+// the other on this thread. Run r draws its costs
 // from a counter-based hash of (seed, r, i, j): d_ij for a transfer from i to j, c_i for a
 // reduction on i, exponential of mean 1, so both engines meet the same instance; every run's
 // makespan is compared (SimGrid's clock is kept to its precision/timing, 1e-9) and every run's
@@ -11,6 +12,7 @@
 //   simgrid_tree_dyn_peer N RUNS   prints both rates and the ratio.
 #include "star_zone.hpp"
 
+#include <starnet/algorithms/nonclairvoyant/fast_path.hpp>
 #include <starnet/algorithms/nonclairvoyant/tree_dyn.hpp>
 #include <starnet/emulator/engine.hpp>
 #include <starnet/topology/complete_graph.hpp>
@@ -160,18 +162,24 @@ int main(int argc, char** argv) {
   const auto hosts = star_hosts(g.num_nodes(), BANDWIDTH, Link{BANDWIDTH, 0});
 
   // starnet: the Monte-Carlo's configuration (timed, arbitrated, one port), one reused engine.
-  // The two engines take turns, a block of runs each, so that the machine's drift in speed
-  // weighs on both alike.
+  // The engine, the fast path and SimGrid take turns, a block of runs each, so that the
+  // machine's drift in speed weighs on all alike.
   starnet::emulator::RunConfig config;
   config.checking = starnet::emulator::Checking::ARBITRATED;
   config.time = starnet::emulator::TimeMode::TIMED;
   starnet::emulator::LocalEngine<double> local;
+  starnet::algorithms::nonclairvoyant::FastPath fast(static_cast<int>(n));
   long right = 0;
+  long fast_right = 0;
+  long fast_same = 0;  // bit for bit the local engine's
   long theirs_right = 0;
   long same = 0;
   double starnet_wall = 0;
+  double fast_wall = 0;
   double simgrid_wall = 0;
   std::vector<double> ours;
+  std::vector<double> c(g.num_nodes());
+  const auto since = [](auto t0) { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
   for (long first = 0; first < runs; first += BLOCK) {
     const long last = std::min(runs, first + BLOCK);
     ours.clear();
@@ -182,8 +190,18 @@ int main(int argc, char** argv) {
       ours.push_back(result.makespan);
       right += result.reports.front().front() == '1' ? 1 : 0;
     }
-    auto t1 = std::chrono::steady_clock::now();
-    starnet_wall += std::chrono::duration<double>(t1 - t0).count();
+    starnet_wall += since(t0);
+    t0 = std::chrono::steady_clock::now();
+    for (long r = first; r < last; ++r) {
+      const Instance x{static_cast<std::uint64_t>(r)};
+      const InstanceCosts costs(x);
+      for (NodeId v = 0; v < g.num_nodes(); ++v) c[v] = x.c(v);  // compute(v, 1), known in advance
+      const auto result = fast.run(starnet::algorithms::nonclairvoyant::Algorithm::TREE_DYN, costs, c);
+      fast_right += result.verified ? 1 : 0;
+      fast_same += result.makespan == ours[static_cast<std::size_t>(r - first)] ? 1 : 0;
+    }
+    fast_wall += since(t0);
+    t0 = std::chrono::steady_clock::now();
     for (long r = first; r < last; ++r) {
       bool verified = false;
       const double makespan = simgrid_run(hosts, g, Instance{static_cast<std::uint64_t>(r)}, verified);
@@ -191,12 +209,14 @@ int main(int argc, char** argv) {
       const double mine = ours[static_cast<std::size_t>(r - first)];
       same += std::abs(makespan - mine) <= SAME_MAKESPAN * mine ? 1 : 0;
     }
-    simgrid_wall += std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+    simgrid_wall += since(t0);
   }
+  const auto rate = [&](double wall) { return static_cast<double>(runs) / wall; };
   std::printf(
-      "tree-dyn, n = %ld, %ld runs: starnet %.3f s (%.0f runs/s, %ld verified), simgrid %.3f s (%.0f runs/s, %ld "
-      "verified), same makespan in %ld of %ld runs; starnet/simgrid rate %.1fx\n",
-      n, runs, starnet_wall, static_cast<double>(runs) / starnet_wall, right, simgrid_wall,
-      static_cast<double>(runs) / simgrid_wall, theirs_right, same, runs, simgrid_wall / starnet_wall);
-  return right == runs && theirs_right == runs && same == runs ? 0 : 1;
+      "tree-dyn, n = %ld, %ld runs: starnet %.3f s (%.0f runs/s, %ld verified), starnet fast path %.3f s (%.0f runs/s, "
+      "%ld verified, %ld bit for bit the engine's), simgrid %.3f s (%.0f runs/s, %ld verified), same makespan in %ld "
+      "of %ld runs; starnet/simgrid rate %.1fx, fast path/simgrid rate %.1fx\n",
+      n, runs, starnet_wall, rate(starnet_wall), right, fast_wall, rate(fast_wall), fast_right, fast_same, simgrid_wall,
+      rate(simgrid_wall), theirs_right, same, runs, simgrid_wall / starnet_wall, simgrid_wall / fast_wall);
+  return right == runs && fast_right == runs && fast_same == runs && theirs_right == runs && same == runs ? 0 : 1;
 }

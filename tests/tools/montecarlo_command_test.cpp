@@ -61,12 +61,31 @@ TEST(MontecarloCommand, JsonSummaryPerAlgorithm) {
   EXPECT_EQ(without_timing(j).dump(2) + "\n", golden("montecarlo_n16_gamma.json", without_timing(j).dump(2) + "\n"));
 }
 
-TEST(MontecarloCommand, SameNumbersWhateverTheThreadCount) {
-  const auto one = run_starnet(SCENARIO + " --threads 1");
-  const auto two = run_starnet(SCENARIO + " --threads 2");
-  ASSERT_EQ(one.exit_code, 0) << one.err;
-  ASSERT_EQ(two.exit_code, 0) << two.err;
-  EXPECT_EQ(without_timing(one.json()), without_timing(two.json()));
+/// SCENARIO with @p a and with @p b gives the same document, timing aside.
+void expect_same_numbers(const std::string& a, const std::string& b) {
+  const auto first = run_starnet(SCENARIO + " " + a);
+  const auto second = run_starnet(SCENARIO + " " + b);
+  ASSERT_EQ(first.exit_code, 0) << a << first.err;
+  ASSERT_EQ(second.exit_code, 0) << b << second.err;
+  EXPECT_EQ(without_timing(first.json()), without_timing(second.json())) << a << " vs " << b;
+}
+
+TEST(MontecarloCommand, SameNumbersWhateverTheThreadCount) { expect_same_numbers("--threads 1", "--threads 2"); }
+
+TEST(MontecarloCommand, FastPathOffGivesTheSameNumbers) { expect_same_numbers("--fast-path on", "--fast-path off"); }
+
+TEST(MontecarloCommand, StudyCsvIsTheSameOnBothPaths) {
+  std::vector<std::string> csvs;
+  for (const char* path : {"on", "off"}) {
+    const auto csv = scratch(std::string("figure4_") + path + ".csv");
+    const auto r = run_starnet("montecarlo --study figure4 --n 16 --runs 300 --points 4 --fast-path " + std::string(path) +
+                               " --csv " + csv);
+    ASSERT_EQ(r.exit_code, 0) << path << r.err;
+    csvs.push_back(read(csv));
+    std::filesystem::remove(csv);
+  }
+  EXPECT_EQ(csvs[0], csvs[1]);
+  EXPECT_EQ(std::count(csvs[0].begin(), csvs[0].end(), '\n'), 1 + 4 * 4);
 }
 
 TEST(MontecarloCommand, HumanSummaryAndCsv) {
@@ -110,7 +129,8 @@ TEST(MontecarloCommand, BadInputExitsTwoNamingIt) {
                         Case{"--study figure4 --cv 1", "--cv"}, Case{"--study figure4 --plot out.pdf", "out.pdf"},
                         Case{"--plot out.svg", "--study"}, Case{"--worst-case --study figure4", "--worst-case"},
                         Case{"--worst-case --n 8", "--n"}, Case{"--progress sometimes", "sometimes"},
-                        Case{"--study figure5 --points 1", "--points 1"}, Case{"--study figure6 --ratio-points 0", "--ratio-points 0"}}) {
+                        Case{"--study figure5 --points 1", "--points 1"}, Case{"--study figure6 --ratio-points 0", "--ratio-points 0"},
+                        Case{"--fast-path maybe", "--fast-path maybe"}, Case{"--worst-case --fast-path off", "--fast-path"}}) {
     const auto r = run_starnet(std::string("montecarlo ") + c.args);
     EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.err;
     EXPECT_THAT(r.err, HasSubstr(c.message)) << c.args;
@@ -187,7 +207,7 @@ TEST(MontecarloCommand, HelpDescribesTheModes) {
   const auto r = run_starnet("montecarlo --help");
   EXPECT_EQ(r.exit_code, 0);
   for (const char* text : {"--algos", "--dist", "--cv", "--mu-d", "--mu-c", "--runs", "--seed", "--threads", "--json",
-                           "--csv", "--gantt", "--run", "--study", "--plot", "--worst-case", "figure4"}) {
+                           "--csv", "--gantt", "--run", "--study", "--plot", "--worst-case", "--fast-path", "figure4"}) {
     EXPECT_THAT(r.out, HasSubstr(text)) << text;
   }
 }

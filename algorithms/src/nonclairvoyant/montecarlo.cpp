@@ -1,5 +1,6 @@
 #include "runner.hpp"
 
+#include <starnet/algorithms/nonclairvoyant/fast_path.hpp>
 #include <starnet/algorithms/nonclairvoyant/montecarlo.hpp>
 #include <starnet/algorithms/stochastic/random_stream.hpp>
 #include <starnet/algorithms/trees/special_trees.hpp>
@@ -12,9 +13,11 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <span>
 
 namespace starnet::algorithms::nonclairvoyant {
 
@@ -74,10 +77,16 @@ class StochasticCosts final : public emulator::CostModel<double> {
   StochasticCosts(const CostDistribution& d, const CostDistribution& c, int n) : d_(d), c_dist_(c), c_(n) {}
   void start(RandomStream& stream) {
     stream_ = &stream;
+    if (c_dist_.constant()) {  // Figure 4's μ_c = 0: nothing drawn, the same for every processor
+      std::fill(c_.begin(), c_.end(), c_dist_(stream));
+      return;
+    }
     for (auto& c : c_) c = c_dist_(stream);
   }
   double transfer(NodeId, emulator::Port, NodeId, const Rational&) const override { return d_(*stream_); }
   double compute(NodeId v, const Rational& work) const override { return c_[v] * work.to_double(); }
+  /// c_v: compute(v, 1), bit for bit, for the fast path.
+  [[nodiscard]] std::span<const double> per_node() const { return c_; }
 
  private:
   const CostDistribution& d_;
@@ -97,17 +106,20 @@ struct Shared {
 };
 
 struct PerThread {
-  explicit PerThread(const Shared& s) : costs(s.d, s.c, s.scenario.n) {}
+  explicit PerThread(const Shared& s) : costs(s.d, s.c, s.scenario.n), fast(s.scenario.n) {}
   emulator::LocalEngine<double> engine;
   StochasticCosts costs;
+  FastPath fast;
 };
 
 /// Run @p run of the study for algorithm @p a: its own stream, so that runs are independent of
-/// the thread that makes them.
+/// the thread that makes them. Untraced runs may take the fast path (fast_path.hpp), which gives
+/// the general engine's makespan bit for bit.
 Emulation<double> one(const Shared& shared, PerThread& local, Algorithm a, std::uint64_t seed, std::uint64_t run,
-                      bool trace = false) {
+                      bool trace, bool fast) {
   RandomStream stream(seed, run, static_cast<std::uint32_t>(a));
   local.costs.start(stream);
+  if (fast && !trace) return local.fast.run(a, local.costs, local.costs.per_node());
   return run_algorithm(a, shared.prepared, local.costs, local.engine, trace);
 }
 
@@ -155,6 +167,10 @@ MonteCarlo& MonteCarlo::progress(std::function<void(std::uint64_t, std::uint64_t
   progress_ = std::move(f);
   return *this;
 }
+MonteCarlo& MonteCarlo::fast_path(bool fast) {
+  fast_ = fast;
+  return *this;
+}
 MonteCarlo& MonteCarlo::keep_samples(bool keep) {
   keep_ = keep;
   return *this;
@@ -174,7 +190,7 @@ void MonteCarlo::run() {
     std::vector<std::uint64_t> ok(k, 0);
     for (std::uint64_t r = range.begin(); r != range.end(); ++r) {
       for (std::size_t a = 0; a < k; ++a) {
-        const auto out = one(shared, local, algorithms_[a], seed_, r);
+        const auto out = one(shared, local, algorithms_[a], seed_, r, false, fast_);
         makespans[a][r] = out.makespan;
         ok[a] += out.verified ? 1 : 0;
       }
@@ -207,7 +223,7 @@ Emulation<double> emulate_study_run(Algorithm a, const Scenario& scenario, std::
   validate(scenario);
   const Shared shared(scenario);
   PerThread local(shared);
-  return one(shared, local, a, seed, run_index, trace);
+  return one(shared, local, a, seed, run_index, trace, false);
 }
 
 }  // namespace starnet::algorithms::nonclairvoyant

@@ -11,11 +11,6 @@ ReduceValue ReduceValue::initial(std::uint64_t i) {
           static_cast<std::uint16_t>(i)};
 }
 
-ReduceValue ReduceValue::combine(const ReduceValue& left, const ReduceValue& right) {
-  const bool adjacent = left.lo != BROKEN && right.lo != BROKEN && left.hi + 1U == right.lo;
-  return {left.sum + right.sum, adjacent ? left.lo : BROKEN, adjacent ? right.hi : BROKEN};
-}
-
 std::uint32_t ReduceValue::expected_sum(std::uint64_t n) {
   std::uint32_t s = 0;
   for (std::uint64_t i = 0; i < n; ++i) s += initial(i).sum;

@@ -83,6 +83,7 @@ std::vector<AlgorithmOutcome> run_point(const Scenario& s, const StudyOptions& o
                                         std::uint64_t total) {
   MonteCarlo mc;
   mc.algorithms({ALL_ALGORITHMS.begin(), ALL_ALGORITHMS.end()}).scenario(s).runs(o.runs).seed(o.seed).threads(o.threads);
+  mc.fast_path(o.fast_path);
   if (o.progress) mc.progress([&](std::uint64_t d, std::uint64_t) { o.progress(done + d, total); });
   mc.run();
   if (o.progress) o.progress(done + o.runs, total);

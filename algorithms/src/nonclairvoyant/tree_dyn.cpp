@@ -1,3 +1,5 @@
+#include "idle_neighbours.hpp"
+
 #include <starnet/algorithms/nonclairvoyant/reduce_value.hpp>
 #include <starnet/algorithms/nonclairvoyant/tree_dyn.hpp>
 #include <starnet/core/error.hpp>
@@ -90,18 +92,9 @@ class NonCommutTreeDyn final : public DynamicReduction {
  private:
   static constexpr NodeId NONE = ~NodeId{0};
   void idle(Context& ctx, NodeId v) override {
-    const ReduceValue& x = values_[v];
-    // An idle neighbour on the left (holding [k, lo−1]) first, then on the right.
-    const NodeId left = x.lo > 0 ? by_hi_[x.lo - 1U] : NONE;
-    const NodeId right = x.hi + 1U < by_lo_.size() ? by_lo_[x.hi + 1U] : NONE;
-    const NodeId partner = left != NONE ? left : right;
-    if (partner == NONE) {
-      by_lo_[x.lo] = v;
-      by_hi_[x.hi] = v;
-      return;
-    }
-    by_lo_[values_[partner].lo] = NONE;
-    by_hi_[values_[partner].hi] = NONE;
+    const NodeId partner =
+        pair_with_neighbour(by_lo_, by_hi_, values_[v], v, NONE, [&](NodeId p) -> const ReduceValue& { return values_[p]; });
+    if (partner == NONE) return;
     send(ctx, v, partner);
   }
   [[nodiscard]] std::optional<NodeId> last_idle() const override {

@@ -29,6 +29,9 @@ inline constexpr std::uint64_t DEFAULT_MONTECARLO_RUNS = 10'000;
 /// The algorithms of a comma-separated list ("binomial-stat,tree-dyn"), each once.
 /// @throws UsageError about "algorithms" for an unknown name, a name twice or an empty list.
 [[nodiscard]] std::vector<algorithms::nonclairvoyant::Algorithm> parse_montecarlo_algorithms(std::string_view list);
+/// The fast path as the command line writes it: "on" (the default) or "off".
+/// @throws UsageError about "fast_path" for anything else.
+[[nodiscard]] bool parse_fast_path(std::string_view text);
 /// A cost law of Table II by name. @throws UsageError about "dist", listing the names.
 [[nodiscard]] algorithms::stochastic::DistributionKind parse_cost_law(std::string_view name);
 
@@ -47,6 +50,11 @@ struct MonteCarloRequest {
   std::optional<std::uint64_t> run;
   /// Keep every run's makespan in MonteCarloOutcome::makespans (8 bytes per run and algorithm).
   bool keep_makespans = false;
+  /// The runs take the fast path (algorithms/nonclairvoyant/fast_path.hpp), the general engine's
+  /// makespans bit for bit at a fraction of its cost; false: the general engine. The run shown
+  /// again with its events (run) always takes the general engine, and is checked to give the
+  /// study's makespan.
+  bool fast_path = true;
 };
 
 /// One run of a scenario emulated again with its events kept (MonteCarloRequest::run).
@@ -84,6 +92,7 @@ struct MonteCarloStudyRequest {
   unsigned threads = 0;
   int points = algorithms::nonclairvoyant::DEFAULT_CV_POINTS;
   int ratio_points = algorithms::nonclairvoyant::DEFAULT_COST_RATIO_POINTS;
+  bool fast_path = true;  ///< as MonteCarloRequest::fast_path: the same data either way
 };
 
 struct MonteCarloStudyResult {

@@ -14,6 +14,10 @@
 /// processor sends its value once, so each d_ij is drawn when (and if) its transfer starts;
 /// each c_i is drawn once per run, before it starts. μ_c = 0 means no computation cost.
 ///
+/// Runs go through the fast path (fast_path.hpp), which gives the general engine's makespans bit
+/// for bit, unless told otherwise (fast_path(false)); a run with its trace (emulate_study_run())
+/// always goes through the general engine.
+///
 /// Complexity: one run costs O(n log n) emulator work; runs are spread over threads with TBB.
 /// IMPORTANT: the dynamic algorithms share their slot among all processors: local engine only.
 
@@ -56,6 +60,9 @@ class MonteCarlo {
   MonteCarlo& threads(unsigned t);
   /// Called from time to time with the runs done so far and the total (for a progress bar).
   MonteCarlo& progress(std::function<void(std::uint64_t, std::uint64_t)> f);
+  /// Run on the fast path (fast_path.hpp; the default) or, when false, on the emulator's general
+  /// engine: the same makespans bit for bit, every run verified either way.
+  MonteCarlo& fast_path(bool fast);
   /// Keep every run's makespan (outcomes()[i].makespans); off by default for big studies.
   MonteCarlo& keep_samples(bool keep);
 
@@ -74,6 +81,7 @@ class MonteCarlo {
   std::uint64_t seed_ = 1;
   unsigned threads_ = 0;
   bool keep_ = false;
+  bool fast_ = true;
   std::function<void(std::uint64_t, std::uint64_t)> progress_;
   std::vector<AlgorithmOutcome> outcomes_;
   double wall_seconds_ = 0;

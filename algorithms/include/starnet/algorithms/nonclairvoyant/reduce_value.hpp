@@ -22,8 +22,11 @@ struct ReduceValue {
 
   /// Processor i's initial value.
   static ReduceValue initial(std::uint64_t i);
-  /// left ⊕ right, in this order.
-  static ReduceValue combine(const ReduceValue& left, const ReduceValue& right);
+  /// left ⊕ right, in this order. Inline: every reduction of every run calls it.
+  static ReduceValue combine(const ReduceValue& left, const ReduceValue& right) {
+    const bool adjacent = left.lo != BROKEN && right.lo != BROKEN && left.hi + 1U == right.lo;
+    return {left.sum + right.sum, adjacent ? left.lo : BROKEN, adjacent ? right.hi : BROKEN};
+  }
   /// The sum every right result carries for n processors.
   static std::uint32_t expected_sum(std::uint64_t n);
   [[nodiscard]] bool is_whole(std::uint64_t n) const { return lo == 0 && hi + 1U == n && lo != BROKEN; }

@@ -78,6 +78,7 @@ struct StudyOptions {
   std::uint64_t runs = GRID_RUNS;
   std::uint64_t seed = 1;
   unsigned threads = 0;  ///< 0: TBB's default
+  bool fast_path = true;  ///< MonteCarlo::fast_path(): the same data either way
   /// Called from time to time with the runs done so far and the study's total.
   std::function<void(std::uint64_t, std::uint64_t)> progress;
 };

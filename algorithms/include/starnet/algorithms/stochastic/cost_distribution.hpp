@@ -98,6 +98,9 @@ class CostDistribution {
   [[nodiscard]] double operator()(RandomStream& stream) const;
 
   [[nodiscard]] DistributionKind kind() const { return kind_; }
+  /// Every cost is the mean and none draws from the stream (CV = 0, μ = 0, or CV² below the
+  /// smallest normal double).
+  [[nodiscard]] bool constant() const { return constant_; }
   [[nodiscard]] double mean() const { return mean_; }
   [[nodiscard]] double cv() const { return cv_; }
   /// The exact standard deviation μ·CV of the law.
