@@ -77,7 +77,7 @@ TEST(WhatIfFigure, DrawsWhatTheTableRanksByWithEveryRow) {
   const auto out = run_whatif(r);
   const auto figure = whatif_figure(out);
   EXPECT_EQ(figure.quantity, "time");
-  EXPECT_THAT(figure.axis, ::testing::HasSubstr("latency"));
+  EXPECT_THAT(figure.axis, ::testing::HasSubstr("α + m/β, in the unit α and 1/β are given in"));
   ASSERT_EQ(figure.groups.size(), 1U);
   const auto& bars = figure.groups[0].bars;
   ASSERT_EQ(bars.size(), out.rows.size());

@@ -1,6 +1,7 @@
 // Arbitrated checking's decisions (emulator/src/arbiter.hpp): which waiting transfers start, in
 // which order, and that nothing left waiting could have started beside them.
 #include "../../emulator/src/arbiter.hpp"
+#include "../topology/network_examples.hpp"
 
 #include <starnet/topology/network.hpp>
 
@@ -166,25 +167,13 @@ TEST(Arbiter, KeepsTheMessageRecordOfEachDecision) {
 namespace starnet::emulator {
 namespace {
 
-/// Hosts 0, 1 on switch s0 and 2, 3 on s1, the switches joined by one link.
-std::shared_ptr<const topology::HostNetwork> dumbbell() {
-  topology::Platform p("dumbbell", /*directed=*/false);
-  for (const char* h : {"a0", "a1", "b0", "b1"}) p.add_node({h, topology::Role::PROCESSOR});
-  const auto s0 = p.add_node({"s0", topology::Role::ROUTER});
-  const auto s1 = p.add_node({"s1", topology::Role::ROUTER});
-  p.add_link(s0, s1);
-  for (topology::Platform::vertex_descriptor h = 0; h < 4; ++h) p.add_link(h, h < 2 ? s0 : s1);
-  return std::make_shared<const topology::HostNetwork>(std::make_shared<const topology::Platform>(std::move(p)),
-                                                       topology::NetworkOptions{});
-}
-
 TEST(Arbiter, ATransferWaitsForABusyLinkOfItsRouteAndStartsWhenItFrees) {
-  const auto net = dumbbell();
+  const auto net = testing::dumbbell_hosts(/*per_switch=*/2);  // h0_0, h0_1 on s0; h1_0, h1_1 on s1
   Arbiter a;
   a.reset(4, PortModel{}, net.get());
-  a.request(0, 2, 0, true, Arbiter::NONE);  // a0 -> b0 over s0->s1
-  a.request(1, 3, 0, true, Arbiter::NONE);  // a1 -> b1 over s0->s1 too
-  a.request(2, 1, 0, true, Arbiter::NONE);  // b0 -> a1: the other direction, free
+  a.request(0, 2, 0, true, Arbiter::NONE);  // h0_0 -> h1_0 over s0->s1
+  a.request(1, 3, 0, true, Arbiter::NONE);  // h0_1 -> h1_1 over s0->s1 too
+  a.request(2, 1, 0, true, Arbiter::NONE);  // h1_0 -> h0_1: the other direction, free
   const auto& first = a.arbitrate();
   ASSERT_EQ(first.size(), 3U);
   EXPECT_TRUE(first[0].starts);

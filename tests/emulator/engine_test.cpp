@@ -1,6 +1,7 @@
 // The engine's semantics on small hand-made programs: port models, strict and arbitrated
 // checking, unit and timed time, zero-duration events, deadlocks, traces and counters.
 #include "../core/expect_error.hpp"
+#include "../topology/network_examples.hpp"
 
 #include <starnet/emulator/engine.hpp>
 #include <starnet/core/error.hpp>
@@ -594,42 +595,30 @@ TEST(Engine, StochasticTimeRunsInDoubles) {
   EXPECT_EQ(times, (std::vector<Rational>{0, Rational(1, 4), Rational(1, 2)}));  // doubles, exactly
 }
 
-/// Hosts a0, a1 on switch s0 and b0, b1 on s1, the switches joined by one link: the hosts of a
-/// network of crossbars (topology/network.hpp).
-topology::HostNetwork dumbbell_hosts() {
-  topology::Platform p("dumbbell", /*directed=*/false);
-  for (const char* h : {"a0", "a1", "b0", "b1"}) p.add_node({h, topology::Role::PROCESSOR});
-  const auto s0 = p.add_node({"s0", topology::Role::ROUTER});
-  const auto s1 = p.add_node({"s1", topology::Role::ROUTER});
-  p.add_link(s0, s1);
-  for (topology::Platform::vertex_descriptor h = 0; h < 4; ++h) p.add_link(h, h < 2 ? s0 : s1);
-  return {std::make_shared<const topology::Platform>(std::move(p)), {}};
-}
-
-/// a0 -> b0 and a1 -> b1 at once: both want the one link s0->s1.
+/// h0_0 -> h1_0 and h0_1 -> h1_1 at once: both want the one link s0->s1 (testing::dumbbell_hosts).
 void across(Context& ctx, Script&) {
   if (ctx.starting() && ctx.node() < 2) ctx.send_to(ctx.node() + 2, "x");
 }
 
 TEST(Engine, StrictRefusesTwoMessagesOnOneLinkOfANetworkNamingTheLink) {
-  const auto net = dumbbell_hosts();
+  const auto net = testing::dumbbell_hosts(/*per_switch=*/2);
   const UnitCosts<Rational> costs;
-  EXPECT_ERROR(ModelViolation, (void)run(net, costs, across), "step 0", "node a1", "link s0->s1",
+  EXPECT_ERROR(ModelViolation, (void)run(*net, costs, across), "step 0", "node h0_1", "link s0->s1",
                "carries another message");
 }
 
 TEST(Engine, ArbitratedMessagesOfANetworkTakeTheSharedLinkInTurn) {
-  const auto net = dumbbell_hosts();
+  const auto net = testing::dumbbell_hosts(/*per_switch=*/2);
   const UnitCosts<Rational> costs;
   RunConfig config;
   config.checking = Checking::ARBITRATED;
-  auto r = run(net, costs, across, config);
+  auto r = run(*net, costs, across, config);
   EXPECT_EQ(r.makespan, Rational(2));
   EXPECT_EQ(r.counters.messages, 2U);
   EXPECT_EQ(script(r).received[2], std::vector<std::string>{"x"});
   EXPECT_EQ(script(r).received[3], std::vector<std::string>{"x"});
-  // Messages that do not share a link cross at once: a0 -> a1 and b0 -> b1 within their switches.
-  auto local = run(net, costs, [](Context& ctx, Script&) {
+  // Messages that do not share a link cross at once: h0_0 -> h0_1 and h1_0 -> h1_1 within their switches.
+  auto local = run(*net, costs, [](Context& ctx, Script&) {
     if (ctx.starting() && ctx.node() % 2 == 0) ctx.send_to(ctx.node() + 1, "y");
   }, config);
   EXPECT_EQ(local.makespan, Rational(1));

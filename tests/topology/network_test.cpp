@@ -2,6 +2,7 @@
 // links between two hosts through routers only, the families' minimal routes as their papers draw
 // them, D-mod-K free of contention for the shifts and exchanges of the linear placement.
 #include "../core/expect_error.hpp"
+#include "network_examples.hpp"
 
 #include <starnet/topology/families.hpp>
 #include <starnet/topology/network.hpp>
@@ -19,20 +20,7 @@ namespace {
 
 std::shared_ptr<const Platform> shared(Platform p) { return std::make_shared<const Platform>(std::move(p)); }
 
-/// Two switches joined by one link, @p per_switch hosts on each: the narrowest cut there is.
-Platform dumbbell(int per_switch) {
-  Platform p("dumbbell", /*directed=*/false);
-  std::vector<Platform::vertex_descriptor> hosts;
-  for (int s = 0; s < 2; ++s) {
-    for (int i = 0; i < per_switch; ++i) hosts.push_back(p.add_node({fmt::format("h{}_{}", s, i), Role::PROCESSOR}));
-  }
-  const auto s0 = p.add_node({"s0", Role::ROUTER});
-  const auto s1 = p.add_node({"s1", Role::ROUTER});
-  p.add_link(s0, s1);
-  for (std::size_t i = 0; i < hosts.size(); ++i) p.add_link(hosts[i], i < hosts.size() / 2 ? s0 : s1);
-  p.validate();
-  return p;
-}
+Platform dumbbell(int per_switch) { return testing::dumbbell_platform(per_switch); }
 
 /// Checks that every route of @p net is a walk of platform links from one host to the other whose
 /// inner nodes are routers; returns the largest route length in links.

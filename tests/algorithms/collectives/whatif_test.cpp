@@ -1,4 +1,5 @@
 #include "../../core/expect_error.hpp"
+#include "../../topology/network_examples.hpp"
 #include "../../topology/simgrid_examples.hpp"
 #include "../generic/generic_test_support.hpp"
 
@@ -812,15 +813,7 @@ TEST(WhatIfNetwork, ContentionShowsWithARandomPlacementAndOnAnOversubscribedDrag
 }
 
 TEST(WhatIfNetwork, AnAllToAllAcrossOneLinkTakesWhatTheLinkMustCarryAndTheBoundSaysSo) {
-  topology::Platform p("dumbbell", /*directed=*/false);
-  for (int side = 0; side < 2; ++side) {
-    for (int i = 0; i < 4; ++i) p.add_node({fmt::format("h{}_{}", side, i), topology::Role::PROCESSOR});
-  }
-  const auto s0 = p.add_node({"s0", topology::Role::ROUTER});
-  const auto s1 = p.add_node({"s1", topology::Role::ROUTER});
-  p.add_link(s0, s1);
-  for (topology::Platform::vertex_descriptor h = 0; h < 8; ++h) p.add_link(h, h < 4 ? s0 : s1);
-  const auto built = std::make_shared<const topology::PlatformTopology>(std::move(p));
+  const auto built = std::make_shared<const topology::PlatformTopology>(starnet::testing::dumbbell_platform(/*per_switch=*/4));
   const Rational alpha(1, 1000000);
   const Rational beta(1000000000);
   const Rational m(1024);
