@@ -73,8 +73,9 @@ std::uint64_t DenseStep::Arrivals::count() const {
 }
 
 void DenseStep::Arrivals::reset(std::size_t n, std::size_t lane_count, std::size_t list_capacity) {
-  from.assign(n, NONE);
-  payload.assign(n, 0);
+  // Hundreds of megabytes on S_11, seconds to fault in: Ctrl-C is looked at along the way.
+  assign_interruptibly(from, n, NONE);
+  assign_interruptibly(payload, n, std::uint64_t{0});
   tag.reset(n, lane_count);
   length.reset(n, lane_count);
   port.reset(n, lane_count);

@@ -288,7 +288,8 @@ class Runner {
                              generic::MAX_SUBNETWORK_NODES);
     }
     intact_ = intact ? &*intact : nullptr;
-    vertex_transitive_ = !given.built && platform_nodes_ == 0 && topology::is_vertex_transitive(spec_text);
+    // The hosts of a network are K_N as a graph (their contention is the emulator's, not the graph's).
+    vertex_transitive_ = routed() || (!given.built && topology::is_vertex_transitive(spec_text));
     shape_ = shape_of(*base, family_spec_, !given.built || platform_nodes_ != 0);
     const auto algorithms = algorithms_for(s_.collective, shape_);
 
@@ -314,7 +315,7 @@ class Runner {
     if (s_.network.forwarding != topology::Forwarding::CUT_THROUGH) return nullptr;
     const auto* p = dynamic_cast<const topology::PlatformTopology*>(&base);
     if (p == nullptr || generic::router_flags(base).empty()) return nullptr;
-    if (!s_.failed_links.empty() || !s_.failed_nodes.empty() || !s_.rates.empty()) return nullptr;
+    if (!network_refusal(base).empty()) return nullptr;
     return std::make_shared<const topology::HostNetwork>(std::make_shared<const topology::Platform>(p->platform()),
                                                          s_.network.options);
   }
@@ -334,12 +335,19 @@ class Runner {
   /// Why no row of @p base runs: faults on a network of crossbars, whose routes do not avoid failed
   /// parts (the relay model's do); empty otherwise.
   [[nodiscard]] std::string network_refusal(const topology::Topology& base) const {
-    const bool faults = !s_.failed_links.empty() || !s_.failed_nodes.empty() || !s_.rates.empty();
-    if (!faults || s_.network.forwarding != topology::Forwarding::CUT_THROUGH || generic::router_flags(base).empty()) {
-      return {};
+    const auto routers = generic::router_flags(base);
+    if (s_.network.forwarding != topology::Forwarding::CUT_THROUGH || routers.empty()) return {};
+    if (!s_.failed_links.empty() || !s_.failed_nodes.empty() || !s_.rates.empty()) {
+      return "faults on a network of crossbar switches are not modelled (its routes do not avoid failed parts): the "
+             "relay model (store-and-forward forwarding) runs them, its routes avoiding them";
     }
-    return "faults on a network of crossbar switches are not modelled (its routes do not avoid failed parts): "
-           "«forwarding» store-and-forward runs the relay model, whose routes do";
+    const auto hosts = static_cast<std::uint64_t>(std::count(routers.begin(), routers.end(), false));
+    if (hosts > MAX_NETWORK_HOSTS) {
+      return fmt::format("{} hosts exceed the {} a network of crossbar switches runs among (the hosts are a complete "
+                         "graph of routes, held whole); the relay model (store-and-forward forwarding) runs them",
+                         hosts, MAX_NETWORK_HOSTS);
+    }
+    return {};
   }
 
   /// Whether the rows run among the hosts of a network of switches (host_view()).

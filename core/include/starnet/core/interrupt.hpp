@@ -16,9 +16,13 @@
 
 #include <starnet/core/error.hpp>
 
+#include <algorithm>
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
+#include <vector>
 
 namespace starnet {
 
@@ -48,6 +52,22 @@ inline constexpr std::uint64_t STOP_CHECK_INTERVAL = std::uint64_t{1} << 16;
 /// nodes: a loop over them takes seconds).
 inline void throw_if_stopped_every(std::uint64_t i) {
   if ((i & (STOP_CHECK_INTERVAL - 1)) == 0) throw_if_stopped();
+}
+
+/// Elements an array fill writes between two looks at a stop request (assign_interruptibly).
+inline constexpr std::size_t STOP_CHECK_FILL = std::size_t{1} << 20;
+/// @p v as @p n copies of @p value, written a stretch of STOP_CHECK_FILL at a time with a look at a
+/// stop request before each: a run on S_11 first touches gigabytes in its set-up, seconds on a
+/// machine whose memory is slow to fault in, and Ctrl-C must end it within a second.
+/// @throws Interrupted when a stop was requested (@p v then holds a prefix).
+template <class T>
+void assign_interruptibly(std::vector<T>& v, std::size_t n, const std::type_identity_t<T>& value) {
+  v.clear();
+  v.reserve(n);
+  while (v.size() < n) {
+    throw_if_stopped();
+    v.insert(v.end(), std::min(STOP_CHECK_FILL, n - v.size()), value);
+  }
 }
 
 /// Marks a call that a stop request may end: the request is cleared when the last scope closes.

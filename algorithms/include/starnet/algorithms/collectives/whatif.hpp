@@ -92,6 +92,11 @@ using topology::NodeId;
 /// seconds; S_8 would be 11 billion).
 inline constexpr std::uint64_t MAX_EXCHANGE_PACKET_HOPS = 200'000'000;
 
+/// Most hosts of a network of crossbar switches the study runs among: their complete graph of
+/// routes is held whole (fattree:16's 1,024 hosts: about 10 s and 370 MB for the all-reduce rows;
+/// dragonfly:12:6:6's 5,256: 183 s and 2.5 GB, 2026-12-07). Beyond, the rows say so.
+inline constexpr topology::NodeId MAX_NETWORK_HOSTS = 1024;
+
 /// The word each node of @p topology starts a word collective with: values.of(v) on a processor,
 /// ⊕'s identity on a router (which holds no value and never sends it).
 /// O(V).
