@@ -7,6 +7,8 @@
 #include <starnet/emulator/engine.hpp>
 #include <starnet/emulator/zmq_engine.hpp>
 #include <starnet/core/error.hpp>
+#include <starnet/topology/families.hpp>
+#include <starnet/topology/network.hpp>
 #include <starnet/topology/platform.hpp>
 #include <starnet/topology/star_graph.hpp>
 
@@ -118,6 +120,48 @@ TEST(ZmqEngine, SameTraceAsLocalForAnyWorkerCount) {
     EXPECT_EQ(zmq.counters.payload_bytes, local.counters.payload_bytes) << " workers=" << k;
     EXPECT_EQ(zmq.counters.event_times, local.counters.event_times) << " workers=" << k;
   }
+}
+
+// On a network of switches every worker holds every link's state, as it holds every port's: the
+// waits for links, and the violation strict checking finds, are the local engine's.
+TEST(ZmqEngine, LinksOfANetworkWaitAndViolateAsOnTheLocalEngine) {
+  topology::NetworkOptions shuffled;
+  shuffled.placement = topology::parse_placement("random:1");  // ranks at random: routes meet
+  const topology::HostNetwork hosts(std::make_shared<const topology::Platform>(topology::fattree_platform(4)), shuffled);
+  const TopologyCosts<Rational> costs(hosts);
+  RunConfig config;
+  config.trace = true;
+  config.checking = Checking::ARBITRATED;
+  config.time = TimeMode::TIMED;
+  // Two sends a host; with ranks placed at random their routes meet on the switches' links.
+  const ProgramFactory factory = [](NodeRange) {
+    return std::make_unique<Lambda>([](Context& ctx) {
+      if (!ctx.starting()) return;
+      const NodeId n = ctx.topology().num_nodes();
+      // Tags tell the two apart where both go to one peer (the trace's order, TraceEvent::key()).
+      ctx.send_to((ctx.node() + 5) % n, "a", 1, /*tag=*/1);
+      ctx.send_to((ctx.node() * 7 + 3) % n == ctx.node() ? (ctx.node() + 1) % n : (ctx.node() * 7 + 3) % n, "b", 1,
+                  /*tag=*/2);
+    });
+  };
+  const auto local = LocalEngine<Rational>().run(hosts, costs, factory, config);
+  ASSERT_GT(local.makespan, Rational(2));  // messages waited for links as well as ports
+  for (const unsigned k : {2U, 3U}) {
+    const auto zmq = ZmqThreadsEngine<Rational>(k).run(hosts, costs, factory, config);
+    EXPECT_EQ(lines(zmq, hosts), lines(local, hosts)) << " workers=" << k;
+    EXPECT_EQ(zmq.makespan, local.makespan) << " workers=" << k;
+  }
+  config.checking = Checking::STRICT;
+  config.time = TimeMode::UNIT;
+  const UnitCosts<Rational> unit;
+  std::string local_violation;
+  try {
+    (void)LocalEngine<Rational>().run(hosts, unit, factory, config);
+  } catch (const ModelViolation& e) {
+    local_violation = e.what();
+  }
+  ASSERT_FALSE(local_violation.empty());
+  EXPECT_ERROR(ModelViolation, (void)ZmqThreadsEngine<Rational>(2).run(hosts, unit, factory, config), local_violation);
 }
 
 // Sizes, durations and event times beyond 64 bits travel between workers exactly: in the
