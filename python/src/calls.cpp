@@ -371,13 +371,14 @@ void bind_schedules(py::module_& m) {
            arg("path"), arg("comment") = "")
       .def("to_json", [](const api::LoadedSchedule& l, const std::string& comment,
                          const std::string& output_path) {
-             return run_interruptibly<std::string>([=] { return api::schedule_json(l, comment, output_path); }, py::none());
+             return large_text(
+                 run_interruptibly<std::string>([=] { return api::schedule_json(l, comment, output_path); }, py::none()));
            },
            arg("comment") = "", arg("output_path") = "")
       .def("to_msccl",
            [](const api::LoadedSchedule& l, const py::object& name, const py::object& protocol) {
              const api::MscclSettings settings{text(name, "name"), text(protocol, "protocol")};
-             return run_interruptibly<std::string>([=] { return api::schedule_msccl(l, settings); }, py::none());
+             return large_text(run_interruptibly<std::string>([=] { return api::schedule_msccl(l, settings); }, py::none()));
            },
            arg("name"), arg("protocol"))
       .def("run", &run_schedule, arg("ports"), arg("duplex"), arg("checking"), arg("costs"), arg("chunk_size"),

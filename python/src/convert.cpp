@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -535,6 +536,24 @@ void register_errors(py::module_& module) {
       PyErr_SetString(PyExc_MemoryError, "out of memory (try a smaller topology)");
     }
   });
+}
+
+py::str large_text(const std::string& text) {
+  bool ascii = false;
+  {
+    const py::gil_scoped_release release;
+    ascii = std::all_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+  }
+  if (!ascii) return py::str(text);
+  PyObject* made = PyUnicode_New(static_cast<Py_ssize_t>(text.size()), /*maxchar=*/127);
+  if (made == nullptr) throw py::error_already_set();
+  auto out = py::reinterpret_steal<py::str>(made);
+  {
+    // No other thread holds the new str yet: its bytes are written without the GIL.
+    const py::gil_scoped_release release;
+    std::memcpy(PyUnicode_DATA(made), text.data(), text.size());
+  }
+  return out;
 }
 
 }  // namespace starnet::python

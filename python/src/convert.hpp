@@ -88,6 +88,11 @@ template <class Time>
 /// max, unit, needs, required, help}.
 [[nodiscard]] py::list setting_rows(const std::vector<api::SettingInfo>& rows);
 
+/// @p text as a Python str. An ASCII text (every JSON and XML file starnet writes, unless a name is
+/// not) is copied into a new str with the GIL released: a schedule of star:8 is 68 MB, whose copy,
+/// faulting in fresh memory, held the GIL for a third of a second.
+[[nodiscard]] py::str large_text(const std::string& text);
+
 /// An error as the module says it: an error about a setting names the keyword, `workers=0: …`,
 /// and settings named inside a message between «» become `keyword=` too.
 [[nodiscard]] std::string python_message(const Error& e);
