@@ -69,7 +69,7 @@ std::optional<Bisection> bisection_width(std::string_view text) {
   }
   if (f == "ring") {
     const auto n = count(spec);
-    return Bisection{n < 2 ? 0 : n == 2 ? 1 : 2, true, "2: a cycle crossed twice by any split of its nodes"};
+    return Bisection{std::uint64_t{n < 2 ? 0U : n == 2 ? 1U : 2U}, true, "2: a cycle crossed twice by any split of its nodes"};
   }
   if (f == "complete") {
     const auto n = count(spec);
