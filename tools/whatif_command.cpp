@@ -191,7 +191,7 @@ void write_plot(const api::WhatIfResult& result, const WhatIfOptions& o, const s
       {"ring", "#C44E52"},       {"bruck", "#DD8452"},              {"uniform", "#937860"},
       {"one-packet", "#DA8BC3"}, {"combining", "#8C8C8C"},          {"bfs-tree", "#8172B2"},
       {"dimension-ordered", "#8C613C"}, {"ring-split", "#E377C2"},       {"rabenseifner", "#17BECF"},
-      {"weighted-tree", "#BCBD22"},
+      {"weighted-tree", "#BCBD22"}, {"hierarchical", "#7F7F7F"},
       {"schedule", "#CCB974"},   {"optimal", "#64B5CD"}};
   const api::WhatIfFigure figure = api::whatif_figure(result);
   double smallest = 0;

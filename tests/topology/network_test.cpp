@@ -36,7 +36,9 @@ std::size_t check_routes(const HostNetwork& net) {
       EXPECT_EQ(path.back(), net.host(d)) << s << "->" << d;
       for (std::size_t i = 0; i + 1 < path.size(); ++i) {
         EXPECT_NE(view.find_port(path[i], path[i + 1]), Topology::NO_PORT) << s << "->" << d << " hop " << i;
-        if (i > 0) EXPECT_EQ(g[path[i]].role, Role::ROUTER) << s << "->" << d << " hop " << i;
+        if (i > 0) {
+          EXPECT_EQ(g[path[i]].role, Role::ROUTER) << s << "->" << d << " hop " << i;
+        }
       }
       std::vector<LinkId> links;
       net.route(s, d, links);

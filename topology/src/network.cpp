@@ -100,6 +100,8 @@ HostNetwork::HostNetwork(std::shared_ptr<const Platform> platform, NetworkOption
     // Fisher–Yates with our own draws: std::shuffle's order is the library's, not ours.
     for (NodeId i = ranks_ - 1; i > 0; --i) std::swap(hosts_[i], hosts_[generator() % (i + 1)]);
   }
+  rank_at_.assign(ranks_, 0);
+  for (NodeId r = 0; r < ranks_; ++r) rank_at_[host_index_[hosts_[r]]] = r;
   std::string family = "other";
   try {
     family = parse_spec(platform_->name()).family;
@@ -166,6 +168,15 @@ void HostNetwork::build_tables(const std::vector<NodeId>& platform_hosts) {
   }
 }
 
+std::vector<NodeId> HostNetwork::hierarchy() const {
+  switch (family_) {
+    case Family::FATTREE: return {2 * arity_, arity_, arity_};
+    case Family::DRAGONFLY: return {arity_ * globals_ + 1, arity_, per_router_};
+    case Family::OTHER: break;
+  }
+  return {};
+}
+
 std::uint64_t HostNetwork::flow_hash(NodeId from, NodeId to) const {
   return mix(mix(mix(options_.seed) ^ from) ^ to);
 }
@@ -219,9 +230,9 @@ void HostNetwork::dragonfly_path(NodeId s, NodeId d, std::uint64_t hash, std::ve
   const NodeId rd = d / per_router_;
   nodes.push_back(s);
   nodes.push_back(hosts + rs);
-  const auto to_group = [&](NodeId from_group, NodeId to_group) {
-    hop(gateway(from_group, to_group));
-    hop(gateway(to_group, from_group));
+  const auto to_group = [&](NodeId from_group, NodeId target) {
+    hop(gateway(from_group, target));
+    hop(gateway(target, from_group));
   };
   const NodeId gs = rs / a;
   const NodeId gd = rd / a;

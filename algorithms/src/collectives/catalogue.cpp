@@ -38,6 +38,7 @@ std::string to_string(Algorithm a) {
     case Algorithm::RABENSEIFNER: return "rabenseifner";
     case Algorithm::DIMENSION_ORDERED: return "dimension-ordered";
     case Algorithm::BFS_TREE: return "bfs-tree";
+    case Algorithm::HIERARCHICAL: return "hierarchical";
     case Algorithm::WEIGHTED_TREE: return "weighted-tree";
     case Algorithm::SCHEDULE: return "schedule";
     case Algorithm::OPTIMAL: return "optimal";
@@ -177,6 +178,9 @@ std::optional<std::string> why_not(Algorithm a, Collective c, const Shape& s) {
       if (auto no = computes({Collective::ALLREDUCE, Collective::ALLGATHER, Collective::REDUCESCATTER})) return no;
       return on(!dimension_factors(s.spec).empty(), "products and meshes of two sides or more");
     case Algorithm::BFS_TREE: return std::nullopt;
+    case Algorithm::HIERARCHICAL:
+      return "hierarchical runs among the hosts of a fat-tree or a dragonfly, as the network routes them (whatif: "
+             "hierarchical.hpp)";
     case Algorithm::WEIGHTED_TREE:
     case Algorithm::SCHEDULE:
     case Algorithm::OPTIMAL: break;

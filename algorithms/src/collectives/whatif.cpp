@@ -1,6 +1,7 @@
 #include "schedule_moves.hpp"
 
 #include <starnet/algorithms/collectives/block_collectives.hpp>
+#include <starnet/algorithms/collectives/hierarchical.hpp>
 #include <starnet/algorithms/collectives/link_loads.hpp>
 #include <starnet/algorithms/collectives/whatif.hpp>
 #include <starnet/algorithms/generic/shortest_path_tree.hpp>
@@ -291,7 +292,9 @@ class Runner {
     // The hosts of a network are K_N as a graph (their contention is the emulator's, not the graph's).
     vertex_transitive_ = routed() || (!given.built && topology::is_vertex_transitive(spec_text));
     shape_ = shape_of(*base, family_spec_, !given.built || platform_nodes_ != 0);
-    const auto algorithms = algorithms_for(s_.collective, shape_);
+    auto algorithms = algorithms_for(s_.collective, shape_);
+    host_network_ = host_network;
+    if (hierarchical_applies()) algorithms.push_back(Algorithm::HIERARCHICAL);
 
     std::vector<std::optional<double>> scenarios(s_.rates.begin(), s_.rates.end());
     if (scenarios.empty()) scenarios.emplace_back();
@@ -306,6 +309,7 @@ class Runner {
     }
     base_ = nullptr;
     intact_ = nullptr;
+    host_network_ = nullptr;
   }
 
  private:
@@ -352,6 +356,19 @@ class Runner {
 
   /// Whether the rows run among the hosts of a network of switches (host_view()).
   [[nodiscard]] bool routed() const { return platform_nodes_ != 0; }
+
+  /// Whether the hierarchical all-reduce (hierarchical.hpp) has a row: an all-reduce among the
+  /// hosts of a network with two levels of more than one member.
+  [[nodiscard]] bool hierarchical_applies() const {
+    if (host_network_ == nullptr || s_.collective != Collective::ALLREDUCE) return false;
+    const auto levels = host_network_->hierarchy();
+    return std::count_if(levels.begin(), levels.end(), [](NodeId size) { return size > 1; }) >= 2;
+  }
+  /// Whether a vector of the study's message size splits into a block a node (the bounds take a
+  /// unit as indivisible, docs/whatif.md: unit costs, one unit a message, never split).
+  [[nodiscard]] bool splits() const {
+    return s_.costs.message_size >= Rational(static_cast<std::int64_t>(base_->num_nodes()));
+  }
 
   /// equal_links(), but none on a network of switches with link costs: its runs are timed, so that
   /// a message that waits for a link costs its time.
@@ -650,11 +667,9 @@ class Runner {
   void builtin_row(const Scenario& sc, const PortModel& model, Algorithm a) {
     if (!refusal_.empty()) return not_applicable(base_row(sc, model, a), refusal_);
     const bool split = a == Algorithm::RING_SPLIT || a == Algorithm::RABENSEIFNER;
-    // The bounds take a unit as indivisible (docs/whatif.md): a vector splits into N blocks only
-    // when it has N units at least, which unit costs (one unit a message) never give.
-    if (split && s_.costs.message_size < Rational(static_cast<std::int64_t>(base_->num_nodes()))) return;
+    if (split && !splits()) return;
     if (auto why = router_blocker(a)) return not_applicable(base_row(sc, model, a), std::move(*why));
-    const bool chunked = a == Algorithm::DIMENSION_ORDERED || split;
+    const bool chunked = a == Algorithm::DIMENSION_ORDERED || a == Algorithm::HIERARCHICAL || split;
     if (!is_blocked(s_.collective) && !chunked) {
       if (a == Algorithm::STAR) return star_row(sc, model);
       if (a == Algorithm::RECURSIVE_DOUBLING || a == Algorithm::RING) return planned_row(sc, model, a);
@@ -696,6 +711,8 @@ class Runner {
         std::string variant;
         auto s = routed_tree_collective(net, sc.net->root(), s_.collective, model, sc.relays, &variant);
         built = Built{std::move(s), std::move(variant)};
+      } else if (a == Algorithm::HIERARCHICAL) {
+        built = hierarchical_allreduce(*host_network_, splits(), model);
       } else {
         built = build(a, s_.collective, net, family_spec_, tree ? sc.net->root() : root_, model);
       }
@@ -976,6 +993,7 @@ class Runner {
   emulator::LocalEngine<Rational> engine_;
   // The topology being studied.
   std::string spec_;
+  const topology::HostNetwork* host_network_ = nullptr;  // the hosts' network when routed (host_view())
   std::string family_spec_;  // spec_, or complete:N for the hosts of a network (host_view())
   std::uint64_t platform_nodes_ = 0;  // a network's nodes and links, switches included (0: not routed)
   std::uint64_t platform_links_ = 0;

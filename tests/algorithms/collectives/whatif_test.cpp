@@ -843,16 +843,22 @@ TEST(WhatIfNetwork, AnAllToAllAcrossOneLinkTakesWhatTheLinkMustCarryAndTheBoundS
   EXPECT_TRUE(ran);
 }
 
-TEST(WhatIfNetwork, DragonflyRoutesMinimalAndValiantAreVerified) {
+TEST(WhatIfNetwork, DragonflyRoutesMinimalAndValiantAndTheHierarchicalAllReduceAreVerified) {
   for (const auto routing : {topology::Routing::MINIMAL, topology::Routing::VALIANT}) {
     NetworkModel model;
     model.options.routing = routing;
     for (const Collective c : {Collective::ALLREDUCE, Collective::ALLGATHER, Collective::BROADCAST}) {
-      WhatIfStudy study;
-      study.collective(c).topologies({"dragonfly:4:3:2"}).network(model).run();
-      expect_sound(study);
-      for (const auto& r : study.rows()) {
-        if (r.applicable) EXPECT_TRUE(r.verified) << where(r) << " " << topology::to_string(routing) << ": " << r.reason;
+      for (const std::int64_t m : {1, 1 << 20}) {  // the word and the split hierarchical all-reduce
+        WhatIfStudy study;
+        study.collective(c).topologies({"dragonfly:4:3:2", "fattree:4"}).network(model).message_size(Rational(m));
+        study.latency(Rational(1, 1000000)).bandwidth(Rational(1000000000)).run();
+        expect_sound(study);
+        std::size_t hierarchical = 0;
+        for (const auto& r : study.rows()) {
+          if (r.applicable) EXPECT_TRUE(r.verified) << where(r) << " " << topology::to_string(routing) << ": " << r.reason;
+          if (r.algorithm == Algorithm::HIERARCHICAL && r.verified) ++hierarchical;
+        }
+        EXPECT_EQ(hierarchical, c == Collective::ALLREDUCE ? 2U : 0U) << to_string(c) << " m=" << m;
       }
     }
   }

@@ -117,6 +117,12 @@ class HostNetwork final : public Topology, public Network {
   [[nodiscard]] const NetworkOptions& options() const { return options_; }
   /// The platform nodes, in order, that a message from rank @p from to rank @p to crosses.
   [[nodiscard]] std::vector<NodeId> path(NodeId from, NodeId to) const;
+  /// The levels of the network's hierarchy, outermost first, whose mixed radix numbers the hosts
+  /// in platform order: a fat-tree's pods, edge switches of a pod and hosts of an edge switch; a
+  /// dragonfly's groups, routers of a group and hosts of a router. Empty on other platforms.
+  [[nodiscard]] std::vector<NodeId> hierarchy() const;
+  /// The rank that runs on the @p index-th host in platform order (the placement's inverse).
+  [[nodiscard]] NodeId rank_at(NodeId index) const { return rank_at_[index]; }
 
  private:
   enum class Family : std::uint8_t { FATTREE, DRAGONFLY, OTHER };
@@ -137,6 +143,7 @@ class HostNetwork final : public Topology, public Network {
   NodeId ranks_ = 0;
   std::vector<NodeId> hosts_;         // rank → platform node
   std::vector<NodeId> host_index_;    // platform node → index among the hosts (platform order)
+  std::vector<NodeId> rank_at_;       // index among the hosts → rank
   std::vector<std::uint64_t> offsets_;  // first link id of each platform node's out-arcs; back(): all
   std::vector<std::uint16_t> hops_;   // OTHER: hops_[h·V + x], hops from x to host h (platform order)
 };

@@ -10,8 +10,9 @@
 
 namespace starnet::algorithms::collectives {
 
-/// The algorithms of the table, then the three rows a what-if study adds (the word collectives on
-/// a shortest-path tree in timed runs, a user's schedule file, the proven optimum).
+/// The algorithms of the table, then the four rows a what-if study adds (the hierarchical
+/// all-reduce among a network's hosts, the word collectives on a shortest-path tree in timed runs,
+/// a user's schedule file, the proven optimum).
 enum class Algorithm : std::uint8_t {
   STAR,
   RECURSIVE_DOUBLING,
@@ -25,6 +26,7 @@ enum class Algorithm : std::uint8_t {
   RABENSEIFNER,
   DIMENSION_ORDERED,
   BFS_TREE,
+  HIERARCHICAL,
   WEIGHTED_TREE,
   SCHEDULE,
   OPTIMAL
