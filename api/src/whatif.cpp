@@ -100,7 +100,13 @@ coll::ExtraAlgorithm schedule_rows(const std::string& path, Collective collectiv
       return x;
     }
     try {
-      const auto l = parse_schedule(*text, where, named->at(spec), folder);
+      // Among a network's hosts, spec is complete:H, which no topology of the study is called.
+      const auto it = named->find(spec);
+      const auto l = parse_schedule(*text, where, it != named->end() ? it->second : TopologyRef(spec), folder);
+      if (t.network() != nullptr) {
+        x.schedule = l.schedule;  // the study runs it among the hosts (ExtraRun::schedule)
+        return x;
+      }
       sch::ScheduleRunSettings settings;
       settings.config.ports = ports;
       settings.config.checking = default_checking(*l.schedule, false);

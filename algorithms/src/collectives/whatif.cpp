@@ -523,7 +523,9 @@ class Runner {
     WhatIfRow r = base_row(sc, model, kind);
     if (!refusal_.empty()) return not_applicable(std::move(r), refusal_);
     if (!sc.faults.empty()) return not_applicable(std::move(r), "it runs on the intact topology only");
-    if (s_.costs.kind != CostKind::UNIT) return not_applicable(std::move(r), "it runs with unit costs only");
+    // Among a network's hosts a schedule runs as the built-ins' do (run_chunks()), timed or not.
+    const bool as_builtin = routed() && kind == Algorithm::SCHEDULE;
+    if (s_.costs.kind != CostKind::UNIT && !as_builtin) return not_applicable(std::move(r), "it runs with unit costs only");
     if (kind == Algorithm::OPTIMAL && routed()) {
       return not_applicable(std::move(r), "the search does not model the network's links, which its messages share");
     }
@@ -531,9 +533,16 @@ class Runner {
       return not_applicable(std::move(r), "the search takes every node as a participant, and routers only forward");
     }
     const auto start = Clock::now();
-    const ExtraRun x = algorithm(*base_, spec_, model);
+    const ExtraRun x = algorithm(*base_, routed() ? family_spec_ : spec_, model);
     r.variant = x.variant;
     if (!x.applicable) return not_applicable(std::move(r), x.reason);
+    if (as_builtin && x.schedule) {
+      if (intact_ == nullptr) return not_applicable(std::move(r), too_big_);
+      if (!run_chunks(r, sc, *intact_, *x.schedule, model)) return;
+      r.wall_seconds = seconds_since(start);
+      rows_.push_back(std::move(r));
+      return;
+    }
     r.time = TimeMode::UNIT;
     r.steps = x.steps;
     r.planned_steps = x.planned_steps;

@@ -113,9 +113,13 @@ struct ExtraRun {
   std::uint64_t messages = 0;
   std::uint64_t volume = 0;  ///< packets the busiest node sends
   bool verified = false;
+  /// Among the hosts of a network (@p topology has a network()): the schedule resolved and not
+  /// run, for the study to run it as it runs the built-ins' (timed, links arbitrated and reported).
+  std::shared_ptr<const schedule::Schedule> schedule;
 };
 /// Runs the user's algorithm on @p topology (the intact one @p spec names: a spec, or the name of a
-/// topology built in memory) under @p ports, in unit time with strict checks.
+/// topology built in memory; among a network's hosts, complete:H) under @p ports, in unit time with
+/// strict checks.
 using ExtraAlgorithm =
     std::function<ExtraRun(const topology::Topology& topology, const std::string& spec, const emulator::PortModel& ports)>;
 
