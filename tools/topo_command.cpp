@@ -58,6 +58,18 @@ std::string diameter_text(const TopologyProperties& p) {
   return d ? std::to_string(*d) : "inf";
 }
 
+/// "3.7016" or "7/2 ≈ 3.5000" or "2".
+std::string average_text(const Rational& average) {
+  return average.is_integer() ? average.to_string()
+                              : fmt::format("{} ≈ {:.4f}", average.to_string(), average.to_double());
+}
+
+/// The line of the distances among a network's hosts (api::TopologyInfo::hosts).
+std::string hosts_text(const TopologyProperties& h) {
+  return fmt::format("host to host ({} processors, routes through routers only): diameter {}, average distance {}\n",
+                     h.processors, diameter_text(h), average_text(h.average_distance()));
+}
+
 std::string info_text(const TopologyProperties& p) {
   const auto average = p.average_distance();
   const auto plural = [](std::uint64_t n, const char* one, const char* many) {
@@ -69,8 +81,7 @@ std::string info_text(const TopologyProperties& p) {
                                            : plural(p.links, "link (undirected)", "links (undirected)"),
                                 p.implicit ? ", implicit " + p.implicit_graph : "");
   out += fmt::format("degree {}, diameter {}, average distance {}\n", api::degree_text(p), diameter_text(p),
-                     average.is_integer() ? average.to_string()
-                                          : fmt::format("{} ≈ {:.4f}", average.to_string(), average.to_double()));
+                     average_text(average));
   if (p.unreachable_pairs > 0) {
     out += fmt::format("{} ordered pairs are unreachable (the diameter is infinite; averages and the histogram cover "
                        "the reachable pairs)\n",
@@ -86,14 +97,29 @@ std::string info_text(const TopologyProperties& p) {
   return out;
 }
 
-std::string compare_table(const std::vector<TopologyProperties>& rows) {
+/// The comparison's rows; where one has routers, two columns more: the diameter and the average
+/// distance among the hosts ("-" on a direct network, where they are the columns before).
+std::string compare_table(const std::vector<api::TopologyInfo>& rows) {
   std::size_t width = 8;
-  for (const auto& p : rows) width = std::max(width, p.name.size());
-  std::string out = fmt::format("{:<{}}  {:>10}  {:>10}  {:>6}  {:>8}  {:>12}\n", "topology", width, "nodes", "links",
+  bool hosts = false;
+  for (const auto& r : rows) {
+    width = std::max(width, r.properties.name.size());
+    hosts = hosts || r.hosts;
+  }
+  std::string out = fmt::format("{:<{}}  {:>10}  {:>10}  {:>6}  {:>8}  {:>12}", "topology", width, "nodes", "links",
                                 "degree", "diameter", "avg distance");
-  for (const auto& p : rows) {
-    out += fmt::format("{:<{}}  {:>10}  {:>10}  {:>6}  {:>8}  {:>12.4f}\n", p.name, width, p.nodes, p.links,
+  out += hosts ? fmt::format("  {:>9}  {:>8}\n", "host diam", "host avg") : "\n";
+  for (const auto& r : rows) {
+    const auto& p = r.properties;
+    out += fmt::format("{:<{}}  {:>10}  {:>10}  {:>6}  {:>8}  {:>12.4f}", p.name, width, p.nodes, p.links,
                        api::degree_text(p), diameter_text(p), p.average_distance().to_double());
+    if (!hosts) {
+      out += "\n";
+    } else if (r.hosts) {
+      out += fmt::format("  {:>9}  {:>8.4f}\n", diameter_text(*r.hosts), r.hosts->average_distance().to_double());
+    } else {
+      out += fmt::format("  {:>9}  {:>8}\n", "-", "-");
+    }
   }
   return out;
 }
@@ -150,7 +176,9 @@ void declare_topo_command(CLI::App& topo, Action& action) {
                  "Print one JSON object: name, model, nodes, links, directed, processors, degree_min, degree_max, "
                  "diameter (null if some pair is unreachable), unreachable_pairs, average_distance, "
                  "average_distance_exact, distance_histogram (ordered pairs at distance d), method, bisection ({links, "
-                 "exact, argument} or null)");
+                 "exact, argument} or null), hosts (with routers: {processors, diameter, average_distance, "
+                 "average_distance_exact, distance_histogram, unreachable_pairs} among the hosts over routes through "
+                 "routers; null otherwise)");
   info_cmd.callback([opts, &action] {
     action = [opts] {
       const auto info = api::topology_info(opts->spec);
@@ -163,6 +191,8 @@ void declare_topo_command(CLI::App& topo, Action& action) {
           fmt::print("bisection width: {} links{} ({})\n", info.bisection->links,
                      info.bisection->exact ? "" : " at most", info.bisection->argument);
         }
+        if (info.hosts) fmt::print("{}", hosts_text(*info.hosts));
+        if (!info.hosts_note.empty()) fmt::print("hosts: {}\n", info.hosts_note);
       }
       return 0;
     };
@@ -199,9 +229,7 @@ void declare_topo_command(CLI::App& topo, Action& action) {
         for (const auto& info : infos) list.push_back(info.to_json());
         print_json({{"topologies", list}, {"verified", true}});
       } else {
-        std::vector<TopologyProperties> rows;
-        for (const auto& info : infos) rows.push_back(info.properties);
-        fmt::print("{}", compare_table(rows));
+        fmt::print("{}", compare_table(infos));
       }
       return 0;
     };

@@ -94,6 +94,16 @@ nlohmann::json TopologyInfo::to_json() const {
                                               {"exact", bisection->exact},
                                               {"argument", bisection->argument}}
                              : nlohmann::json(nullptr);
+  if (hosts) {
+    const auto d = hosts->diameter();
+    j["hosts"] = {{"processors", hosts->processors},
+                  {"diameter", d ? nlohmann::json(*d) : nlohmann::json(nullptr)},
+                  {"unreachable_pairs", hosts->unreachable_pairs},
+                  {"distance_histogram", hosts->distance_histogram}};
+    put_rational(j["hosts"], "average_distance", hosts->average_distance());
+  } else {
+    j["hosts"] = nullptr;
+  }
   j["verified"] = verified;
   return j;
 }
@@ -107,6 +117,17 @@ TopologyInfo topology_info(const TopologyRef& t) {
     info.properties = topology::platform_properties(*t.platform(), topology::DistanceMethod::ALL_PAIRS_BFS);
   }
   info.verified = self_check(info.properties);
+  if (info.properties.processors < info.properties.nodes) {
+    const auto platform = t.platform();
+    if (topology::host_distance_work(*platform) <= topology::MAX_ALL_PAIRS_WORK) {
+      info.hosts = topology::host_properties(*platform);
+    } else {
+      info.hosts_note = fmt::format("distances among the {} hosts not measured: {} steps of search exceed the {} "
+                                    "measured",
+                                    info.properties.processors, topology::host_distance_work(*platform),
+                                    topology::MAX_ALL_PAIRS_WORK);
+    }
+  }
   return info;
 }
 

@@ -256,6 +256,11 @@ const SettingTable<WhatIfRequest>& whatif_settings() {
         "hash of each flow, seeded by «seed», among equal-cost paths) or valiant (through a core switch or a third group "
         "drawn by that hash)", {.choices = {"minimal", "ecmp", "valiant"}}},
        by<R, std::string>([](R& r, const std::string& t) { r.network.options.routing = parse_routing(t); })},
+      {{"switch_latency", T::EXACT, "0",
+        "With routers and «forwarding» cut-through: the time a message spends crossing each switch (≥ 0, an exact "
+        "number such as 1e-7), on top of its sender's α; it needs link costs («latency» or «costs» topology)",
+        {.min = 0}},
+       by<R, Rational>([](R& r, const Rational& t) { r.network.options.switch_latency = t; })},
       {{"placement", T::TEXT, "linear", "With routers: rank i on host i (linear) or on a seeded permutation (random:SEED)"},
        by<R, std::string>([](R& r, const std::string& t) { r.network.options.placement = parse_placement(t); })},
       {{"op", T::CHOICE, "sum", "Operator: sum (mod 2^64), min, max or xor", {.choices = OPS}},

@@ -1,6 +1,7 @@
 // `starnet topo` run as a user runs it: exit codes, messages, JSON fields, golden transcripts.
 #include "cli_runner.hpp"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -138,6 +139,21 @@ TEST_F(TopoCommand, SimgridPlatformsLoadExportAndNameWhatIsWrong) {
 <route src="a" dst="ghost"><link_ctn id="l"/></route></zone></platform>)"));
   EXPECT_EQ(ghost.exit_code, 2);
   EXPECT_NE(ghost.err.find("\"ghost\""), std::string::npos) << ghost.err;
+}
+
+TEST_F(TopoCommand, InfoGivesTheDistancesAmongTheHostsOfANetworkOfSwitches) {
+  const auto text = run_starnet("topo info fattree:8");
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_THAT(text.out, ::testing::HasSubstr("host to host (128 processors, routes through routers only): diameter 6, "
+                                             "average distance 726/127 ≈ 5.7165\n"));
+  const auto json = run_starnet("topo info --json fattree:8");
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  const auto doc = json.json();
+  EXPECT_EQ(doc.at("hosts").at("average_distance_exact"), "726/127");
+  EXPECT_EQ(doc.at("hosts").at("diameter"), 6);
+  EXPECT_EQ(doc.at("average_distance_exact"), "12034/2691") << "every pair of nodes, switches too";
+  const auto star = run_starnet("topo info --json star:4");
+  EXPECT_TRUE(star.json().at("hosts").is_null());
 }
 
 TEST_F(TopoCommand, CompareReproducesTable1OfOhChoiPrimeaux) {

@@ -88,6 +88,19 @@ TEST(HostNetwork, FatTreeRoutesGoUpAndDownByLocality) {
   }
 }
 
+TEST(HostNetwork, ARouteTakesTheSwitchLatencyOfEverySwitchItCrosses) {
+  NetworkOptions options;
+  options.switch_latency = Rational(1, 10);
+  const HostNetwork net(shared(fattree_platform(4)), options);
+  // Hosts 0 and 1 share an edge switch; 2 is in the pod (edge, aggregation, edge); 4 beyond it.
+  EXPECT_EQ(net.switching_time(0, 1), Rational(1, 10));
+  EXPECT_EQ(net.switching_time(0, 2), Rational(3, 10));
+  EXPECT_EQ(net.switching_time(0, 4), Rational(5, 10));
+  const Rational host_link = PlatformTopology(shared(fattree_platform(4))).link_latency(0, 0);
+  EXPECT_EQ(net.link_latency(0, net.find_port(0, 4)), host_link + Rational(5, 10));
+  EXPECT_EQ(HostNetwork(shared(fattree_platform(4)), {}).switching_time(0, 4), Rational(0));
+}
+
 TEST(HostNetwork, DModKCarriesShiftsAndExchangesOfTheLinearPlacementWithoutContention) {
   const HostNetwork net(shared(fattree_platform(/*k=*/8)), {});
   const NodeId n = net.num_nodes();

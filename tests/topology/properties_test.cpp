@@ -1,4 +1,5 @@
 #include "../core/expect_error.hpp"
+#include "network_examples.hpp"
 
 #include <starnet/core/error.hpp>
 #include <starnet/topology/families.hpp>
@@ -184,6 +185,45 @@ TEST(PlatformProperties, RefusesAllPairsBeyondTheWorkLimit) {
 
 // Oh, Choi, Primeaux 2005, Table 1: size, degree, diameter. The de Bruijn rows give the maximum
 // degree (families.hpp): the undirected binary D_n also has nodes of degree 2 and 3.
+TEST(HostProperties, AFatTreesHostsAreTwoFourOrSixLinksApartAsItsLevelsSay) {
+  for (const std::uint64_t k : {4, 8}) {
+    const std::uint64_t h = k / 2;  // hosts of an edge switch, edge switches of a pod
+    const std::uint64_t hosts = k * h * h;
+    const auto p = host_properties(fattree_platform(static_cast<int>(k)));
+    ASSERT_TRUE(p) << k;
+    EXPECT_EQ(p->nodes, hosts);
+    EXPECT_EQ(p->diameter(), 6U);
+    // From each host: h − 1 under its switch, h² − h in its pod, the rest in other pods.
+    const std::vector<std::uint64_t> want{hosts, 0, hosts * (h - 1), 0, hosts * (h * h - h), 0, hosts * (hosts - h * h)};
+    EXPECT_EQ(p->distance_histogram, want) << k;
+  }
+  // fattree:8: 726/127 ≈ 5.72, where the average over all node pairs (switches too) is ≈ 4.47.
+  EXPECT_EQ(host_properties(fattree_platform(8))->average_distance(), Rational(726, 127));
+}
+
+TEST(HostProperties, RoutesCrossRoutersOnlyAndPlatformsWithoutRoutersHaveNone) {
+  // The dumbbell: 3 hosts beside each one under its switch (2 links), 4 across the bridge (3).
+  const auto p = host_properties(testing::dumbbell_platform(4));
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->distance_histogram, (std::vector<std::uint64_t>{8, 0, 8 * 3, 8 * 4}));
+  EXPECT_EQ(p->average_distance(), Rational(18, 7));
+  // A host between two others relays nothing: a path a - b - c of processors only has no routers.
+  EXPECT_FALSE(host_properties(make_platform("ring:5")));
+  Platform chain("chain", /*directed=*/false);
+  const auto a = chain.add_node({"a", Role::PROCESSOR});
+  const auto b = chain.add_node({"b", Role::PROCESSOR});
+  const auto r = chain.add_node({"r", Role::ROUTER});
+  const auto c = chain.add_node({"c", Role::PROCESSOR});
+  chain.add_link(a, b);
+  chain.add_link(b, r);
+  chain.add_link(r, c);
+  chain.validate();
+  const auto q = host_properties(chain);
+  ASSERT_TRUE(q);
+  EXPECT_EQ(q->unreachable_pairs, 2U) << "a and c reach each other only through host b";
+  EXPECT_FALSE(q->diameter());
+}
+
 TEST(TopologyProperties, ReproducesTable1OfOhChoiPrimeaux) {
   struct Row {
     const char* spec;

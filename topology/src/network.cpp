@@ -313,10 +313,16 @@ Rational HostNetwork::link_cost(NodeId v, Port port) const {
   return most;
 }
 
+Rational HostNetwork::switching_time(NodeId from, NodeId to) const {
+  if (options_.switch_latency == 0) return 0;
+  const auto switches = static_cast<std::int64_t>(path(from, to).size()) - 2;
+  return options_.switch_latency * switches;
+}
+
 Rational HostNetwork::link_latency(NodeId v, Port port) const {
-  const auto nodes = path(v, neighbor(v, port));
-  const auto switches = static_cast<std::int64_t>(nodes.size()) - 2;
-  return view_.link_latency(nodes[0], view_.find_port(nodes[0], nodes[1])) + options_.switch_latency * switches;
+  const NodeId to = neighbor(v, port);
+  const auto nodes = path(v, to);
+  return view_.link_latency(nodes[0], view_.find_port(nodes[0], nodes[1])) + switching_time(v, to);
 }
 
 Rational HostNetwork::speed(NodeId v) const { return view_.speed(hosts_[v]); }

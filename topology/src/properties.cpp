@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <limits>
 #include <numeric>
+#include <optional>
 
 namespace starnet::topology {
 namespace {
@@ -194,6 +195,60 @@ Rational TopologyProperties::average_distance() const {
   }
   if (den == 0) return 0;
   return Rational::from_wide(num, den);
+}
+
+std::uint64_t host_distance_work(const Platform& platform) {
+  const auto& g = platform.graph();
+  std::uint64_t hosts = 0;
+  for (const auto v : boost::make_iterator_range(boost::vertices(g))) hosts += g[v].role == Role::PROCESSOR ? 1 : 0;
+  return hosts * (boost::num_vertices(g) + boost::num_edges(g));
+}
+
+std::optional<TopologyProperties> host_properties(const Platform& platform) {
+  const auto& g = platform.graph();
+  const auto n = static_cast<std::uint32_t>(boost::num_vertices(g));
+  std::vector<std::uint32_t> hosts;
+  for (std::uint32_t v = 0; v < n; ++v) {
+    if (g[v].role == Role::PROCESSOR) hosts.push_back(v);
+  }
+  if (hosts.size() == n) return std::nullopt;
+  if (host_distance_work(platform) > MAX_ALL_PAIRS_WORK) {
+    throw TopologyError(fmt::format("{}: distances among {} hosts take {} steps of search, beyond the {} measured",
+                                    platform.name(), hosts.size(), host_distance_work(platform), MAX_ALL_PAIRS_WORK));
+  }
+  TopologyProperties out;
+  out.name = platform.name();
+  out.directed = platform.directed();
+  out.nodes = out.processors = hosts.size();
+  out.method = DistanceMethod::ALL_PAIRS_BFS;
+  constexpr std::uint32_t UNSEEN = std::numeric_limits<std::uint32_t>::max();
+  std::vector<std::uint32_t> distance(n, UNSEEN);
+  std::vector<std::uint32_t> queue;
+  for (const auto s : hosts) {
+    queue.assign(1, s);
+    distance[s] = 0;
+    std::uint64_t reached = 0;
+    for (std::size_t head = 0; head < queue.size(); ++head) {
+      throw_if_stopped_every(head);
+      const auto v = queue[head];
+      const bool host = g[v].role == Role::PROCESSOR;
+      if (host) {
+        if (out.distance_histogram.size() <= distance[v]) out.distance_histogram.resize(distance[v] + 1, 0);
+        ++out.distance_histogram[distance[v]];
+        ++reached;
+        if (v != s) continue;  // a host ends a route
+      }
+      for (const auto e : boost::make_iterator_range(boost::out_edges(v, g))) {
+        const auto u = static_cast<std::uint32_t>(boost::target(e, g));
+        if (distance[u] != UNSEEN) continue;
+        distance[u] = distance[v] + 1;
+        queue.push_back(u);
+      }
+    }
+    out.unreachable_pairs += hosts.size() - reached;
+    for (const auto v : queue) distance[v] = UNSEEN;
+  }
+  return out;
 }
 
 TopologyProperties star_graph_properties(const StarGraph& g) {

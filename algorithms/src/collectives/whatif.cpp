@@ -1070,8 +1070,16 @@ WhatIfStudy& WhatIfStudy::run() {
       }
     }
   }
-  if (network_.options.switch_latency < 0) {
-    throw UsageError(Setting{"switch_latency", network_.options.switch_latency.to_string()}, "expected a time ≥ 0");
+  const Rational& switching = network_.options.switch_latency;
+  if (switching < 0) throw UsageError(Setting{"switch_latency", switching.to_string()}, "expected a time ≥ 0");
+  if (switching > 0 && costs != CostKind::TOPOLOGY) {
+    throw UsageError(Setting{"switch_latency", switching.to_string()},
+                     "is a time, which runs with link costs only (expected «latency» and «bandwidth», or «costs» "
+                     "topology)");
+  }
+  if (switching > 0 && network_.forwarding != topology::Forwarding::CUT_THROUGH) {
+    throw UsageError(Setting{"switch_latency", switching.to_string()},
+                     "is the crossbar's, with «forwarding» cut-through (relays take a link's time at every hop)");
   }
   const auto start = Clock::now();
   rows_.clear();

@@ -100,7 +100,12 @@ Rational LinkCosts::of(const Topology& base, NodeId v, Port port) const {
 Rational LinkCosts::alpha(const Topology& base, NodeId v, Port port) const {
   switch (kind) {
     case CostKind::UNIT: return 1;
-    case CostKind::TOPOLOGY: return latency ? *latency : base.link_latency(v, port);
+    case CostKind::TOPOLOGY: {
+      // One α for every link; a network's route adds the time its switches take (network.hpp).
+      if (!latency) return base.link_latency(v, port);
+      const topology::Network* net = base.network();
+      return net == nullptr ? *latency : *latency + net->switching_time(v, base.neighbor(v, port));
+    }
     case CostKind::RANDOM: return 0;
   }
   return 1;

@@ -812,6 +812,36 @@ TEST(WhatIfNetwork, ContentionShowsWithARandomPlacementAndOnAnOversubscribedDrag
   EXPECT_TRUE(changed) << "Valiant routing changes the figure";
 }
 
+TEST(WhatIfNetwork, ASwitchLatencyIsPaidPerSwitchAMessageCrosses) {
+  // fattree:4's recursive doubling: partners under one edge switch (1 switch), in the pod (3), in
+  // other pods twice (5 each), so 14 switch crossings over the run, none waiting for a link.
+  const auto recursive_doubling = [](const Rational& switching) {
+    NetworkModel model;
+    model.options.switch_latency = switching;
+    WhatIfStudy study;
+    study.topologies({"fattree:4"}).network(model).latency(Rational(1, 1000000)).bandwidth(Rational(1000000000)).run();
+    for (const auto& r : study.rows()) {
+      if (r.algorithm == Algorithm::RECURSIVE_DOUBLING) {
+        EXPECT_TRUE(r.verified) << where(r);
+        EXPECT_LE(r.lower_bound_time, r.makespan) << where(r);
+        return r.makespan;
+      }
+    }
+    ADD_FAILURE() << "no recursive-doubling row";
+    return Rational(0);
+  };
+  const Rational s(1, 10000000);
+  EXPECT_EQ(recursive_doubling(s) - recursive_doubling(0), 14 * s);
+  NetworkModel model;
+  model.options.switch_latency = s;
+  WhatIfStudy unit;
+  unit.topologies({"fattree:4"}).network(model);
+  EXPECT_ERROR(UsageError, unit.run(), "switch_latency", "link costs");
+  model.forwarding = topology::Forwarding::STORE_AND_FORWARD;
+  unit.network(model).latency(Rational(1, 1000000));
+  EXPECT_ERROR(UsageError, unit.run(), "switch_latency", "cut-through");
+}
+
 TEST(WhatIfNetwork, AnAllToAllAcrossOneLinkTakesWhatTheLinkMustCarryAndTheBoundSaysSo) {
   const auto built = std::make_shared<const topology::PlatformTopology>(starnet::testing::dumbbell_platform(/*per_switch=*/4));
   const Rational alpha(1, 1000000);

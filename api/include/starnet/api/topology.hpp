@@ -67,6 +67,10 @@ struct TopologyInfo {
   /// The bisection width in links, exact or an upper bound, where the family has one
   /// (topology/bisection.hpp); none for other topologies.
   std::optional<topology::Bisection> bisection;
+  /// With routers: the distances among the hosts over routes through routers (host_properties()),
+  /// none without routers or above MAX_ALL_PAIRS_WORK (then `hosts_note` says so).
+  std::optional<topology::TopologyProperties> hosts;
+  std::string hosts_note;
   /// Σ h[d] + unreachable = V² and h[0] = V.
   bool verified = false;
   /// The document of `starnet topo info --json`.

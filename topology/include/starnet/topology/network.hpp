@@ -110,6 +110,8 @@ class HostNetwork final : public Topology, public Network {
   [[nodiscard]] LinkId num_links() const override { return static_cast<LinkId>(offsets_.back()); }
   void route(NodeId from, NodeId to, std::vector<LinkId>& out) const override;
   [[nodiscard]] std::string link_label(LinkId link) const override;
+  /// The switch latency per switch the route crosses.
+  [[nodiscard]] Rational switching_time(NodeId from, NodeId to) const override;
 
   /// The platform node of rank @p v.
   [[nodiscard]] NodeId host(NodeId v) const { return hosts_[v]; }

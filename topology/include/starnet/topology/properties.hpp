@@ -112,6 +112,17 @@ struct TopologyProperties {
 /// method: topology_properties()).
 [[nodiscard]] TopologyProperties platform_properties(const Platform& platform, DistanceMethod method);
 
+/// BFS work (nodes and arcs visited) of host_properties() on @p platform: hosts × (V + arcs).
+[[nodiscard]] std::uint64_t host_distance_work(const Platform& platform);
+
+/// Distances among the processors of a platform with routers, over paths whose inner nodes are
+/// routers (the routes of topology/network.hpp: a host relays nothing): `nodes` and `processors`
+/// are the hosts, the histogram counts ordered host pairs, links and degrees are 0 (no graph of
+/// its own). std::nullopt without routers (the platform's own distances are the hosts').
+/// O(hosts·(V + E)), V distances of 4 bytes.
+/// @throws TopologyError naming the platform when host_distance_work() exceeds MAX_ALL_PAIRS_WORK.
+[[nodiscard]] std::optional<TopologyProperties> host_properties(const Platform& platform);
+
 /// Properties of the topology a spec names: star:N on the implicit StarGraph (N ≤ 12), the graphs
 /// of arrangements on ArrangementGraph, mct:D:L from one tree (PRODUCT_OF_FACTORS, up to
 /// MAX_MCT_NODES nodes), fattree:K by orbits (ONE_BFS_PER_ORBIT), any other spec on

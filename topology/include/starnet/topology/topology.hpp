@@ -36,6 +36,9 @@ class Network {
   virtual void route(NodeId from, NodeId to, std::vector<LinkId>& out) const = 0;
   /// "a->b", the link's ends.
   [[nodiscard]] virtual std::string link_label(LinkId link) const = 0;
+  /// Time a message from @p from to @p to spends crossing switches, on top of its sender's α (the
+  /// α–β model's latency, which every link is given alike with `--latency`).
+  [[nodiscard]] virtual Rational switching_time(NodeId from, NodeId to) const = 0;
 };
 
 class Topology {
