@@ -376,19 +376,27 @@ std::vector<std::uint64_t> starnet_link_loads(const std::string& spec, const std
   return sorted;
 }
 
-TEST(SimGridNetwork, EveryHostToHostRouteCostsAlphaAtBandwidthBeta) {
-  for (const SimPlatform* p : {&world().fattree, &world().dragonfly, &world().star}) {
-    for (const sg4::Host* a : p->ranks) {
-      for (const sg4::Host* b : p->ranks) {
-        if (a == b) continue;
-        std::vector<sg4::Link*> links;
-        double latency = 0;
-        a->route_to(b, links, &latency);
-        EXPECT_EQ(latency, ALPHA_SECONDS) << p->spec << " " << a->get_name() << "->" << b->get_name();
-        for (const sg4::Link* l : links) EXPECT_EQ(l->get_bandwidth(), BETA_DOUBLE) << l->get_name();
-      }
-    }
-  }
+/// Whether the route from @p a to @p b costs α at bandwidth β.
+void expect_alpha_beta_route(const SimPlatform& p, const sg4::Host* a, const sg4::Host* b) {
+  std::vector<sg4::Link*> links;
+  double latency = 0;
+  a->route_to(b, links, &latency);
+  EXPECT_EQ(latency, ALPHA_SECONDS) << p.spec << " on " << p.zone << ": " << a->get_name() << "->" << b->get_name();
+  for (const sg4::Link* l : links) EXPECT_EQ(l->get_bandwidth(), BETA_DOUBLE) << l->get_name();
+}
+
+TEST(SimGridNetwork, EveryRouteTheAllReducesTakeCostsAlphaAtBandwidthBeta) {
+  // Between any two hosts on the networks of switches and the star zone.
+  for (const SimPlatform* p : {&world().fattree, &world().dragonfly, &world().star})
+    for (const sg4::Host* a : p->ranks)
+      for (const sg4::Host* b : p->ranks)
+        if (a != b) expect_alpha_beta_route(*p, a, b);
+  // Between neighbours on the direct networks, where the all-reduces talk to neighbours alone.
+  const std::pair<const SimPlatform*, Plan> direct[] = {{&world().torus, torus_ring_plan(TORUS_SIDES)},
+                                                        {&world().star_graph, star_plan(STAR_N)}};
+  for (const auto& [p, plan] : direct)
+    for (std::size_t r = 0; r < plan.size(); ++r)
+      for (const Step& s : plan[r]) expect_alpha_beta_route(*p, p->ranks[r], p->ranks.at(*s.to));
 }
 
 TEST(SimGridNetwork, FatTreeRingAndRecursiveDoublingTakeTheSameTimeAsOnSimGridsFatTree) {
