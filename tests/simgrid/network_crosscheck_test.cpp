@@ -2,26 +2,36 @@
 // SimGrid 3.32's own cluster platforms (Debian's libsimgrid-dev): the host-level ring and
 // recursive-doubling all-reduces, written here again as S4U actors (each step a put and a get of
 // the whole vector to and from the right peer), timed by SimGrid on FAT_TREE, TORUS and DRAGONFLY
-// zones and on a star zone standing for the star graph, beside starnet's makespans from the api
+// zones and on the star graph (as a Full zone of its links, and on the star zone of
+// tests/simgrid/star_zone.hpp), beside starnet's makespans from the api
 // (api/include/starnet/api/whatif.hpp) on fattree:4, torus:4x6, dragonfly:3:2:1 and star:4.
 //
 // Both sides use the α–β model: SimGrid's CM02 without its TCP corrections (docs/simgrid.md,
 // "Cross-checking in SimGrid"), every link of bandwidth β, and latencies such that a host-to-host
 // route costs α in total, as a message over a free path does in starnet: on the fat-tree and the
-// dragonfly α/2 on each host's own link (both directions) and 0 on switch links; on the torus,
-// a direct network whose nodes are the hosts, α on every link (the rings talk to neighbours
-// only); on the star zone α/2 on each host's link. The figures are printed (docs/whatif.md,
-// "Against SimGrid", keeps them).
+// dragonfly α/2 on each host's own link (both directions) and 0 on switch links; on the torus, a
+// direct network whose nodes are the hosts, and on the star graph α on every link (their
+// all-reduces talk to neighbours only); on the star zone α/2 on each host's link. The figures
+// are printed (docs/whatif.md, "Against SimGrid", keeps them).
 //
-// SimGrid's engine is one per process: the four platforms are child zones of one root, built
-// once per process (gtest_discover_tests runs each test in a process of its own), and each run
-// is timed as the clock's advance.
+// SimGrid's engine is one per process: the platforms are child zones of one root, built once per
+// process (gtest_discover_tests runs each test in a process of its own), and each run is timed as
+// the clock's advance.
 //
-// IMPORTANT: a SimGrid DRAGONFLY links router n of every group to group n (one global link per
-// router, src/kernel/routing/DragonflyZone.cpp), so it matches starnet's dragonfly:A:P:1 only,
-// with A + 1 routers a group of which router g of group g carries no global link and its hosts
-// stay idle; dragonfly:A:P:H with H > 1 has no SimGrid counterpart.
+// IMPORTANT: a SimGrid DRAGONFLY links router n of every group to group n, one global link a
+// router (SimGrid's src/kernel/routing/DragonflyZone.cpp), so it matches starnet's
+// dragonfly:A:P:1 only, with A + 1 routers a group of which router g of group g carries no global
+// link and its hosts stay idle; dragonfly:A:P:H with H > 1 has no SimGrid counterpart.
+#include "star_zone.hpp"
+
+#include <starnet/algorithms/collectives/builtin_algorithm.hpp>
+#include <starnet/algorithms/star/star_report.hpp>
+#include <starnet/api/whatif.hpp>
+#include <starnet/topology/network.hpp>
+#include <starnet/topology/star_graph.hpp>
+
 #include <gtest/gtest.h>
+#include <simgrid/s4u.hpp>
 
 #include <algorithm>
 #include <array>
@@ -30,15 +40,8 @@
 #include <cstdio>
 #include <map>
 #include <optional>
-#include <simgrid/s4u.hpp>
-#include <starnet/algorithms/collectives/builtin_algorithm.hpp>
-#include <starnet/algorithms/star/star_report.hpp>
-#include <starnet/api/whatif.hpp>
-#include <starnet/topology/star_graph.hpp>
 #include <string>
 #include <vector>
-
-#include "star_zone.hpp"
 
 namespace starnet::simgrid_peer {
 namespace {
@@ -442,7 +445,7 @@ TEST(SimGridNetwork, DragonflyRecursiveDoublingIsFasterSerialisedThanShared) {
   compare(p, "recursive-doubling", recursive_doubling_plan(p.ranks.size()), SMALL_MESSAGE);
 }
 
-TEST(SimGridNetwork, DragonflyRoutesLoadTheLinksAsStarnetsMinimalRoutes) {
+TEST(SimGridNetwork, RoutesLoadTheLinksAsStarnetsMinimalRoutes) {
   // The same loads link by link (up to the links' names): the gap above comes from the sharing of
   // links, not from the routes.
   const SimPlatform& p = world().dragonfly;
@@ -452,6 +455,23 @@ TEST(SimGridNetwork, DragonflyRoutesLoadTheLinksAsStarnetsMinimalRoutes) {
   const SimPlatform& f = world().fattree;
   EXPECT_EQ(simgrid_link_loads(f, recursive_doubling_plan(f.ranks.size())),
             starnet_link_loads(f.spec, "recursive-doubling"));
+}
+
+TEST(SimGridNetwork, EveryRouteCrossesAsManyLinksOnBothSides) {
+  // starnet's minimal routes (topology/network.hpp) and SimGrid's, pair by pair: 2, 4 or 6 links
+  // on the fat-tree, 2 to 5 on the dragonfly.
+  for (const SimPlatform* p : {&world().fattree, &world().dragonfly}) {
+    const topology::HostNetwork net(api::TopologyRef(p->spec).platform(), topology::NetworkOptions{});
+    ASSERT_EQ(net.num_nodes(), p->ranks.size()) << p->spec;
+    for (NodeId a = 0; a < net.num_nodes(); ++a) {
+      for (NodeId b = 0; b < net.num_nodes(); ++b) {
+        if (a == b) continue;
+        std::vector<sg4::Link*> links;
+        p->ranks[a]->route_to(p->ranks[b], links, nullptr);
+        EXPECT_EQ(links.size(), net.path(a, b).size() - 1) << p->spec << " " << a << "->" << b;
+      }
+    }
+  }
 }
 
 TEST(SimGridNetwork, RankingOfTheFourNetworksAtOneMebibyteAgrees) {
