@@ -35,11 +35,13 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -333,14 +335,19 @@ double simulate(const SimPlatform& p, const Plan& plan, std::uint64_t bytes) {
   return sg4::Engine::get_clock() - start;
 }
 
-/// starnet's makespan of @p algorithm on @p spec (the api's what-if row, verified), in seconds.
-double starnet_time(const std::string& spec, const std::string& algorithm, std::uint64_t bytes) {
+/// starnet's all-reduce study of @p spec under the α–β model with messages of @p bytes.
+api::WhatIfRequest alpha_beta_request(const std::string& spec, std::uint64_t bytes) {
   api::WhatIfRequest request;
   request.topologies = {spec};
   request.latency = Rational(1, ALPHA_PER_SECOND);
   request.bandwidth = Rational(BETA);
   request.message_size = {Rational(static_cast<std::int64_t>(bytes))};
-  for (const auto& row : api::run_whatif(request).rows) {
+  return request;
+}
+
+/// starnet's makespan of @p algorithm on @p spec (the api's what-if row, verified), in seconds.
+double starnet_time(const std::string& spec, const std::string& algorithm, std::uint64_t bytes) {
+  for (const auto& row : api::run_whatif(alpha_beta_request(spec, bytes)).rows) {
     if (algorithms::collectives::to_string(row.algorithm) != algorithm) continue;
     EXPECT_TRUE(row.verified) << spec << " " << algorithm << ": " << row.reason;
     return row.makespan.to_double();
@@ -359,11 +366,16 @@ double compare(const SimPlatform& p, const std::string& algorithm, const Plan& p
   return ours / theirs;
 }
 
-/// The time of a step over a free path.
-double free_step(std::uint64_t bytes) { return ALPHA_SECONDS + static_cast<double>(bytes) / BETA_DOUBLE; }
+/// Where no message waits for a link: both sides take @p steps × (α + M/β), M = @p bytes.
+void expect_free_steps(const SimPlatform& p, const std::string& algorithm, const Plan& plan, std::uint64_t steps) {
+  for (const std::uint64_t bytes : {LARGE_MESSAGE, SMALL_MESSAGE}) {
+    const double free = static_cast<double>(steps) * (ALPHA_SECONDS + static_cast<double>(bytes) / BETA_DOUBLE);
+    EXPECT_NEAR(compare(p, algorithm, plan, bytes), 1, SAME_TIME) << p.spec << " " << algorithm << " " << bytes;
+    EXPECT_NEAR(starnet_time(p.spec, algorithm, bytes) / free, 1, SAME_TIME) << p.spec << " " << algorithm;
+  }
+}
 
-/// The messages each directed link carries over @p plan's whole run, sorted: from SimGrid's
-/// routes on @p p, or from starnet's link report of @p algorithm on it.
+/// The messages each directed link carries over @p plan's whole run on SimGrid's routes, sorted.
 std::vector<std::uint64_t> simgrid_link_loads(const SimPlatform& p, const Plan& plan) {
   std::map<std::string, std::uint64_t> loads;
   for (std::size_t r = 0; r < plan.size(); ++r) {
@@ -379,11 +391,9 @@ std::vector<std::uint64_t> simgrid_link_loads(const SimPlatform& p, const Plan& 
   std::sort(sorted.begin(), sorted.end());
   return sorted;
 }
+/// The same from starnet's link report of @p algorithm on @p spec.
 std::vector<std::uint64_t> starnet_link_loads(const std::string& spec, const std::string& algorithm) {
-  api::WhatIfRequest request;
-  request.topologies = {spec};
-  request.latency = Rational(1, ALPHA_PER_SECOND);
-  request.bandwidth = Rational(BETA);
+  api::WhatIfRequest request = alpha_beta_request(spec, LARGE_MESSAGE);
   request.link_report = true;
   std::vector<std::uint64_t> sorted;
   for (const auto& row : api::run_whatif(request).rows)
@@ -417,28 +427,22 @@ TEST(SimGridNetwork, EveryRouteTheAllReducesTakeCostsAlphaAtBandwidthBeta) {
 }
 
 TEST(SimGridNetwork, FatTreeRingAndRecursiveDoublingTakeTheSameTimeAsOnSimGridsFatTree) {
+  // D-mod-K routes on both sides: neither all-reduce meets contention.
   const SimPlatform& p = world().fattree;
-  for (const std::uint64_t bytes : {LARGE_MESSAGE, SMALL_MESSAGE}) {
-    // D-mod-K routes on both sides: neither all-reduce meets contention, every step is free.
-    EXPECT_NEAR(compare(p, "ring", ring_plan(p.ranks.size()), bytes), 1, SAME_TIME) << bytes;
-    EXPECT_NEAR(compare(p, "recursive-doubling", recursive_doubling_plan(p.ranks.size()), bytes), 1, SAME_TIME)
-        << bytes;
-    EXPECT_NEAR(starnet_time(p.spec, "ring", bytes), 15 * free_step(bytes), SAME_TIME * free_step(bytes)) << bytes;
-  }
+  const std::size_t n = p.ranks.size();
+  expect_free_steps(p, "ring", ring_plan(n), n - 1);
+  expect_free_steps(p, "recursive-doubling", recursive_doubling_plan(n), std::bit_width(n) - 1);
 }
 
 TEST(SimGridNetwork, TorusRingTakesTheSameTimeAsOnSimGridsTorus) {
-  const SimPlatform& p = world().torus;
-  for (const std::uint64_t bytes : {LARGE_MESSAGE, SMALL_MESSAGE})
-    EXPECT_NEAR(compare(p, "ring", torus_ring_plan(TORUS_SIDES), bytes), 1, SAME_TIME) << bytes;
+  expect_free_steps(world().torus, "ring", torus_ring_plan(TORUS_SIDES), TORUS_SIDES[0] - 1 + TORUS_SIDES[1] - 1);
 }
 
 TEST(SimGridNetwork, StarGraphAllReduceTakesTheSameTimeAsOnSimGridsStarGraphAndStarZone) {
   // On S_4's own links and on SimGrid's star zone (every host its own split-duplex link, α/2 each
   // way) alike, the pairwise exchanges of a step (one link of each host) meet no contention.
   for (const SimPlatform* p : {&world().star, &world().star_graph})
-    for (const std::uint64_t bytes : {LARGE_MESSAGE, SMALL_MESSAGE})
-      EXPECT_NEAR(compare(*p, "star", star_plan(STAR_N), bytes), 1, SAME_TIME) << bytes;
+    expect_free_steps(*p, "star", star_plan(STAR_N), algorithms::star::allreduce_steps(STAR_N));
 }
 
 TEST(SimGridNetwork, DragonflyRingAgreesWithSimGridsDragonflyWithinFivePercentAtOneMebibyte) {
@@ -473,18 +477,23 @@ TEST(SimGridNetwork, RoutesLoadTheLinksAsStarnetsMinimalRoutes) {
 
 TEST(SimGridNetwork, EveryRouteCrossesAsManyLinksOnBothSides) {
   // starnet's minimal routes (topology/network.hpp) and SimGrid's, pair by pair: 2, 4 or 6 links
-  // on the fat-tree, 2 to 5 on the dragonfly.
-  for (const SimPlatform* p : {&world().fattree, &world().dragonfly}) {
+  // on the fat-tree (same edge switch, same pod, other pod), 2 to 5 on the dragonfly.
+  const std::pair<const SimPlatform*, std::set<std::size_t>> cases[] = {{&world().fattree, {2, 4, 6}},
+                                                                         {&world().dragonfly, {2, 3, 4, 5}}};
+  for (const auto& [p, expected_lengths] : cases) {
     const topology::HostNetwork net(api::TopologyRef(p->spec).platform(), topology::NetworkOptions{});
     ASSERT_EQ(net.num_nodes(), p->ranks.size()) << p->spec;
+    std::set<std::size_t> lengths;
     for (NodeId a = 0; a < net.num_nodes(); ++a) {
       for (NodeId b = 0; b < net.num_nodes(); ++b) {
         if (a == b) continue;
         std::vector<sg4::Link*> links;
         p->ranks[a]->route_to(p->ranks[b], links, nullptr);
         EXPECT_EQ(links.size(), net.path(a, b).size() - 1) << p->spec << " " << a << "->" << b;
+        lengths.insert(links.size());
       }
     }
+    EXPECT_EQ(lengths, expected_lengths) << p->spec;
   }
 }
 
