@@ -35,10 +35,13 @@ struct Link {
 };
 
 /// @p n hosts of @p speed flops a second on one star zone, each with its own @p link (none: no
-/// links, as SimGrid's Constant network model wants), sealed.
-inline std::vector<simgrid::s4u::Host*> star_hosts(std::uint64_t n, double speed, std::optional<Link> link) {
+/// links, as SimGrid's Constant network model wants), sealed; the zone is the root, or a child of
+/// @p parent (tests/simgrid/network_crosscheck_test.cpp puts several platforms in one engine).
+inline std::vector<simgrid::s4u::Host*> star_hosts(std::uint64_t n, double speed, std::optional<Link> link,
+                                                   const simgrid::s4u::NetZone* parent = nullptr) {
   namespace sg4 = simgrid::s4u;
   auto* zone = link ? sg4::create_star_zone("star") : sg4::create_empty_zone("star");
+  if (parent != nullptr) zone->set_parent(parent);
   std::vector<sg4::Host*> hosts;
   for (std::uint64_t v = 0; v < n; ++v) {
     auto* host = zone->create_host(named('h', v), speed);
