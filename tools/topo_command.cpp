@@ -178,7 +178,7 @@ void declare_topo_command(CLI::App& topo, Action& action) {
                  "average_distance_exact, distance_histogram (ordered pairs at distance d), method, bisection ({links, "
                  "exact, argument} or null), hosts (with routers: {processors, diameter, average_distance, "
                  "average_distance_exact, distance_histogram, unreachable_pairs} among the hosts over routes through "
-                 "routers; null otherwise)");
+                 "routers; null otherwise), network_notes (what a fat-tree's or dragonfly's links offer its hosts)");
   info_cmd.callback([opts, &action] {
     action = [opts] {
       const auto info = api::topology_info(opts->spec);
@@ -193,6 +193,7 @@ void declare_topo_command(CLI::App& topo, Action& action) {
         }
         if (info.hosts) fmt::print("{}", hosts_text(*info.hosts));
         if (!info.hosts_note.empty()) fmt::print("hosts: {}\n", info.hosts_note);
+        for (const auto& note : info.network_notes) fmt::print("note: {}\n", note);
       }
       return 0;
     };

@@ -104,6 +104,7 @@ nlohmann::json TopologyInfo::to_json() const {
   } else {
     j["hosts"] = nullptr;
   }
+  j["network_notes"] = network_notes;
   j["verified"] = verified;
   return j;
 }
@@ -113,6 +114,7 @@ TopologyInfo topology_info(const TopologyRef& t) {
   if (t.from_spec()) {
     info.properties = topology::topology_properties(t.spec());
     info.bisection = topology::bisection_width(t.spec());
+    info.network_notes = topology::network_notes(topology::parse_spec(t.spec()));
   } else {
     info.properties = topology::platform_properties(*t.platform(), topology::DistanceMethod::ALL_PAIRS_BFS);
   }

@@ -184,5 +184,19 @@ TEST(Dragonfly, RefusesBadShapesNamingTheSpec) {
                "global links per router H");
 }
 
+TEST(NetworkNotes, SayWhenADragonflysGlobalLinksAreOversubscribedAndWhetherItIsBalanced) {
+  const auto notes = [](const char* spec) { return network_notes(parse_spec(spec)); };
+  const auto over = notes("dragonfly:4:3:2");
+  ASSERT_EQ(over.size(), 3U);
+  EXPECT_NE(over[0].find("oversubscribed 3:2"), std::string::npos) << over[0];
+  EXPECT_NE(over[1].find("not balanced"), std::string::npos) << over[1];
+  EXPECT_NE(over[1].find("dragonfly:4:2:2 is"), std::string::npos) << over[1];
+  const auto kim = notes("dragonfly:4:2:2");
+  EXPECT_NE(kim[0].find("not oversubscribed"), std::string::npos) << kim[0];
+  EXPECT_EQ(kim[1].rfind("balanced as Kim", 0), 0U) << kim[1];
+  EXPECT_NE(notes("fattree:4").at(0).find("full bisection"), std::string::npos);
+  EXPECT_TRUE(notes("star:5").empty());
+}
+
 }  // namespace
 }  // namespace starnet::topology

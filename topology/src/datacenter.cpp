@@ -116,6 +116,30 @@ DragonflyShape dragonfly_shape(const Spec& spec) {
   return s;
 }
 
+std::vector<std::string> network_notes(const Spec& spec) {
+  if (spec.family == "fattree") {
+    return {"fat-tree: every switch has as many links up as down, so any half of the hosts can send to the other half "
+            "at full rate (full bisection, Al-Fares et al. 2008); a collective contends only where routes meet"};
+  }
+  if (spec.family != "dragonfly") return {};
+  const DragonflyShape s = dragonfly_shape(spec);
+  std::vector<std::string> out;
+  out.push_back(s.hosts > s.global
+                    ? fmt::format("global links oversubscribed {}:{}: a router's {} hosts share its {} global links, so "
+                                  "traffic across groups waits for them",
+                                  s.hosts, s.global, s.hosts, s.global)
+                    : fmt::format("global links not oversubscribed: a router has {} global links for its {} hosts",
+                                  s.global, s.hosts));
+  const bool balanced = s.routers == 2 * s.hosts && s.hosts == s.global;
+  out.push_back(fmt::format("{} as Kim, Dally, Scott and Abts (ISCA 2008) balance a dragonfly, a = 2p = 2h (here a = {}, "
+                            "p = {}, h = {}){}",
+                            balanced ? "balanced" : "not balanced", s.routers, s.hosts, s.global,
+                            balanced ? "" : fmt::format("; dragonfly:{}:{}:{} is", 2 * s.global, s.global, s.global)));
+  out.push_back("global links in the absolute arrangement: a group's global ports, router by router, lead to the "
+                "other groups in increasing order (docs/topology.md)");
+  return out;
+}
+
 Platform dragonfly_platform(const DragonflyShape& s) {
   const std::string name = fmt::format("dragonfly:{}:{}:{}", s.routers, s.hosts, s.global);
   const DragonflySize size = dragonfly_size(s, name);

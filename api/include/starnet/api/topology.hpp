@@ -71,6 +71,8 @@ struct TopologyInfo {
   /// none without routers or above MAX_ALL_PAIRS_WORK (then `hosts_note` says so).
   std::optional<topology::TopologyProperties> hosts;
   std::string hosts_note;
+  /// What the network offers its hosts (topology::network_notes()), e.g. oversubscribed global links.
+  std::vector<std::string> network_notes;
   /// Σ h[d] + unreachable = V² and h[0] = V.
   bool verified = false;
   /// The document of `starnet topo info --json`.

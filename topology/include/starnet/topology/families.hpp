@@ -204,6 +204,10 @@ struct DragonflyShape {
 /// The shape of a dragonfly:A:P:H spec. @throws TopologyError naming the spec and the expected form
 /// unless it has three integers ≥ 1 and a platform of that shape is within the limits.
 [[nodiscard]] DragonflyShape dragonfly_shape(const Spec& spec);
+/// What a network of @p spec offers its hosts, in sentences for `topo info`: a dragonfly's global
+/// links against its hosts (oversubscribed when P > H) and Kim et al.'s balance a = 2p = 2h; a
+/// fat-tree's full bisection. Empty for other specs. @throws TopologyError as dragonfly_shape().
+[[nodiscard]] std::vector<std::string> network_notes(const Spec& spec);
 
 /// A Tiers-like random WAN/MAN/LAN platform; the same seed gives the same platform on every
 /// machine (std::mt19937_64, whose output the C++ standard fixes, with our own unbiased mapping
