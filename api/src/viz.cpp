@@ -697,9 +697,11 @@ PageData program_page_data(const EmulateResult& run, const StarGraph* star, cons
       const int dim = star != nullptr ? StarGraph::dimension_of(t.port) : CIRCLE_LINK_COLOUR;
       dims.insert(dim);
       const auto text = message_text(notes, t.payload);
-      ++received[t.to];
-      last[t.to] = text;
-      if (views.empty()) shown[t.to] = std::to_string(received[t.to]);
+      if (t.finished) {  // a failed run's last send may never have arrived
+        ++received[t.to];
+        last[t.to] = text;
+        if (views.empty()) shown[t.to] = std::to_string(received[t.to]);
+      }
       messages.push_back({t.from, t.to, dim, text});
     }
     const auto following = std::next(it);

@@ -403,6 +403,17 @@ def test_a_failed_run_keeps_its_trace_counts_and_a_page_marking_where_it_failed(
     failing = page.data["steps"][-1]
     assert failing["failed_node"] == 3 and "failed at step 3, node 3" in failing["explain"], failing
     assert failing["result"][:4] == ["0", "1", "1", "1"]
+    assert failing["outgoing"][3:5] == ["'t2'", "–"]  # the send to node 4 never arrived
+
+
+def test_a_failed_run_is_saved_with_its_trace_and_page(tmp_path):
+    r = starnet.emulate(LateTwoSends, "ring:8", trace=True)
+    r.page.save(tmp_path / "failed.html")
+    r.save_trace(tmp_path / "failed.jsonl", "jsonl")
+    assert "NOT VERIFIED" in (tmp_path / "failed.html").read_text()
+    events = (tmp_path / "failed.jsonl").read_text().splitlines()
+    assert len(events) == len(r.trace) == 10
+    assert any('"step":3' in e and '"event":"send"' in e and '"node":"3"' in e for e in events), events
 
 
 def test_a_run_stopped_by_max_steps_keeps_its_counts_and_page():
