@@ -59,9 +59,11 @@ def _instances(program, nodes):
 
 class EmulateResult(RunResult):
     """The run of a user's node programs: ``steps``, ``makespan`` (a Fraction), ``messages``,
-    ``verified`` and ``problem`` (the port-model violation, deadlock, step limit or failed check
-    that made it not verified, else None), ``nodes`` (the program objects after the run, in node
-    order) and, with ``trace=True``, ``trace``, ``transfers``, ``gantt()`` and ``page``."""
+    ``verified`` and ``problem`` (the port-model violation, deadlock, step limit, exception or
+    failed check that made it not verified, else None), ``failed_step`` and ``failed_node`` (where
+    a failed run stopped, else None), ``nodes`` (the program objects after the run, in node
+    order) and, with ``trace=True``, ``trace``, ``transfers``, ``gantt()`` and ``page``. A failed
+    run keeps all of these up to where it stopped."""
 
     def __init__(self, doc, columns, intervals, topology, nodes, page_of):
         super().__init__(doc, columns, intervals, topology)
