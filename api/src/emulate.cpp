@@ -13,7 +13,10 @@
 
 #include <fmt/format.h>
 
+#include <exception>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <utility>
 
 namespace starnet::api {
@@ -31,19 +34,54 @@ class StepLimitReached final : public Error {
   using Error::Error;
 };
 
-/// The program of a run with max_steps: the caller's own, stopped at its first reaction beyond
-/// the limit. Every step of a run is some node's reaction, so none passes unseen.
-class StepLimit final : public emulator::NodeProgram {
+/// Where a run of a caller's programs went wrong as the programs saw it: the node that reacted
+/// past max_steps or whose program threw, at which step, and what it threw. The first fault wins
+/// (the zmq engine's worker threads react at once).
+class Fault {
  public:
-  StepLimit(std::unique_ptr<emulator::NodeProgram> inner, std::uint64_t limit)
-      : inner_(std::move(inner)), limit_(limit) {}
+  void note(topology::NodeId node, std::uint64_t step, std::exception_ptr error) {
+    const std::scoped_lock lock(mutex_);
+    if (node_) return;
+    node_ = node;
+    step_ = step;
+    error_ = std::move(error);
+  }
+  [[nodiscard]] std::optional<topology::NodeId> node() const { return node_; }
+  [[nodiscard]] std::uint64_t step() const { return step_; }
+  [[nodiscard]] std::exception_ptr error() const { return error_; }
+
+ private:
+  std::mutex mutex_;
+  std::optional<topology::NodeId> node_;
+  std::uint64_t step_ = 0;
+  std::exception_ptr error_;
+};
+
+/// The caller's program as the run sees it: stopped at its first reaction beyond max_steps (every
+/// step of a run is some node's reaction, so none passes unseen), and the node and step of an
+/// exception it throws noted, so that the failed run names them. A violation the engine finds
+/// during a reaction is the engine's, not the program's.
+class Watched final : public emulator::NodeProgram {
+ public:
+  Watched(std::unique_ptr<emulator::NodeProgram> inner, std::optional<std::uint64_t> limit, Fault& fault)
+      : inner_(std::move(inner)), limit_(limit), fault_(&fault) {}
   void react(emulator::Context& ctx) override {
-    if (ctx.step() > limit_) {
-      throw StepLimitReached(fmt::format("the run went past max_steps = {}: node {} reacts at step {}{}", limit_,
+    if (limit_ && ctx.step() > *limit_) {
+      fault_->note(ctx.node(), ctx.step(), nullptr);
+      throw StepLimitReached(fmt::format("the run went past max_steps = {}: node {} reacts at step {}{}", *limit_,
                                          ctx.topology().node_name(ctx.node()), ctx.step(),
                                          id_note(ctx.topology(), ctx.node())));
     }
-    inner_->react(ctx);
+    try {
+      inner_->react(ctx);
+    } catch (const ModelViolation&) {
+      throw;
+    } catch (const Interrupted&) {
+      throw;
+    } catch (...) {
+      fault_->note(ctx.node(), ctx.step(), std::current_exception());
+      throw;
+    }
   }
   [[nodiscard]] bool reacts_to_sends() const override { return inner_->reacts_to_sends(); }
   [[nodiscard]] bool sends_only() const override { return inner_->sends_only(); }
@@ -52,8 +90,30 @@ class StepLimit final : public emulator::NodeProgram {
 
  private:
   std::unique_ptr<emulator::NodeProgram> inner_;
-  std::uint64_t limit_;
+  std::optional<std::uint64_t> limit_;
+  Fault* fault_;
 };
+
+/// The text of a program's own exception, for the result's problem.
+std::string what_of(const std::exception_ptr& error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const std::exception& e) {
+    return e.what();
+  } catch (...) {
+    return "an exception that is not a std::exception";
+  }
+}
+
+/// @p out as far as the run went: its counters, trace and programs (unwrapped), whether it
+/// finished or stopped.
+void take_run(EmulateResult& out, emulator::RunResult<Rational> run) {
+  out.run = std::move(run);
+  for (auto& p : out.run.programs) p = static_cast<Watched&>(*p).release();
+  out.makespan = out.run.makespan;
+  out.steps = out.run.counters.event_times == 0 ? 0 : out.run.counters.event_times - 1;
+  out.messages = out.run.counters.messages;
+}
 
 emulator::RunConfig config_of(const EmulateRequest& request) {
   emulator::RunConfig config;
@@ -95,7 +155,9 @@ const SettingTable<EmulateRequest>& emulate_settings() {
       {{"bandwidth", T::EXACT, std::nullopt, "β on every link: the run is timed (exact)", {.min = 0, .strictly = true}},
        into(&R::bandwidth)},
       {{"trace", T::FLAG, "false", "Keep every event: the result's trace, Gantt chart and page"}, into(&R::trace)},
-      {{"max_steps", T::WHOLE, std::nullopt, "A node reacting beyond this step ends the run, not verified"},
+      {{"max_steps", T::WHOLE, std::to_string(DEFAULT_MAX_STEPS),
+        "A node reacting beyond this step ends the run, not verified, its trace kept; None: no limit",
+        {.unset = true}},
        into(&R::max_steps)},
       {{"engine", T::CHOICE, "local", "local, or zmq (on «workers» threads; the same result)",
         {.choices = {"local", "zmq"}}},
@@ -118,35 +180,43 @@ EmulateResult emulate(const EmulateRequest& request) {
   const AlphaBetaLinks links(*topology, request.latency, request.bandwidth);
   const auto& costs = request.timed() ? static_cast<const emulator::CostModel<Rational>&>(links)
                                       : static_cast<const emulator::CostModel<Rational>&>(unit);
-  emulator::ProgramFactory factory = request.programs;
-  if (request.max_steps) {
-    factory = [&request](emulator::NodeRange range) -> std::unique_ptr<emulator::NodeProgram> {
-      return std::make_unique<StepLimit>(request.programs(range), *request.max_steps);
-    };
-  }
+  Fault fault;
+  const emulator::ProgramFactory factory = [&request, &fault](emulator::NodeRange range) {
+    return std::make_unique<Watched>(request.programs(range), request.max_steps, fault);
+  };
   EmulateResult out;
   out.topology = topology->name();
   out.graph = topology;
   out.timed = request.timed();
   out.traced = request.trace;
   try {
-    out.run = engine->run(*topology, costs, factory, config);
+    take_run(out, engine->run(*topology, costs, factory, config));
     out.verified = true;
+    return out;
   } catch (const ModelViolation& e) {
+    take_run(out, engine->take_stopped());
     out.problem = e.what();
-    if (e.node() && *e.node() < topology->num_nodes()) out.problem += id_note(*topology, *e.node());
-    return out;
+    if (e.node() && *e.node() < topology->num_nodes()) {
+      out.problem += id_note(*topology, *e.node());
+      out.failed_node = *e.node();
+    }
   } catch (const StepLimitReached& e) {
+    take_run(out, engine->take_stopped());
     out.problem = e.what();
-    out.steps = *request.max_steps + 1;
+    out.failed_node = fault.node();
+    out.failed_step = fault.step();
+    return out;
+  } catch (...) {
+    if (!fault.error()) throw;  // the engine's own failure (a worker, a timeout, Ctrl-C)
+    take_run(out, engine->take_stopped());
+    out.error = fault.error();
+    out.failed_node = fault.node();
+    out.problem = fmt::format("node {} raised an exception at step {}{}: {}", topology->node_name(*fault.node()),
+                              fault.step(), id_note(*topology, *fault.node()), what_of(out.error));
+    out.failed_step = fault.step();
     return out;
   }
-  if (request.max_steps) {
-    for (auto& p : out.run.programs) p = static_cast<StepLimit&>(*p).release();
-  }
-  out.makespan = out.run.makespan;
-  out.steps = out.run.counters.event_times == 0 ? 0 : out.run.counters.event_times - 1;
-  out.messages = out.run.counters.messages;
+  out.failed_step = out.steps;  // a violation or deadlock: found at the step the run stopped at
   return out;
 }
 
@@ -156,6 +226,8 @@ nlohmann::json EmulateResult::to_json() const {
   j["messages"] = messages;
   j["verified"] = verified;
   j["problem"] = problem.empty() ? nlohmann::json(nullptr) : nlohmann::json(problem);
+  j["failed_node"] = failed_node ? nlohmann::json(*failed_node) : nlohmann::json(nullptr);
+  j["failed_step"] = failed_step ? nlohmann::json(*failed_step) : nlohmann::json(nullptr);
   return j;
 }
 

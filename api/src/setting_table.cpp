@@ -161,6 +161,10 @@ std::optional<std::string> nearest(std::string_view word, const std::vector<std:
 void check_setting_names(const std::string& call, const std::vector<SettingInfo>& rows, const SettingValues& given) {
   std::vector<std::string> names;
   for (const auto& r : rows) names.push_back(r.name);
+  check_setting_names(call, names, given);
+}
+
+void check_setting_names(const std::string& call, const std::vector<std::string>& names, const SettingValues& given) {
   for (std::size_t i = 0; i < given.size(); ++i) {
     const auto& [name, value] = given[i];
     if (std::find(names.begin(), names.end(), name) == names.end()) {

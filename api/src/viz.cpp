@@ -648,6 +648,21 @@ std::string message_text(const ProgramPageNotes& notes, const std::string& paylo
 
 /// The per-step data of a user's run: the transfers of each start step, each node's last view
 /// (or how many messages it received) and the last message it received.
+/// The last step of a failed run's page: where it stopped (the program's ctx.step) and the node at
+/// fault, which the page marks (`failed_node`), with the states the nodes had then.
+nlohmann::json failure_step(const EmulateResult& run, std::size_t index, const std::vector<std::string>& shown,
+                            const std::vector<std::string>& last) {
+  const auto& g = *run.graph;
+  const bool named = run.failed_node && *run.failed_node < g.num_nodes();
+  nlohmann::json step = {{"step", index}, {"links", nlohmann::json::array()}, {"messages", nlohmann::json::array()}};
+  step["explain"] = fmt::format("The run failed at step {}{}: {}", run.failed_step.value_or(run.steps),
+                                named ? fmt::format(", node {}", g.node_name(*run.failed_node)) : "", run.problem);
+  step["failed_node"] = named ? nlohmann::json(*run.failed_node) : nlohmann::json(nullptr);
+  step["result"] = shown;
+  step["outgoing"] = last;
+  return step;
+}
+
 PageData program_page_data(const EmulateResult& run, const StarGraph* star, const ProgramPageNotes& notes) {
   const NodeId nodes = run.graph->num_nodes();
   std::map<std::uint64_t, std::vector<TransferInterval<Rational>>> by_start;
@@ -682,9 +697,11 @@ PageData program_page_data(const EmulateResult& run, const StarGraph* star, cons
       const int dim = star != nullptr ? StarGraph::dimension_of(t.port) : CIRCLE_LINK_COLOUR;
       dims.insert(dim);
       const auto text = message_text(notes, t.payload);
-      ++received[t.to];
-      last[t.to] = text;
-      if (views.empty()) shown[t.to] = std::to_string(received[t.to]);
+      if (t.finished) {  // a failed run's last send may never have arrived
+        ++received[t.to];
+        last[t.to] = text;
+        if (views.empty()) shown[t.to] = std::to_string(received[t.to]);
+      }
       messages.push_back({t.from, t.to, dim, text});
     }
     const auto following = std::next(it);
@@ -698,8 +715,9 @@ PageData program_page_data(const EmulateResult& run, const StarGraph* star, cons
     state(step);
     steps.push_back(step);
   }
+  if (!run.verified) steps.push_back(failure_step(run, steps.size(), shown, last));
   PageData page;
-  page.steps = by_start.size();
+  page.steps = steps.size() - 1;
   page.verified = run.verified && notes.problem.empty();
   page.json = {{"collective", "program"},
                {"topology", run.topology},
@@ -710,7 +728,7 @@ PageData program_page_data(const EmulateResult& run, const StarGraph* star, cons
                {"final", page.verified ? fmt::format("Done in {} steps, {} messages: the run kept the port model{}.",
                                                      run.steps, run.messages,
                                                      notes.views.empty() && notes.problem.empty() ? "" : ", and your check passed")
-                                       : "NOT VERIFIED: " + notes.problem},
+                                       : "NOT VERIFIED: " + (notes.problem.empty() ? run.problem : notes.problem)},
                {"verified", page.verified}};
   return page;
 }
@@ -791,9 +809,6 @@ VizPage program_page(const EmulateResult& run, const ProgramPageNotes& notes) {
   STARNET_ASSERT(run.graph != nullptr);
   const auto& g = *run.graph;
   check_program_page(g);
-  if (!run.problem.empty()) {
-    throw UsageError(Setting{"trace", "true"}, "the page shows a run that finished; this one ended with: " + run.problem);
-  }
   if (!run.traced) {
     throw UsageError(Setting{"trace", "false"}, "the page is drawn from the run's trace: run with «trace»");
   }

@@ -233,6 +233,7 @@ void DenseStep::react(Lane& lane, std::uint32_t v, bool starting) {
       lane.delivered = 1;
       d.from = m.from;
       d.port = m.port;
+      d.arrival_port = topology_->back_port(m.from, m.port);
       d.tag = m.tag;
       d.size = m.size;
       d.payload.assign(m.payload);

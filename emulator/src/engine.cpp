@@ -70,10 +70,18 @@ bool run_dense(const topology::Topology& topology, const ProgramFactory& factory
   std::vector<NodeProgram*> programs;
   for (const auto& p : result.programs) programs.push_back(p.get());
   DenseStep steps;
-  steps.run(topology, config, programs, ranges);
-  result.makespan = steps.makespan();
-  result.counters = steps.counters();
-  result.trace = steps.take_trace();
+  const auto keep = [&] {
+    result.makespan = steps.makespan();
+    result.counters = steps.counters();
+    result.trace = steps.take_trace();
+  };
+  try {
+    steps.run(topology, config, programs, ranges);
+  } catch (...) {
+    keep();  // a failed run keeps its evidence (Engine::take_stopped)
+    throw;
+  }
+  keep();
   return true;
 }
 
@@ -83,21 +91,34 @@ template <class Time>
 RunResult<Time> LocalEngine<Time>::run(const topology::Topology& topology, const CostModel<Time>& costs,
                                        const ProgramFactory& factory, const RunConfig& config) {
   const auto start = std::chrono::steady_clock::now();
+  this->stopped_ = {};
   RunResult<Time> result;
   bool dense = false;
-  if constexpr (std::is_same_v<Time, Rational>) {
-    if (config.dense_steps && DenseStep::qualifies(topology, costs, config)) {
-      dense = run_dense(topology, factory, config, result);
-    }
-  }
-  if (!dense) {
-    if (result.programs.empty()) result.programs.push_back(factory({0, topology.num_nodes()}));
-    worker_->reset(topology, costs, config, {{0, topology.num_nodes()}}, 0, *result.programs.front(), nullptr);
-    worker_->run();
+  bool general = false;
+  const auto keep_general = [&] {
     result.makespan = worker_->makespan();
     result.counters = worker_->counters();
     result.trace = std::move(worker_->trace());
+  };
+  try {
+    if constexpr (std::is_same_v<Time, Rational>) {
+      if (config.dense_steps && DenseStep::qualifies(topology, costs, config)) {
+        dense = run_dense(topology, factory, config, result);
+      }
+    }
+    if (!dense) {
+      if (result.programs.empty()) result.programs.push_back(factory({0, topology.num_nodes()}));
+      worker_->reset(topology, costs, config, {{0, topology.num_nodes()}}, 0, *result.programs.front(), nullptr);
+      general = true;
+      worker_->run();
+    }
+  } catch (...) {
+    if (general) keep_general();
+    sort_trace(result.trace);
+    this->stopped_ = std::move(result);
+    throw;
   }
+  if (!dense) keep_general();
   sort_trace(result.trace);
   for (const auto& p : result.programs) result.reports.push_back(p->report());
   result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -23,7 +23,8 @@ namespace starnet::emulator {
 template <class Time>
 class PartitionRun {
  public:
-  /// Runs @p program over the nodes of @p parts[@p self] to the end. @throws as Worker::run.
+  /// Runs @p program over the nodes of @p parts[@p self] to the end. @throws as Worker::run, and
+  /// keeps what the share did up to there (a failed run's evidence, Engine::take_stopped).
   void run(const topology::Topology& topology, const CostModel<Time>& costs, const RunConfig& config,
            const std::vector<NodeRange>& parts, unsigned self, NodeProgram& program, Exchange<Time>& exchange) {
     if constexpr (std::is_same_v<Time, Rational>) {
@@ -31,19 +32,25 @@ class PartitionRun {
         RunConfig one_lane = config;  // the workers are the lanes
         one_lane.threads = 1;
         DenseStep dense;
-        dense.run(topology, one_lane, program, parts, self, exchange);
-        makespan_ = dense.makespan();
-        counters_ = dense.counters();
-        trace_ = dense.take_trace();
+        try {
+          dense.run(topology, one_lane, program, parts, self, exchange);
+        } catch (...) {
+          keep(dense.makespan(), dense.counters(), dense.take_trace());
+          throw;
+        }
+        keep(dense.makespan(), dense.counters(), dense.take_trace());
         return;
       }
     }
     Worker<Time> worker;
     worker.reset(topology, costs, config, parts, self, program, &exchange);
-    worker.run();
-    makespan_ = worker.makespan();
-    counters_ = worker.counters();
-    trace_ = std::move(worker.trace());
+    try {
+      worker.run();
+    } catch (...) {
+      keep(worker.makespan(), worker.counters(), std::move(worker.trace()));
+      throw;
+    }
+    keep(worker.makespan(), worker.counters(), std::move(worker.trace()));
   }
 
   [[nodiscard]] const Time& makespan() const { return makespan_; }
@@ -51,6 +58,13 @@ class PartitionRun {
   [[nodiscard]] std::vector<TraceEvent<Time>>& trace() { return trace_; }
 
  private:
+  template <class T>
+  void keep(const T& makespan, const Counters& counters, std::vector<TraceEvent<Time>> trace) {
+    makespan_ = makespan;
+    counters_ = counters;
+    trace_ = std::move(trace);
+  }
+
   Time makespan_{};
   Counters counters_;
   std::vector<TraceEvent<Time>> trace_;

@@ -393,6 +393,7 @@ void Worker<Time>::react(bool starting) {
     auto& delivery = node_deliveries_[delivered_++];
     delivery.from = m.from;
     delivery.port = m.port;
+    delivery.arrival_port = topology_->back_port(m.from, m.port);
     delivery.tag = m.tag;
     delivery.size = m.size;
     delivery.payload = std::move(m.payload);

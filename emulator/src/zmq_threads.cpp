@@ -17,7 +17,7 @@ std::atomic<unsigned> run_counter{0};
 template <class Time>
 RunResult<Time> run_threads(const topology::Topology& topology, const CostModel<Time>& costs,
                             const ProgramFactory& factory, const RunConfig& config, unsigned workers,
-                            double timeout_seconds) {
+                            double timeout_seconds, RunResult<Time>* stopped) {
   const auto start = std::chrono::steady_clock::now();
   const auto parts = partition_nodes(topology, workers);
   zmq::context_t ctx;
@@ -75,9 +75,12 @@ RunResult<Time> run_threads(const topology::Topology& topology, const CostModel<
     }
   }
   if (!cause) cause = echo;
-  if (cause) std::rethrow_exception(cause);
   for (auto& core : cores) merge_into(result, core);
   sort_trace(result.trace);
+  if (cause) {
+    if (stopped != nullptr) *stopped = std::move(result);
+    std::rethrow_exception(cause);
+  }
   for (const auto& p : result.programs) result.reports.push_back(p->report());
   result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
@@ -89,17 +92,20 @@ RunResult<Time> run_threads(const topology::Topology& topology, const CostModel<
 template <class Time>
 RunResult<Time> run_zmq_threads(const topology::Topology& topology, const CostModel<Time>& costs,
                                 const ProgramFactory& factory, const RunConfig& config, unsigned workers,
-                                double timeout_seconds) {
+                                double timeout_seconds, RunResult<Time>* stopped) {
+  if (stopped != nullptr) *stopped = {};
   try {
-    return run_threads(topology, costs, factory, config, workers, timeout_seconds);
+    return run_threads(topology, costs, factory, config, workers, timeout_seconds, stopped);
   } catch (const zmq::error_t& e) {
     throw zmq_failure(e);
   }
 }
 
 template RunResult<Rational> run_zmq_threads(const topology::Topology&, const CostModel<Rational>&,
-                                             const ProgramFactory&, const RunConfig&, unsigned, double);
+                                             const ProgramFactory&, const RunConfig&, unsigned, double,
+                                             RunResult<Rational>*);
 template RunResult<double> run_zmq_threads(const topology::Topology&, const CostModel<double>&,
-                                           const ProgramFactory&, const RunConfig&, unsigned, double);
+                                           const ProgramFactory&, const RunConfig&, unsigned, double,
+                                           RunResult<double>*);
 
 }  // namespace starnet::emulator

@@ -467,6 +467,10 @@ api::SettingValues setting_values(const std::vector<api::SettingInfo>& rows, con
     const auto row = std::find_if(rows.begin(), rows.end(), [&](const api::SettingInfo& r) { return r.name == name; });
     // None is the default of a setting that has none: as if not given.
     if (row != rows.end() && value.is_none() && !row->fallback) continue;
+    if (row != rows.end() && value.is_none() && row->limits.unset) {
+      out.emplace_back(name, api::SettingValue{});
+      continue;
+    }
     out.emplace_back(name, row == rows.end() ? api::SettingValue{py::repr(value), {}} : setting_value(*row, value));
   }
   return out;

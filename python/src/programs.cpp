@@ -27,9 +27,36 @@ using py::arg;
 
 /// The Python objects sent as payloads: a message carries its object's index here as one 8-byte
 /// word, so that any object travels by reference (a trace counts 8 bytes, as for the built-ins'
-/// words) while the model charges the size the sender gave.
+/// words) while the model charges the size the sender gave. A run without a trace lets a
+/// message's object go once its receiver has reacted to it and reuses its index, so that memory
+/// does not grow with the steps (a ping-pong holds one object); a traced run keeps every object
+/// for its page. Used with the GIL held.
 struct Payloads {
   std::vector<py::object> objects;
+  std::vector<std::uint64_t> free;  ///< indices let go, to reuse
+  bool keep = true;
+
+  [[nodiscard]] static std::uint64_t index_of(std::string_view word) {
+    std::uint64_t index = 0;
+    std::memcpy(&index, word.data(), std::min(sizeof index, word.size()));
+    return index;
+  }
+  [[nodiscard]] std::uint64_t add(const py::object& payload) {
+    if (free.empty()) {
+      objects.push_back(payload);
+      return objects.size() - 1;
+    }
+    const auto index = free.back();
+    free.pop_back();
+    objects[index] = payload;
+    return index;
+  }
+  void let_go(std::string_view word) {
+    if (keep) return;
+    const auto index = index_of(word);
+    objects.at(index) = py::object();
+    free.push_back(index);
+  }
   ~Payloads() {
     const py::gil_scoped_acquire gil;
     objects.clear();
@@ -40,10 +67,16 @@ struct Payloads {
 struct Message {
   topology::NodeId source = 0;
   topology::Port port = 0;  ///< the sender's port it left through, as in the C++ Context
+  topology::Port arrival_port = 0;  ///< the receiver's port it came in on: reply on it
   std::uint64_t tag = 0;
   py::object payload;
   py::object size;
 };
+
+/// A message's arrival port, None on a one-way link (Topology::NO_PORT).
+py::object arrival_port(const Message& m) {
+  return m.arrival_port == topology::Topology::NO_PORT ? py::none() : py::object(py::int_(m.arrival_port));
+}
 
 /// Something the node started that ended (ctx.completed).
 struct Done {
@@ -89,9 +122,8 @@ class NodeContext {
   [[nodiscard]] py::list received() const {
     py::list out;
     for (const auto& d : get().received()) {
-      std::uint64_t index = 0;
-      std::memcpy(&index, d.payload.data(), std::min(sizeof index, d.payload.size()));
-      out.append(Message{d.from, d.port, d.tag, payloads_->objects.at(index), python_number(d.size)});
+      out.append(Message{d.from, d.port, d.arrival_port, d.tag, payloads_->objects.at(Payloads::index_of(d.payload)),
+                         python_number(d.size)});
     }
     return out;
   }
@@ -131,8 +163,7 @@ class NodeContext {
 
  private:
   std::string carry(const py::object& payload) {
-    const std::uint64_t index = payloads_->objects.size();
-    payloads_->objects.push_back(payload);
+    const std::uint64_t index = payloads_->add(payload);
     std::string word(sizeof index, '\0');
     std::memcpy(word.data(), &index, sizeof index);
     return word;
@@ -211,20 +242,23 @@ class PythonProgram final : public api::NodeProgram {
     const py::gil_scoped_acquire gil;
     auto& node_context = context_.cast<NodeContext&>();
     node_context.enter(ctx);
+    const char* method = "react";
     try {
       const auto node = nodes_->nodes[ctx.node()];
       node.attr("react")(context_);
+      method = "show";
       if (nodes_->record_views) views().push_back({ctx.step(), ctx.node(), py::str(node.attr("show")())});
     } catch (py::error_already_set& e) {
       node_context.leave();
       if (node_context.violation()) throw *node_context.violation();
       if (py::hasattr(e.value(), "add_note")) {
-        e.value().attr("add_note")(fmt::format("in react() of node {} ({}) at step {}", ctx.node(),
+        e.value().attr("add_note")(fmt::format("in {}() of node {} ({}) at step {}", method, ctx.node(),
                                                ctx.topology().node_name(ctx.node()), ctx.step()));
       }
       throw;
     }
     node_context.leave();
+    for (const auto& d : ctx.received()) nodes_->payloads->let_go(d.payload);
   }
 
  private:
@@ -237,9 +271,20 @@ class PythonProgram final : public api::NodeProgram {
 
 /// A message's text on the page: repr() of the object sent.
 std::string payload_repr(const Payloads& payloads, std::string_view payload) {
-  std::uint64_t index = 0;
-  std::memcpy(&index, payload.data(), std::min(sizeof index, payload.size()));
-  return py::repr(payloads.objects.at(index));
+  return py::repr(payloads.objects.at(Payloads::index_of(payload)));
+}
+
+/// The exception a node's program raised that ended @p result's run, as the Python object raised
+/// (its traceback kept), or None.
+py::object raised(const api::EmulateResult& result) {
+  if (!result.error) return py::none();
+  try {
+    std::rethrow_exception(result.error);
+  } catch (py::error_already_set& e) {
+    py::object value = e.value();
+    if (e.trace()) py::setattr(value, "__traceback__", e.trace());
+    return value;
+  }
 }
 
 /// starnet.emulate's run of @p given, the keywords of api::emulate_settings() the caller gave, with
@@ -256,6 +301,7 @@ py::tuple emulate(const py::dict& given, const py::object& make_nodes, const py:
   }
   auto python = std::make_shared<PythonNodes>();
   python->record_views = trace && py::len(nodes) > 0 && py::hasattr(nodes[0], "show");
+  python->payloads->keep = trace;
   python->nodes = std::move(nodes);
   std::shared_ptr<const PythonNodes> shared = python;
   request.programs = [shared](api::NodeRange) -> std::unique_ptr<api::NodeProgram> {
@@ -270,11 +316,13 @@ py::tuple emulate(const py::dict& given, const py::object& make_nodes, const py:
       progress);
   const auto doc = document([&] { return result.to_json(); });
   const py::object topology = py::cast(request.topology);
-  if (!trace || !result.verified) return py::make_tuple(doc, py::none(), py::none(), py::none(), topology);
+  const py::object error = raised(result);
+  if (!trace) return py::make_tuple(doc, py::none(), py::none(), py::none(), topology, error);
   auto columns = trace_columns(result.run.trace);
   auto intervals = interval_columns(result.run.trace, result.graph);
   // The page is drawn when asked for, with the problem the caller's check may have found since.
   result.run.programs.clear();
+  result.error = nullptr;  // its Python object is held by the caller, with the GIL
   auto kept = std::make_shared<const api::EmulateResult>(std::move(result));
   const py::cpp_function page([kept, python](const std::string& problem) {
     api::ProgramPageNotes notes;
@@ -284,21 +332,25 @@ py::tuple emulate(const py::dict& given, const py::object& make_nodes, const py:
     const auto drawn = api::program_page(*kept, notes);
     return py::make_tuple(drawn.html, drawn.verified, drawn.steps);
   });
-  return py::make_tuple(doc, columns, intervals, page, topology);
+  return py::make_tuple(doc, columns, intervals, page, topology, error);
 }
 
 }  // namespace
 
 void bind_programs(py::module_& m) {
   (void)python_fraction(0);  // its static made at import, not inside a call (convert.cpp, register_errors)
-  py::class_<Message>(m, "Message", "A message that arrived: source, port (the sender's), tag, payload, size.")
+  py::class_<Message>(m, "Message",
+                      "A message that arrived: source, port (the sender's), arrival_port (the receiver's: reply on "
+                      "it), tag, payload, size.")
       .def_readonly("source", &Message::source)
       .def_readonly("port", &Message::port)
+      .def_property_readonly("arrival_port", [](const Message& x) { return arrival_port(x); })
       .def_readonly("tag", &Message::tag)
       .def_readonly("payload", &Message::payload)
       .def_readonly("size", &Message::size)
       .def("__repr__", [](const Message& x) {
-        return fmt::format("Message(source={}, port={}, tag={}, payload={}, size={})", x.source, x.port, x.tag,
+        return fmt::format("Message(source={}, port={}, arrival_port={}, tag={}, payload={}, size={})", x.source,
+                           x.port, std::string(py::repr(arrival_port(x))), x.tag,
                            std::string(py::repr(x.payload)), std::string(py::repr(x.size)));
       });
   py::class_<Done>(m, "Completion", "Something the node started that ended: kind (send, compute, timer), tag, peer.")

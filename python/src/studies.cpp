@@ -262,6 +262,10 @@ void bind_studies(py::module_& m) {
   m.def("optimal_study", &optimal_study, arg("study"), arg("time_limit"), arg("progress"));
   m.def("whatif", &whatif, arg("given"), arg("link_report"), arg("progress"));
   m.def("whatif_settings", [] { return setting_rows(api::whatif_settings().rows()); });
+  // A call's keywords it does not take, refused by the api naming the nearest of @p names.
+  m.def("check_setting_names", [](const std::string& call, const std::vector<std::string>& names, const py::dict& given) {
+    api::check_setting_names(call, names, setting_values({}, given));
+  }, arg("call"), arg("names"), arg("given"));
   m.def("montecarlo", &montecarlo, arg("algorithms"), arg("n"), arg("dist"), arg("cv"), arg("mu_d"), arg("mu_c"),
         arg("runs"), arg("seed"), arg("threads"), arg("run"), arg("fast_path"), arg("progress"));
   m.def("montecarlo_study", &montecarlo_study, arg("study"), arg("n"), arg("runs"), arg("seed"), arg("threads"),

@@ -47,14 +47,23 @@ def _instances(program, nodes):
         takes_id = len(inspect.signature(program).parameters) >= 1
     except (TypeError, ValueError):
         takes_id = False
-    return [program(v) if takes_id else program() for v in range(nodes)]
+    made = []
+    for v in range(nodes):
+        try:
+            made.append(program(v) if takes_id else program())
+        except Exception as e:
+            e.add_note(f"in __init__() of {program.__name__} for node {v}")
+            raise
+    return made
 
 
 class EmulateResult(RunResult):
     """The run of a user's node programs: ``steps``, ``makespan`` (a Fraction), ``messages``,
-    ``verified`` and ``problem`` (the port-model violation, deadlock, step limit or failed check
-    that made it not verified, else None), ``nodes`` (the program objects after the run, in node
-    order) and, with ``trace=True``, ``trace``, ``transfers``, ``gantt()`` and ``page``."""
+    ``verified`` and ``problem`` (the port-model violation, deadlock, step limit, exception or
+    failed check that made it not verified, else None), ``failed_step`` and ``failed_node`` (where
+    a failed run stopped, else None), ``nodes`` (the program objects after the run, in node
+    order) and, with ``trace=True``, ``trace``, ``transfers``, ``gantt()`` and ``page``. A failed
+    run keeps all of these up to where it stopped."""
 
     def __init__(self, doc, columns, intervals, topology, nodes, page_of):
         super().__init__(doc, columns, intervals, topology)
@@ -64,11 +73,12 @@ class EmulateResult(RunResult):
 
     @property
     def page(self):
-        """The step-by-step page of a run with ``trace=True`` that finished (None otherwise), as
-        ``starnet viz`` draws the built-ins: a star graph up to star:5 as theirs, another topology
-        of up to 64 nodes on a circle; each node's box shows what its ``show()`` returns (else how
-        many messages it received) and the last message it received (``repr`` of the payload).
-        Raises InputError naming ``topology`` for a larger one."""
+        """The step-by-step page of a run with ``trace=True`` (None otherwise), as ``starnet viz``
+        draws the built-ins: a star graph up to star:5 as theirs, another topology of up to 64
+        nodes on a circle; each node's box shows what its ``show()`` returns (else how many
+        messages it received) and the last message it received (``repr`` of the payload). A failed
+        run's page ends with the step it failed at, the node at fault marked, and says NOT
+        VERIFIED. Raises InputError naming ``topology`` for a larger one."""
         if self._page is None and self._page_of is not None:
             html, verified, steps = self._page_of(self.problem or "")
             self._page = Page(html, verified, steps, repr(self))
@@ -93,10 +103,15 @@ def _emulate(given, program, check=None, progress=False):
         return made
 
     with progress_bar(progress, "emulate") as bar:
-        doc, columns, intervals, page_of, ref = _core.emulate(given, make_nodes, bar)
+        doc, columns, intervals, page_of, ref, error = _core.emulate(given, make_nodes, bar)
     topology = given["topology"]
     shown = topology if isinstance(topology, Topology) else Topology._of(ref)
     result = EmulateResult(doc, columns, intervals, shown, made, page_of)
+    if error is not None:
+        # The program's own exception, raised as itself; the run up to there rides along.
+        error.starnet_result = result
+        error.add_note("the run up to here: this exception's starnet_result (trace, counts, page)")
+        raise error
     if check is not None and result.verified and not check(made):
         result._fail("check(nodes) returned a false value")
     return result
@@ -114,8 +129,10 @@ _EMULATE_DOC = """Runs ``program`` (a subclass of :class:`NodeProgram`) on every
     progress: True for a progress bar (tqdm) once the run has taken a second.
 
     A port-model violation, a deadlock or a run past ``max_steps`` is a result with ``verified``
-    False and ``problem`` naming step, node and link. An exception raised in ``react`` propagates
-    as itself, with a note naming the node and step. Returns an :class:`EmulateResult`.
+    False, ``problem`` naming step, node and link, and ``failed_step``/``failed_node``; the run
+    keeps its counts, trace and page up to there. An exception raised in ``react`` or ``show``
+    propagates as itself, with a note naming the node and step, and the run up to there as its
+    ``starnet_result``. Returns an :class:`EmulateResult`.
     """
 emulate = settings_call("emulate", _core.emulate_settings(), _emulate, before=["program"],
                         after=[("check", None), ("progress", False)], doc=_EMULATE_DOC)

@@ -6,6 +6,8 @@ import inspect
 import re
 import textwrap
 
+from . import _core
+
 __all__ = ["settings_call"]
 
 _KIND = inspect.Parameter.POSITIONAL_OR_KEYWORD
@@ -41,7 +43,7 @@ def settings_call(name, rows, run, before=(), after=(), doc=""):
     docstring ``doc`` with ``{settings}`` replaced by the rows' lines. A call hands ``run`` the
     rows' keywords given (a dict: only those given, so that the api knows what was asked for)
     and the other parameters as keywords; a keyword it does not take goes to the api, which
-    refuses it naming the nearest."""
+    refuses it naming the nearest of all the call's keywords."""
     table = [row["name"] for row in rows]
     parameters = [inspect.Parameter(p, _KIND) for p in before]
     for row in rows:
@@ -52,6 +54,8 @@ def settings_call(name, rows, run, before=(), after=(), doc=""):
 
     def call(*args, **kwargs):
         unknown = {k: v for k, v in kwargs.items() if k not in signature.parameters}
+        if unknown:  # before binding: a misspelt required keyword is named, not reported missing
+            _core.check_setting_names(name, list(signature.parameters), unknown)
         bound = signature.bind(*args, **{k: v for k, v in kwargs.items() if k not in unknown})
         given = {k: v for k, v in bound.arguments.items() if k in table}
         given.update(unknown)

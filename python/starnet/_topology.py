@@ -67,7 +67,8 @@ class Topology:
 
     @classmethod
     def from_networkx(cls, graph, weight="weight", latency=None, name=None):
-        """A topology from a networkx graph: nodes by their names (``str(node)``), one link per edge.
+        """A topology from a networkx graph: nodes by their names (the ``name`` attribute where every
+        node has one, as ``to_networkx`` writes them; else ``str(node)``), one link per edge.
 
         ``weight`` names the edge attribute holding a link's cost: the time one unit of message takes
         on it (default 1 where absent); ``latency`` the one holding its latency α (default 0), so
@@ -89,20 +90,23 @@ class Topology:
             alpha = data.get(latency, 0) if latency is not None else 0
             edges.append((index[u], index[v], _exact_text(cost, "weight"), _exact_text(alpha, "latency")))
         title = name if name is not None else (graph.graph.get("name") or "networkx")
-        return cls._of(_core.TopologyRef.from_edges(str(title), [str(n) for n in nodes], edges, graph.is_directed()))
+        named = bool(nodes) and all("name" in graph.nodes[n] for n in nodes)
+        names = [str(graph.nodes[n]["name"]) if named else str(n) for n in nodes]
+        return cls._of(_core.TopologyRef.from_edges(str(title), names, edges, graph.is_directed()))
 
     def to_networkx(self):
         """The topology as a networkx graph: a ``Graph`` when every link goes both ways, else a
-        ``DiGraph``; nodes by name, each edge with ``weight`` (its cost) and ``latency``, Fractions."""
+        ``DiGraph``; nodes by id (0..nodes − 1, as node programs and traces speak of them), each
+        with its ``name`` as an attribute, each edge with ``weight`` (its cost) and ``latency``,
+        Fractions. ``Topology.from_networkx`` reads the names back."""
         import networkx as nx
 
         both_ways = self._ref.links_both_ways()
         graph = nx.Graph() if both_ways else nx.DiGraph()
         graph.graph["name"] = self._ref.spec
-        names = self._ref.node_names()
-        graph.add_nodes_from(names)
+        graph.add_nodes_from((v, {"name": name}) for v, name in enumerate(self._ref.node_names()))
         for u, v, cost, alpha in self._ref.edges():
-            graph.add_edge(names[u], names[v], weight=Fraction(cost), latency=Fraction(alpha))
+            graph.add_edge(u, v, weight=Fraction(cost), latency=Fraction(alpha))
         return graph
 
     @property

@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -131,6 +133,89 @@ TEST(Emulate, ARunPastMaxStepsIsStoppedAndNotVerified) {
   const auto ok = emulate(doubling);
   ASSERT_TRUE(ok.verified) << ok.problem;
   EXPECT_NE(dynamic_cast<const Doubling*>(ok.run.programs.at(0).get()), nullptr);
+}
+
+TEST(Emulate, AFailedRunKeepsItsTraceCountsAndTheFailingStepAndNode) {
+  // Node 0 passes a token around ring:4 along port 0 (toward i + 1) until step 3, then sends on
+  // both ports at once: a violation at step 3, after three messages.
+  class LateTwoSends final : public NodeProgram {
+    void react(Context& ctx) override {
+      const bool token = ctx.starting() ? ctx.node() == 0 : !ctx.received().empty();
+      if (!token) return;
+      ctx.send(0, "t");
+      if (ctx.step() == 3) ctx.send(1, "u");
+    }
+  };
+  auto request = request_of<LateTwoSends>("ring:4");
+  request.trace = true;
+  for (const auto* engine : {"local", "zmq"}) {
+    request.engine.kind = parse_engine(engine);
+    const auto r = emulate(request);
+    EXPECT_FALSE(r.verified) << engine;
+    EXPECT_NE(r.problem.find("step 3"), std::string::npos) << engine << ": " << r.problem;
+    EXPECT_EQ(r.steps, 3U) << engine;
+    EXPECT_EQ(r.messages, 3U) << engine;
+    EXPECT_EQ(r.failed_step, std::optional<std::uint64_t>(3)) << engine;
+    EXPECT_EQ(r.failed_node, std::optional<topology::NodeId>(3)) << engine;
+    EXPECT_FALSE(r.run.trace.empty()) << engine;
+    EXPECT_NE(dynamic_cast<const LateTwoSends*>(r.run.programs.at(0).get()), nullptr) << engine;
+    EXPECT_EQ(r.to_json().at("failed_node"), 3) << engine;
+  }
+}
+
+TEST(Emulate, AProgramsExceptionIsAResultThatKeepsItAndNamesTheNode) {
+  class Throws final : public NodeProgram {
+    void react(Context& ctx) override {
+      if ((ctx.starting() && ctx.node() == 0) || !ctx.received().empty()) {
+        if (ctx.step() == 2) throw std::runtime_error("my bug");
+        ctx.send(0, "t");
+      }
+    }
+  };
+  auto request = request_of<Throws>("ring:4");
+  request.trace = true;
+  const auto r = emulate(request);
+  EXPECT_FALSE(r.verified);
+  ASSERT_TRUE(r.error);
+  EXPECT_THROW(std::rethrow_exception(r.error), std::runtime_error);
+  EXPECT_NE(r.problem.find("node 2 raised an exception at step 2: my bug"), std::string::npos) << r.problem;
+  EXPECT_EQ(r.failed_node, std::optional<topology::NodeId>(2));
+  EXPECT_EQ(r.messages, 2U);
+  EXPECT_FALSE(r.run.trace.empty());
+}
+
+TEST(Emulate, ARunawayProgramStopsAtTheDefaultLimitAndNoneMeansNoLimit) {
+  EXPECT_EQ(request_of<PingPong>("complete:2").max_steps, std::optional<std::uint64_t>(DEFAULT_MAX_STEPS));
+  const SettingValue topology{"complete:2", {}};
+  const auto parsed =
+      emulate_settings().parse({{"topology", topology}, {"max_steps", SettingValue{}}}, request_of<PingPong>("complete:2"));
+  EXPECT_FALSE(parsed.max_steps.has_value());
+  const auto by_default = emulate_settings().parse({{"topology", topology}}, request_of<PingPong>("complete:2"));
+  EXPECT_EQ(by_default.max_steps, std::optional<std::uint64_t>(DEFAULT_MAX_STEPS));
+  const auto r = emulate(request_of<PingPong>("complete:2"));
+  EXPECT_FALSE(r.verified);
+  EXPECT_NE(r.problem.find("max_steps = 1000000"), std::string::npos) << r.problem;
+  EXPECT_EQ(r.messages, DEFAULT_MAX_STEPS + 1);  // the ball arrives at every step 1..limit + 1
+  EXPECT_EQ(r.failed_step, std::optional<std::uint64_t>(DEFAULT_MAX_STEPS + 1));
+}
+
+TEST(Emulate, AMessageSaysThePortItArrivedOn) {
+  // Every node of ring:5 sends on port 0 (toward i + 1): each message arrives on port 1.
+  class Arrivals final : public NodeProgram {
+   public:
+    void react(Context& ctx) override {
+      if (ctx.starting()) ctx.send(0, "x");
+      for (const auto& m : ctx.received()) {
+        ports.push_back(m.arrival_port);
+        EXPECT_EQ(ctx.topology().neighbor(ctx.node(), m.arrival_port), m.from);
+      }
+    }
+    std::vector<topology::Port> ports;
+  };
+  const auto r = emulate(request_of<Arrivals>("ring:5"));
+  ASSERT_TRUE(r.verified) << r.problem;
+  const auto& ports = dynamic_cast<const Arrivals&>(*r.run.programs.at(0)).ports;
+  EXPECT_EQ(ports, std::vector<topology::Port>(5, 1));
 }
 
 TEST(Emulate, ABadSettingIsNamed) {

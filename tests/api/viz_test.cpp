@@ -127,6 +127,22 @@ TEST(ProgramPage, AStarRunShowsTheNodesViewsAndTheCallersTexts) {
   EXPECT_EQ(page_data(failed)["final"], "NOT VERIFIED: your check found node 2 wrong");
 }
 
+TEST(ProgramPage, AFailedRunsPageEndsWhereItFailedMarkingTheNode) {
+  auto request = EmulateRequest("ring:6", [](emulator::NodeRange) { return std::make_unique<Flood>(); });
+  request.trace = true;
+  request.max_steps = 1;  // the flood goes on reacting at step 2: stopped there
+  const auto run = emulate(request);
+  ASSERT_FALSE(run.verified);
+  const auto page = program_page(run, {});
+  EXPECT_FALSE(page.verified);
+  const auto data = page_data(page);
+  const auto& last = data["steps"].back();
+  EXPECT_EQ(last["failed_node"], *run.failed_node);
+  EXPECT_NE(last["explain"].get<std::string>().find("The run failed at step 2"), std::string::npos) << last["explain"];
+  EXPECT_EQ(data["final"], "NOT VERIFIED: " + run.problem);
+  EXPECT_NE(page.html.find(".node.failing rect"), std::string::npos);
+}
+
 TEST(ProgramPage, RefusesRunsItCannotShow) {
   EXPECT_ERROR(UsageError, (void)program_page(traced_flood("hypercube:7"), {}), "topology", "at most 64 nodes");
   EXPECT_ERROR(UsageError, (void)program_page(traced_flood("star:6"), {}), "topology", "star:6");

@@ -1,7 +1,9 @@
 """Node programs written in Python (starnet.NodeProgram, starnet.emulate; python/starnet/_programs.py)."""
 
+import inspect
 import os
 import sys
+import time
 import textwrap
 from fractions import Fraction
 
@@ -357,7 +359,7 @@ def test_ctrl_c_stops_a_long_python_run_within_a_second():
                     ctx.send(0, "ball")
         print("ready", flush=True)
         try:
-            starnet.emulate(Forever, "complete:2")
+            starnet.emulate(Forever, "complete:2", max_steps=None)
             print("finished", flush=True)
         except KeyboardInterrupt:
             print(f"interrupted {time.time():.6f}", flush=True)
@@ -369,3 +371,186 @@ def test_ctrl_c_stops_a_long_python_run_within_a_second():
 def test_a_results_repr_shows_its_headline_fields():
     r = starnet.emulate(RecursiveDoubling, "hypercube:2")
     assert repr(r) == "<EmulateResult topology='hypercube:2' steps=2 makespan=2 messages=8 verified=True>"
+
+
+class LateTwoSends(starnet.NodeProgram):
+    """A token around the ring along port 0 until step 3, where its holder sends on both ports."""
+
+    def __init__(self):
+        self.seen = 0
+
+    def react(self, ctx):
+        if (ctx.starting and ctx.node == 0) or ctx.received:
+            self.seen += len(ctx.received)
+            ctx.send(0, f"t{ctx.step}")
+            if ctx.step == 3:
+                ctx.send(1, "u")
+
+    def show(self):
+        return str(self.seen)
+
+
+@pytest.mark.parametrize("engine", ["local", "zmq"])
+def test_a_failed_run_keeps_its_trace_counts_and_a_page_marking_where_it_failed(engine):
+    r = starnet.emulate(LateTwoSends, "ring:8", trace=True, engine=engine)
+    assert r.verified is False and "step 3" in r.problem, r.problem
+    assert (r.steps, r.messages, r.failed_step, r.failed_node) == (3, 3, 3, 3)
+    # The three that arrived, and the send of step 3 that started before the second one broke the model.
+    assert list(r.transfers["to"]) == [1, 2, 3, 4] and list(r.transfers["finished"]) == [True] * 3 + [False]
+    assert set(r.trace["event"]) >= {"send", "receive"}
+    page = r.page
+    assert page.verified is False and "NOT VERIFIED: strict port-model check" in page.html
+    failing = page.data["steps"][-1]
+    assert failing["failed_node"] == 3 and "failed at step 3, node 3" in failing["explain"], failing
+    assert failing["result"][:4] == ["0", "1", "1", "1"]
+    assert failing["outgoing"][3:5] == ["'t2'", "–"]  # the send to node 4 never arrived
+
+
+def test_a_failed_run_is_saved_with_its_trace_and_page(tmp_path):
+    r = starnet.emulate(LateTwoSends, "ring:8", trace=True)
+    r.page.save(tmp_path / "failed.html")
+    r.save_trace(tmp_path / "failed.jsonl", "jsonl")
+    assert "NOT VERIFIED" in (tmp_path / "failed.html").read_text()
+    events = (tmp_path / "failed.jsonl").read_text().splitlines()
+    assert len(events) == len(r.trace) == 10
+    assert any('"step":3' in e and '"event":"send"' in e and '"node":"3"' in e for e in events), events
+
+
+def test_a_run_stopped_by_max_steps_keeps_its_counts_and_page():
+    r = starnet.emulate(PingPong, "complete:2", max_steps=50, trace=True)
+    assert (r.verified, r.steps, r.messages, r.failed_step) == (False, 51, 51, 51), r.problem
+    assert "max_steps = 50" in r.page.data["steps"][-1]["explain"]
+
+
+def test_an_exception_keeps_the_run_up_to_it_on_the_exception():
+    class Boom(starnet.NodeProgram):
+        def react(self, ctx):
+            if ctx.step == 2:
+                raise ZeroDivisionError("boom")
+            if ctx.node == 0 or ctx.received:
+                ctx.send(0, ctx.step)
+
+    class Boom(starnet.NodeProgram):  # a token from node 0; its holder at step 2 raises
+        def react(self, ctx):
+            if (ctx.starting and ctx.node == 0) or ctx.received:
+                if ctx.step == 2:
+                    raise ZeroDivisionError("boom")
+                ctx.send(0, ctx.step)
+
+    with pytest.raises(ZeroDivisionError) as info:
+        starnet.emulate(Boom, "ring:5", trace=True)
+    r = info.value.starnet_result
+    assert (r.verified, r.messages, r.failed_step, r.failed_node) == (False, 2, 2, 2)
+    assert "node 2 raised an exception at step 2" in r.problem and "boom" in r.problem
+    assert r.page.data["steps"][-1]["failed_node"] == 2
+    assert info.value.__traceback__ is not None
+
+
+class PingPong(starnet.NodeProgram):
+    def react(self, ctx):
+        if (ctx.starting and ctx.node == 0) or ctx.received:
+            ctx.send(0, "ball")
+
+
+def test_a_runaway_program_stops_by_itself_at_the_default_limit_naming_it():
+    assert inspect.signature(starnet.emulate).parameters["max_steps"].default == 1_000_000
+    started = time.monotonic()
+    r = starnet.emulate(PingPong, "complete:2")
+    took = time.monotonic() - started
+    assert r.verified is False and "max_steps = 1000000" in r.problem and r.messages == 1_000_001, r.problem
+    assert took < 30, took
+
+
+def test_max_steps_none_is_no_limit():
+    class Bounded(starnet.NodeProgram):
+        def react(self, ctx):
+            if ((ctx.starting and ctx.node == 0) or ctx.received) and ctx.step < 60:
+                ctx.send(0, "ball")
+
+    assert starnet.emulate(Bounded, "complete:2", max_steps=50).verified is False
+    r = starnet.emulate(Bounded, "complete:2", max_steps=None)
+    assert r.verified and r.steps == 60, r.problem
+
+
+class Arrivals(starnet.NodeProgram):
+    """Every node sends its id on port 0 and keeps (source, port, arrival_port) of what it gets."""
+
+    def __init__(self):
+        self.got = []
+        self.messages = []
+
+    def react(self, ctx):
+        if ctx.starting:
+            ctx.send(0, ctx.node)
+        self.messages += ctx.received
+        self.got += [(m.source, m.port, m.arrival_port) for m in ctx.received]
+
+
+def test_messages_say_the_port_they_arrived_on_and_ring_ports_go_one_way():
+    r = starnet.emulate(Arrivals, "ring:6")
+    # Port 0 leads to i + 1 at every node, so each message comes from i − 1 and in on port 1.
+    assert [node.got for node in r.nodes] == [[((v - 1) % 6, 0, 1)] for v in range(6)]
+    assert "arrival_port=1" in repr(r.nodes[0].messages[0])
+    # On a torus port 0 leads to i + 1 along the first side and port 1 back, at every node.
+    t = starnet.emulate(Arrivals, "torus:3x4")
+    assert {node.got[0][2] for node in t.nodes} == {1}, [node.got for node in t.nodes]
+    assert {node.got[0][0] for node in t.nodes} == set(range(12))
+
+
+@pytest.mark.parametrize("keyword, nearest", [
+    ("max_step", "max_steps"), ("chek", "check"), ("progres", "progress"), ("topolgy", "topology"),
+    ("programm", "program"),
+])
+def test_a_misspelt_keyword_is_an_input_error_naming_it_and_the_nearest(keyword, nearest):
+    kwargs = {"program": RecursiveDoubling, "topology": "hypercube:2"}
+    kwargs.pop(nearest, None)
+    kwargs[keyword] = kwargs.get(keyword, 1)
+    with pytest.raises(starnet.InputError, match=rf"{keyword}=.*did you mean {nearest}="):
+        starnet.emulate(**kwargs)
+
+
+def test_exceptions_in_show_and_init_name_the_node():
+    class BadShow(starnet.NodeProgram):
+        def react(self, ctx):
+            pass
+
+        def show(self):
+            raise ValueError("no show")
+
+    with pytest.raises(ValueError) as info:
+        starnet.emulate(BadShow, "ring:3", trace=True)
+    assert any(note.startswith("in show() of node 0") for note in info.value.__notes__), info.value.__notes__
+
+    class BadInit(starnet.NodeProgram):
+        def __init__(self, node):
+            if node == 2:
+                raise KeyError("no init")
+
+        def react(self, ctx):
+            pass
+
+    with pytest.raises(KeyError) as info:
+        starnet.emulate(BadInit, "ring:3")
+    assert any("__init__() of BadInit for node 2" in note for note in info.value.__notes__), info.value.__notes__
+
+
+def test_payloads_are_let_go_once_received_without_a_trace():
+    import gc
+    import weakref
+
+    class Payload:
+        pass
+
+    refs = []
+
+    class Sends(starnet.NodeProgram):
+        def react(self, ctx):
+            if (ctx.starting and ctx.node == 0) or ctx.received:
+                p = Payload()
+                refs.append(weakref.ref(p))
+                ctx.send(0, p)
+
+    starnet.emulate(Sends, "complete:2", max_steps=100)
+    gc.collect()
+    alive = sum(r() is not None for r in refs)
+    assert alive == 0, alive

@@ -47,7 +47,19 @@ def test_a_digraph_gives_arcs_and_comes_back_directed():
     assert t.diameter == 2
     back = t.to_networkx()
     assert isinstance(back, nx.DiGraph)
-    assert set(back.edges) == {("a", "b"), ("b", "c"), ("c", "a")}
+    # Nodes by id, as programs speak of them (issue #59); the names are attributes.
+    assert set(back.edges) == {(0, 1), (1, 2), (2, 0)}
+    assert [back.nodes[v]["name"] for v in back] == ["a", "b", "c"]
+    assert starnet.Topology.from_networkx(back) == t
+
+
+def test_to_networkx_keeps_node_ids_with_names_as_attributes():
+    t = starnet.Topology("hypercube:2")
+    g = t.to_networkx()
+    assert sorted(g.nodes) == [0, 1, 2, 3]
+    assert [g.nodes[v]["name"] for v in range(4)] == ["00", "01", "10", "11"]
+    torus = starnet.Topology("torus:3x3")
+    assert starnet.Topology.from_networkx(torus.to_networkx()) == torus  # names read back
 
 
 def test_a_spec_topology_exports_to_networkx():

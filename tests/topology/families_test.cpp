@@ -527,5 +527,43 @@ TEST(IsVertexTransitive, FollowsTheFamily) {
   }
 }
 
+TEST(Families, RingPortsGoOneWayAtEveryNode) {
+  for (const int n : {3, 4, 16}) {
+    const auto ring = make_topology("ring:" + std::to_string(n));
+    for (NodeId v = 0; v < static_cast<NodeId>(n); ++v) {
+      EXPECT_EQ(ring->neighbor(v, 0), (v + 1) % n) << " n=" << n << " v=" << v;
+      EXPECT_EQ(ring->neighbor(v, 1), (v + n - 1) % n) << " n=" << n << " v=" << v;
+      EXPECT_EQ(ring->back_port(v, 0), 1U) << " n=" << n << " v=" << v;
+    }
+  }
+  EXPECT_EQ(make_topology("ring:2")->degree(0), 1U);
+}
+
+TEST(Families, TorusPortsGoUpThenDownSideBySideAtEveryNode) {
+  const auto torus = make_topology("torus:3x4");  // node (a, b) is 4a + b
+  for (NodeId v = 0; v < 12; ++v) {
+    const NodeId a = v / 4;
+    const NodeId b = v % 4;
+    const std::vector<NodeId> expected = {(a + 1) % 3 * 4 + b, (a + 2) % 3 * 4 + b, a * 4 + (b + 1) % 4,
+                                          a * 4 + (b + 3) % 4};
+    std::vector<NodeId> ports;
+    for (Port p = 0; p < torus->degree(v); ++p) ports.push_back(torus->neighbor(v, p));
+    EXPECT_EQ(ports, expected) << " v=" << v;
+    for (Port p = 0; p < torus->degree(v); ++p) EXPECT_EQ(torus->back_port(v, p), p ^ 1U) << " v=" << v;
+  }
+}
+
+TEST(Families, StarAndHypercubeLinksHaveOnePortAtBothEnds) {
+  for (const auto* spec : {"star:5", "hypercube:4"}) {
+    const auto g = make_topology(spec);
+    for (NodeId v = 0; v < g->num_nodes(); ++v) {
+      for (Port p = 0; p < g->degree(v); ++p) {
+        EXPECT_EQ(g->back_port(v, p), p) << spec << " v=" << v << " p=" << p;
+        EXPECT_EQ(g->find_port(g->neighbor(v, p), v), p) << spec << " v=" << v << " p=" << p;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace starnet::topology

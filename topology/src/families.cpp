@@ -271,6 +271,9 @@ Platform ring_platform(int n) {
   for (int i = 0; i < n; ++i) {
     add_simple_link(p, static_cast<Platform::vertex_descriptor>(i), static_cast<Platform::vertex_descriptor>((i + 1) % n));
   }
+  // One direction at every node: port 0 toward i + 1, port 1 toward i − 1 (docs/topologies.md).
+  const auto next = [n](Platform::vertex_descriptor v) { return (v + 1) % static_cast<Platform::vertex_descriptor>(n); };
+  p.order_ports([&next](Platform::vertex_descriptor v, Platform::vertex_descriptor u) { return u == next(v) ? 0U : 1U; });
   return p;
 }
 
@@ -338,6 +341,9 @@ Platform mct_platform(int trees, int levels) {
   return p;
 }
 
+/// A product's port rank: the factor's index above the factor's own port (a degree fits 32 bits).
+constexpr int PORT_BITS = 32;
+
 Platform product_platform(std::span<const Platform> factors) {
   std::string name = "product:";
   for (std::size_t i = 0; i < factors.size(); ++i) name += (i > 0 ? "*" : "") + factors[i].name();
@@ -388,6 +394,24 @@ Platform product_platform(std::span<const Platform> factors) {
       }
     }
   }
+  // Ports factor by factor, each factor's in its own order, at every node: a torus's port 2i
+  // goes to i + 1 along side i and port 2i + 1 back (ring_platform), wherever the node is.
+  const auto rank = [&](Platform::vertex_descriptor x, Platform::vertex_descriptor y) -> std::uint64_t {
+    for (std::size_t i = 0; i < factors.size(); ++i) {
+      const auto c = coordinate(x, i);
+      const auto d = coordinate(y, i);
+      if (c == d) continue;
+      std::uint64_t port = 0;
+      for (const auto e : boost::make_iterator_range(boost::out_edges(c, factors[i].graph()))) {
+        if (boost::target(e, factors[i].graph()) == d) break;
+        ++port;
+      }
+      return (std::uint64_t{i} << PORT_BITS) | port;
+    }
+    STARNET_ASSERT(false);
+    return 0;
+  };
+  p.order_ports(rank);
   return p;
 }
 

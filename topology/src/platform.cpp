@@ -55,6 +55,26 @@ void Platform::add_link(vertex_descriptor u, vertex_descriptor v, LinkProperties
   if (!directed_) boost::add_edge(v, u, props, graph_);
 }
 
+void Platform::order_ports(const std::function<std::uint64_t(vertex_descriptor v, vertex_descriptor u)>& rank) {
+  PlatformGraph ordered(boost::num_vertices(graph_));
+  struct Arc {
+    std::uint64_t rank;
+    vertex_descriptor to;
+    LinkProperties props;
+  };
+  std::vector<Arc> arcs;
+  for (const auto v : boost::make_iterator_range(boost::vertices(graph_))) {
+    ordered[v] = graph_[v];
+    arcs.clear();
+    for (const auto e : boost::make_iterator_range(boost::out_edges(v, graph_))) {
+      arcs.push_back({rank(v, boost::target(e, graph_)), boost::target(e, graph_), graph_[e]});
+    }
+    std::stable_sort(arcs.begin(), arcs.end(), [](const Arc& a, const Arc& b) { return a.rank < b.rank; });
+    for (const auto& a : arcs) boost::add_edge(v, a.to, a.props, ordered);
+  }
+  graph_ = std::move(ordered);
+}
+
 std::optional<Platform::vertex_descriptor> Platform::find(std::string_view name) const {
   const auto it = by_name_.find(std::string(name));
   if (it == by_name_.end()) return std::nullopt;

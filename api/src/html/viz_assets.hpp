@@ -43,6 +43,7 @@ svg.moving.active-d4 .link.d4, svg.moving.active-d5 .link.d5 { stroke-opacity: 0
 .node rect { fill: #fff; stroke: #444; stroke-width: 1.2; }
 .node.changed rect { fill: #fff4c2; }
 .node.selected rect { stroke: #c00; stroke-width: 2.5; }
+.node.failing rect { fill: #fdd; stroke: #b00; stroke-width: 3; }
 .node text { text-anchor: middle; font-size: 11.5px; fill: #222; }
 .node .label { font-weight: bold; font-size: 12.5px; }
 .node .key { fill: #777; }
@@ -162,6 +163,7 @@ inline constexpr const char* VIZ_JS = R"js(
       node.querySelector('.result .val').textContent = s.result[v];
       node.querySelector('.outgoing .val').textContent = s.outgoing[v];
       node.classList.toggle('changed', current > 0 && (before.result[v] !== s.result[v] || before.outgoing[v] !== s.outgoing[v]));
+      node.classList.toggle('failing', s.failed_node === v);
     });
     svg.setAttribute('class', current === 0 ? '' : 'moving ' + s.links.map((d) => 'active-d' + d).join(' '));
     document.getElementById('step-counter').textContent = `Step ${current} of ${last}`;

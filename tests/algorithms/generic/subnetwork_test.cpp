@@ -108,7 +108,10 @@ TEST(Subnetwork, RemovesFailedPartsAndKeepsWhatTheRootReaches) {
   EXPECT_EQ(net.num_links(), 2U);
   EXPECT_EQ(net.node_name(2), "2");
   EXPECT_EQ(net.degree(0), 1U);
-  EXPECT_EQ(net.port_to(1, 2), 1U);  // port order kept: ring:6's node 1 links 0, then 2
+  // Port order kept: ring:6's node 1 links 2 (port 0, toward i + 1), then 0 (since #59, one
+  // direction at every node: docs/topology.md, "Ports").
+  EXPECT_EQ(net.port_to(1, 2), 0U);
+  EXPECT_EQ(net.port_to(1, 0), 1U);
   // From the island's side the root's part is what is left out.
   const Subnetwork island(*ring, {{{2, 3}}, {5}}, 4, {});
   EXPECT_EQ(island.num_nodes(), 2U);

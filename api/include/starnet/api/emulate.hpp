@@ -6,9 +6,12 @@
 ///
 /// The programs are an emulator::ProgramFactory (emulator/program.hpp: react() is called for a node
 /// at its start and whenever messages arrive or its sends, computations or timers end). A
-/// port-model violation, a deadlock of waiting transfers, or a run past max_steps is a result —
-/// verified false, the problem named (step, node, link) — never an exception; an exception a
-/// program throws goes through as itself.
+/// port-model violation, a deadlock of waiting transfers, a run past max_steps (by default
+/// DEFAULT_MAX_STEPS) or an exception a program throws is a result — verified false, the problem
+/// named (step, node, link), the failing node and step marked — never an exception, and a failed
+/// run keeps what it did up to there: its counters, trace and programs (docs/emulator.md,
+/// "Failed runs"). The program's own exception is kept in EmulateResult::error for the caller to
+/// rethrow (the Python face raises it as itself).
 ///
 /// Usage:
 /// @code
@@ -31,6 +34,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <optional>
 #include <string>
@@ -45,6 +49,10 @@ using emulator::Delivery;
 using emulator::NodeProgram;
 using emulator::NodeRange;
 using emulator::ProgramFactory;
+
+/// The step limit of a run unless the caller sets another or none: a runaway program (a
+/// ping-pong without end) stops by itself, within seconds, naming the limit.
+inline constexpr std::uint64_t DEFAULT_MAX_STEPS = 1'000'000;
 
 /// What a transfer costs (api/settings.hpp: RunCosts).
 using EmulateCosts = RunCosts;
@@ -65,8 +73,8 @@ struct EmulateRequest {
   std::optional<Rational> latency;
   std::optional<Rational> bandwidth;
   bool trace = false;
-  /// The run is stopped, not verified, when a node reacts at a step beyond this.
-  std::optional<std::uint64_t> max_steps;
+  /// The run is stopped, not verified, when a node reacts at a step beyond this; none: no limit.
+  std::optional<std::uint64_t> max_steps = DEFAULT_MAX_STEPS;
   /// The local engine, or the zmq engine on worker threads (processes cannot run a caller's programs).
   EngineChoice engine;
 
@@ -85,12 +93,18 @@ struct EmulateResult {
   Rational makespan = 0;
   std::uint64_t messages = 0;
   bool verified = false;
-  /// Why the run is not verified: the violation, deadlock or step limit, in the engine's words.
+  /// Why the run is not verified: the violation, deadlock, step limit or exception, in the engine's words.
   std::string problem;
-  /// The run itself: counters, trace (when asked for) and the program objects.
+  /// A run that failed: the node at fault (where known) and the step it failed at.
+  std::optional<topology::NodeId> failed_node;
+  std::optional<std::uint64_t> failed_step;
+  /// The exception a program threw that ended the run (problem names it); null otherwise.
+  std::exception_ptr error;
+  /// The run itself, up to where it ended: counters, trace (when asked for) and the program objects.
   emulator::RunResult<Rational> run;
 
-  /// {"topology", "timed", "steps", "makespan", "messages", "verified", "problem"}.
+  /// {"topology", "timed", "steps", "makespan", "messages", "verified", "problem", "failed_node",
+  /// "failed_step"} (the last two null for a verified run).
   [[nodiscard]] nlohmann::json to_json() const;
 };
 
@@ -100,7 +114,8 @@ struct EmulateResult {
 [[nodiscard]] const SettingTable<EmulateRequest>& emulate_settings();
 
 /// Runs @p request's programs. @throws UsageError naming the setting (ports, duplex, checking,
-/// latency, bandwidth, max_steps, engine) when one is off; the programs' own exceptions.
+/// latency, bandwidth, max_steps, engine) when one is off; the engine's own failures (a zmq
+/// worker, a timeout, Interrupted). A program's exception is a result (EmulateResult::error).
 [[nodiscard]] EmulateResult emulate(const EmulateRequest& request);
 
 }  // namespace starnet::api

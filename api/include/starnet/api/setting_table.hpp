@@ -65,6 +65,9 @@ struct SettingLimits {
   std::string needs;
   /// The call cannot run without it (Python: a positional parameter without default).
   bool required = false;
+  /// It may be unset although it has a default (Python's None: max_steps=None, no limit); the
+  /// face hands an empty text, which leaves an optional member unset (into()).
+  bool unset = false;
 };
 
 /// A row as every face sees it.
@@ -292,6 +295,10 @@ class SettingTable {
 /// Refuses a setting @p name that @p rows lack (the nearest named) or given twice in @p given.
 /// @throws UsageError about it.
 void check_setting_names(const std::string& call, const std::vector<SettingInfo>& rows, const SettingValues& given);
+/// The same against the names a face's call takes (a table's rows and the face's own keywords,
+/// such as Python's program, check and progress), so that a misspelling of any of them is
+/// answered with the nearest. @throws UsageError about the first name not among @p names.
+void check_setting_names(const std::string& call, const std::vector<std::string>& names, const SettingValues& given);
 /// Refuses a required setting not given, and one given while the FLAG setting it needs is not
 /// true. @throws UsageError about it.
 void check_setting_needs(const std::vector<SettingInfo>& rows, const GivenSettings& given);

@@ -66,8 +66,10 @@ void check_program_page(const topology::Topology& g);
 
 /// The page of a user's run (api::emulate with its trace): a star graph drawn as the star
 /// collectives' pages, another topology on a circle; each step the messages that started then,
-/// with their texts, each node's state and the last message it received.
-/// @throws UsageError as check_program_page(), and when the run kept no trace or did not finish.
+/// with their texts, each node's state and the last message it received. A failed run's page
+/// (a violation, deadlock, step limit or exception) ends with the step it failed at, the node at
+/// fault marked, and says NOT VERIFIED with the problem.
+/// @throws UsageError as check_program_page(), and when the run kept no trace.
 [[nodiscard]] VizPage program_page(const EmulateResult& run, const ProgramPageNotes& notes);
 
 }  // namespace starnet::api

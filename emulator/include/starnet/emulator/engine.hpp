@@ -28,6 +28,7 @@
 #include <starnet/emulator/trace.hpp>
 
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace starnet::emulator {
@@ -47,13 +48,27 @@ class Worker;
 template <class Time>
 class Engine {
  public:
+  Engine() = default;
   virtual ~Engine() = default;
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+  Engine(Engine&&) noexcept = default;
+  Engine& operator=(Engine&&) noexcept = default;
   /// Runs the programs @p factory builds over all nodes and returns what they did.
   /// @throws ModelViolation in strict mode when a program breaks the port model, and on a
   /// deadlock: with nothing left to happen, transfers still wait (arbitrated) or a posted receive
   /// is unmet (Context::accept); the engine's own errors besides.
   virtual RunResult<Time> run(const topology::Topology& topology, const CostModel<Time>& costs,
                               const ProgramFactory& factory, const RunConfig& config) = 0;
+
+  /// What the last run() that ended in an exception (a violation, a deadlock, a program's own
+  /// exception) had done up to there: its counters, the time it stopped at (`makespan`), its trace
+  /// (sorted) and its programs, so that a failed run keeps its evidence (api/emulate.hpp). Empty
+  /// after a run that returned; taking it leaves it empty.
+  [[nodiscard]] RunResult<Time> take_stopped() { return std::exchange(stopped_, {}); }
+
+ protected:
+  RunResult<Time> stopped_;
 };
 
 /// The single-process engine. Reusable: buffers are kept between runs, so that Monte-Carlo

@@ -37,6 +37,9 @@ using topology::Port;
 struct Delivery {
   NodeId from = 0;
   Port port = 0;  ///< the sender's port the message left through
+  /// The receiver's port it came in on (Topology::back_port: the port to reply on; NO_PORT on a
+  /// one-way link).
+  Port arrival_port = 0;
   std::uint64_t tag = 0;
   Rational size = 1;
   std::string payload;

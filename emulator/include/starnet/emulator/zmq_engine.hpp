@@ -40,10 +40,13 @@ namespace starnet::emulator {
 /// its peers' batches (a sibling that fails tells the others at once; the timeout is for one that
 /// is slow or stuck in its program). @throws UsageError for 0 workers or more workers than nodes,
 /// ModelViolation as LocalEngine does, TransportError when a worker fails or waits too long.
+/// When it throws, @p stopped (if given) holds what the workers had done up to there
+/// (Engine::take_stopped).
 template <class Time>
 RunResult<Time> run_zmq_threads(const topology::Topology& topology, const CostModel<Time>& costs,
                                 const ProgramFactory& factory, const RunConfig& config, unsigned workers,
-                                double timeout_seconds = DEFAULT_RUN_TIMEOUT_SECONDS);
+                                double timeout_seconds = DEFAULT_RUN_TIMEOUT_SECONDS,
+                                RunResult<Time>* stopped = nullptr);
 
 /// run_zmq_threads behind the Engine interface, for callers that pick an engine at run time.
 template <class Time>
@@ -54,7 +57,7 @@ class ZmqThreadsEngine final : public Engine<Time> {
       : workers_(workers), timeout_(timeout_seconds) {}
   RunResult<Time> run(const topology::Topology& topology, const CostModel<Time>& costs, const ProgramFactory& factory,
                       const RunConfig& config) override {
-    return run_zmq_threads(topology, costs, factory, config, workers_, timeout_);
+    return run_zmq_threads(topology, costs, factory, config, workers_, timeout_, &this->stopped_);
   }
 
  private:

@@ -19,6 +19,7 @@
 
 #include <boost/graph/adjacency_list.hpp>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -69,6 +70,10 @@ class Platform {
   /// Adds the arc u→v, and v→u too when the platform is undirected.
   /// @throws TopologyError on a self-loop, a duplicate arc, or a cost ≤ 0.
   void add_link(vertex_descriptor u, vertex_descriptor v, LinkProperties props = {});
+  /// Reorders every node's ports (its out-arcs, in the order ports number them) by @p rank of
+  /// (node, neighbour), lower first, ties kept in order: a family whose ports mean something at
+  /// every node (a ring's port 0 toward i + 1) sets them so. O(arcs log degree).
+  void order_ports(const std::function<std::uint64_t(vertex_descriptor v, vertex_descriptor u)>& rank);
   /// The node called @p name, if any.
   [[nodiscard]] std::optional<vertex_descriptor> find(std::string_view name) const;
   /// The node called @p name. @throws TopologyError naming it and @p what otherwise.

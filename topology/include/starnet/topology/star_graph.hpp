@@ -78,6 +78,8 @@ class StarGraph final : public Topology {
   [[nodiscard]] Port degree(NodeId) const override { return static_cast<Port>(n_ - 1); }
   [[nodiscard]] NodeId neighbor(NodeId v, Port port) const override;
   [[nodiscard]] Port find_port(NodeId v, NodeId u) const override;
+  /// Link k joins v and its neighbour along k at port k − 2 of both.
+  [[nodiscard]] Port back_port(NodeId /*v*/, Port port) const override { return port; }
   [[nodiscard]] std::string node_name(NodeId v) const override { return label_string(static_cast<vertex_descriptor>(v)); }
   [[nodiscard]] std::string link_name(NodeId v, Port port) const override;
   [[nodiscard]] Rational link_cost(NodeId, Port) const override { return 1; }

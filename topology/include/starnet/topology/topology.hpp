@@ -60,6 +60,10 @@ class Topology {
   /// port_to() as implementations answer it: NO_PORT when @p v and @p u are not linked (see the
   /// note at the top of this file).
   [[nodiscard]] virtual Port find_port(NodeId v, NodeId u) const = 0;
+  /// The port of neighbor(@p v, @p port) that leads back to @p v: where a message sent through
+  /// @p port comes in, the port to reply on; NO_PORT when the link is one-way. Star graphs answer
+  /// in O(1) (a dimension is the same port at both ends), others by find_port().
+  [[nodiscard]] virtual Port back_port(NodeId v, Port port) const { return find_port(neighbor(v, port), v); }
   /// A name for messages and traces: the permutation label on a star graph, the node name on a
   /// platform.
   [[nodiscard]] virtual std::string node_name(NodeId v) const = 0;
