@@ -31,7 +31,8 @@ def _exact_text(value, keyword):
 # The fields of ``starnet topo info --json`` a Topology offers as attributes (tests/python/test_topology.py
 # checks them against the document).
 _INFO_FIELDS = ("average_distance", "bisection", "degree_max", "degree_min", "diameter", "directed", "distance_histogram",
-                "hosts", "links", "method", "model", "name", "nodes", "processors", "unreachable_pairs", "verified")
+                "hosts", "links", "method", "model", "name", "network_notes", "nodes", "processors", "unreachable_pairs",
+                "verified")
 
 
 class Topology:
@@ -42,7 +43,8 @@ class Topology:
     ``degree_min``, ``degree_max``, ``processors``, ``directed``, ``average_distance`` (a Fraction),
     ``distance_histogram``, ``unreachable_pairs``, ``method``, ``bisection`` (links, exact or an upper
     bound, and the argument; None where the family has none), ``hosts`` (with routers: the diameter,
-    average distance and histogram among the hosts over routes through routers; None otherwise). They are computed once, when first
+    average distance and histogram among the hosts over routes through routers; None otherwise),
+    ``network_notes`` (what a fat-tree's or dragonfly's links offer its hosts). They are computed once, when first
     asked for. Wherever starnet asks for a topology, a Topology or a spec string will do.
 
     >>> t = starnet.Topology("star:4")

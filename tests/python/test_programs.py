@@ -423,13 +423,6 @@ def test_a_run_stopped_by_max_steps_keeps_its_counts_and_page():
 
 
 def test_an_exception_keeps_the_run_up_to_it_on_the_exception():
-    class Boom(starnet.NodeProgram):
-        def react(self, ctx):
-            if ctx.step == 2:
-                raise ZeroDivisionError("boom")
-            if ctx.node == 0 or ctx.received:
-                ctx.send(0, ctx.step)
-
     class Boom(starnet.NodeProgram):  # a token from node 0; its holder at step 2 raises
         def react(self, ctx):
             if (ctx.starting and ctx.node == 0) or ctx.received:

@@ -115,7 +115,7 @@ def test_the_python_defaults_are_the_command_lines():
                         "message_size": 1, "latency": None, "bandwidth": None, "seed": 1, "fail_links": None,
                         "fail_nodes": None, "fail_random": None, "root": 0, "op": "sum", "values": "index",
                         "forwarding": "cut-through", "switch_ports": None, "routing": "minimal",
-                        "placement": "linear", "schedule": None, "optimal": False, "optimal_time_limit": 60.0,
+                        "switch_latency": 0, "placement": "linear", "schedule": None, "optimal": False, "optimal_time_limit": 60.0,
                         "link_report": False, "progress": False}
 
 
