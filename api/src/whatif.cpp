@@ -528,6 +528,7 @@ nlohmann::json WhatIfResult::to_json() const {
                     {"switch_ports", net.switch_ports ? nlohmann::json(*net.switch_ports) : nlohmann::json(nullptr)},
                     {"routing", topology::to_string(net.options.routing)},
                     {"placement", net.options.placement.to_string()}};
+  put_exact(doc["network"], "switch_latency", net.options.switch_latency);
   doc["latency"] = nullptr;
   doc["bandwidth"] = nullptr;
   if (request.latency) put_exact(doc, "latency", *request.latency);

@@ -762,5 +762,15 @@ TEST(WhatIfCommand, SingleRelaysStoreAndForwardGiveTheNumbersOfBeforeCrossbars) 
   EXPECT_EQ(r.json()["network"]["forwarding"], "store-and-forward");
 }
 
+TEST(WhatIfCommand, TheSwitchLatencyIsInTheDocumentAndRefusedWithoutLinkCosts) {
+  const auto r = run_starnet("whatif --topologies fattree:4 --latency 1e-6 --bandwidth 1e9 --switch-latency 1e-7 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.json()["network"]["switch_latency_exact"], "1/10000000");
+  const auto unit = run_starnet("whatif --topologies fattree:4 --switch-latency 1e-7");
+  EXPECT_EQ(unit.exit_code, 2);
+  EXPECT_THAT(unit.err, HasSubstr("--switch-latency"));
+  EXPECT_THAT(unit.err, HasSubstr("link costs"));
+}
+
 }  // namespace
 }  // namespace starnet::tools::testing
