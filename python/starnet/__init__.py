@@ -58,7 +58,7 @@ class StarResult(RunResult):
 
     def __init__(self, doc, columns, intervals, topology, page):
         super().__init__(doc, columns, intervals, topology)
-        self._page = None if page is None else Page(page, self.verified, self.steps, repr(self))
+        self._page = None if page is None else Page(page, self.verified, self.steps)
 
     @property
     def page(self):

@@ -2,6 +2,7 @@
 
 import html as _html
 import json
+import re
 from dataclasses import dataclass
 
 __all__ = ["Page"]
@@ -9,6 +10,7 @@ __all__ = ["Page"]
 # The height of the inline frame: the page's drawing and its controls without a scroll bar.
 _FRAME_HEIGHT_PX = 760
 # Where the page keeps its data (api/src/viz.cpp writes it).
+_TITLE_SUFFIX = " — starnet"
 _DATA_OPEN = '<script type="application/json" id="starnet-data">'
 
 
@@ -22,7 +24,12 @@ class Page:
     html: str
     verified: bool
     steps: int
-    title: str = "starnet page"
+    title: str = None
+
+    def __post_init__(self):
+        if self.title is None:  # the page's own <title>, less the " — starnet" every page ends it with
+            found = re.search(r"<title>(.*?)</title>", self.html, re.S)
+            self.title = _html.unescape(found.group(1)).removesuffix(_TITLE_SUFFIX) if found else "starnet page"
 
     @property
     def data(self):

@@ -81,7 +81,7 @@ class EmulateResult(RunResult):
         VERIFIED. Raises InputError naming ``topology`` for a larger one."""
         if self._page is None and self._page_of is not None:
             html, verified, steps = self._page_of(self.problem or "")
-            self._page = Page(html, verified, steps, repr(self))
+            self._page = Page(html, verified, steps)
         return self._page
 
     def _fail(self, problem):

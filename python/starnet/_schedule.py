@@ -150,7 +150,7 @@ class Schedule:
         uniform gossip from :func:`starnet.optimal` with ``method="uniform"``. Raises InputError for
         another schedule."""
         html, verified, steps = _core.schedule_page(self._built())
-        return Page(html, verified, steps, repr(self))
+        return Page(html, verified, steps)
 
     def __repr__(self):
         built = self._built().summary()

@@ -547,3 +547,15 @@ def test_payloads_are_let_go_once_received_without_a_trace():
     gc.collect()
     alive = sum(r() is not None for r in refs)
     assert alive == 0, alive
+
+
+def test_a_pages_title_is_the_title_it_shows():
+    class Once(starnet.NodeProgram):
+        def react(self, ctx):
+            if ctx.starting and ctx.node == 0:
+                ctx.send(0, "x")
+
+    page = starnet.emulate(Once, "ring:4", trace=True).page
+    assert page.title == "Your node program on ring:4"
+    assert f"<title>{page.title} — starnet</title>" in page.html
+    assert repr(page) == "<Page Your node program on ring:4: 1 steps, verified>"
