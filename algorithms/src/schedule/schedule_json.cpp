@@ -284,6 +284,14 @@ ScheduleFile ScheduleFile::read(std::istream& in, const std::string& where) {
         }
         return true;
       case json::parse_event_t::value:
+        // A transfer or an action is an object: a bare value in their place is refused here, as
+        // the object handlers below would pair the next object with the wrong program.
+        if (in_section("programs", 3) && !stack[1].array && stack[2].array) {
+          d.fail(fmt::format("programs[\"{}\"][{}]", brief(stack[1].key), stack[2].index), "expected an action (an object)");
+        }
+        if (in_section("steps", 3) && stack[1].array && stack[2].array) {
+          d.fail(fmt::format("steps[{}][{}]", stack[1].index, stack[2].index), "expected a transfer (an object)");
+        }
         if (!stack.empty() && stack.back().array) ++stack.back().index;
         return true;
       case json::parse_event_t::object_end:
@@ -304,6 +312,11 @@ ScheduleFile ScheduleFile::read(std::istream& in, const std::string& where) {
           keep = false;
         } else if (!object && (in_section("steps", 2) || in_section("programs", 2))) {
           keep = false;
+        } else if (!object && ((in_section("programs", 3) && stack[2].array) ||
+                               (in_section("steps", 3) && stack[1].array && stack[2].array))) {
+          d.fail(fmt::format("{}[{}][{}]", stack[0].key, stack[1].array ? std::to_string(stack[1].index) : "\"" + brief(stack[1].key) + "\"",
+                             stack[2].index),
+                 "expected an object, not an array");
         }
         if (!stack.empty() && stack.back().array) ++stack.back().index;
         return keep;

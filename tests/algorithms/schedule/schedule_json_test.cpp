@@ -58,6 +58,12 @@ TEST(ScheduleJson, RefusesBadInputsNamingThePlace) {
        {"field \"chunks\"", "missing"}},
       {"negative chunks", HEAD.substr(0, HEAD.size() - 11) + R"("chunks":-1,"steps":[]})", {"field \"chunks\"", "-1"}},
       {"unknown top field", HEAD + R"("stepz":[]})", {"field \"stepz\"", "unknown"}},
+      // A bare value before an action once left the action without its program (found by fuzzing).
+      {"a value for an action", HEAD + R"("programs":{"0":[1,{"c":[[1,0,"copy"]]}]}})",
+       {"programs[\"0\"][0]", "expected an action (an object)"}},
+      {"a value for a transfer", HEAD + R"("steps":[[7]]})", {"steps[0][0]", "expected a transfer (an object)"}},
+      {"an array for a transfer", HEAD + R"("steps":[[[0],{"f":0,"t":1,"c":[0]}]]})",
+       {"steps[0][0]", "expected an object, not an array"}},
       {"no steps", HEAD.substr(0, HEAD.size() - 1) + "}", {"neither \"steps\" nor \"programs\""}},
       {"both forms", HEAD + R"("steps":[],"programs":{}})", {"both \"steps\" and \"programs\""}},
       {"rooted without root",
