@@ -163,3 +163,10 @@ def test_draw_is_the_command_lines_drawing_in_matplotlib():
             fx, fy = drawn[name]
             assert abs(fx - float(x)) < 8 and abs(fy - (height + float(y)) + 4) < 12, (spec, name)
         assert len(ax.lines) >= starnet.Topology(spec).info.links, spec
+
+
+def test_a_network_gives_the_distances_among_its_hosts_and_what_its_links_offer():
+    hosts = starnet.Topology("fattree:8").hosts
+    assert (hosts["diameter"], hosts["average_distance"]) == (6, Fraction(726, 127))  # 2, 4 or 6 links apart
+    assert starnet.Topology("star:4").hosts is None
+    assert "oversubscribed 3:2" in starnet.Topology("dragonfly:4:3:2").network_notes[0]

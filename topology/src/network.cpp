@@ -320,9 +320,10 @@ Rational HostNetwork::switching_time(NodeId from, NodeId to) const {
 }
 
 Rational HostNetwork::link_latency(NodeId v, Port port) const {
-  const NodeId to = neighbor(v, port);
-  const auto nodes = path(v, to);
-  return view_.link_latency(nodes[0], view_.find_port(nodes[0], nodes[1])) + switching_time(v, to);
+  // The route once: its first link gives the sender's α, its inner nodes are the switches crossed.
+  const auto nodes = path(v, neighbor(v, port));
+  const auto switches = static_cast<std::int64_t>(nodes.size()) - 2;
+  return view_.link_latency(nodes[0], view_.find_port(nodes[0], nodes[1])) + options_.switch_latency * switches;
 }
 
 Rational HostNetwork::speed(NodeId v) const { return view_.speed(hosts_[v]); }
