@@ -111,6 +111,7 @@ set(STARNET_API_DATA_HEADERS
     algorithms/star/star_report.hpp                   # the star collectives' operators, values, steps, report
     algorithms/trees/plan.hpp                         # tree algorithms by name, a plan's verdict, run report, Figure 2 row
     algorithms/trees/reduction_plan.hpp               # a reduction plan
+    emulator/asynchrony.hpp                           # transit laws, loss, crashes, failed links of a run
     emulator/config.hpp                               # port model, checking, time: what every run is given
     emulator/memory_estimate.hpp                      # a memory estimate, and bytes for people
     emulator/program.hpp                              # the NodeProgram interface users subclass (api/emulate.hpp)

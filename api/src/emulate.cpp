@@ -2,6 +2,8 @@
 
 #include "alpha_beta.hpp"
 
+#include <starnet/api/delays.hpp>
+
 #include <starnet/algorithms/generic/subnetwork.hpp>
 #include <starnet/api/json.hpp>
 #include <starnet/api/settings.hpp>
@@ -13,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <exception>
 #include <memory>
 #include <mutex>
@@ -105,23 +108,71 @@ std::string what_of(const std::exception_ptr& error) {
   }
 }
 
-/// @p out as far as the run went: its counters, trace and programs (unwrapped), whether it
-/// finished or stopped.
-void take_run(EmulateResult& out, emulator::RunResult<Rational> run) {
+emulator::RunConfig config_of(const EmulateRequest& request) {
+  emulator::RunConfig config;
+  config.ports = port_model(request.ports, request.duplex);
+  // Messages in transit make per-node programs wait their turn rather than break the model.
+  config.checking = request.checking ? parse_checking(*request.checking)
+                    : request.delays  ? emulator::Checking::ARBITRATED
+                                      : emulator::Checking::STRICT;
+  config.time = request.timed() ? emulator::TimeMode::TIMED : emulator::TimeMode::UNIT;
+  config.trace = request.trace;
+  if (request.asynchronous()) {
+    auto a = std::make_shared<emulator::Asynchrony>();
+    a->seed = request.seed;
+    a->delays = request.delays;
+    a->fifo = request.fifo;
+    a->loss = request.loss;
+    a->crashes = request.crashes;
+    a->failed_links = request.failed_links;
+    a->random_order = request.random_order;
+    config.asynchrony = std::move(a);
+  }
+  return config;
+}
+
+/// Refuses a crash of a node or a failure of a link that @p g lacks.
+void check_faults(const EmulateRequest& request, const topology::Topology& g) {
+  const auto n = g.num_nodes();
+  for (const auto& c : request.crashes) {
+    if (c.node >= n) {
+      throw UsageError(Setting{"crash", fmt::format("{}@{}", c.node, c.at.to_string())},
+                       fmt::format("{} has nodes 0..{}", g.name(), n - 1));
+    }
+  }
+  for (const auto& f : request.failed_links) {
+    if (f.a >= n || f.b >= n ||
+        (g.find_port(f.a, f.b) == topology::Topology::NO_PORT && g.find_port(f.b, f.a) == topology::Topology::NO_PORT)) {
+      throw UsageError(Setting{"fail_links", fmt::format("{}-{}", f.a, f.b)},
+                       fmt::format("expected a link of {} between nodes 0..{}", g.name(), n - 1));
+    }
+  }
+}
+
+/// The messages lost, and the crashes and failures of @p request that happened by the run's end.
+void note_faults(EmulateResult& out, const EmulateRequest& request) {
+  out.lost = out.run.counters.lost;
+  for (const auto& c : request.crashes) {
+    if (c.at <= out.makespan) out.crashed.push_back(c.node);
+  }
+  std::sort(out.crashed.begin(), out.crashed.end());
+  out.crashed.erase(std::unique(out.crashed.begin(), out.crashed.end()), out.crashed.end());
+  for (const auto& f : request.failed_links) {
+    if (f.at <= out.makespan) out.failed_links.emplace_back(std::min(f.a, f.b), std::max(f.a, f.b));
+  }
+  std::sort(out.failed_links.begin(), out.failed_links.end());
+  out.failed_links.erase(std::unique(out.failed_links.begin(), out.failed_links.end()), out.failed_links.end());
+}
+
+/// @p out as far as the run went: its counters, trace and programs (unwrapped), faults, whether
+/// it finished or stopped.
+void take_run(EmulateResult& out, emulator::RunResult<Rational> run, const EmulateRequest& request) {
   out.run = std::move(run);
   for (auto& p : out.run.programs) p = static_cast<Watched&>(*p).release();
   out.makespan = out.run.makespan;
   out.steps = out.run.counters.event_times == 0 ? 0 : out.run.counters.event_times - 1;
   out.messages = out.run.counters.messages;
-}
-
-emulator::RunConfig config_of(const EmulateRequest& request) {
-  emulator::RunConfig config;
-  config.ports = port_model(request.ports, request.duplex);
-  config.checking = parse_checking(request.checking);
-  config.time = request.timed() ? emulator::TimeMode::TIMED : emulator::TimeMode::UNIT;
-  config.trace = request.trace;
-  return config;
+  note_faults(out, request);
 }
 
 std::unique_ptr<emulator::Engine<Rational>> engine_of(const EngineChoice& choice) {
@@ -144,7 +195,9 @@ const SettingTable<EmulateRequest>& emulate_settings() {
        into(&R::ports)},
       {{"duplex", T::CHOICE, "full", "full or half: may a port send and receive at once", {.choices = {"full", "half"}}},
        into(&R::duplex)},
-      {{"checking", T::CHOICE, "strict", "strict (a busy port is a violation) or arbitrated (transfers wait their turn)",
+      {{"checking", T::CHOICE, std::nullopt,
+        "strict (a busy port is a violation) or arbitrated (transfers wait their turn); none: strict, or arbitrated "
+        "with «delays»",
         {.choices = {"strict", "arbitrated"}}},
        into(&R::checking)},
       {{"costs", T::CHOICE, "unit",
@@ -164,6 +217,33 @@ const SettingTable<EmulateRequest>& emulate_settings() {
        by<R, std::string>([](R& r, const std::string& e) { r.engine.kind = parse_engine(e); })},
       {{"workers", T::WHOLE, std::nullopt, "Worker threads of the zmq engine (none: 2)", {.min = 1, .max = MAX_WORKERS}},
        by<R, std::optional<long>>([](R& r, std::optional<long> w) { r.engine.workers = w; })},
+      {{"seed", T::WHOLE, "1",
+        "The seed of every draw: transit times, loss, the order of reactions, and each node's own random numbers"},
+       into(&R::seed)},
+      {{"delays", T::TEXT, std::nullopt,
+        "A transit time per message after its transfer, making the run asynchronous: constant:D, uniform:LO:HI, "
+        "exponential:MEAN, or a Monte-Carlo law LAW:MEAN:CV (gamma:1:0.5); from Python also a callable (source, "
+        "target, payload) returning a number"},
+       into(&R::delays, parse_delay_law)},
+      {{"channels", T::CHOICE, "fifo", "fifo (messages in transit keep their order) or nonfifo (they may overtake)",
+        {.choices = {"fifo", "nonfifo"}}},
+       by<R, std::string>([](R& r, const std::string& c) { r.fifo = c == "fifo"; })},
+      {{"loss", T::REAL, "0", "The probability that a message is lost (it takes its transfer, then never arrives)",
+        {.min = 0}},
+       into(&R::loss)},
+      {{"crash", T::TEXT, std::nullopt, "Nodes that stop at a time, NODE@TIME (ids; Python: a dict {node: time})",
+        {.list = true}},
+       into(&R::crashes, parse_crash)},
+      {{"fail_links", T::TEXT, std::nullopt,
+        "Links that fail in both directions, A-B or A-B@TIME (ids; Python: pairs or triples)", {.list = true}},
+       into(&R::failed_links, parse_link_failure)},
+      {{"order", T::CHOICE, "id", "The order of reactions at one time: id, or random (drawn from «seed»)",
+        {.choices = {"id", "random"}}},
+       by<R, std::string>([](R& r, const std::string& o) { r.random_order = o == "random"; })},
+  }, [](const R& request, const GivenSettings&) {
+    if (request.loss > 1) {
+      throw UsageError(Setting{"loss", fmt::format("{}", request.loss)}, "expected a probability in [0, 1]");
+    }
   });
   // clang-format on
   return table;
@@ -176,6 +256,7 @@ EmulateResult emulate(const EmulateRequest& request) {
   algorithms::generic::check_alpha_beta(request.latency, request.bandwidth);
   const auto engine = engine_of(request.engine);
   const auto topology = request.topology.topology();
+  check_faults(request, *topology);
   const emulator::UnitCosts<Rational> unit;
   const AlphaBetaLinks links(*topology, request.latency, request.bandwidth);
   const auto& costs = request.timed() ? static_cast<const emulator::CostModel<Rational>&>(links)
@@ -190,25 +271,25 @@ EmulateResult emulate(const EmulateRequest& request) {
   out.timed = request.timed();
   out.traced = request.trace;
   try {
-    take_run(out, engine->run(*topology, costs, factory, config));
+    take_run(out, engine->run(*topology, costs, factory, config), request);
     out.verified = true;
     return out;
   } catch (const ModelViolation& e) {
-    take_run(out, engine->take_stopped());
+    take_run(out, engine->take_stopped(), request);
     out.problem = e.what();
     if (e.node() && *e.node() < topology->num_nodes()) {
       out.problem += id_note(*topology, *e.node());
       out.failed_node = *e.node();
     }
   } catch (const StepLimitReached& e) {
-    take_run(out, engine->take_stopped());
+    take_run(out, engine->take_stopped(), request);
     out.problem = e.what();
     out.failed_node = fault.node();
     out.failed_step = fault.step();
     return out;
   } catch (...) {
     if (!fault.error()) throw;  // the engine's own failure (a worker, a timeout, Ctrl-C)
-    take_run(out, engine->take_stopped());
+    take_run(out, engine->take_stopped(), request);
     out.error = fault.error();
     out.failed_node = fault.node();
     out.problem = fmt::format("node {} raised an exception at step {}{}: {}", topology->node_name(*fault.node()),
@@ -224,6 +305,9 @@ nlohmann::json EmulateResult::to_json() const {
   nlohmann::json j = {{"topology", topology}, {"timed", timed}, {"steps", steps}};
   put_exact(j, "makespan", makespan);
   j["messages"] = messages;
+  j["lost"] = lost;
+  j["crashed"] = crashed;
+  j["failed_links"] = failed_links;
   j["verified"] = verified;
   j["problem"] = problem.empty() ? nlohmann::json(nullptr) : nlohmann::json(problem);
   j["failed_node"] = failed_node ? nlohmann::json(*failed_node) : nlohmann::json(nullptr);

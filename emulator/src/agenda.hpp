@@ -10,7 +10,8 @@
 
 namespace starnet::emulator {
 
-enum class Due : std::uint8_t { TRANSFER_END, COMPUTE_END, TIMER };
+/// ARRIVAL: a message's transit after its transfer ended (asynchronous runs, asynchrony.hpp).
+enum class Due : std::uint8_t { TRANSFER_END, COMPUTE_END, TIMER, ARRIVAL };
 
 /// What ends, and its record in the worker's messages (transfers) or tasks: one word, stored and
 /// read in one piece (see Item in slab.hpp).

@@ -52,7 +52,7 @@ bool DenseStep::qualifies(const topology::Topology& topology, const CostModel<Ra
                           const RunConfig& config) {
   return dynamic_cast<const UnitCosts<Rational>*>(&costs) != nullptr && config.time == TimeMode::UNIT &&
          config.checking == Checking::STRICT && config.ports.ports == 1 && !config.ports.half_duplex &&
-         !config.horizon && topology.num_nodes() < NONE && topology.network() == nullptr;
+         !config.horizon && !config.asynchrony && topology.num_nodes() < NONE && topology.network() == nullptr;
 }
 
 unsigned DenseStep::lanes(std::uint64_t nodes, const RunConfig& config) {

@@ -27,6 +27,11 @@ struct Request {
   Rational size = 1;
   Time duration{};
   std::string payload;
+  /// Asynchronous runs (asynchrony.hpp), drawn by the sender's worker: the transit after the
+  /// transfer, whether the message is lost, and its number among its sender's messages.
+  Time delay{};
+  bool lost = false;
+  std::uint64_t number = 0;
 };
 
 /// A transfer has finished: travels to the worker that owns the sender.

@@ -18,6 +18,9 @@ std::string to_string(EventKind kind) {
     case EventKind::COMPUTE: return "compute";
     case EventKind::COMPUTE_END: return "compute_end";
     case EventKind::TIMER: return "timer";
+    case EventKind::LOST: return "lost";
+    case EventKind::CRASH: return "crash";
+    case EventKind::LINK_DOWN: return "link_down";
   }
   return "?";
 }
@@ -27,6 +30,7 @@ void Counters::merge(const Counters& other) {
   messages += other.messages;
   payload_bytes += other.payload_bytes;
   computations += other.computations;
+  lost += other.lost;
   max_concurrent_sends = std::max(max_concurrent_sends, other.max_concurrent_sends);
   max_concurrent_receives = std::max(max_concurrent_receives, other.max_concurrent_receives);
 }
@@ -49,8 +53,9 @@ std::string to_json_line(const TraceEvent<Time>& e, const topology::Topology& to
   switch (e.kind) {
     case EventKind::REQUEST:
     case EventKind::SEND:
-    case EventKind::RECEIVE: {
-      const NodeId from = e.kind == EventKind::RECEIVE ? e.peer : e.node;
+    case EventKind::RECEIVE:
+    case EventKind::LOST: {
+      const NodeId from = e.kind == EventKind::RECEIVE || e.kind == EventKind::LOST ? e.peer : e.node;
       std::string hex;
       for (const unsigned char c : e.payload) hex += fmt::format("{:02x}", c);
       line += fmt::format(R"(,"peer":"{}","link":"{}","size":"{}","bytes":{},"tag":{},"payload":"{}")",
@@ -67,6 +72,10 @@ std::string to_json_line(const TraceEvent<Time>& e, const topology::Topology& to
       break;
     case EventKind::TIMER:
       line += fmt::format(R"(,"tag":{})", e.tag);
+      break;
+    case EventKind::CRASH: break;
+    case EventKind::LINK_DOWN:
+      line += fmt::format(R"(,"peer":"{}")", topology.node_name(e.peer));
       break;
   }
   return line + "}";

@@ -80,6 +80,7 @@ TraceIntervals<Time> trace_intervals(const std::vector<TraceEvent<Time>>& trace)
             {e.node, e.peer, e.port, e.tag, e.time, out.makespan, e.step, e.step, false, e.payload});
         break;
       case EventKind::RECEIVE:
+      case EventKind::LOST:  // the message's journey ends there too
         receive_keys.emplace_back(e.peer, e.node, e.tag);
         receive_at.push_back(i);
         break;
@@ -95,6 +96,8 @@ TraceIntervals<Time> trace_intervals(const std::vector<TraceEvent<Time>>& trace)
       case EventKind::REQUEST:
       case EventKind::SEND_END:
       case EventKind::TIMER:
+      case EventKind::CRASH:
+      case EventKind::LINK_DOWN:
         break;  // waiting, the sender's notice and timers occupy no resource
     }
   }

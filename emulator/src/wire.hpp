@@ -253,6 +253,9 @@ void request_fields(Io& io, Q& q) {
   io(q.size);
   io.time(q.duration);
   io(q.payload);
+  io.time(q.delay);
+  io(q.lost);
+  io(q.number);
 }
 
 /// A batch but for its requests, which travel apart (Batch::requests).

@@ -31,7 +31,9 @@ class Worker<Time>::NodeContext final : public NodeContextOf<NodeContext> {
   using Base::node_;
 
  public:
-  explicit NodeContext(Worker& w) : Base(*w.topology_), w_(w) {}
+  explicit NodeContext(Worker& w) : Base(*w.topology_), w_(w) {
+    if (w.async_ != nullptr) this->run_seed_ = w.async_->seed;
+  }
   /// Prepares the reaction of node @p v to what node_deliveries_ and node_completions_ hold.
   void at(NodeId v, bool starting) {
     Base::at(v, w_.step_, starting, std::span<const Delivery>(w_.node_deliveries_.data(), w_.delivered_),
@@ -117,6 +119,7 @@ void Worker<Time>::reset(const topology::Topology& topology, const CostModel<Tim
     q->size = 0;
   }
   violation_.reset();
+  reset_asynchrony();
   broadcast_ = arbitrated() && partitions_.size() > 1;
   if (arbitrated()) arbiter_.reset(topology.num_nodes(), config_.ports, topology.network());
   out_.resize(partitions_.size());
@@ -198,6 +201,7 @@ void Worker<Time>::start_send(std::uint32_t message) {
     return;
   }
   r.duration = costs_->transfer(r.from, r.port, r.to, r.size);
+  if (async_ != nullptr) draw_transit(r);
   // A zero-duration transfer holds no port: [t, t) overlaps nothing. Arbitrated: the arbiter
   // decides when it starts (arbitrate()).
   if (!arbitrated() && r.duration != Time(0) && !can_send(local(r.from))) {
@@ -276,9 +280,6 @@ void Worker<Time>::deliver_due() {
         const bool occupied = m.duration != Time(0);
         const NodeId to = m.to;
         if (occupied) --receiving_[local(to)];
-        ++counters_.messages;
-        counters_.payload_bytes += m.payload.size();
-        record(EventKind::RECEIVE, to, m.from, m.port, m.tag, m.size, m.payload);
         const unsigned sender_owner = owner(m.from);
         auto& done = out_[sender_owner].done.emplace_back();
         done.sender = m.from;
@@ -294,9 +295,17 @@ void Worker<Time>::deliver_due() {
             }
           }
         }
+        if (async_ != nullptr) {
+          start_transit(e.ref());
+          break;
+        }
+        ++counters_.messages;
+        counters_.payload_bytes += m.payload.size();
+        record(EventKind::RECEIVE, to, m.from, m.port, m.tag, m.size, m.payload);
         deliveries_.push_back({static_cast<std::uint32_t>(local(to)), e.ref()});
         break;
       }
+      case Due::ARRIVAL: arrive(e.ref()); break;
       case Due::COMPUTE_END: {
         const Task& task = tasks_[e.ref()];
         const NodeId v = task.node;
@@ -364,10 +373,22 @@ void Worker<Time>::react(bool starting) {
   const std::size_t n = static_cast<std::size_t>(range_.size());
   NodeContext ctx(*this);
   const auto run_node = [&](NodeId v, bool start) {
+    if (async_ != nullptr && down(v)) {  // a crashed node reacts no more (what reached it was lost)
+      delivered_ = 0;
+      node_completions_.clear();
+      return;
+    }
     if (delivered_ > 1) {
       const auto end = node_deliveries_.begin() + static_cast<std::ptrdiff_t>(delivered_);
-      std::sort(node_deliveries_.begin(), end,
-                [](const Delivery& a, const Delivery& b) { return std::tie(a.from, a.tag) < std::tie(b.from, b.tag); });
+      const auto by_sender = [](const Delivery& a, const Delivery& b) {
+        return std::tie(a.from, a.tag) < std::tie(b.from, b.tag);
+      };
+      // Asynchronous: messages of one sender and tag in the order they arrived (FIFO channels).
+      if (async_ != nullptr) {
+        std::stable_sort(node_deliveries_.begin(), end, by_sender);
+      } else {
+        std::sort(node_deliveries_.begin(), end, by_sender);
+      }
     }
     if (node_completions_.size() > 1) {
       std::sort(node_completions_.begin(), node_completions_.end(), [](const Completion& a, const Completion& b) {
@@ -381,9 +402,17 @@ void Worker<Time>::react(bool starting) {
   };
   const auto d = static_cast<std::uint32_t>(deliveries_.size());
   const auto total = static_cast<std::uint32_t>(deliveries_.size() + completions_.size());
+  const bool shuffled = async_ != nullptr && async_->random_order;
   if (starting) {
     STARNET_ASSERT(total == 0);
-    for (std::size_t i = 0; i < n; ++i) run_node(range_.begin + i, true);
+    if (!shuffled) {
+      for (std::size_t i = 0; i < n; ++i) run_node(range_.begin + i, true);
+      return;
+    }
+    std::vector<NodeId> nodes(n);
+    for (std::size_t i = 0; i < n; ++i) nodes[i] = range_.begin + i;
+    std::sort(nodes.begin(), nodes.end(), [&](NodeId a, NodeId b) { return order_key(a) < order_key(b); });
+    for (const NodeId v : nodes) run_node(v, true);
     return;
   }
   if (total == 0) return;
@@ -447,8 +476,8 @@ void Worker<Time>::react(bool starting) {
       return na != nb ? na < nb : a < b;
     });
   }
-  std::size_t k = 0;
-  while (k < total) {
+  // The reaction of the node whose entries start at order_[k]; where the next node's start.
+  const auto react_from = [&](std::size_t k) {
     const auto i = node_of(order_[k]);
     for (; k < total && node_of(order_[k]) == i; ++k) {
       const auto e = order_[k];
@@ -459,6 +488,18 @@ void Worker<Time>::react(bool starting) {
       }
     }
     run_node(range_.begin + i, false);
+    return k;
+  };
+  if (!shuffled) {
+    for (std::size_t k = 0; k < total;) k = react_from(k);
+  } else {
+    groups_.clear();
+    for (std::size_t k = 0; k < total; ++k) {
+      if (k == 0 || node_of(order_[k]) != node_of(order_[k - 1])) groups_.push_back(k);
+    }
+    const auto key = [&](std::size_t g) { return order_key(range_.begin + node_of(order_[g])); };
+    std::sort(groups_.begin(), groups_.end(), [&](std::size_t a, std::size_t b) { return key(a) < key(b); });
+    for (const auto g : groups_) react_from(g);
   }
   deliveries_.clear();
   completions_.clear();
@@ -716,6 +757,7 @@ bool Worker<Time>::move_to(const Time& next) {
   makespan_ = now_;
   ++step_;
   round_ = 0;
+  if (failures_noted_ < failures_.size()) note_failures();
   return true;
 }
 
@@ -723,6 +765,7 @@ template <class Time>
 void Worker<Time>::run() {
   bool starting = true;
   counters_.event_times = 1;
+  if (failures_noted_ < failures_.size()) note_failures();  // those at time 0
   for (;;) {
     throw_if_stopped();
     deliver_due();
@@ -745,6 +788,100 @@ void Worker<Time>::run() {
     if (!advance()) break;
     if (step_ != step) ++counters_.event_times;
   }
+}
+
+template <class Time>
+void Worker<Time>::reset_asynchrony() {
+  async_ = config_.asynchrony.get();
+  sent_.clear();
+  channel_last_.clear();
+  crash_at_.clear();
+  link_down_at_.clear();
+  failures_.clear();
+  failures_noted_ = 0;
+  if (async_ == nullptr) return;
+  sent_.assign(static_cast<std::size_t>(range_.size()), 0);
+  for (const auto& c : async_->crashes) {
+    const auto at = time_from<Time>(c.at);
+    const auto [it, added] = crash_at_.emplace(c.node, at);
+    if (!added && at < it->second) it->second = at;
+  }
+  for (const auto& f : async_->failed_links) {
+    const auto at = time_from<Time>(f.at);
+    const auto [it, added] = link_down_at_.emplace(std::minmax(f.a, f.b), at);
+    if (!added && at < it->second) it->second = at;
+  }
+  if (!config_.trace) return;
+  for (const auto& [v, at] : crash_at_) {
+    if (range_.contains(v)) failures_.push_back({at, EventKind::CRASH, v, v});
+  }
+  for (const auto& [link, at] : link_down_at_) {
+    if (range_.contains(link.first)) failures_.push_back({at, EventKind::LINK_DOWN, link.first, link.second});
+  }
+  std::stable_sort(failures_.begin(), failures_.end(), [](const Failure& a, const Failure& b) { return a.at < b.at; });
+}
+
+template <class Time>
+void Worker<Time>::note_failures() {
+  for (; failures_noted_ < failures_.size() && failures_[failures_noted_].at <= now_; ++failures_noted_) {
+    const auto& f = failures_[failures_noted_];
+    // At the failure's own time, in the first step at or after it.
+    trace_.push_back({step_, round_, f.at, f.kind, f.node, f.peer, 0, 0, Rational(0), 0, {}});
+  }
+}
+
+template <class Time>
+void Worker<Time>::draw_transit(Request<Time>& r) {
+  const auto k = sent_[local(r.from)]++;
+  r.number = k;
+  r.lost = async_->loss > 0 && unit_interval(draw_bits(async_->seed, DrawStream::LOSS, r.from, k)) < async_->loss;
+  if (!async_->delays) return;
+  const Rational d = async_->delays->delay({r.from, r.to, r.payload, draw_bits(async_->seed, DrawStream::DELAY, r.from, k)});
+  if (d.sign() < 0) {
+    violation(r.from, r.to,
+              fmt::format("the message from {} to {} is given a transit time of {} (must be >= 0)",
+                          topology_->node_name(r.from), topology_->node_name(r.to), d.to_string()));
+    return;
+  }
+  r.delay = time_from<Time>(d);
+}
+
+template <class Time>
+void Worker<Time>::start_transit(std::uint32_t message) {
+  const auto& m = messages_[message];
+  Time at = now_ + m.delay;
+  if (async_->fifo && async_->delays) {
+    auto& last = channel_last_[{m.from, m.to}];
+    if (at < last) at = last;
+    last = at;
+  }
+  if (at == now_) {
+    arrive(message);
+  } else {
+    schedule(at, Due::ARRIVAL, message);
+  }
+}
+
+template <class Time>
+bool Worker<Time>::lost(const Request<Time>& m) const {
+  if (m.lost || down(m.from) || down(m.to)) return true;
+  const auto it = link_down_at_.find(std::minmax(m.from, m.to));
+  return it != link_down_at_.end() && it->second <= now_;
+}
+
+template <class Time>
+void Worker<Time>::arrive(std::uint32_t message) {
+  const auto& m = messages_[message];
+  if (lost(m)) {
+    ++counters_.lost;
+    record(EventKind::LOST, m.to, m.from, m.port, m.tag, m.size, m.payload);
+    messages_.release(message);
+    return;
+  }
+  ++counters_.messages;
+  counters_.payload_bytes += m.payload.size();
+  record(EventKind::RECEIVE, m.to, m.from, m.port, m.tag, m.size, m.payload);
+  deliveries_.push_back({static_cast<std::uint32_t>(local(m.to)), message});
 }
 
 template class Worker<Rational>;

@@ -8,6 +8,7 @@
 #include "protocol.hpp"
 #include "slab.hpp"
 
+#include <starnet/emulator/asynchrony.hpp>
 #include <starnet/emulator/config.hpp>
 #include <starnet/emulator/costs.hpp>
 #include <starnet/emulator/engine.hpp>
@@ -16,6 +17,8 @@
 #include <starnet/topology/topology.hpp>
 
 #include <fmt/format.h>
+
+#include <map>
 
 #include <cstdint>
 #include <memory>
@@ -113,6 +116,28 @@ class Worker {
   /// A negative size, work or delay: a violation whose @p pattern names the node, then the value.
   void negative(NodeId v, fmt::format_string<std::string, std::string> pattern, const Rational& value);
 
+  // Asynchronous runs (asynchrony.hpp).
+  void reset_asynchrony();
+  /// The sender's draws for a message it starts: its transit time, whether it is lost.
+  void draw_transit(Request<Time>& r);
+  /// A transfer that ended: the message travels on for its transit time (FIFO: not before the
+  /// channel's previous message), or arrives now.
+  void start_transit(std::uint32_t message);
+  /// A message that ends its journey now: delivered, or lost (drawn so, its sender or receiver
+  /// crashed, or its link failed).
+  void arrive(std::uint32_t message);
+  [[nodiscard]] bool down(NodeId v) const {
+    const auto it = crash_at_.find(v);
+    return it != crash_at_.end() && it->second <= now_;
+  }
+  [[nodiscard]] bool lost(const Request<Time>& m) const;
+  /// The crashes and link failures of this worker's nodes up to now, into the trace.
+  void note_failures();
+  /// The key that orders node @p v's reaction in this round (random order).
+  [[nodiscard]] std::uint64_t order_key(NodeId v) const {
+    return draw_bits(async_->seed, DrawStream::ORDER, v, mix64(step_) ^ round_);
+  }
+
   // The phases of a round.
   void deliver_due();
   void apply_send_done(const SendDone& done);
@@ -172,6 +197,22 @@ class Worker {
   Arbiter arbiter_;      // arbitrated: every node's transfers that wait, ports and posted receives
   bool broadcast_ = false;  // arbitrated with several workers: requests, posts and ends go to all
   std::optional<Fault> violation_;
+
+  // Asynchronous runs: none of these is used (or allocated) by a synchronous one.
+  const Asynchrony* async_ = nullptr;        // config_.asynchrony
+  std::vector<std::uint64_t> sent_;           // messages each local node has sent
+  std::map<std::pair<NodeId, NodeId>, Time> channel_last_;  // FIFO transit: the latest arrival per channel
+  std::map<NodeId, Time> crash_at_;
+  std::map<std::pair<NodeId, NodeId>, Time> link_down_at_;  // (lower end, higher end)
+  struct Failure {
+    Time at;
+    EventKind kind;
+    NodeId node;
+    NodeId peer;
+  };
+  std::vector<Failure> failures_;  // this worker's, by time, for the trace
+  std::size_t failures_noted_ = 0;
+  std::vector<std::size_t> groups_;  // random order: where each reacting node's entries start
 
   std::vector<Batch<Time>> out_;
   std::vector<Batch<Time>> in_;

@@ -2,6 +2,7 @@
 // hands out the run, watches that every worker lives, and gathers the results.
 #include "zmq_processes.hpp"
 
+#include <starnet/core/error.hpp>
 #include <starnet/core/interrupt.hpp>
 #include <starnet/emulator/zmq_engine.hpp>
 
@@ -479,6 +480,9 @@ bool uses_ipc(const ProcessOptions& options) { return !uses_curve(options) && op
 
 RunResult<Rational> run_zmq_processes(const topology::Topology& topology, const RunConfig& config,
                                       const std::string& job, const ProcessOptions& options) {
+  // Worker processes build their programs from the job's name; a law or a callable of the
+  // caller's cannot travel to them.
+  if (config.asynchrony) throw UsageError("asynchronous runs (delays, loss, faults) run on the local or zmq-threads engine");
   try {
     Coordinator coordinator(options);
     return coordinator.run(topology, config, job);

@@ -76,7 +76,7 @@ void trace_event_fields(Io& io, E& e) {
   io(e.step);
   io(e.round);
   io(e.time);
-  io(e.kind, EventKind::TIMER);
+  io(e.kind, EventKind::LINK_DOWN);
   io(e.node);
   io(e.peer);
   io(e.port);

@@ -136,7 +136,8 @@ double to_double(double x) { return x; }
 constexpr api::EventKind ALL_EVENTS[] = {api::EventKind::REQUEST,  api::EventKind::SEND,
                                                api::EventKind::RECEIVE,  api::EventKind::SEND_END,
                                                api::EventKind::COMPUTE,  api::EventKind::COMPUTE_END,
-                                               api::EventKind::TIMER};
+                                               api::EventKind::TIMER,    api::EventKind::LOST,
+                                               api::EventKind::CRASH,    api::EventKind::LINK_DOWN};
 
 /// A message with every «setting» written as the keyword `setting=`.
 std::string keywords(std::string_view text) {

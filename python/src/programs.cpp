@@ -127,6 +127,17 @@ class NodeContext {
     }
     return out;
   }
+  /// The node's own generator (random.Random), seeded from the run's seed and the node
+  /// (Context::seed()), made at its first use: the same draws under every engine.
+  [[nodiscard]] py::object random() {
+    const auto& c = get();
+    const py::int_ node(c.node());
+    if (!randoms_.contains(node)) {
+      static const auto make = py::module_::import("random").attr("Random");
+      randoms_[node] = make(py::int_(c.seed()));
+    }
+    return randoms_[node];
+  }
   [[nodiscard]] std::vector<Done> completed() const {
     static constexpr const char* KINDS[] = {"send", "compute", "timer"};
     std::vector<Done> out;
@@ -182,6 +193,7 @@ class NodeContext {
 
   api::Context* ctx_ = nullptr;
   std::shared_ptr<Payloads> payloads_;
+  py::dict randoms_;  // node id → its random.Random
   std::optional<ModelViolation> violation_;
 };
 
@@ -269,6 +281,36 @@ class PythonProgram final : public api::NodeProgram {
   py::object context_;
 };
 
+/// `delays=` a callable (source, target, payload) → the message's transit time (a number; a
+/// Fraction exact, a float as its decimal repr, as every exact keyword reads them).
+class PythonDelays final : public emulator::DelayLaw {
+ public:
+  PythonDelays(py::object law, std::shared_ptr<Payloads> payloads)
+      : law_(std::move(law)), payloads_(std::move(payloads)) {}
+  ~PythonDelays() override {
+    const py::gil_scoped_acquire gil;  // the last copy of a request may go on an engine's thread
+    law_ = py::object();
+  }
+  PythonDelays(const PythonDelays&) = delete;
+  PythonDelays& operator=(const PythonDelays&) = delete;
+  [[nodiscard]] Rational delay(const emulator::Transit& m) const override {
+    const py::gil_scoped_acquire gil;
+    try {
+      const py::object d = law_(m.from, m.to, payloads_->objects.at(Payloads::index_of(m.payload)));
+      return exact(d, "delays", false);
+    } catch (py::error_already_set& e) {
+      if (py::hasattr(e.value(), "add_note")) {
+        e.value().attr("add_note")(fmt::format("in delays({}, {}, payload)", m.from, m.to));
+      }
+      throw;
+    }
+  }
+
+ private:
+  py::object law_;
+  std::shared_ptr<Payloads> payloads_;
+};
+
 /// A message's text on the page: repr() of the object sent.
 std::string payload_repr(const Payloads& payloads, std::string_view payload) {
   return py::repr(payloads.objects.at(Payloads::index_of(payload)));
@@ -290,7 +332,8 @@ py::object raised(const api::EmulateResult& result) {
 /// starnet.emulate's run of @p given, the keywords of api::emulate_settings() the caller gave, with
 /// the node objects @p make_nodes makes for the topology's node count: the result's document, its
 /// trace's columns and intervals and its page (or None), and the topology's handle.
-py::tuple emulate(const py::dict& given, const py::object& make_nodes, const py::object& progress) {
+py::tuple emulate(const py::dict& given, const py::object& make_nodes, const py::object& progress,
+                  const py::object& delays) {
   const auto& table = api::emulate_settings();
   api::EmulateRequest request = table.parse(setting_values(table.rows(), given), api::EmulateRequest("", nullptr));
   const bool trace = request.trace;
@@ -303,6 +346,7 @@ py::tuple emulate(const py::dict& given, const py::object& make_nodes, const py:
   python->record_views = trace && py::len(nodes) > 0 && py::hasattr(nodes[0], "show");
   python->payloads->keep = trace;
   python->nodes = std::move(nodes);
+  if (!delays.is_none()) request.delays = std::make_shared<PythonDelays>(delays, python->payloads);
   std::shared_ptr<const PythonNodes> shared = python;
   request.programs = [shared](api::NodeRange) -> std::unique_ptr<api::NodeProgram> {
     const py::gil_scoped_acquire gil;
@@ -369,12 +413,13 @@ void bind_programs(py::module_& m) {
       .def_property_readonly("received", &NodeContext::received)
       .def_property_readonly("completed", &NodeContext::completed)
       .def_property_readonly("free_ports", [](const NodeContext& c) { return c.get().free_send_ports(); })
+      .def_property_readonly("random", &NodeContext::random)
       .def("send", &NodeContext::send, arg("port"), arg("payload"), arg("size") = 1, arg("tag") = 0)
       .def("send_to", &NodeContext::send_to, arg("node"), arg("payload"), arg("size") = 1, arg("tag") = 0)
       .def("compute", &NodeContext::compute, arg("work"), arg("tag") = 0)
       .def("sleep", &NodeContext::sleep, arg("delay"), arg("tag") = 0)
       .def("accept", &NodeContext::accept, arg("source"));
-  m.def("emulate", &emulate, arg("given"), arg("make_nodes"), arg("progress"));
+  m.def("emulate", &emulate, arg("given"), arg("make_nodes"), arg("progress"), arg("delays") = py::none());
   m.def("emulate_settings", [] { return setting_rows(api::emulate_settings().rows()); });
 }
 

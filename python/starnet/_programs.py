@@ -22,8 +22,9 @@ class NodeProgram:
     payload, size=1, tag=0)``, ``ctx.send_to(node, payload, …)``, ``ctx.compute(work)``,
     ``ctx.sleep(delay)`` and ``ctx.accept(source)``; it sees ``ctx.node``, ``ctx.name``,
     ``ctx.step``, ``ctx.time`` (the event time, an exact Fraction; in unit time a transfer takes 1),
-    ``ctx.degree``, ``ctx.neighbours`` (port → node id) and ``ctx.free_ports``. The emulator
-    checks the port model on every send.
+    ``ctx.degree``, ``ctx.neighbours`` (port → node id), ``ctx.free_ports`` and ``ctx.random``
+    (the node's own ``random.Random``, seeded from ``emulate``'s ``seed`` and the node: the same
+    draws under every engine). The emulator checks the port model on every send.
 
     Optionally ``show(self)``: what the run's page (``result.page``, with ``trace=True``) shows
     of the node after each of its reactions, e.g. ``return str(self.value)``.
@@ -60,7 +61,8 @@ def _instances(program, nodes):
 class EmulateResult(RunResult):
     """The run of a user's node programs: ``steps``, ``makespan`` (a Fraction), ``messages``,
     ``verified`` and ``problem`` (the port-model violation, deadlock, step limit, exception or
-    failed check that made it not verified, else None), ``failed_step`` and ``failed_node`` (where
+    failed check that made it not verified, else None), ``lost`` (messages that did not arrive),
+    ``crashed`` (nodes) and ``failed_links`` (pairs) that failed during the run, ``failed_step`` and ``failed_node`` (where
     a failed run stopped, else None), ``nodes`` (the program objects after the run, in node
     order) and, with ``trace=True``, ``trace``, ``transfers``, ``gantt()`` and ``page``. A failed
     run keeps all of these up to where it stopped."""
@@ -89,6 +91,28 @@ class EmulateResult(RunResult):
         self._fields = dict(self._fields, verified=False, problem=problem)
 
 
+def _crash_items(crash):
+    """``crash={node: time}`` as the api spells it: ["NODE@TIME", ...]."""
+    if not isinstance(crash, dict):
+        return crash
+    return [f"{node}@{time}" for node, time in crash.items()]
+
+
+def _link_items(links):
+    """``fail_links=[(a, b), (a, b, time)]`` as the api spells it: ["A-B", "A-B@TIME", ...]."""
+    if isinstance(links, str) or not isinstance(links, (list, tuple)):
+        return links
+    items = []
+    for link in links:
+        if isinstance(link, str):
+            items.append(link)
+        elif isinstance(link, (list, tuple)) and len(link) in (2, 3):
+            items.append(f"{link[0]}-{link[1]}" + (f"@{link[2]}" if len(link) == 3 else ""))
+        else:
+            raise _core.InputError(f"fail_links={links!r}: expected pairs (a, b) or triples (a, b, time) of node ids")
+    return items
+
+
 def _emulate(given, program, check=None, progress=False):
     if not (isinstance(program, type) and issubclass(program, NodeProgram)):
         raise _core.InputError(f"program={program!r}: expected a subclass of starnet.NodeProgram")
@@ -102,8 +126,14 @@ def _emulate(given, program, check=None, progress=False):
         made.extend(_instances(program, count))
         return made
 
+    given = dict(given)
+    law = given.pop("delays") if callable(given.get("delays")) else None
+    if "crash" in given:
+        given["crash"] = _crash_items(given["crash"])
+    if "fail_links" in given:
+        given["fail_links"] = _link_items(given["fail_links"])
     with progress_bar(progress, "emulate") as bar:
-        doc, columns, intervals, page_of, ref, error = _core.emulate(given, make_nodes, bar)
+        doc, columns, intervals, page_of, ref, error = _core.emulate(given, make_nodes, bar, law)
     topology = given["topology"]
     shown = topology if isinstance(topology, Topology) else Topology._of(ref)
     result = EmulateResult(doc, columns, intervals, shown, made, page_of)

@@ -2,6 +2,7 @@
 // named, and a violation, deadlock or step limit as a result.
 #include "../core/expect_error.hpp"
 
+#include <starnet/api/delays.hpp>
 #include <starnet/api/emulate.hpp>
 #include <starnet/core/error.hpp>
 
@@ -229,7 +230,64 @@ TEST(Emulate, ABadSettingIsNamed) {
   EXPECT_EQ(with([](EmulateRequest& r) { r.checking = "lenient"; }), "checking=lenient");
   EXPECT_EQ(with([](EmulateRequest& r) { r.bandwidth = Rational(0); }), "bandwidth=0");
   EXPECT_EQ(with([](EmulateRequest& r) { r.programs = nullptr; }), "programs=");
+  EXPECT_EQ(with([](EmulateRequest& r) { r.crashes = {{4, 1}}; }), "crash=4@1");
+  EXPECT_EQ(with([](EmulateRequest& r) { r.failed_links = {{0, 3, 0}}; }), "fail_links=0-3");  // not a link
+  EXPECT_EQ(with([](EmulateRequest& r) { r.failed_links = {{0, 9, 0}}; }), "fail_links=0-9");
   EXPECT_EQ(setting_of([] { (void)parse_run_costs("free"); }), "costs=free");
+}
+
+TEST(Emulate, TransitTimesMakeTheRunTimedArbitratedAndExact) {
+  auto request = request_of<Relay>("mesh:3");
+  request.delays = parse_delay_law("constant:1/3");
+  const auto r = emulate(request);
+  ASSERT_TRUE(r.verified) << r.problem;
+  EXPECT_TRUE(r.timed);
+  EXPECT_EQ(r.makespan, Rational(14, 3));  // two transfers of size 2 (one step each in unit time)
+  EXPECT_EQ(r.lost, 0U);
+  const auto doc = r.to_json();
+  EXPECT_EQ(doc["lost"], 0);
+  EXPECT_TRUE(doc["crashed"].empty());
+}
+
+TEST(Emulate, TheResultNamesWhatWasLostCrashedAndFailedByTheEnd) {
+  auto request = request_of<Relay>("mesh:3");
+  request.crashes = {{2, 1}, {0, 100}};  // node 0's crash comes after the run's end
+  request.failed_links = {{1, 0, 0}};
+  const auto r = emulate(request);
+  ASSERT_TRUE(r.verified) << r.problem;
+  EXPECT_EQ(r.lost, 1U);  // 0 → 1 over the failed link; nothing reaches node 2
+  EXPECT_EQ(r.messages, 0U);
+  EXPECT_EQ(r.crashed, std::vector<topology::NodeId>{2});  // the run ends at 1, with node 2's crash
+  EXPECT_EQ(r.failed_links, (std::vector<std::pair<topology::NodeId, topology::NodeId>>{{0, 1}}));
+  const auto doc = r.to_json();
+  EXPECT_EQ(doc["failed_links"], nlohmann::json::parse("[[0, 1]]"));
+}
+
+TEST(Emulate, TheAsynchronySettingsAreReadFromTheirText) {
+  const auto request = emulate_settings().parse(
+      {{"topology", {"ring:4", {}}},
+       {"delays", {"uniform:1:5", {}}},
+       {"channels", {"nonfifo", {}}},
+       {"loss", {"0.25", {}}},
+       {"crash", {"1@2,3@7/2", {}}},
+       {"fail_links", {"0-1,2-3@5", {}}},
+       {"order", {"random", {}}},
+       {"seed", {"9", {}}}},
+      request_of<Relay>("ring:4"));
+  EXPECT_TRUE(request.delays != nullptr);
+  EXPECT_FALSE(request.fifo);
+  EXPECT_EQ(request.loss, 0.25);
+  ASSERT_EQ(request.crashes.size(), 2U);
+  EXPECT_EQ(request.crashes[1].node, 3U);
+  EXPECT_EQ(request.crashes[1].at, Rational(7, 2));
+  ASSERT_EQ(request.failed_links.size(), 2U);
+  EXPECT_EQ(request.failed_links[1].at, Rational(5));
+  EXPECT_TRUE(request.random_order);
+  EXPECT_EQ(request.seed, 9U);
+  EXPECT_TRUE(request.asynchronous());
+  EXPECT_EQ(setting_of([] { (void)emulate_settings().parse({{"topology", {"ring:4", {}}}, {"loss", {"1.5", {}}}},
+                                                           request_of<Relay>("ring:4")); }),
+            "loss=1.5");
 }
 
 }  // namespace

@@ -39,6 +39,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace starnet::api {
 
@@ -66,8 +67,9 @@ struct EmulateRequest {
   emulator::ProgramFactory programs;
   long ports = 1;
   std::string duplex = "full";
-  /// "strict" (a busy port is a violation) or "arbitrated" (transfers wait their turn).
-  std::string checking = "strict";
+  /// "strict" (a busy port is a violation) or "arbitrated" (transfers wait their turn); none:
+  /// strict, or arbitrated when the run has transit times.
+  std::optional<std::string> checking;
   EmulateCosts costs = EmulateCosts::UNIT;
   /// α and β on every link; either makes the run timed (what is not given is the topology's own).
   std::optional<Rational> latency;
@@ -78,8 +80,26 @@ struct EmulateRequest {
   /// The local engine, or the zmq engine on worker threads (processes cannot run a caller's programs).
   EngineChoice engine;
 
-  /// Whether the run is timed (costs topology, or α–β given).
-  [[nodiscard]] bool timed() const { return costs == EmulateCosts::TOPOLOGY || latency || bandwidth; }
+  // Asynchrony and faults (emulator/asynchrony.hpp, api/delays.hpp); any of them makes the run
+  // asynchronous.
+  /// The seed of every draw: transit times, loss, the order of reactions, each node's Context::seed().
+  std::uint64_t seed = 1;
+  /// A transit time per message after its transfer (parse_delay_law, or a caller's own law).
+  std::shared_ptr<const emulator::DelayLaw> delays;
+  /// FIFO channels (the default), else messages in transit may overtake one another.
+  bool fifo = true;
+  double loss = 0;
+  std::vector<emulator::Crash> crashes;
+  std::vector<emulator::LinkFailure> failed_links;
+  /// Reactions at one time in an order drawn from the seed, not by node id.
+  bool random_order = false;
+
+  /// Whether the run is timed (costs topology, α–β given, or transit times).
+  [[nodiscard]] bool timed() const { return costs == EmulateCosts::TOPOLOGY || latency || bandwidth || delays; }
+  /// Whether the run has transit times, loss, crashes, failed links or a random order.
+  [[nodiscard]] bool asynchronous() const {
+    return delays || loss > 0 || !crashes.empty() || !failed_links.empty() || random_order;
+  }
 };
 
 struct EmulateResult {
@@ -100,11 +120,16 @@ struct EmulateResult {
   std::optional<std::uint64_t> failed_step;
   /// The exception a program threw that ended the run (problem names it); null otherwise.
   std::exception_ptr error;
+  /// Messages that did not arrive (drawn lost, a crashed end, a failed link).
+  std::uint64_t lost = 0;
+  /// The nodes that crashed and the links that failed during the run (at or before its end).
+  std::vector<topology::NodeId> crashed;
+  std::vector<std::pair<topology::NodeId, topology::NodeId>> failed_links;
   /// The run itself, up to where it ended: counters, trace (when asked for) and the program objects.
   emulator::RunResult<Rational> run;
 
-  /// {"topology", "timed", "steps", "makespan", "messages", "verified", "problem", "failed_node",
-  /// "failed_step"} (the last two null for a verified run).
+  /// {"topology", "timed", "steps", "makespan", "messages", "lost", "crashed", "failed_links",
+  /// "verified", "problem", "failed_node", "failed_step"} (the last two null for a verified run).
   [[nodiscard]] nlohmann::json to_json() const;
 };
 
@@ -114,7 +139,7 @@ struct EmulateResult {
 [[nodiscard]] const SettingTable<EmulateRequest>& emulate_settings();
 
 /// Runs @p request's programs. @throws UsageError naming the setting (ports, duplex, checking,
-/// latency, bandwidth, max_steps, engine) when one is off; the engine's own failures (a zmq
+/// latency, bandwidth, max_steps, engine, crash, fail_links) when one is off; the engine's own failures (a zmq
 /// worker, a timeout, Interrupted). A program's exception is a result (EmulateResult::error).
 [[nodiscard]] EmulateResult emulate(const EmulateRequest& request);
 

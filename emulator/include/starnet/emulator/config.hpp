@@ -5,11 +5,14 @@
 #include <starnet/core/rational.hpp>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 
 namespace starnet::emulator {
+
+struct Asynchrony;  // asynchrony.hpp
 
 /// How many transfers a node takes part in at once. Full duplex: up to `ports` sends and,
 /// independently, up to `ports` receives. Half duplex: up to `ports` transfers in all.
@@ -85,6 +88,9 @@ struct RunConfig {
   /// at most this many (the workers exchange as often as the busiest needs); tests set a few.
   /// Like the knobs above, an engine setting that worker processes take at its default.
   std::uint64_t batch_messages = DEFAULT_BATCH_MESSAGES;
+  /// Transit times, loss, crashes, failed links, the order of reactions (asynchrony.hpp); none: a
+  /// synchronous run. The general path on in-process engines only (worker processes refuse it).
+  std::shared_ptr<const Asynchrony> asynchrony;
 };
 
 }  // namespace starnet::emulator

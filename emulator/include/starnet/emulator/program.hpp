@@ -21,6 +21,7 @@
 /// @endcode
 
 #include <starnet/core/rational.hpp>
+#include <starnet/emulator/asynchrony.hpp>
 #include <starnet/topology/topology.hpp>
 
 #include <cstddef>
@@ -87,6 +88,9 @@ class Context {
   /// Sends, computations and timers of this node that finished now.
   [[nodiscard]] std::span<const Completion> completed() const { return completed_; }
   [[nodiscard]] const topology::Topology& topology() const { return *topology_; }
+  /// The seed of this node's own random numbers: the run's seed (Asynchrony::seed) mixed with the
+  /// node's id, the same under every engine (Python's ctx.random).
+  [[nodiscard]] std::uint64_t seed() const { return draw_bits(run_seed_, DrawStream::NODE_SEED, node_, 0); }
 
   /// Starts a transfer of @p payload through @p port; @p size in unit-size messages (the time is
   /// size·cost of the link in timed mode, one step in unit mode). In strict mode a busy send
@@ -121,6 +125,7 @@ class Context {
   std::span<const Delivery> received_;
   std::span<const Completion> completed_;
   const topology::Topology* topology_;
+  std::uint64_t run_seed_ = 1;  ///< Asynchrony::seed's default unless the run gives one
 };
 
 class NodeProgram {

@@ -25,7 +25,11 @@ class Topology;
 
 namespace starnet::emulator {
 
-enum class EventKind : std::uint8_t { REQUEST, SEND, RECEIVE, SEND_END, COMPUTE, COMPUTE_END, TIMER };
+/// LOST, CRASH and LINK_DOWN happen only in runs with faults (asynchrony.hpp): a message that does
+/// not arrive (at its receiver, when it was due), a node that stops, a link that fails (at its
+/// lower end's node, naming the other as peer).
+enum class EventKind : std::uint8_t { REQUEST, SEND, RECEIVE, SEND_END, COMPUTE, COMPUTE_END, TIMER, LOST, CRASH,
+                                      LINK_DOWN };
 [[nodiscard]] std::string to_string(EventKind kind);
 
 /// How a time is written: exact for exact runs ("7/2"); for stochastic runs the shortest decimal
@@ -58,6 +62,7 @@ struct Counters {
   std::uint64_t messages = 0;        ///< transfers completed
   std::uint64_t payload_bytes = 0;   ///< payload bytes of completed transfers
   std::uint64_t computations = 0;
+  std::uint64_t lost = 0;            ///< messages that did not arrive (loss, a crash, a failed link)
   unsigned max_concurrent_sends = 0;     ///< most sends one node had in flight at once
   unsigned max_concurrent_receives = 0;  ///< most receives one node had in flight at once
   void merge(const Counters& other);
