@@ -271,7 +271,7 @@ Platform ring_platform(int n) {
   for (int i = 0; i < n; ++i) {
     add_simple_link(p, static_cast<Platform::vertex_descriptor>(i), static_cast<Platform::vertex_descriptor>((i + 1) % n));
   }
-  // One direction at every node: port 0 toward i + 1, port 1 toward i − 1 (docs/topologies.md).
+  // One direction at every node: port 0 toward i + 1, port 1 toward i − 1 (docs/topology.md, "Ports").
   const auto next = [n](Platform::vertex_descriptor v) { return (v + 1) % static_cast<Platform::vertex_descriptor>(n); };
   p.order_ports([&next](Platform::vertex_descriptor v, Platform::vertex_descriptor u) { return u == next(v) ? 0U : 1U; });
   return p;
