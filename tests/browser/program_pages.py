@@ -10,67 +10,22 @@ import sys
 import starnet
 
 
-class Flood(starnet.NodeProgram):
-    def __init__(self, node):
-        self.got = node == 0
+# The classics of tests/python/test_asynchrony.py, each showing its state on the page.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+import test_asynchrony as classics  # noqa: E402
 
-    def react(self, ctx):
-        first = ctx.starting and ctx.node == 0
-        for m in ctx.received:
-            if not self.got:
-                self.got = first = True
-        if first:
-            for v in ctx.neighbours:
-                ctx.send_to(v, "news")
 
+class Flood(classics.Flood):
     def show(self):
         return "got it" if self.got else "-"
 
 
-class Echo(starnet.NodeProgram):
-    def __init__(self, node):
-        self.parent = None
-        self.heard = 0
-        self.pending = []
-
-    def react(self, ctx):
-        if ctx.starting and ctx.node == 0:
-            self.pending = list(ctx.neighbours)
-        for m in ctx.received:
-            self.heard += 1
-            if self.parent is None and ctx.node != 0:
-                self.parent = m.source
-                self.pending = [v for v in ctx.neighbours if v != m.source]
-        for v in self.pending:
-            ctx.send_to(v, "wave")
-        self.pending = []
-        if self.parent is not None and self.heard == ctx.degree:
-            ctx.send_to(self.parent, "echo")
-            self.heard = -1
-
+class Echo(classics.Echo):
     def show(self):
         return f"parent {self.parent}"
 
 
-class ChangRoberts(starnet.NodeProgram):
-    def __init__(self, node):
-        self.uid = (3 * node + 1) % 8
-        self.leader = None
-
-    def react(self, ctx):
-        if ctx.starting:
-            ctx.send(0, ("uid", self.uid))
-        for m in ctx.received:
-            kind, value = m.payload
-            if kind == "uid" and value > self.uid:
-                ctx.send(0, m.payload)
-            elif kind == "uid" and value == self.uid:
-                self.leader = self.uid
-                ctx.send(0, ("leader", self.uid))
-            elif kind == "leader" and value != self.uid:
-                self.leader = value
-                ctx.send(0, m.payload)
-
+class ChangRoberts(classics.ChangRoberts):
     def show(self):
         return f"uid {self.uid}, leader {self.leader}"
 
