@@ -646,8 +646,14 @@ std::string message_text(const ProgramPageNotes& notes, const std::string& paylo
   return text;
 }
 
-/// The per-step data of a user's run: the transfers of each start step, each node's last view
-/// (or how many messages it received) and the last message it received.
+/// A time as a page writes it: exact where that is short ("7/2"), else to six digits ("≈ 24.4435":
+/// an asynchronous run's draws are doubles, whose exact sums have denominators of 2^52).
+constexpr std::int64_t PAGE_TIME_DENOMINATOR_MAX = 1000;
+std::string page_time(const Rational& t) {
+  if (t.is_small() && t.den() <= PAGE_TIME_DENOMINATOR_MAX) return t.to_string();
+  return fmt::format("≈ {:.6g}", t.to_double());
+}
+
 /// The last step of a failed run's page: where it stopped (the program's ctx.step) and the node at
 /// fault, which the page marks (`failed_node`), with the states the nodes had then.
 nlohmann::json failure_step(const EmulateResult& run, std::size_t index, const std::vector<std::string>& shown,
@@ -663,8 +669,22 @@ nlohmann::json failure_step(const EmulateResult& run, std::size_t index, const s
   return step;
 }
 
+/// The crashes of a run with faults, by the step they were noted at.
+std::multimap<std::uint64_t, NodeId> crashes_of(const EmulateResult& run) {
+  std::multimap<std::uint64_t, NodeId> out;
+  for (const auto& e : run.run.trace) {
+    if (e.kind == emulator::EventKind::CRASH) out.emplace(e.step, e.node);
+  }
+  return out;
+}
+
+/// The per-step data of a user's run: the transfers of each start step (a page step shows the sends
+/// of one ctx.step), each node's last view (or how many messages it received) and the last message
+/// it received; a lost message is drawn marked and received by no one, a crashed node says so.
 PageData program_page_data(const EmulateResult& run, const StarGraph* star, const ProgramPageNotes& notes) {
   const NodeId nodes = run.graph->num_nodes();
+  const auto crashes = crashes_of(run);
+  auto next_crash = crashes.begin();
   std::map<std::uint64_t, std::vector<TransferInterval<Rational>>> by_start;
   for (auto& t : trace_intervals(run.run.trace).transfers) by_start[t.start_step].push_back(std::move(t));
   std::vector<NodeView> views(notes.views);
@@ -679,15 +699,21 @@ PageData program_page_data(const EmulateResult& run, const StarGraph* star, cons
       if (next_view->node < nodes) shown[next_view->node] = next_view->text;
     }
   };
+  // Crashes noted up to @p step: the node shows it from then on.
+  const auto crash_until = [&](std::uint64_t step) {
+    for (; next_crash != crashes.end() && next_crash->first <= step; ++next_crash) shown[next_crash->second] = "crashed";
+  };
   const auto state = [&](nlohmann::json& step) {
     step["result"] = shown;
     step["outgoing"] = last;
   };
   nlohmann::json steps = nlohmann::json::array();
   nlohmann::json start = {{"step", 0}, {"messages", nlohmann::json::array()}, {"links", nlohmann::json::array()}};
-  start["explain"] = fmt::format("Start: your program on {}, {} nodes; the run takes {} steps and {} messages.",
-                                 run.topology, nodes, run.steps, run.messages);
+  start["explain"] = fmt::format("Start: your program on {}, {} nodes; the run takes {} steps and {} messages{}.",
+                                 run.topology, nodes, run.steps, run.messages,
+                                 run.lost == 0 ? "" : fmt::format(" ({} more lost)", run.lost));
   show_until(by_start.empty() ? ~std::uint64_t{0} : by_start.begin()->first);
+  crash_until(by_start.empty() ? ~std::uint64_t{0} : by_start.begin()->first);
   state(start);
   steps.push_back(start);
   for (auto it = by_start.begin(); it != by_start.end(); ++it) {
@@ -696,8 +722,8 @@ PageData program_page_data(const EmulateResult& run, const StarGraph* star, cons
     for (const auto& t : it->second) {
       const int dim = star != nullptr ? StarGraph::dimension_of(t.port) : CIRCLE_LINK_COLOUR;
       dims.insert(dim);
-      const auto text = message_text(notes, t.payload);
-      if (t.finished) {  // a failed run's last send may never have arrived
+      const auto text = t.lost ? "✗ lost: " + message_text(notes, t.payload) : message_text(notes, t.payload);
+      if (t.finished && !t.lost) {  // a failed run's last send may never have arrived
         ++received[t.to];
         last[t.to] = text;
         if (views.empty()) shown[t.to] = std::to_string(received[t.to]);
@@ -706,10 +732,13 @@ PageData program_page_data(const EmulateResult& run, const StarGraph* star, cons
     }
     const auto following = std::next(it);
     show_until(following == by_start.end() ? ~std::uint64_t{0} : following->first);
+    crash_until(following == by_start.end() ? ~std::uint64_t{0} : following->first);
     const auto& first = it->second.front();
-    std::string explain = fmt::format("Step {}{}: {} message{}", steps.size(),
-                                      run.timed ? fmt::format(" (time {})", first.start.to_string()) : "",
-                                      it->second.size(), it->second.size() == 1 ? "" : "s");
+    const auto lost = std::count_if(it->second.begin(), it->second.end(), [](const auto& t) { return t.lost; });
+    std::string explain = fmt::format("Step {} (the sends of ctx.step {}{}): {} message{}{}", steps.size(), it->first,
+                                      run.timed ? fmt::format(", time {}", page_time(first.start)) : "",
+                                      it->second.size(), it->second.size() == 1 ? "" : "s",
+                                      lost == 0 ? "" : fmt::format(", {} of them lost", lost));
     if (star != nullptr) explain += fmt::format(" along link{} {}", dims.size() == 1 ? "" : "s", fmt::join(dims, ", "));
     nlohmann::json step = {{"step", steps.size()}, {"links", dims}, {"messages", messages}, {"explain", explain + "."}};
     state(step);
@@ -820,7 +849,7 @@ VizPage program_page(const EmulateResult& run, const ProgramPageNotes& notes) {
   words.title = fmt::format("Your node program on {}", run.topology);
   words.source = fmt::format(
       "Run on the starnet emulator: {} nodes, {} steps, {} messages{}. Everything shown is read from the run's trace.",
-      g.num_nodes(), run.steps, run.messages, run.timed ? fmt::format(", makespan {}", run.makespan.to_string()) : "");
+      g.num_nodes(), run.steps, run.messages, run.timed ? fmt::format(", makespan {}", page_time(run.makespan)) : "");
   words.buffers = notes.views.empty()
                       ? "<b>recv</b>: how many messages the node has received; <b>last</b>: the last one."
                       : "<b>state</b>: what the node's program shows of itself after reacting to the step's messages; "

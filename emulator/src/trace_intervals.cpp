@@ -77,7 +77,7 @@ TraceIntervals<Time> trace_intervals(const std::vector<TraceEvent<Time>>& trace)
         send_keys.emplace_back(e.node, e.peer, e.tag);
         send_at.push_back(i);
         out.transfers.push_back(
-            {e.node, e.peer, e.port, e.tag, e.time, out.makespan, e.step, e.step, false, e.payload});
+            {e.node, e.peer, e.port, e.tag, e.time, out.makespan, e.step, e.step, false, false, e.payload});
         break;
       case EventKind::RECEIVE:
       case EventKind::LOST:  // the message's journey ends there too
@@ -120,6 +120,7 @@ TraceIntervals<Time> trace_intervals(const std::vector<TraceEvent<Time>>& trace)
     t.end = trace[receive_at[r]].time;
     t.end_step = trace[receive_at[r]].step;
     t.finished = true;
+    t.lost = trace[receive_at[r]].kind == EventKind::LOST;
   }
   for (std::size_t c = 0; c < ended.size(); ++c) {
     auto& interval = out.computations[ended[c]];

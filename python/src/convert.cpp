@@ -222,6 +222,7 @@ py::dict interval_columns(const std::vector<api::TraceEvent<Time>>& trace,
   column_of<Time>(transfers, "start", t.size(), [&](std::size_t i) -> const Time& { return t[i].start; });
   column_of<Time>(transfers, "end", t.size(), [&](std::size_t i) -> const Time& { return t[i].end; });
   transfers["finished"] = bool_column(t.size(), [&](std::size_t i) { return t[i].finished; });
+  transfers["lost"] = bool_column(t.size(), [&](std::size_t i) { return t[i].lost; });
   const auto& c = intervals.computations;
   py::dict computations;
   computations["node"] = unsigned_column(c.size(), [&](std::size_t i) { return c[i].node; });

@@ -5,7 +5,7 @@
 // Usage: node program_pages_test.mjs PYTHON OUTPUT_DIR (the module on PYTHONPATH)
 // program_pages.py writes the pages; each is opened in Debian's /usr/bin/chromium through
 // playwright-core, stepped from its first step to its last, and checked: the step counter, a node
-// box per node, messages drawn at some step, the verdict at the end (NOT VERIFIED for the broken
+// box per node, messages drawn at some step, every lost message marked, a crashed node said to be, the verdict at the end (NOT VERIFIED for the broken
 // run), that the page loads nothing but itself and that nothing is reported on the console.
 // Screenshots of each page's first and last step go to OUTPUT_DIR.
 import assert from 'node:assert/strict';
@@ -45,12 +45,16 @@ for (const [name, run] of Object.entries(pages)) {
     assert.equal(await page.locator('.node').count(), run.nodes, 'a box per node');
     await page.screenshot({ path: path.join(outDir, `program_${name}_first.png`) });
     let drawn = 0;
+    let lost = 0;
     for (let k = 1; k <= run.steps; k++) {
       await page.click('#forward');
       assert.equal(await page.textContent('#step-counter'), `Step ${k} of ${run.steps}`);
       drawn += await page.locator('#messages .message').count();
+      lost += (await page.locator('#message-labels .message-label').allTextContents()).filter((t) => t.includes('lost')).length;
     }
     assert.ok(drawn > 0, 'messages drawn');
+    assert.equal(lost, run.lost, 'every lost message drawn marked as lost');
+    if (run.crashed.length > 0) assert.match(await page.textContent('.node:has-text("crashed")'), /crashed/);
     const status = await page.textContent('body');
     if (run.verified) {
       assert.doesNotMatch(status, /NOT VERIFIED/);
@@ -60,7 +64,7 @@ for (const [name, run] of Object.entries(pages)) {
     await page.screenshot({ path: path.join(outDir, `program_${name}_last.png`) });
     assert.deepEqual(problems, []);
     await page.close();
-    console.log(`ok   ${name}: ${run.steps} steps, ${drawn} messages drawn`);
+    console.log(`ok   ${name}: ${run.steps} steps, ${drawn} messages drawn, ${lost} of them lost`);
   } catch (err) {
     failures++;
     console.log(`FAIL ${name}\n${err.stack ?? err}`);

@@ -146,6 +146,11 @@ def test_a_crash_is_routed_around_on_a_hypercube_and_named_in_the_result():
     assert r.crashed == [1]
     assert r.lost == 4  # node 1's four neighbours each sent it the news
     assert set(r.trace.event) >= {"crash", "lost"}
+    assert int(r.transfers.lost.sum()) == 4
+    steps = r.page.data["steps"]
+    assert sum("lost" in m[3] for step in steps for m in step["messages"]) == 4
+    assert steps[-1]["result"][1] == "crashed" and steps[0]["result"][1] == "crashed"  # it crashed at time 0
+    assert "ctx.step 0" in steps[1]["explain"]
 
 
 def test_a_failed_link_is_named_and_loses_what_crosses_it():

@@ -29,6 +29,8 @@ struct TransferInterval {
   std::uint64_t start_step = 0;
   std::uint64_t end_step = 0;
   bool finished = false;  ///< false: still in flight when the trace ends (a horizon cut it)
+  /// It ended lost, not received (a run with faults, emulator/asynchrony.hpp): `end` is when it was due.
+  bool lost = false;
   std::string payload;
 };
 
