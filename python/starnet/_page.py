@@ -5,6 +5,8 @@ import json
 import re
 from dataclasses import dataclass
 
+from . import _core
+
 __all__ = ["Page"]
 
 # The height of the inline frame: the page's drawing and its controls without a scroll bar.
@@ -38,6 +40,21 @@ class Page:
         ``outgoing``), and the drawing's ``nodes``."""
         start = self.html.index(_DATA_OPEN) + len(_DATA_OPEN)
         return json.loads(self.html[start:self.html.index("</script>", start)])  # JSON reads back the "<\/" the page writes for "</"
+
+    @classmethod
+    def load(cls, path):
+        """The page ``save`` wrote (or ``starnet viz -o``), opened again: a failed run's evidence kept
+        in a file shows as it did. Raises InputError naming ``path`` for a file that is not a
+        starnet page."""
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        if _DATA_OPEN not in text:
+            raise _core.InputError(f"path={path!r}: not a starnet page (it has no starnet-data script)")
+        page = cls(text, False, 0)
+        data = page.data
+        page.verified = bool(data.get("verified", False))
+        page.steps = len(data["steps"]) - 1
+        return page
 
     def save(self, path):
         """Writes the page to ``path`` (UTF-8). Returns ``path``."""

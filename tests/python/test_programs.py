@@ -414,6 +414,12 @@ def test_a_failed_run_is_saved_with_its_trace_and_page(tmp_path):
     events = (tmp_path / "failed.jsonl").read_text().splitlines()
     assert len(events) == len(r.trace) == 10
     assert any('"step":3' in e and '"event":"send"' in e and '"node":"3"' in e for e in events), events
+    reopened = starnet.Page.load(tmp_path / "failed.html")
+    assert (reopened.verified, reopened.steps, reopened.title) == (False, r.page.steps, r.page.title)
+    assert reopened.data == r.page.data and reopened.data["steps"][-1]["failed_node"] == 3
+    (tmp_path / "other.html").write_text("<html>not a page</html>")
+    with pytest.raises(starnet.InputError, match="other.html"):
+        starnet.Page.load(tmp_path / "other.html")
 
 
 def test_a_run_stopped_by_max_steps_keeps_its_counts_and_page():
