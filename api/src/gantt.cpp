@@ -3,41 +3,24 @@
 #include <starnet/api/star_layout.hpp>
 #include <starnet/core/error.hpp>
 
+#include "time_axis.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 #include <set>
-#include <type_traits>
 
 namespace starnet::api {
 
 namespace {
 
-template <class Time>
-double to_double(const Time& t) {
-  if constexpr (std::is_same_v<Time, Rational>) {
-    return t.to_double();
-  } else {
-    return static_cast<double>(t);
-  }
-}
+using detail::to_double;
 
 /// A label: exact where the time is exact ("7/2"), six significant digits otherwise.
 template <class Time>
 std::string time_label(const Time& t) {
   return time_text(t, TimeText::BRIEF);
-}
-
-/// A round number of time units between axis ticks: 1, 2 or 5 times a power of ten, so that
-/// about eight ticks cover @p span.
-double tick_step(double span) {
-  const double raw = span / 8;
-  const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
-  for (const double f : {1.0, 2.0, 5.0}) {
-    if (f * magnitude >= raw) return f * magnitude;
-  }
-  return 10 * magnitude;
 }
 
 const char* port_colour(std::uint32_t port) { return LINK_PALETTE[port % LINK_PALETTE.size()]; }
@@ -165,17 +148,7 @@ std::string gantt_svg(const GanttChart& chart, double width_asked) {
   const auto x = [&](double t) { return left + t / span * plot_w; };
   const auto row_y = [&](NodeId v) { return TOP_MARGIN + static_cast<double>(v) * ROW_HEIGHT; };
   std::string s = svg_head(chart, width, height, left);
-  // Time axis and grid.
-  const double tick = tick_step(span);
-  s += "<g class=\"axis\">\n";
-  for (int k = 0; static_cast<double>(k) * tick <= span * (1 + 1e-9); ++k) {
-    const double t = static_cast<double>(k) * tick;
-    s += fmt::format("<line class=\"grid\" x1=\"{0:.2f}\" y1=\"{1:.1f}\" x2=\"{0:.2f}\" y2=\"{2:.1f}\"/><text x=\"{0:.2f}\" "
-                     "y=\"{3:.1f}\" text-anchor=\"middle\">{4:g}</text>\n",
-                     x(t), TOP_MARGIN - 6, height - 34, height - 20, t);
-  }
-  s += fmt::format("<text x=\"{:.2f}\" y=\"{:.1f}\" text-anchor=\"middle\">time</text>\n</g>\n", left + plot_w / 2,
-                   height - 6);
+  s += detail::time_axis_svg(left, plot_w, span, TOP_MARGIN - 6, height - 34);
   s += "<g class=\"rows\">\n";
   for (NodeId v = 0; v < chart.rows.size(); ++v) {
     if (v % 2 == 0) {
