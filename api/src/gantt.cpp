@@ -3,7 +3,7 @@
 #include <starnet/api/star_layout.hpp>
 #include <starnet/core/error.hpp>
 
-#include "time_axis.hpp"
+#include "trace_picture.hpp"
 
 #include <fmt/format.h>
 
@@ -15,13 +15,8 @@ namespace starnet::api {
 
 namespace {
 
+using detail::time_label;
 using detail::to_double;
-
-/// A label: exact where the time is exact ("7/2"), six significant digits otherwise.
-template <class Time>
-std::string time_label(const Time& t) {
-  return time_text(t, TimeText::BRIEF);
-}
 
 const char* port_colour(std::uint32_t port) { return LINK_PALETTE[port % LINK_PALETTE.size()]; }
 
@@ -96,14 +91,8 @@ void require_gantt_rows(const Topology& topology) { require_gantt_rows(topology.
 template <class Time>
 GanttChart gantt_chart(const std::vector<TraceEvent<Time>>& trace, const Topology& topology, const std::string& title) {
   require_gantt_rows(topology);
+  detail::require_nodes_of(trace, topology);
   const NodeId rows = topology.num_nodes();
-  for (std::size_t i = 0; i < trace.size(); ++i) {
-    const auto& e = trace[i];
-    if (e.node >= rows || e.peer >= rows) {
-      throw InputError(fmt::format("{}: names a node outside {} (nodes 0..{})", describe_event(i, trace[i]),
-                                   topology.name(), rows - 1));
-    }
-  }
   const auto intervals = trace_intervals(trace);
   GanttChart chart;
   chart.makespan = to_double(intervals.makespan);

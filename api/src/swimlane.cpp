@@ -3,7 +3,7 @@
 #include <starnet/api/star_layout.hpp>
 #include <starnet/core/error.hpp>
 
-#include "time_axis.hpp"
+#include "trace_picture.hpp"
 
 #include <fmt/format.h>
 
@@ -15,12 +15,8 @@ namespace starnet::api {
 
 namespace {
 
+using detail::time_label;
 using detail::to_double;
-
-template <class Time>
-std::string time_label(const Time& t) {
-  return time_text(t, TimeText::BRIEF);
-}
 
 // The SVG's geometry, pixels: margins, the room a name and a label character need.
 constexpr double TOP_MARGIN = 60;
@@ -32,7 +28,7 @@ constexpr double MIN_PLOT_WIDTH = 160;
 constexpr std::size_t MIN_NAME_CHARS = 4;
 /// An arrow's label stands this far above it, along at most this share of the arrow; it needs this
 /// many characters' room or is left out.
-constexpr double LABEL_LIFT = 3;
+constexpr double LABEL_LIFT = 4;
 constexpr double LABEL_SPAN = 0.5;
 constexpr std::size_t MIN_LABEL_CHARS = 3;
 /// Room kept free at each end of an arrow (its head, the dots of the events).
@@ -66,7 +62,7 @@ std::string svg_head(const SwimlaneDiagram& d, double width, double height, doub
       ".hit{{stroke:transparent;stroke-width:{3:.0f}}} .message:hover .arrow{{stroke-width:3}}\n"
       ".message-label{{font-size:10px;fill:#111;paint-order:stroke;stroke:#fff;stroke-width:3px;stroke-linejoin:round}}\n"
       ".event{{fill:#333}} .compute{{fill:#999999;stroke:#333;stroke-width:0.6}} .compute.unfinished{{fill-opacity:0.45}}\n"
-      ".timer{{fill:#fff;stroke:#7a3;stroke-width:1.5}} .sleep{{stroke:#7a3;stroke-width:2;stroke-dasharray:1 3}}\n"
+      ".timer{{fill:#fff;stroke:#7a3;stroke-width:1.5}} .sleep{{stroke:#7a3;stroke-width:3;stroke-dasharray:2 3}}\n"
       ".grid{{stroke:#e4e4e4;stroke-width:1}} .makespan{{stroke:#c00;stroke-width:1.5;stroke-dasharray:6 3}}\n"
       "</style>\n"
       "{5}"
@@ -124,13 +120,8 @@ template <class Time>
 SwimlaneDiagram swimlane_diagram(const std::vector<TraceEvent<Time>>& trace, const Topology& topology,
                                  const std::string& title, const PayloadText& text) {
   require_swimlane_nodes(topology);
+  detail::require_nodes_of(trace, topology);
   const NodeId nodes = topology.num_nodes();
-  for (std::size_t i = 0; i < trace.size(); ++i) {
-    if (trace[i].node >= nodes || trace[i].peer >= nodes) {
-      throw InputError(fmt::format("{}: names a node outside {} (nodes 0..{})", describe_event(i, trace[i]),
-                                   topology.name(), nodes - 1));
-    }
-  }
   const auto intervals = trace_intervals(trace);
   if (intervals.transfers.size() > MAX_SWIMLANE_MESSAGES) {
     throw UsageError(Setting{"swimlane", ""},

@@ -1,6 +1,7 @@
 #include "convert.hpp"
 
 #include <starnet/api/settings.hpp>
+#include <starnet/api/swimlane.hpp>
 #include <starnet/api/trace.hpp>
 
 #include <pybind11/numpy.h>
@@ -209,7 +210,8 @@ py::dict gantt_columns(const api::GanttChart& chart) {
 
 template <class Time>
 py::dict interval_columns(const std::vector<api::TraceEvent<Time>>& trace,
-                          const std::shared_ptr<const api::Topology>& on, const std::string& title) {
+                          const std::shared_ptr<const api::Topology>& on, const std::string& title,
+                          api::PayloadText payload_text) {
   const api::Topology& topology = *on;
   const auto intervals = api::trace_intervals(trace);
   const auto& t = intervals.transfers;
@@ -244,15 +246,18 @@ py::dict interval_columns(const std::vector<api::TraceEvent<Time>>& trace,
     const py::gil_scoped_release released;
     return api::trace_text(*kept, *on, f);
   });
+  out["swimlane"] = py::cpp_function([kept, on, title, text = std::move(payload_text)] {
+    return api::swimlane_svg(api::swimlane_diagram(*kept, *on, title, text));
+  });
   return out;
 }
 
 template py::dict trace_columns(const std::vector<api::TraceEvent<Rational>>&);
 template py::dict trace_columns(const std::vector<api::TraceEvent<double>>&);
 template py::dict interval_columns(const std::vector<api::TraceEvent<Rational>>&,
-                                   const std::shared_ptr<const api::Topology>&, const std::string&);
+                                   const std::shared_ptr<const api::Topology>&, const std::string&, api::PayloadText);
 template py::dict interval_columns(const std::vector<api::TraceEvent<double>>&,
-                                   const std::shared_ptr<const api::Topology>&, const std::string&);
+                                   const std::shared_ptr<const api::Topology>&, const std::string&, api::PayloadText);
 
 std::uint64_t whole(const py::handle& value, const char* keyword) {
   if (!PyIndex_Check(value.ptr()) || PyBool_Check(value.ptr()) || py::isinstance(value, numpy_bool())) {

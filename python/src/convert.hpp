@@ -4,6 +4,7 @@
 
 #include <starnet/api/core.hpp>
 #include <starnet/api/gantt.hpp>
+#include <starnet/api/markup.hpp>
 #include <starnet/api/setting_table.hpp>
 #include <starnet/api/trace.hpp>
 
@@ -43,11 +44,13 @@ template <class Time>
 /// end, finished}}, times as in trace_columns(); and "gantt", the run's Gantt chart (api/gantt.hpp,
 /// titled @p title, or the api's title when empty) as {title, rows, bars: {row, lane, start, end,
 /// peer, port, finished, label}, makespan, makespan_text}, or None beyond api::MAX_GANTT_ROWS nodes;
-/// "trace_text", a function of a format ("jsonl", "chrome") giving the trace file (api/trace.hpp).
+/// "trace_text", a function of a format ("jsonl", "chrome") giving the trace file (api/trace.hpp);
+/// "swimlane", a function giving the run's space-time diagram (api/swimlane.hpp) as SVG text, each
+/// message labelled by @p payload_text (none: api::payload_text), called with the GIL held.
 template <class Time>
 [[nodiscard]] py::dict interval_columns(const std::vector<api::TraceEvent<Time>>& trace,
                                         const std::shared_ptr<const api::Topology>& topology,
-                                        const std::string& title = "");
+                                        const std::string& title = "", api::PayloadText payload_text = {});
 /// The event names, in the order of their codes.
 [[nodiscard]] std::vector<std::string> event_names();
 

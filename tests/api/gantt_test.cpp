@@ -2,11 +2,10 @@
 // on traces changed by hand to see that the picture follows the trace.
 #include "../core/expect_error.hpp"
 #include "../tools/viz_xml.hpp"
+#include "star_trace.hpp"
 
 #include <starnet/api/gantt.hpp>
 
-#include <starnet/algorithms/star/allreduce.hpp>
-#include <starnet/emulator/engine.hpp>
 #include <starnet/core/error.hpp>
 #include <starnet/topology/star_graph.hpp>
 
@@ -35,20 +34,7 @@ using emulator::EventKind;
 using emulator::TraceEvent;
 using topology::StarGraph;
 
-std::vector<TraceEvent<Rational>> allreduce_trace(const StarGraph& g) {
-  const algorithms::star::Values values{};
-  const auto expected = algorithms::star::reduce_sequentially(g, algorithms::star::Op::SUM, values);
-  emulator::RunConfig config;
-  config.trace = true;
-  return emulator::LocalEngine<Rational>()
-      .run(
-          g, emulator::UnitCosts<Rational>(),
-          [&](emulator::NodeRange r) {
-            return algorithms::star::make_allreduce_program(g, algorithms::star::Op::SUM, values, expected, r);
-          },
-          config)
-      .trace;
-}
+using testing::allreduce_trace;
 
 std::string text_of(const std::vector<XmlElement>& all, const std::string& cls) {
   const auto found = select(all, "text", cls);

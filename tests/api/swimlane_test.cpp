@@ -3,12 +3,11 @@
 // arrival), and on traces made by hand for labels, marks, unfinished messages and the limits.
 #include "../core/expect_error.hpp"
 #include "../tools/viz_xml.hpp"
+#include "star_trace.hpp"
 
 #include <starnet/api/swimlane.hpp>
 
-#include <starnet/algorithms/star/allreduce.hpp>
 #include <starnet/core/error.hpp>
-#include <starnet/emulator/engine.hpp>
 #include <starnet/topology/star_graph.hpp>
 
 #include <gmock/gmock.h>
@@ -26,20 +25,7 @@ using tools::testing::xml_errors;
 using tools::testing::XmlElement;
 using topology::StarGraph;
 
-std::vector<TraceEvent<Rational>> allreduce_trace(const StarGraph& g) {
-  const algorithms::star::Values values{};
-  const auto expected = algorithms::star::reduce_sequentially(g, algorithms::star::Op::SUM, values);
-  emulator::RunConfig config;
-  config.trace = true;
-  return emulator::LocalEngine<Rational>()
-      .run(
-          g, emulator::UnitCosts<Rational>(),
-          [&](emulator::NodeRange r) {
-            return algorithms::star::make_allreduce_program(g, algorithms::star::Op::SUM, values, expected, r);
-          },
-          config)
-      .trace;
-}
+using testing::allreduce_trace;
 
 template <class Time>
 double floor_of(const Time& t) {
@@ -173,7 +159,7 @@ TEST(Swimlane, ComputationsTimersAndUnfinishedMessagesOnDoubleTime) {
 
 TEST(Swimlane, RefusesMoreNodesOrMessagesThanItCanShowAndNodesOutsideTheTopology) {
   EXPECT_ERROR(UsageError, require_swimlane_nodes(StarGraph(6)), "star:6", "720 nodes", "at most 256", "«gantt»");
-  EXPECT_EQ(testing::setting_of([] { require_swimlane_nodes(StarGraph(6)); }), "swimlane=");
+  EXPECT_EQ(starnet::testing::setting_of([] { require_swimlane_nodes(StarGraph(6)); }), "swimlane=");
   EXPECT_NO_THROW(require_swimlane_nodes(MAX_SWIMLANE_NODES, "ring"));
   const StarGraph g(3);
   std::vector<TraceEvent<Rational>> many;

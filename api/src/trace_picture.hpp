@@ -1,7 +1,11 @@
 #pragma once
-// What the run pictures drawn along time (the Gantt chart, the space-time diagram) share: a run's
-// time as a double for placing, and the time axis with its grid.
+// What the pictures of a run drawn from its trace along time (the Gantt chart, the space-time
+// diagram) share: the check that the trace is of the topology, a run's time as a double for placing
+// and as a label, and the time axis with its grid.
 
+#include <starnet/api/topology.hpp>
+#include <starnet/api/trace.hpp>
+#include <starnet/core/error.hpp>
 #include <starnet/core/rational.hpp>
 
 #include <fmt/format.h>
@@ -9,6 +13,7 @@
 #include <cmath>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 namespace starnet::api::detail {
 
@@ -18,6 +23,24 @@ double to_double(const Time& t) {
     return t.to_double();
   } else {
     return static_cast<double>(t);
+  }
+}
+
+/// A label: exact where the time is exact ("7/2"), six significant digits otherwise.
+template <class Time>
+std::string time_label(const Time& t) {
+  return time_text(t, TimeText::BRIEF);
+}
+
+/// @throws InputError naming the first event of @p trace that names a node outside @p topology.
+template <class Time>
+void require_nodes_of(const std::vector<TraceEvent<Time>>& trace, const Topology& topology) {
+  const NodeId nodes = topology.num_nodes();
+  for (std::size_t i = 0; i < trace.size(); ++i) {
+    if (trace[i].node >= nodes || trace[i].peer >= nodes) {
+      throw InputError(fmt::format("{}: names a node outside {} (nodes 0..{})", describe_event(i, trace[i]),
+                                   topology.name(), nodes - 1));
+    }
   }
 }
 

@@ -1,0 +1,68 @@
+"""Results' pictures (python/starnet/_results.py): the space-time diagram, the command line's own."""
+
+import xml.etree.ElementTree as ET
+
+import pytest
+
+import starnet
+
+from conftest import run_cli
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def classes(element):
+    return set(element.get("class", "").split())
+
+
+def elements(svg, tag, cls):
+    return [e for e in ET.fromstring(svg).iter(SVG + tag) if cls in classes(e)]
+
+
+def test_the_swimlane_is_the_command_lines(tmp_path):
+    """Both faces draw one diagram (api/swimlane.hpp): the module's SVG is the file --swimlane writes."""
+    path = tmp_path / "s.svg"
+    code, _, err = run_cli("allreduce", "--topology", "star:4", "--swimlane", path)
+    assert code == 0, err
+    run = starnet.allreduce("star:4", trace=True)
+    assert run.swimlane() == path.read_text()
+    # An arrow per message, from the trace: every receive event is one.
+    receives = int((run.trace["event"] == "receive").sum())
+    assert receives == 24 * 6
+    assert len(elements(run.swimlane(), "line", "arrow")) == receives
+    assert len(elements(run.swimlane(), "line", "lifeline")) == 24
+    written = tmp_path / "again.svg"
+    assert run.swimlane(path=written) == written.read_text()
+
+
+class Hello(starnet.NodeProgram):
+    """Node 0 greets its first neighbour with a long dict; the neighbour answers with a tuple."""
+
+    def react(self, ctx):
+        if ctx.starting and ctx.node == 0:
+            ctx.send(0, {"greeting": "hello, neighbour", "numbers": list(range(12))})
+        for m in ctx.received:
+            if ctx.node != 0:
+                ctx.send_to(m.source, ("ack", ctx.node))
+
+
+def test_a_python_programs_arrows_are_labelled_with_the_payloads_repr():
+    r = starnet.emulate(Hello, "ring:4", trace=True)
+    svg = r.swimlane()
+    messages = elements(svg, "g", "message")
+    assert len(messages) == r.messages == 2
+    tooltips = [m.find(SVG + "title").text for m in messages]
+    sent = {"greeting": "hello, neighbour", "numbers": list(range(12))}
+    assert tooltips[0].endswith(repr(sent)), "the whole repr on hover"
+    assert tooltips[1].endswith(repr(("ack", 1)))
+    labels = [t.text for t in elements(svg, "text", "message-label")]
+    assert labels and all(len(t) <= 24 for t in labels)
+    assert labels[0].endswith("…") and repr(sent).startswith(labels[0][:-1])
+
+
+def test_a_swimlane_needs_the_trace_and_a_small_enough_run():
+    with pytest.raises(ValueError, match="trace=True"):
+        starnet.allreduce("star:3").swimlane()
+    big = starnet.emulate(Hello, "ring:300", trace=True)
+    with pytest.raises(starnet.InputError, match="swimlane.*ring:300 has 300 nodes.*at most 256"):
+        big.swimlane()
