@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <set>
 
@@ -20,18 +21,55 @@ using detail::to_double;
 
 const char* port_colour(std::uint32_t port) { return LINK_PALETTE[port % LINK_PALETTE.size()]; }
 
-// The SVG's geometry, pixels: rows, margins, lanes inside a row, and the room a label needs.
-constexpr double ROW_HEIGHT = 38;
+// The SVG's geometry, pixels: rows, margins, sub-rows inside a row, and the room a label needs.
 constexpr double NAME_CHAR_WIDTH = 7.0;
 constexpr double LABEL_CHAR_WIDTH = 5.5;
 constexpr double RIGHT_MARGIN = 40;
 constexpr double TOP_MARGIN = 70;
 constexpr double MIN_PLOT_WIDTH = 120;
 constexpr double LANE_HEIGHT = 10;
-constexpr double LANE_Y[] = {3, 14, 25};  // GanttLane::SEND, RECEIVE, COMPUTE
+constexpr double SLOT_PITCH = 11;   // a sub-row: its bar and a pixel of white
+constexpr double ROW_PADDING = 5;   // above the first sub-row (3) and below the last (2)
+constexpr double SLOT_TOP = 3;
 constexpr std::size_t MIN_NAME_CHARS = 4;
+constexpr std::size_t LANES = 3;
 
-double lane_y(GanttLane lane) { return LANE_Y[static_cast<std::size_t>(lane)]; }
+double row_height(std::uint32_t slots) { return ROW_PADDING + SLOT_PITCH * static_cast<double>(slots); }
+
+/// Gives each bar its sub-row: per row and lane, bars in order of start take the lowest sub-row
+/// free by then (first fit on intervals sorted by start uses as many as overlap at most, the
+/// fewest possible); a lane's sub-rows follow the lanes above it. O(B log B + B·S) for B bars and
+/// S sub-rows a lane.
+void assign_slots(GanttChart& chart) {
+  const std::size_t rows = chart.rows.size();
+  std::vector<std::size_t> order(chart.bars.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return chart.bars[a].start < chart.bars[b].start;
+  });
+  // ends[row][lane]: when each sub-row of the lane comes free.
+  std::vector<std::array<std::vector<double>, LANES>> ends(rows);
+  for (const auto i : order) {
+    auto& bar = chart.bars[i];
+    auto& free_at = ends[bar.row][static_cast<std::size_t>(bar.lane)];
+    const auto slot = std::find_if(free_at.begin(), free_at.end(), [&](double end) { return end <= bar.start; });
+    bar.slot = static_cast<std::uint32_t>(slot - free_at.begin());
+    if (slot == free_at.end()) {
+      free_at.push_back(bar.end);
+    } else {
+      *slot = bar.end;
+    }
+  }
+  chart.row_slots.assign(rows, 0);
+  std::vector<std::array<std::uint32_t, LANES>> first(rows);
+  for (std::size_t v = 0; v < rows; ++v) {
+    for (std::size_t lane = 0; lane < LANES; ++lane) {
+      first[v][lane] = chart.row_slots[v];
+      chart.row_slots[v] += static_cast<std::uint32_t>(std::max<std::size_t>(ends[v][lane].size(), 1));
+    }
+  }
+  for (auto& bar : chart.bars) bar.slot += first[bar.row][static_cast<std::size_t>(bar.lane)];
+}
 
 std::string svg_head(const GanttChart& chart, double width, double height, double left) {
   std::string s = fmt::format(
@@ -111,6 +149,7 @@ GanttChart gantt_chart(const std::vector<TraceEvent<Time>>& trace, const Topolog
                           "to " + topology.node_name(t.to), "send " + what});
     chart.bars.push_back({t.to, GanttLane::RECEIVE, start, end, t.from, t.port, t.finished,
                           "from " + topology.node_name(t.from), "receive " + what});
+    chart.flows.push_back({chart.bars.size() - 2, chart.bars.size() - 1});
   }
   for (const auto& c : intervals.computations) {
     chart.bars.push_back({c.node, GanttLane::COMPUTE, to_double(c.start), to_double(c.end), c.node, 0, c.finished,
@@ -119,6 +158,7 @@ GanttChart gantt_chart(const std::vector<TraceEvent<Time>>& trace, const Topolog
                                       c.work.to_string(), time_label(c.start), time_label(c.end),
                                       c.finished ? "" : " (unfinished)")});
   }
+  assign_slots(chart);
   return chart;
 }
 
@@ -128,40 +168,39 @@ template GanttChart gantt_chart(const std::vector<TraceEvent<double>>&, const To
 std::string gantt_svg(const GanttChart& chart, double width_asked) {
   std::size_t name_width = MIN_NAME_CHARS;
   for (const auto& name : chart.rows) name_width = std::max(name_width, name.size());
-  const auto rows = static_cast<double>(chart.rows.size());
+  // Each row's top, from the sub-rows of the rows above it.
+  std::vector<double> row_top(chart.rows.size() + 1, TOP_MARGIN);
+  for (std::size_t v = 0; v < chart.rows.size(); ++v) row_top[v + 1] = row_top[v] + row_height(chart.row_slots[v]);
   const double left = 16 + NAME_CHAR_WIDTH * static_cast<double>(name_width);
   const double plot_w = std::max(MIN_PLOT_WIDTH, width_asked - left - RIGHT_MARGIN);
   const double width = left + plot_w + RIGHT_MARGIN;
-  const double height = TOP_MARGIN + rows * ROW_HEIGHT + 40;
+  const double height = row_top.back() + 40;
   const double span = chart.makespan > 0 ? chart.makespan : 1.0;
   const auto x = [&](double t) { return left + t / span * plot_w; };
-  const auto row_y = [&](NodeId v) { return TOP_MARGIN + static_cast<double>(v) * ROW_HEIGHT; };
+  const auto bar_y = [&](const GanttBar& b) { return row_top[b.row] + SLOT_TOP + SLOT_PITCH * b.slot; };
   std::string s = svg_head(chart, width, height, left);
   s += detail::time_axis_svg(left, plot_w, span, TOP_MARGIN - 6, height - 34);
   s += "<g class=\"rows\">\n";
   for (NodeId v = 0; v < chart.rows.size(); ++v) {
     if (v % 2 == 0) {
       s += fmt::format("<rect class=\"band\" x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\"/>\n", left,
-                       row_y(v), plot_w, ROW_HEIGHT);
+                       row_top[v], plot_w, row_top[v + 1] - row_top[v]);
     }
-    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n", left - 6, row_y(v) + 23,
-                     xml_escape(chart.rows[v]));
+    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n", left - 6,
+                     (row_top[v] + row_top[v + 1]) / 2 + 4, xml_escape(chart.rows[v]));
   }
-  // A transfer's send bar is followed by its receive bar: a line joins them.
   s += "</g>\n<g class=\"flows\">\n";
-  for (std::size_t i = 0; i + 1 < chart.bars.size(); ++i) {
-    const auto& a = chart.bars[i];
-    if (a.lane != GanttLane::SEND) continue;
-    const auto& b = chart.bars[i + 1];
+  for (const auto& flow : chart.flows) {
+    const auto& a = chart.bars[flow.send];
+    const auto& b = chart.bars[flow.receive];
     s += fmt::format("<line class=\"flow\" x1=\"{:.2f}\" y1=\"{:.2f}\" x2=\"{:.2f}\" y2=\"{:.2f}\"/>\n", x(a.start),
-                     row_y(a.row) + lane_y(GanttLane::SEND) + LANE_HEIGHT / 2, x(b.end),
-                     row_y(b.row) + lane_y(GanttLane::RECEIVE) + LANE_HEIGHT / 2);
+                     bar_y(a) + LANE_HEIGHT / 2, x(b.end), bar_y(b) + LANE_HEIGHT / 2);
   }
   s += "</g>\n<g class=\"bars\">\n";
   constexpr const char* LANE_CLASS[] = {"send", "receive", "compute"};
   for (const auto& b : chart.bars) {
     const double bx = x(b.start);
-    const double by = row_y(b.row) + lane_y(b.lane);
+    const double by = bar_y(b);
     const double bw = x(b.end) - bx;
     const std::string fill =
         b.lane == GanttLane::COMPUTE ? std::string() : fmt::format(" style=\"fill:{}\"", port_colour(b.port));

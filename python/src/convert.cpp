@@ -196,6 +196,7 @@ py::dict gantt_columns(const api::GanttChart& chart) {
   bars["peer"] = unsigned_column(b.size(), [&](std::size_t i) { return b[i].peer; });
   bars["port"] = unsigned_column(b.size(), [&](std::size_t i) { return b[i].port; });
   bars["finished"] = bool_column(b.size(), [&](std::size_t i) { return b[i].finished; });
+  bars["slot"] = unsigned_column(b.size(), [&](std::size_t i) { return b[i].slot; });
   py::list labels;
   for (const auto& bar : b) labels.append(bar.label);
   bars["label"] = labels;
@@ -203,6 +204,12 @@ py::dict gantt_columns(const api::GanttChart& chart) {
   out["title"] = chart.title;
   out["rows"] = chart.rows;
   out["bars"] = bars;
+  out["row_slots"] = unsigned_column(chart.row_slots.size(), [&](std::size_t v) { return chart.row_slots[v]; });
+  const auto& f = chart.flows;
+  py::dict flows;
+  flows["send"] = unsigned_column(f.size(), [&](std::size_t i) { return f[i].send; });
+  flows["receive"] = unsigned_column(f.size(), [&](std::size_t i) { return f[i].receive; });
+  out["flows"] = flows;
   out["makespan"] = chart.makespan;
   out["makespan_text"] = chart.makespan_text;
   return out;

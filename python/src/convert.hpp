@@ -43,7 +43,8 @@ template <class Time>
 /// {"transfers": {from, to, port, tag, start, end, finished}, "computations": {node, tag, start,
 /// end, finished}}, times as in trace_columns(); and "gantt", the run's Gantt chart (api/gantt.hpp,
 /// titled @p title, or the api's title when empty) as {title, rows, bars: {row, lane, start, end,
-/// peer, port, finished, label}, makespan, makespan_text}, or None beyond api::MAX_GANTT_ROWS nodes;
+/// peer, port, finished, label, slot}, row_slots, flows: {send, receive}, makespan, makespan_text},
+/// or None beyond api::MAX_GANTT_ROWS nodes;
 /// "trace_text", a function of a format ("jsonl", "chrome") giving the trace file (api/trace.hpp);
 /// "swimlane", a function giving the run's space-time diagram (api/swimlane.hpp) as SVG text, each
 /// message labelled by @p payload_text (none: api::payload_text), called with the GIL held.

@@ -66,3 +66,32 @@ def test_a_swimlane_needs_the_trace_and_a_small_enough_run():
     big = starnet.emulate(Hello, "ring:300", trace=True)
     with pytest.raises(starnet.InputError, match="swimlane.*ring:300 has 300 nodes.*at most 256"):
         big.swimlane()
+
+
+class AllPorts(starnet.NodeProgram):
+    """Every node sends on all its ports at once."""
+
+    def react(self, ctx):
+        if ctx.starting:
+            for port in range(ctx.degree):
+                ctx.send(port, ctx.node)
+
+
+def test_the_gantt_chart_gives_each_concurrent_send_a_sub_row_and_joins_sends_to_receives():
+    import matplotlib
+    from matplotlib.collections import LineCollection
+
+    matplotlib.use("Agg")
+    r = starnet.emulate(AllPorts, "star:4", ports=3, trace=True)
+    ax = r.gantt().axes[0]
+    bars = [p for p in ax.patches if p.get_width() > 0]
+    assert len(bars) == 2 * len(r.transfers) == 2 * 24 * 3
+    # Three sends at once a node: three sub-rows of sends on each row, none overprinting another.
+    sends = [p for p in bars if p.get_edgecolor()[3] > 0]  # outlined
+    heights = {round(p.get_y(), 6) for p in sends}
+    assert len(heights) == 3 * 24
+    (flows,) = [c for c in ax.collections if isinstance(c, LineCollection)]
+    assert len(flows.get_segments()) == len(r.transfers), "a line from each send to its receive"
+    # Each line starts at a send bar's start and ends at a receive's end.
+    for (x0, _), (x1, _) in flows.get_segments():
+        assert (x0, x1) == (0, 1)
