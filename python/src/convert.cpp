@@ -259,6 +259,12 @@ py::dict interval_columns(const std::vector<api::TraceEvent<Time>>& trace,
   return out;
 }
 
+void bytes_from_sizes(std::vector<api::TraceEvent<Rational>>& trace) {
+  for (auto& e : trace) {
+    if (e.bytes != 0) e.bytes = static_cast<std::uint64_t>(std::max<std::int64_t>(e.size.ceil(), 0));
+  }
+}
+
 template py::dict trace_columns(const std::vector<api::TraceEvent<Rational>>&);
 template py::dict trace_columns(const std::vector<api::TraceEvent<double>>&);
 template py::dict interval_columns(const std::vector<api::TraceEvent<Rational>>&,

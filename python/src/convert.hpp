@@ -52,6 +52,11 @@ template <class Time>
 [[nodiscard]] py::dict interval_columns(const std::vector<api::TraceEvent<Time>>& trace,
                                         const std::shared_ptr<const api::Topology>& topology,
                                         const std::string& title = "", api::PayloadText payload_text = {});
+/// A Python program's trace made to say what its messages weigh: a Python payload travels by
+/// reference, as an 8-byte index (programs.cpp), so its events' `bytes` become the `size` the
+/// program gave (rounded up to a whole number), what the cost model charges; events without a
+/// payload keep 0. O(events).
+void bytes_from_sizes(std::vector<api::TraceEvent<Rational>>& trace);
 /// The event names, in the order of their codes.
 [[nodiscard]] std::vector<std::string> event_names();
 

@@ -1,6 +1,7 @@
 """Results' pictures (python/starnet/_results.py): the space-time diagram, the command line's own."""
 
 import xml.etree.ElementTree as ET
+from fractions import Fraction
 
 import pytest
 
@@ -95,3 +96,33 @@ def test_the_gantt_chart_gives_each_concurrent_send_a_sub_row_and_joins_sends_to
     # Each line starts at a send bar's start and ends at a receive's end.
     for (x0, _), (x1, _) in flows.get_segments():
         assert (x0, x1) == (0, 1)
+
+
+class Sized(starnet.NodeProgram):
+    """Node 0 sends three messages of sizes 1 (the default), 3 and 5/2, one a step."""
+
+    SIZES = [None, 3, Fraction(5, 2)]
+
+    def react(self, ctx):
+        if ctx.node == 0 and ctx.step < len(self.SIZES):
+            size = self.SIZES[ctx.step]
+            payload = ["a list", "of any", "objects"]
+            if size is None:
+                ctx.send(0, payload)
+            else:
+                ctx.send(0, payload, size=size)
+
+
+def test_a_python_programs_trace_counts_the_size_it_gave_in_bytes():
+    """A Python payload travels by reference: the trace's bytes are the size the program gave,
+    rounded up, in the DataFrame and in the trace file alike."""
+    import json
+
+    r = starnet.emulate(Sized, "complete:2", trace=True, latency=0, bandwidth=1)
+    sends = r.trace[r.trace["event"] == "send"]
+    receives = r.trace[r.trace["event"] == "receive"]
+    assert list(sends["bytes"]) == [1, 3, 3]
+    assert list(receives["bytes"]) == [1, 3, 3]
+    assert set(r.trace[~r.trace["event"].isin(["send", "receive"])]["bytes"]) == {0}
+    lines = [json.loads(line) for line in r.trace_text().splitlines()]
+    assert [e["bytes"] for e in lines if e["event"] == "send"] == [1, 3, 3]
