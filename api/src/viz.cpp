@@ -25,6 +25,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <numbers>
@@ -346,7 +347,7 @@ std::string svg_link(const StarLayout& layout, const LinkPath& link) {
 /// The node boxes in their state at the start: @p result_key and @p outgoing_key name the two
 /// lines the script updates at each step.
 std::string svg_nodes(const std::vector<std::string>& labels, const std::vector<Point>& at, std::string_view result_key,
-                      std::string_view outgoing_key, const nlohmann::json& start) {
+                      std::string_view outgoing_key, const nlohmann::json& start, double box_w) {
   std::string s = "<g id=\"nodes\">\n";
   for (std::size_t v = 0; v < labels.size(); ++v) {
     s += fmt::format(
@@ -356,7 +357,7 @@ std::string svg_nodes(const std::vector<std::string>& labels, const std::vector<
         "<text class=\"result\" y=\"7\"><tspan class=\"key\">{8} </tspan><tspan class=\"val\">{9}</tspan></text>"
         "<text class=\"outgoing\" y=\"19\"><tspan class=\"key\">{10} </tspan><tspan class=\"val\">{11}</tspan></text>"
         "</g>\n",
-        v, at[v].x, at[v].y, -BOX_W / 2, -BOX_H / 2, BOX_W, BOX_H, xml_escape(labels[v]), result_key,
+        v, at[v].x, at[v].y, -box_w / 2, -BOX_H / 2, box_w, BOX_H, xml_escape(labels[v]), result_key,
         xml_escape(start["result"][v].get<std::string>()), outgoing_key,
         xml_escape(start["outgoing"][v].get<std::string>()));
   }
@@ -402,8 +403,8 @@ std::string star_background(int n, const StarGraph& g, const StarLayout& layout)
 
 /// The drawing's end: the layers of the messages and of their labels around the node boxes.
 std::string svg_close(const std::vector<std::string>& labels, const std::vector<Point>& at, std::string_view result_key,
-                      std::string_view outgoing_key, const nlohmann::json& start) {
-  return "<g id=\"messages\"></g>\n" + svg_nodes(labels, at, result_key, outgoing_key, start) +
+                      std::string_view outgoing_key, const nlohmann::json& start, double box_w = BOX_W) {
+  return "<g id=\"messages\"></g>\n" + svg_nodes(labels, at, result_key, outgoing_key, start, box_w) +
          "<g id=\"message-labels\"></g>\n</svg>\n";
 }
 
@@ -600,19 +601,26 @@ PageData schedule_page_data(const algorithms::schedule::Schedule& s, const StarG
 }
 
 /// A page of a user's run draws a topology other than a star graph on a circle, node centres this
-/// far apart along it (a box and a message label between two neighbours).
-constexpr double CIRCLE_SPACING = 120;
+/// far apart along it beyond a box's width (a message label between two neighbours).
+constexpr double CIRCLE_GAP = 52;
 constexpr double CIRCLE_MARGIN = 60;
-/// A message's text on the page, at most this many characters (the label sits beside its link).
-constexpr std::size_t MESSAGE_TEXT_MAX = 14;
+/// A message's label on the page, at most this many characters (it sits beside its link); the
+/// whole text is in its tooltip and in the node's details.
+constexpr std::size_t MESSAGE_TEXT_MAX = 18;
+/// A box of a user's run on a circle grows with the longest line it shows, up to this wide; a
+/// longer line is shortened in the box and whole in its tooltip. The width of a character of the
+/// boxes' text (11.5 px DejaVu Sans, a little over its mean) and the room around a line.
+constexpr double MAX_BOX_W = 220;
+constexpr double BOX_CHAR_W = 7.0;
+constexpr double BOX_TEXT_PADDING = 12;
 /// The colour of every link of a topology drawn on a circle (LINK_PALETTE's first).
 constexpr int CIRCLE_LINK_COLOUR = 2;
 
 /// Nodes on a circle in id order, from the top clockwise; every link once, straight.
-StarLayout circle_layout(const topology::Topology& g) {
+StarLayout circle_layout(const topology::Topology& g, double box_w) {
   const NodeId n = g.num_nodes();
   const auto count = static_cast<double>(n);
-  const double radius = n <= 1 ? 0 : CIRCLE_SPACING / (2 * std::sin(std::numbers::pi / count));
+  const double radius = n <= 1 ? 0 : (box_w + CIRCLE_GAP) / (2 * std::sin(std::numbers::pi / count));
   StarLayout layout;
   layout.width = layout.height = 2 * (radius + CIRCLE_MARGIN);
   for (NodeId v = 0; v < n; ++v) {
@@ -632,18 +640,37 @@ StarLayout circle_layout(const topology::Topology& g) {
   return layout;
 }
 
-/// A message's text: the caller's, else the payload where it is printable text, else its size.
+/// A message's whole text: the caller's, else markup's payload_text() (what the run's pictures
+/// write too).
 std::string message_text(const ProgramPageNotes& notes, const std::string& payload) {
-  std::string text;
-  if (notes.payload_text) {
-    text = notes.payload_text(payload);
-  } else if (std::all_of(payload.begin(), payload.end(), [](unsigned char c) { return c >= 0x20 && c < 0x7f; })) {
-    text = payload;
-  } else {
-    text = fmt::format("{} bytes", payload.size());
+  return notes.payload_text ? notes.payload_text(payload) : payload_text(payload);
+}
+
+/// UTF-8 characters of @p text (code points: what a box's line holds, near enough).
+std::size_t chars_of(std::string_view text) {
+  return static_cast<std::size_t>(
+      std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0U) != 0x80U; }));
+}
+
+/// The width of the boxes of a user's run on a circle, from the longest line they show (the node's
+/// name, or a key and its value at any step), between BOX_W and MAX_BOX_W; and how many
+/// characters of each line's value fit ("value_chars": [state, last]), which the script shortens
+/// to, the whole line in the node's tooltip.
+double fit_boxes(nlohmann::json& page, const std::vector<std::string>& names, std::string_view result_key,
+                 std::string_view outgoing_key, bool grow) {
+  std::size_t longest = 0;
+  for (const auto& name : names) longest = std::max(longest, chars_of(name));
+  const std::array<std::pair<const char*, std::string_view>, 2> lines = {{{"result", result_key}, {"outgoing", outgoing_key}}};
+  for (const auto& step : page["steps"]) {
+    for (const auto& [field, key] : lines) {
+      for (const auto& value : step[field]) longest = std::max(longest, chars_of(key) + 1 + chars_of(value.get<std::string>()));
+    }
   }
-  if (text.size() > MESSAGE_TEXT_MAX) text = text.substr(0, MESSAGE_TEXT_MAX - 1) + "…";
-  return text;
+  const double box_w =
+      grow ? std::clamp(BOX_TEXT_PADDING + BOX_CHAR_W * static_cast<double>(longest), BOX_W, MAX_BOX_W) : BOX_W;
+  const auto room = static_cast<std::size_t>((box_w - BOX_TEXT_PADDING) / BOX_CHAR_W);
+  page["value_chars"] = {room - std::min(room, chars_of(result_key) + 1), room - std::min(room, chars_of(outgoing_key) + 1)};
+  return box_w;
 }
 
 /// The per-step data of a user's run: the transfers of each start step, each node's last view
@@ -696,13 +723,13 @@ PageData program_page_data(const EmulateResult& run, const StarGraph* star, cons
     for (const auto& t : it->second) {
       const int dim = star != nullptr ? StarGraph::dimension_of(t.port) : CIRCLE_LINK_COLOUR;
       dims.insert(dim);
-      const auto text = message_text(notes, t.payload);
+      auto text = message_text(notes, t.payload);
       if (t.finished) {  // a failed run's last send may never have arrived
         ++received[t.to];
         last[t.to] = text;
         if (views.empty()) shown[t.to] = std::to_string(received[t.to]);
       }
-      messages.push_back({t.from, t.to, dim, text});
+      messages.push_back({t.from, t.to, dim, shorten(text, MESSAGE_TEXT_MAX), std::move(text)});
     }
     const auto following = std::next(it);
     show_until(following == by_start.end() ? ~std::uint64_t{0} : following->first);
@@ -734,12 +761,12 @@ PageData program_page_data(const EmulateResult& run, const StarGraph* star, cons
 }
 
 /// The drawing part of the page data for any topology (drawing_json() for star graphs).
-nlohmann::json circle_json(const topology::Topology& g, const StarLayout& layout) {
+nlohmann::json circle_json(const topology::Topology& g, const StarLayout& layout, double box_w) {
   nlohmann::json nodes = nlohmann::json::array();
   for (NodeId v = 0; v < g.num_nodes(); ++v) {
     nodes.push_back({tenth(layout.nodes[v].x), tenth(layout.nodes[v].y), g.node_name(v)});
   }
-  return {{"box", {BOX_W, BOX_H}}, {"message_offset", MESSAGE_OFFSET}, {"nodes", nodes}, {"bends", nlohmann::json::array()}};
+  return {{"box", {box_w, BOX_H}}, {"message_offset", MESSAGE_OFFSET}, {"nodes", nodes}, {"bends", nlohmann::json::array()}};
 }
 
 }  // namespace
@@ -813,9 +840,12 @@ VizPage program_page(const EmulateResult& run, const ProgramPageNotes& notes) {
     throw UsageError(Setting{"trace", "false"}, "the page is drawn from the run's trace: run with «trace»");
   }
   const auto* star = dynamic_cast<const StarGraph*>(&g);
-  const StarLayout layout = star != nullptr ? page_layout(*star) : circle_layout(g);
   PageData page = program_page_data(run, star, notes);
-  page.json.update(star != nullptr ? drawing_json(*star, layout) : circle_json(g, layout));
+  const char* result_key = notes.views.empty() ? "recv" : "state";
+  // A star graph's layout keeps its boxes' width; on a circle they grow with their text.
+  const double box_w = fit_boxes(page.json, node_labels(g), result_key, "last", star == nullptr);
+  const StarLayout layout = star != nullptr ? page_layout(*star) : circle_layout(g, box_w);
+  page.json.update(star != nullptr ? drawing_json(*star, layout) : circle_json(g, layout, box_w));
   PageWords words;
   words.title = fmt::format("Your node program on {}", run.topology);
   words.source = fmt::format(
@@ -840,7 +870,7 @@ VizPage program_page(const EmulateResult& run, const ProgramPageNotes& notes) {
     for (const auto& link : layout.links) svg += svg_link(layout, link);
     svg += "</g>\n";
   }
-  svg += svg_close(node_labels(g), layout.nodes, notes.views.empty() ? "recv" : "state", "last", start);
+  svg += svg_close(node_labels(g), layout.nodes, result_key, "last", start, box_w);
   return {page_html(words, svg, page), page.verified, page.steps};
 }
 

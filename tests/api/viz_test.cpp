@@ -3,12 +3,15 @@
 // sizes a page cannot show are refused.
 #include "../core/expect_error.hpp"
 
+#include <starnet/api/markup.hpp>
 #include <starnet/api/schedule.hpp>
 #include <starnet/api/star.hpp>
 #include <starnet/api/viz.hpp>
 #include <starnet/core/error.hpp>
 
 #include <gtest/gtest.h>
+
+#include <cmath>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -141,6 +144,42 @@ TEST(ProgramPage, AFailedRunsPageEndsWhereItFailedMarkingTheNode) {
   EXPECT_NE(last["explain"].get<std::string>().find("The run failed at step 2"), std::string::npos) << last["explain"];
   EXPECT_EQ(data["final"], "NOT VERIFIED: " + run.problem);
   EXPECT_NE(page.html.find(".node.failing rect"), std::string::npos);
+}
+
+TEST(ProgramPage, LongTextsGrowTheBoxesOnACircleAndStayWholeOnHover) {
+  const auto run = traced_flood("ring:5");
+  ASSERT_TRUE(run.verified) << run.problem;
+  ProgramPageNotes notes;
+  const std::string long_text = "a message far longer than any label: its whole text on hover";
+  notes.payload_text = [&](std::string_view) { return long_text; };
+  const std::string state = "{'leader': 4}";
+  for (topology::NodeId v = 0; v < 5; ++v) notes.views.push_back({run.steps, v, state});
+  const auto page = program_page(run, notes);
+  const auto data = page_data(page);
+  // A message: its label shortened, its whole text beside it for the tooltip.
+  const auto& message = data["steps"][1]["messages"][0];
+  ASSERT_EQ(message.size(), 5U);
+  EXPECT_EQ(message[3], shorten(long_text, 18));
+  EXPECT_EQ(message[4], long_text);
+  // The boxes fit their longest line ("last " and the long text) up to the widest box, and say how
+  // much of each value fits; a box as wide as its text where it fits.
+  const double box_w = data["box"][0];
+  EXPECT_GT(box_w, 68);
+  EXPECT_LE(box_w, 220);
+  const auto value_chars = data["value_chars"];
+  EXPECT_GE(value_chars[0].get<std::size_t>(), state.size()) << "the state fits whole";
+  EXPECT_LT(value_chars[1].get<std::size_t>(), long_text.size()) << "the long text is cut in the box";
+  const auto rect = page.html.find(fmt::format("width=\"{:.0f}\" height=\"46\"", box_w));
+  EXPECT_NE(rect, std::string::npos) << "the drawn boxes are that wide";
+  // Neighbours on the circle stay a box and a gap apart.
+  const auto& nodes = data["nodes"];
+  const double dx = nodes[1][0].get<double>() - nodes[0][0].get<double>();
+  const double dy = nodes[1][1].get<double>() - nodes[0][1].get<double>();
+  EXPECT_GE(std::hypot(dx, dy), box_w + 50);
+  // A star graph keeps its layout's boxes, the values cut to them.
+  const auto star = page_data(program_page(traced_flood("star:3"), notes));
+  EXPECT_EQ(star["box"][0], 68);
+  EXPECT_LT(star["value_chars"][1].get<std::size_t>(), long_text.size());
 }
 
 TEST(ProgramPage, RefusesRunsItCannotShow) {
