@@ -29,6 +29,7 @@
 #include <cmath>
 #include <map>
 #include <numbers>
+#include <optional>
 #include <set>
 #include <span>
 
@@ -616,6 +617,21 @@ constexpr double BOX_TEXT_PADDING = 12;
 /// The colour of every link of a topology drawn on a circle (LINK_PALETTE's first).
 constexpr int CIRCLE_LINK_COLOUR = 2;
 
+/// Every link of @p g once, straight, into @p layout.
+void add_straight_links(const topology::Topology& g, StarLayout& layout) {
+  const NodeId n = g.num_nodes();
+  std::set<std::pair<NodeId, NodeId>> seen;
+  for (NodeId u = 0; u < n; ++u) {
+    for (topology::Port p = 0; p < g.degree(u); ++p) {
+      const NodeId v = g.neighbor(u, p);
+      if (u != v && seen.insert(std::minmax(u, v)).second) {
+        using Vertex = StarGraph::vertex_descriptor;  // ≤ MAX_PAGE_NODES
+        layout.links.push_back({static_cast<Vertex>(std::min(u, v)), static_cast<Vertex>(std::max(u, v)), CIRCLE_LINK_COLOUR, {}});
+      }
+    }
+  }
+}
+
 /// Nodes on a circle in id order, from the top clockwise; every link once, straight.
 StarLayout circle_layout(const topology::Topology& g, double box_w) {
   const NodeId n = g.num_nodes();
@@ -627,16 +643,46 @@ StarLayout circle_layout(const topology::Topology& g, double box_w) {
     const double angle = 2 * std::numbers::pi * static_cast<double>(v) / count - std::numbers::pi / 2;
     layout.nodes.push_back({radius + CIRCLE_MARGIN + radius * std::cos(angle), radius + CIRCLE_MARGIN + radius * std::sin(angle)});
   }
-  std::set<std::pair<NodeId, NodeId>> seen;
+  add_straight_links(g, layout);
+  return layout;
+}
+
+/// A topology named by a spec as `topo draw` lays it out (api/drawing.hpp: a hypercube as a
+/// hypercube, a mesh or torus as a grid, a tree as a tree), stretched until no two boxes of
+/// @p box_w overlap (each pair apart by a box and a gap across or down); every link straight.
+/// None where the run's topology is not a spec (built in memory) or Graphviz cannot lay it out:
+/// the page draws a circle then, and says so. O(V² + E) and Graphviz's layout.
+std::optional<StarLayout> drawn_layout(const EmulateResult& run, double box_w) {
+  const auto& g = *run.graph;
+  TopologyLayout drawn;
+  try {
+    drawn = topology_layout(TopologyRef(run.topology));
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+  const NodeId n = g.num_nodes();
+  if (drawn.nodes.size() != n) return std::nullopt;
+  for (NodeId v = 0; v < n; ++v) {
+    if (drawn.nodes[v].name != g.node_name(v)) return std::nullopt;
+  }
+  double scale = 1;
   for (NodeId u = 0; u < n; ++u) {
-    for (topology::Port p = 0; p < g.degree(u); ++p) {
-      const NodeId v = g.neighbor(u, p);
-      if (u != v && seen.insert(std::minmax(u, v)).second) {
-        using Vertex = StarGraph::vertex_descriptor;  // ≤ MAX_PAGE_NODES
-        layout.links.push_back({static_cast<Vertex>(std::min(u, v)), static_cast<Vertex>(std::max(u, v)), CIRCLE_LINK_COLOUR, {}});
-      }
+    for (NodeId v = u + 1; v < n; ++v) {
+      const double dx = std::abs(drawn.nodes[u].x - drawn.nodes[v].x);
+      const double dy = std::abs(drawn.nodes[u].y - drawn.nodes[v].y);
+      const double across = dx > 0 ? (box_w + CIRCLE_GAP) / dx : HUGE_VAL;
+      const double down = dy > 0 ? (BOX_H + CIRCLE_GAP) / dy : HUGE_VAL;
+      scale = std::max(scale, std::min(across, down));
     }
   }
+  if (!std::isfinite(scale)) return std::nullopt;  // two nodes at one place
+  StarLayout layout;
+  layout.width = scale * drawn.width + 2 * CIRCLE_MARGIN + box_w;
+  layout.height = scale * drawn.height + 2 * CIRCLE_MARGIN + BOX_H;
+  for (const auto& node : drawn.nodes) {
+    layout.nodes.push_back({CIRCLE_MARGIN + box_w / 2 + scale * node.x, CIRCLE_MARGIN + BOX_H / 2 + scale * node.y});
+  }
+  add_straight_links(g, layout);
   return layout;
 }
 
@@ -826,7 +872,7 @@ void check_program_page(const topology::Topology& g) {
   }
   if (g.num_nodes() > MAX_PAGE_NODES) {
     throw UsageError(Setting{"topology", g.name()},
-                     fmt::format("the page draws at most {} nodes on a circle (a star graph up to star:{}), and {} has "
+                     fmt::format("the page draws at most {} nodes (a star graph up to star:{}), and {} has "
                                  "{}: keep the run's trace instead",
                                  MAX_PAGE_NODES, MAX_PAGE_N, g.name(), g.num_nodes()));
   }
@@ -844,7 +890,8 @@ VizPage program_page(const EmulateResult& run, const ProgramPageNotes& notes) {
   const char* result_key = notes.views.empty() ? "recv" : "state";
   // A star graph's layout keeps its boxes' width; on a circle they grow with their text.
   const double box_w = fit_boxes(page.json, node_labels(g), result_key, "last", star == nullptr);
-  const StarLayout layout = star != nullptr ? page_layout(*star) : circle_layout(g, box_w);
+  const auto drawn = star != nullptr ? std::nullopt : drawn_layout(run, box_w);
+  const StarLayout layout = star != nullptr ? page_layout(*star) : drawn ? *drawn : circle_layout(g, box_w);
   page.json.update(star != nullptr ? drawing_json(*star, layout) : circle_json(g, layout, box_w));
   PageWords words;
   words.title = fmt::format("Your node program on {}", run.topology);
@@ -863,8 +910,10 @@ VizPage program_page(const EmulateResult& run, const ProgramPageNotes& notes) {
     words.colours = n;
     svg = star_background(n, *star, layout);
   } else {
-    words.links = "Nodes on a circle in id order, from the top clockwise. Arrows are the messages of the step, with "
-                  "their texts. Scroll to zoom, drag to pan, double-click to reset.";
+    words.links = fmt::format("{} Arrows are the messages of the step, with their texts. Scroll to zoom, drag to "
+                              "pan, double-click to reset.",
+                              drawn ? "Nodes where Graphviz places them for starnet topo draw."
+                                    : "Nodes on a circle in id order, from the top clockwise.");
     svg = svg_open(0, layout.width, layout.height, "the topology " + run.topology, CIRCLE_LINK_COLOUR) +
           "<g id=\"links\">\n";
     for (const auto& link : layout.links) svg += svg_link(layout, link);

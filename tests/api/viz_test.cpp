@@ -94,7 +94,7 @@ nlohmann::json page_data(const VizPage& page) {
   return nlohmann::json::parse(page.html.substr(begin, page.html.find("</script>", begin) - begin));
 }
 
-TEST(ProgramPage, ARunOnAHypercubeIsDrawnOnACircleFromItsTrace) {
+TEST(ProgramPage, ARunOnAHypercubeIsDrawnFromItsTrace) {
   const auto run = traced_flood("hypercube:3");
   ASSERT_TRUE(run.verified) << run.problem;
   const auto page = program_page(run, {});
@@ -182,8 +182,38 @@ TEST(ProgramPage, LongTextsGrowTheBoxesOnACircleAndStayWholeOnHover) {
   EXPECT_LT(star["value_chars"][1].get<std::size_t>(), long_text.size());
 }
 
+TEST(ProgramPage, AHypercubeIsDrawnAsAHypercubeWithNoTwoBoxesOverlapping) {
+  for (const std::string spec : {"hypercube:4", "mesh:3x4", "torus:4x4"}) {
+    const auto page = program_page(traced_flood(spec), {});
+    const auto data = page_data(page);
+    const auto& nodes = data["nodes"];
+    const double box_w = data["box"][0];
+    const double box_h = data["box"][1];
+    // Not a circle: the nodes' distances from their centre differ.
+    double cx = 0;
+    double cy = 0;
+    for (const auto& p : nodes) cx += p[0].get<double>() / static_cast<double>(nodes.size()), cy += p[1].get<double>() / static_cast<double>(nodes.size());
+    std::set<long> radii;
+    for (const auto& p : nodes) radii.insert(std::lround(std::hypot(p[0].get<double>() - cx, p[1].get<double>() - cy)));
+    EXPECT_GT(radii.size(), 1U) << spec;
+    for (std::size_t u = 0; u < nodes.size(); ++u) {
+      for (std::size_t v = u + 1; v < nodes.size(); ++v) {
+        const double dx = std::abs(nodes[u][0].get<double>() - nodes[v][0].get<double>());
+        const double dy = std::abs(nodes[u][1].get<double>() - nodes[v][1].get<double>());
+        EXPECT_TRUE(dx >= box_w || dy >= box_h) << spec << ": boxes " << u << " and " << v << " overlap";
+      }
+    }
+    EXPECT_NE(page.html.find("where Graphviz places them"), std::string::npos) << spec;
+  }
+}
+
+TEST(ProgramPage, TwoHundredFiftySixNodesAreDrawn) {
+  const auto page = program_page(traced_flood("hypercube:8"), {});
+  EXPECT_EQ(page_data(page)["nodes"].size(), 256U);
+}
+
 TEST(ProgramPage, RefusesRunsItCannotShow) {
-  EXPECT_ERROR(UsageError, (void)program_page(traced_flood("hypercube:7"), {}), "topology", "at most 64 nodes");
+  EXPECT_ERROR(UsageError, (void)program_page(traced_flood("hypercube:9"), {}), "topology", "at most 256 nodes");
   EXPECT_ERROR(UsageError, (void)program_page(traced_flood("star:6"), {}), "topology", "star:6");
   EmulateRequest untraced("ring:4", [](emulator::NodeRange) { return std::make_unique<Flood>(); });
   EXPECT_ERROR(UsageError, (void)program_page(emulate(untraced), {}), "trace");
