@@ -214,13 +214,8 @@ std::string gantt_svg(const GanttChart& chart, double width_asked) {
     }
   }
   s += "</g>\n";
-  s += fmt::format(
-      "<line class=\"makespan\" x1=\"{0:.2f}\" y1=\"{1:.1f}\" x2=\"{0:.2f}\" y2=\"{2:.1f}\"/>\n"
-      "<text class=\"makespan-label\" x=\"{0:.2f}\" y=\"{3:.1f}\" text-anchor=\"end\" fill=\"#c00\">makespan "
-      "{4}</text>\n"
-      "</svg>\n",
-      x(chart.makespan), TOP_MARGIN - 12, height - 34, TOP_MARGIN - 16, xml_escape(chart.makespan_text));
-  return s;
+  return s + detail::makespan_and_end_svg(x(chart.makespan), TOP_MARGIN - 12, height - 34, TOP_MARGIN - 16,
+                                          chart.makespan_text);
 }
 
 }  // namespace starnet::api

@@ -200,13 +200,8 @@ std::string swimlane_svg(const SwimlaneDiagram& d, double width_asked) {
   s += "</g>\n<g class=\"messages\">\n";
   for (const auto& a : d.arrows) s += arrow_svg(a, x(a.start), y(a.from), x(a.end), y(a.to));
   s += "</g>\n";
-  s += fmt::format(
-      "<line class=\"makespan\" x1=\"{0:.2f}\" y1=\"{1:.1f}\" x2=\"{0:.2f}\" y2=\"{2:.1f}\"/>\n"
-      "<text class=\"makespan-label\" x=\"{0:.2f}\" y=\"{3:.1f}\" text-anchor=\"end\" fill=\"#c00\">makespan "
-      "{4}</text>\n"
-      "</svg>\n",
-      x(d.makespan), TOP_MARGIN - 6, TOP_MARGIN + lines_h, TOP_MARGIN - 10, xml_escape(d.makespan_text));
-  return s;
+  return s + detail::makespan_and_end_svg(x(d.makespan), TOP_MARGIN - 6, TOP_MARGIN + lines_h, TOP_MARGIN - 10,
+                                          d.makespan_text);
 }
 
 }  // namespace starnet::api

@@ -3,6 +3,7 @@
 // diagram) share: the check that the trace is of the topology, a run's time as a double for placing
 // and as a label, and the time axis with its grid.
 
+#include <starnet/api/markup.hpp>
 #include <starnet/api/topology.hpp>
 #include <starnet/api/trace.hpp>
 #include <starnet/core/error.hpp>
@@ -70,6 +71,17 @@ inline std::string time_axis_svg(double left, double plot_w, double span, double
   s += fmt::format("<text x=\"{:.2f}\" y=\"{:.1f}\" text-anchor=\"middle\">time</text>\n</g>\n", left + plot_w / 2,
                    bottom + 28);
   return s;
+}
+
+/// The makespan's dashed line at x = @p x from @p top to @p bottom, its label ending there at
+/// @p label_y, and the document's end.
+inline std::string makespan_and_end_svg(double x, double top, double bottom, double label_y, const std::string& text) {
+  return fmt::format(
+      "<line class=\"makespan\" x1=\"{0:.2f}\" y1=\"{1:.1f}\" x2=\"{0:.2f}\" y2=\"{2:.1f}\"/>\n"
+      "<text class=\"makespan-label\" x=\"{0:.2f}\" y=\"{3:.1f}\" text-anchor=\"end\" fill=\"#c00\">makespan "
+      "{4}</text>\n"
+      "</svg>\n",
+      x, top, bottom, label_y, xml_escape(text));
 }
 
 }  // namespace starnet::api::detail
