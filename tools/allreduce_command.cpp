@@ -3,8 +3,8 @@
 // Table 2; `demo` the headline run.
 #include "command.hpp"
 #include "engine_options.hpp"
-#include <starnet/api/gantt.hpp>
 #include "json_output.hpp"
+#include "run_pictures.hpp"
 
 #include <starnet/api/broadcast_beside.hpp>
 #include <starnet/api/schedule.hpp>
@@ -30,7 +30,7 @@ struct StarOptions {
   std::string fault_exit;   ///< --fault-exit WORKER:STEP
   std::string fault_stop;   ///< --fault-stop WORKER:STEP
   std::string fault_sleep;  ///< --fault-sleep WORKER:STEP
-  std::string gantt;
+  RunPictures pictures;  ///< --gantt, --swimlane
   EngineOptions engine;
   long threads = 0;                         ///< --threads
   const CLI::Option* threads_option = nullptr;
@@ -128,10 +128,10 @@ namespace {
 
 int run_and_report(const StarOptions& o, bool broadcast) {
   const api::StarRequest request = make_request(o, broadcast);
-  if (!o.gantt.empty()) api::require_gantt_rows(topology::StarGraph(request.n));
+  o.pictures.require(topology::StarGraph(request.n));
   const api::StarResult result = api::run_star(request);
   o.engine.trace.write(result.run.trace, *result.graph);
-  if (!o.gantt.empty()) write_file_atomically(o.gantt, api::gantt_svg(api::gantt_chart(result.run.trace, *result.graph, result.run_title())));
+  o.pictures.write(result.run.trace, *result.graph, result.run_title());
   if (o.json) {
     print_json(result.to_json());
   } else {
@@ -176,8 +176,7 @@ void add_star_options(CLI::App& cmd, StarOptions& o, bool reduce) {
                                                 "same trace and counters whatever the number",
                                                 api::MAX_THREADS))
                          ->check(integer_in(0, api::MAX_THREADS));
-  add_gantt_option(cmd, o.gantt, "the run")
-      ->each([&o](const std::string&) { o.engine.keep_trace = true; });
+  o.pictures.add_to(cmd, "the run", [&o] { o.engine.keep_trace = true; });
   cmd.add_option("--fault-exit", o.fault_exit,
                  "Testing aid: with --processes, worker WORKER exits abruptly at step STEP (WORKER:STEP)");
   cmd.add_option("--fault-stop", o.fault_stop,
@@ -190,7 +189,9 @@ void add_star_options(CLI::App& cmd, StarOptions& o, bool reduce) {
 }
 
 int compare(const StarOptions& o, int max_n) {
-  if (!o.gantt.empty()) throw UsageError("--gantt draws one run: give --topology instead of --compare");
+  if (o.pictures.wanted()) {
+    throw UsageError(fmt::format("{} draws one run: give --topology instead of --compare", o.pictures.flags()));
+  }
   const auto table = api::star_table2(max_n, o.engine.choice(), {api::parse_op(o.op), api::parse_values(o.values), o.seed});
   if (o.json) {
     print_json(table.to_json());

@@ -5,8 +5,8 @@
 #include "json_output.hpp"
 #include "trace_output.hpp"
 #include "progress.hpp"
-#include <starnet/api/gantt.hpp>
 #include "plot.hpp"
+#include "run_pictures.hpp"
 
 #include <starnet/api/figures.hpp>
 #include <starnet/api/montecarlo.hpp>
@@ -48,7 +48,7 @@ struct Options {
   std::int64_t runs = 0;  // 0: the default of the mode
   bool json = false;
   std::string csv;
-  std::string gantt;
+  RunPictures pictures;  // --gantt, --swimlane: run --run
   std::int64_t run = 0;
   std::string study;
   std::string plot;
@@ -257,13 +257,14 @@ int run_scenario(const Options& o) {
   for (const auto* flag : {"--plot", "--points", "--ratio-points"}) {
     if (o.has(flag)) throw UsageError(fmt::format("{} belongs to --study", flag));
   }
-  // --gantt and --trace both show run --run again, emulated with its events kept.
-  const bool one_run = !o.gantt.empty() || o.trace.wanted();
+  // --gantt, --swimlane and --trace all show run --run again, emulated with its events kept.
+  const bool one_run = o.pictures.wanted() || o.trace.wanted();
   if (!one_run && o.has("--run")) {
-    throw UsageError("--run chooses the run --gantt draws and --trace records: give --gantt FILE.svg or --trace FILE");
+    throw UsageError("--run chooses the run --gantt and --swimlane draw and --trace records: give --gantt FILE.svg, "
+                     "--swimlane FILE.svg or --trace FILE");
   }
-  if (one_run && o.scenario.n >= 1 && !o.gantt.empty()) {
-    api::require_gantt_rows(static_cast<std::uint64_t>(o.scenario.n), fmt::format("complete:{}", o.scenario.n));
+  if (one_run && o.scenario.n >= 1) {
+    o.pictures.require(static_cast<std::uint64_t>(o.scenario.n), fmt::format("complete:{}", o.scenario.n));
   }
   api::MonteCarloRequest request = o.scenario;
   if (o.has("--algos")) request.algorithms = api::parse_montecarlo_algorithms(o.algorithms);
@@ -277,15 +278,16 @@ int run_scenario(const Options& o) {
   const auto r = api::run_montecarlo(request);
   if (r.run) {
     o.trace.write(r.run->trace, *r.run->machines);
-    if (!o.gantt.empty()) {
-      write_file_atomically(o.gantt, api::gantt_svg(api::gantt_chart(r.run->trace, *r.run->machines, r.run_title())));
-    }
+    o.pictures.write(r.run->trace, *r.run->machines, r.run_title());
   }
   if (!o.csv.empty()) write_file_atomically(o.csv, r.csv());
   const double simulations = static_cast<double>(r.runs * r.outcomes.size());
   if (o.json) {
     auto out = r.to_json();
-    if (!o.gantt.empty()) out["gantt"] = {{"file", o.gantt}, {"run", o.run}, {"makespan", r.run->makespan}};
+    if (!o.pictures.gantt.empty()) out["gantt"] = {{"file", o.pictures.gantt}, {"run", o.run}, {"makespan", r.run->makespan}};
+    if (!o.pictures.swimlane.empty()) {
+      out["swimlane"] = {{"file", o.pictures.swimlane}, {"run", o.run}, {"makespan", r.run->makespan}};
+    }
     print_json(std::move(out));
   } else {
     const auto& sc = r.request;
@@ -299,8 +301,12 @@ int run_scenario(const Options& o) {
                  nc::to_string(outcome.algorithm), s.mean, s.stddev, s.sem, s.q10, s.q50, s.q90, outcome.verified,
                  r.runs);
     }
-    if (!o.gantt.empty()) {
-      fmt::print("Gantt chart of run {} written to {} (makespan {:.6g})\n", o.run, o.gantt, r.run->makespan);
+    if (!o.pictures.gantt.empty()) {
+      fmt::print("Gantt chart of run {} written to {} (makespan {:.6g})\n", o.run, o.pictures.gantt, r.run->makespan);
+    }
+    if (!o.pictures.swimlane.empty()) {
+      fmt::print("Space-time diagram of run {} written to {} (makespan {:.6g})\n", o.run, o.pictures.swimlane,
+                 r.run->makespan);
     }
     fmt::print("{:.0f} simulations in {:.2f} s: {:.0f} simulations/s\n", simulations, r.wall_seconds,
                simulations / r.wall_seconds);
@@ -312,7 +318,7 @@ int run_scenario(const Options& o) {
 // Studies.
 
 int run_study(const Options& o) {
-  for (const auto* flag : {"--algos", "--dist", "--cv", "--mu-d", "--mu-c", "--gantt", "--run", "--trace"}) {
+  for (const auto* flag : {"--algos", "--dist", "--cv", "--mu-d", "--mu-c", "--gantt", "--swimlane", "--run", "--trace"}) {
     if (o.has(flag)) {
       throw UsageError(fmt::format("{} is fixed by --study {} (it takes --runs, --seed, --threads, --n, --points, "
                                    "--ratio-points, --fast-path, --csv, --plot, --json)",
@@ -437,8 +443,8 @@ void declare_montecarlo_command(CLI::App& cmd, Action& action) {
                "Print one JSON document: per algorithm mean, stddev, sem, min, q10, q50, q90, max, runs, verified\n"
                "(studies: points or cells, and notes; --worst-case: one row per instance and algorithm)");
   cmd.add_option("--csv", o.csv, "Write the summary (study: the figure's data) as CSV to FILE")->check(output_file());
-  add_gantt_option(cmd, o.gantt, "run --run of the (single) algorithm");
-  cmd.add_option("--run", o.run, "The run --gantt draws and --trace records, 0..runs-1 (default 0)");
+  o.pictures.add_to(cmd, "run --run of the (single) algorithm");
+  cmd.add_option("--run", o.run, "The run --gantt and --swimlane draw and --trace records, 0..runs-1 (default 0)");
   cmd.add_option("--study", o.study, "figure4 | figure5 | figure6: reproduce a figure of Section 5");
   cmd.add_option("--plot", o.plot, "With --study: draw the figure with gnuplot into FILE.svg or FILE.png")->check(output_file({".svg", ".png"}));
   cmd.add_option("--points", o.points, fmt::format("With --study: CVs log-spaced over [0.01, 10] (default {})",

@@ -3,8 +3,8 @@
 #include "command.hpp"
 #include "json_output.hpp"
 #include "trace_output.hpp"
-#include <starnet/api/gantt.hpp>
 #include "plot.hpp"
+#include "run_pictures.hpp"
 
 #include <starnet/api/figures.hpp>
 #include <starnet/api/reduce.hpp>
@@ -39,7 +39,7 @@ struct ReduceOptions {
   int max_n = api::DEFAULT_FIGURE2_MAX_N;
   std::string csv;
   std::string plot;
-  std::string gantt;
+  RunPictures pictures;  // --gantt, --swimlane
   TraceOutput trace;
 };
 
@@ -67,7 +67,7 @@ int run_plan(const ReduceOptions& o) {
   if (o.algo.empty() || !o.has_n || o.d.empty() || o.c.empty()) {
     throw UsageError("--algorithm needs --n, --d and --c (e.g. starnet reduce --algorithm greedy --n 10 --d 1 --c 1)");
   }
-  if (!o.gantt.empty() && o.n > 0) api::require_gantt_rows(static_cast<std::uint64_t>(o.n), fmt::format("complete:{}", o.n));
+  if (o.n > 0) o.pictures.require(static_cast<std::uint64_t>(o.n), fmt::format("complete:{}", o.n));
   api::ReduceRequest request;
   request.algorithm = api::parse_algorithm(o.algo);
   request.n = o.n;
@@ -75,9 +75,9 @@ int run_plan(const ReduceOptions& o) {
   request.c = api::parse_number(o.c, "c");
   if (o.has_k) request.k = o.k;
   request.op = api::parse_reduce_op(o.op);
-  request.trace = !o.gantt.empty() || o.trace.wanted();
+  request.trace = o.pictures.wanted() || o.trace.wanted();
   const api::ReduceResult r = api::plan_reduction(request);
-  if (!o.gantt.empty()) write_file_atomically(o.gantt, api::gantt_svg(api::gantt_chart(r.run.trace, *r.machines, r.run_title())));
+  o.pictures.write(r.run.trace, *r.machines, r.run_title());
   o.trace.write(r.run.trace, *r.machines);
   if (o.json) {
     print_json(r.to_json(), -1);
@@ -117,9 +117,10 @@ void draw_figure2(const api::Figure2Result& study, const std::string& plot) {
 
 int run_study(const ReduceOptions& o) {
   if (o.study != "figure2") throw UsageError(fmt::format("--study \"{}\" is unknown (expected figure2)", o.study));
-  if (!o.algo.empty() || o.has_n || !o.d.empty() || !o.c.empty() || o.has_k || o.trace.wanted() || !o.gantt.empty()) {
+  if (!o.algo.empty() || o.has_n || !o.d.empty() || !o.c.empty() || o.has_k || o.trace.wanted() || o.pictures.wanted()) {
     throw UsageError(
-        "--study takes --max-n, --csv, --plot and --json only (not --algorithm, --n, --d, --c, --k, --gantt or --trace)");
+        "--study takes --max-n, --csv, --plot and --json only (not --algorithm, --n, --d, --c, --k, --gantt, "
+        "--swimlane or --trace)");
   }
   const auto r = api::reduce_figure2(o.max_n);
   if (!o.csv.empty()) write_file_atomically(o.csv, r.csv());
@@ -172,7 +173,7 @@ void declare_reduce_command(CLI::App& cmd, Action& action) {
                "times are numbers, with an exact KEY_exact fraction such as \"7/2\" when not integers (docs/json.md)");
   auto* study = cmd.add_option("--study", o.study, "Run a study instead of one plan: figure2");
   cmd.add_option("--max-n", o.max_n, fmt::format("Figure 2 study: largest n (default {})", api::DEFAULT_FIGURE2_MAX_N))->needs(study);
-  add_gantt_option(cmd, o.gantt, "the emulated run");
+  o.pictures.add_to(cmd, "the emulated run");
   o.trace.add_to(cmd, "every event of the emulated plan");
   cmd.add_option("--csv", o.csv, "Figure 2 study: write the exact lengths and ratios for every n as CSV")
       ->check(output_file())

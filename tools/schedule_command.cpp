@@ -4,8 +4,8 @@
 // docs/schedules.md, docs/gpu.md).
 #include "command.hpp"
 #include "engine_options.hpp"
-#include <starnet/api/gantt.hpp>
 #include "json_output.hpp"
+#include "run_pictures.hpp"
 
 #include <starnet/api/schedule.hpp>
 #include <starnet/api/core.hpp>
@@ -44,7 +44,7 @@ struct RunOptions {
   std::string op = "sum";
   std::string values = "random";
   std::uint64_t seed = 1;
-  std::string gantt;
+  RunPictures pictures;  // --gantt, --swimlane
   bool json = false;
   EngineOptions engine;
 };
@@ -137,7 +137,7 @@ std::string summary_text(const api::ScheduleRunResult& r) {
 int run(const RunOptions& o) {
   api::ScheduleRunRequest request;
   request.schedule = api::load_schedule(o.file, o.topology);
-  if (!o.gantt.empty()) api::require_gantt_rows(*request.schedule.topology);
+  o.pictures.require(*request.schedule.topology);
   request.ports = o.ports.model();
   request.timed = api::parse_run_costs(o.costs) == api::RunCosts::TOPOLOGY;
   if (!o.checking.empty()) request.checking = api::parse_checking(o.checking);
@@ -146,10 +146,10 @@ int run(const RunOptions& o) {
   if (!o.bandwidth.empty()) request.bandwidth = api::parse_number(o.bandwidth, "bandwidth", 0, /*strictly=*/true);
   request.values = {api::parse_op(o.op), api::parse_values(o.values), o.seed};
   request.engine = o.engine.choice();
-  request.trace = o.engine.trace.wanted() || !o.gantt.empty();
+  request.trace = o.engine.trace.wanted() || o.pictures.wanted();
   const api::ScheduleRunResult r = api::run_schedule(request);
   o.engine.trace.write(r.run.run.trace, *request.schedule.topology);
-  if (!o.gantt.empty()) write_file_atomically(o.gantt, api::gantt_svg(api::gantt_chart(r.run.run.trace, *request.schedule.topology)));
+  o.pictures.write(r.run.run.trace, *request.schedule.topology);
   if (o.json) {
     print_json(r.to_json());
   } else {
@@ -214,7 +214,7 @@ void declare_schedule_command(CLI::App& cmd, Action& action) {
   add_op_option(*run_cmd, r.op, "Reduction operator");
   add_values_option(*run_cmd, r.values, "Chunk values: random (seeded) or index (contribution id + 1; rank is the same)");
   run_cmd->add_option("--seed", r.seed, "Seed of --values random")->capture_default_str()->check(any_seed());
-  add_gantt_option(*run_cmd, r.gantt, "the run");
+  r.pictures.add_to(*run_cmd, "the run");
   run_cmd->add_flag("--json", r.json, "Print one JSON document instead of the summary (also when the run fails)");
   r.engine.add_to(*run_cmd, /*processes=*/false);
   run_cmd->callback([&action, run_cmd] {

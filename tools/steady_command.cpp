@@ -5,7 +5,7 @@
 #include "command.hpp"
 #include "json_output.hpp"
 #include "trace_output.hpp"
-#include <starnet/api/gantt.hpp>
+#include "run_pictures.hpp"
 
 #include <starnet/api/steady.hpp>
 #include <starnet/api/settings.hpp>
@@ -36,7 +36,7 @@ struct SteadyOptions {
   std::string task_work = "1";
   std::string period;  // --period P: the fixed-period approximation
   std::string emulate;  // --emulate K: the horizon
-  std::string gantt;    // --gantt FILE.svg: the emulated run
+  RunPictures pictures;  // --gantt, --swimlane FILE.svg: the emulated run
   TraceOutput trace;    // --trace FILE: the emulated run
   int iteration_limit = 0;
   bool whole_messages = false;
@@ -75,7 +75,9 @@ std::string report_text(const api::SteadyResult& r) {
 /// parse options → plan → self-check → emulate → report. Exit 1 when an exact check or the
 /// emulation fails.
 int run_steady(api::Collective collective, const SteadyOptions& o) {
-  if (o.emulate.empty() && !o.gantt.empty()) throw UsageError("--gantt draws the emulated run: give --emulate K as well");
+  if (o.emulate.empty() && o.pictures.wanted()) {
+    throw UsageError(fmt::format("{} draws the emulated run: give --emulate K as well", o.pictures.flags()));
+  }
   api::SteadyRequest request;
   request.collective = collective;
   request.topology = o.topology;
@@ -90,14 +92,12 @@ int run_steady(api::Collective collective, const SteadyOptions& o) {
   if (!o.emulate.empty()) request.emulate = api::parse_number(o.emulate, "emulate", 0, /*strictly=*/true);
   request.iteration_limit = o.iteration_limit;
   request.whole_messages = o.whole_messages;
-  request.trace = !o.gantt.empty() || o.trace.wanted();
-  if (!o.gantt.empty()) api::require_gantt_rows(*request.topology.topology());
+  request.trace = o.pictures.wanted() || o.trace.wanted();
+  o.pictures.require(*request.topology.topology());
   const auto r = api::run_steady(request);
   if (r.optimal) {
     const auto& trace = r.optimal->run.trace;
-    if (!o.gantt.empty()) {
-      write_file_atomically(o.gantt, api::gantt_svg(api::gantt_chart(trace, *r.emulated_on, r.run_title())));
-    }
+    o.pictures.write(trace, *r.emulated_on, r.run_title());
     o.trace.write(trace, *r.emulated_on);
   }
   if (o.json) {
@@ -126,7 +126,7 @@ void add_common_options(CLI::App& cmd, SteadyOptions& o) {
                  "Run the schedule on the emulator (timed, strict single-port) for K time units, e.g. 1000 or 7/2: "
                  "start-up, steady state and clean-up; count the operations completed, every result verified, "
                  "against TP·K (Lemma 1) and Proposition 1's guarantee. With --period, the fixed-period schedule too");
-  add_gantt_option(cmd, o.gantt, "the emulated run of the schedule (needs --emulate)");
+  o.pictures.add_to(cmd, "the emulated run of the schedule (needs --emulate)");
   o.trace.add_to(cmd, "every event of the emulated run of the schedule (needs --emulate)");
   cmd.add_flag("--json", o.json,
                "Print one JSON document: throughput, period, certified, matchings [{weight, transfers}], "

@@ -3,57 +3,73 @@
 #include <starnet/api/star_layout.hpp>
 #include <starnet/core/error.hpp>
 
+#include "trace_picture.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <set>
-#include <type_traits>
 
 namespace starnet::api {
 
 namespace {
 
-template <class Time>
-double to_double(const Time& t) {
-  if constexpr (std::is_same_v<Time, Rational>) {
-    return t.to_double();
-  } else {
-    return static_cast<double>(t);
-  }
-}
-
-/// A label: exact where the time is exact ("7/2"), six significant digits otherwise.
-template <class Time>
-std::string time_label(const Time& t) {
-  return time_text(t, TimeText::BRIEF);
-}
-
-/// A round number of time units between axis ticks: 1, 2 or 5 times a power of ten, so that
-/// about eight ticks cover @p span.
-double tick_step(double span) {
-  const double raw = span / 8;
-  const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
-  for (const double f : {1.0, 2.0, 5.0}) {
-    if (f * magnitude >= raw) return f * magnitude;
-  }
-  return 10 * magnitude;
-}
+using detail::time_label;
+using detail::to_double;
 
 const char* port_colour(std::uint32_t port) { return LINK_PALETTE[port % LINK_PALETTE.size()]; }
 
-// The SVG's geometry, pixels: rows, margins, lanes inside a row, and the room a label needs.
-constexpr double ROW_HEIGHT = 38;
+// The SVG's geometry, pixels: rows, margins, sub-rows inside a row, and the room a label needs.
 constexpr double NAME_CHAR_WIDTH = 7.0;
 constexpr double LABEL_CHAR_WIDTH = 5.5;
 constexpr double RIGHT_MARGIN = 40;
 constexpr double TOP_MARGIN = 70;
 constexpr double MIN_PLOT_WIDTH = 120;
 constexpr double LANE_HEIGHT = 10;
-constexpr double LANE_Y[] = {3, 14, 25};  // GanttLane::SEND, RECEIVE, COMPUTE
+constexpr double SLOT_PITCH = 11;   // a sub-row: its bar and a pixel of white
+constexpr double ROW_PADDING = 5;   // above the first sub-row (3) and below the last (2)
+constexpr double SLOT_TOP = 3;
 constexpr std::size_t MIN_NAME_CHARS = 4;
+constexpr std::size_t LANES = 3;
 
-double lane_y(GanttLane lane) { return LANE_Y[static_cast<std::size_t>(lane)]; }
+double row_height(std::uint32_t slots) { return ROW_PADDING + SLOT_PITCH * static_cast<double>(slots); }
+
+/// Gives each bar its sub-row: per row and lane, bars in order of start take the lowest sub-row
+/// free by then (first fit on intervals sorted by start uses as many as overlap at most, the
+/// fewest possible); a lane's sub-rows follow the lanes above it. O(B log B + B·S) for B bars and
+/// S sub-rows a lane.
+void assign_slots(GanttChart& chart) {
+  const std::size_t rows = chart.rows.size();
+  std::vector<std::size_t> order(chart.bars.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return chart.bars[a].start < chart.bars[b].start;
+  });
+  // ends[row][lane]: when each sub-row of the lane comes free.
+  std::vector<std::array<std::vector<double>, LANES>> ends(rows);
+  for (const auto i : order) {
+    auto& bar = chart.bars[i];
+    auto& free_at = ends[bar.row][static_cast<std::size_t>(bar.lane)];
+    const auto slot = std::find_if(free_at.begin(), free_at.end(), [&](double end) { return end <= bar.start; });
+    bar.slot = static_cast<std::uint32_t>(slot - free_at.begin());
+    if (slot == free_at.end()) {
+      free_at.push_back(bar.end);
+    } else {
+      *slot = bar.end;
+    }
+  }
+  chart.row_slots.assign(rows, 0);
+  std::vector<std::array<std::uint32_t, LANES>> first(rows);
+  for (std::size_t v = 0; v < rows; ++v) {
+    for (std::size_t lane = 0; lane < LANES; ++lane) {
+      first[v][lane] = chart.row_slots[v];
+      chart.row_slots[v] += static_cast<std::uint32_t>(std::max<std::size_t>(ends[v][lane].size(), 1));
+    }
+  }
+  for (auto& bar : chart.bars) bar.slot += first[bar.row][static_cast<std::size_t>(bar.lane)];
+}
 
 std::string svg_head(const GanttChart& chart, double width, double height, double left) {
   std::string s = fmt::format(
@@ -113,14 +129,8 @@ void require_gantt_rows(const Topology& topology) { require_gantt_rows(topology.
 template <class Time>
 GanttChart gantt_chart(const std::vector<TraceEvent<Time>>& trace, const Topology& topology, const std::string& title) {
   require_gantt_rows(topology);
+  detail::require_nodes_of(trace, topology);
   const NodeId rows = topology.num_nodes();
-  for (std::size_t i = 0; i < trace.size(); ++i) {
-    const auto& e = trace[i];
-    if (e.node >= rows || e.peer >= rows) {
-      throw InputError(fmt::format("{}: names a node outside {} (nodes 0..{})", describe_event(i, trace[i]),
-                                   topology.name(), rows - 1));
-    }
-  }
   const auto intervals = trace_intervals(trace);
   GanttChart chart;
   chart.makespan = to_double(intervals.makespan);
@@ -139,6 +149,7 @@ GanttChart gantt_chart(const std::vector<TraceEvent<Time>>& trace, const Topolog
                           "to " + topology.node_name(t.to), "send " + what});
     chart.bars.push_back({t.to, GanttLane::RECEIVE, start, end, t.from, t.port, t.finished,
                           "from " + topology.node_name(t.from), "receive " + what});
+    chart.flows.push_back({chart.bars.size() - 2, chart.bars.size() - 1});
   }
   for (const auto& c : intervals.computations) {
     chart.bars.push_back({c.node, GanttLane::COMPUTE, to_double(c.start), to_double(c.end), c.node, 0, c.finished,
@@ -147,6 +158,7 @@ GanttChart gantt_chart(const std::vector<TraceEvent<Time>>& trace, const Topolog
                                       c.work.to_string(), time_label(c.start), time_label(c.end),
                                       c.finished ? "" : " (unfinished)")});
   }
+  assign_slots(chart);
   return chart;
 }
 
@@ -156,50 +168,39 @@ template GanttChart gantt_chart(const std::vector<TraceEvent<double>>&, const To
 std::string gantt_svg(const GanttChart& chart, double width_asked) {
   std::size_t name_width = MIN_NAME_CHARS;
   for (const auto& name : chart.rows) name_width = std::max(name_width, name.size());
-  const auto rows = static_cast<double>(chart.rows.size());
+  // Each row's top, from the sub-rows of the rows above it.
+  std::vector<double> row_top(chart.rows.size() + 1, TOP_MARGIN);
+  for (std::size_t v = 0; v < chart.rows.size(); ++v) row_top[v + 1] = row_top[v] + row_height(chart.row_slots[v]);
   const double left = 16 + NAME_CHAR_WIDTH * static_cast<double>(name_width);
   const double plot_w = std::max(MIN_PLOT_WIDTH, width_asked - left - RIGHT_MARGIN);
   const double width = left + plot_w + RIGHT_MARGIN;
-  const double height = TOP_MARGIN + rows * ROW_HEIGHT + 40;
+  const double height = row_top.back() + 40;
   const double span = chart.makespan > 0 ? chart.makespan : 1.0;
   const auto x = [&](double t) { return left + t / span * plot_w; };
-  const auto row_y = [&](NodeId v) { return TOP_MARGIN + static_cast<double>(v) * ROW_HEIGHT; };
+  const auto bar_y = [&](const GanttBar& b) { return row_top[b.row] + SLOT_TOP + SLOT_PITCH * b.slot; };
   std::string s = svg_head(chart, width, height, left);
-  // Time axis and grid.
-  const double tick = tick_step(span);
-  s += "<g class=\"axis\">\n";
-  for (int k = 0; static_cast<double>(k) * tick <= span * (1 + 1e-9); ++k) {
-    const double t = static_cast<double>(k) * tick;
-    s += fmt::format("<line class=\"grid\" x1=\"{0:.2f}\" y1=\"{1:.1f}\" x2=\"{0:.2f}\" y2=\"{2:.1f}\"/><text x=\"{0:.2f}\" "
-                     "y=\"{3:.1f}\" text-anchor=\"middle\">{4:g}</text>\n",
-                     x(t), TOP_MARGIN - 6, height - 34, height - 20, t);
-  }
-  s += fmt::format("<text x=\"{:.2f}\" y=\"{:.1f}\" text-anchor=\"middle\">time</text>\n</g>\n", left + plot_w / 2,
-                   height - 6);
+  s += detail::time_axis_svg(left, plot_w, span, TOP_MARGIN - 6, height - 34);
   s += "<g class=\"rows\">\n";
   for (NodeId v = 0; v < chart.rows.size(); ++v) {
     if (v % 2 == 0) {
       s += fmt::format("<rect class=\"band\" x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\"/>\n", left,
-                       row_y(v), plot_w, ROW_HEIGHT);
+                       row_top[v], plot_w, row_top[v + 1] - row_top[v]);
     }
-    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n", left - 6, row_y(v) + 23,
-                     xml_escape(chart.rows[v]));
+    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n", left - 6,
+                     (row_top[v] + row_top[v + 1]) / 2 + 4, xml_escape(chart.rows[v]));
   }
-  // A transfer's send bar is followed by its receive bar: a line joins them.
   s += "</g>\n<g class=\"flows\">\n";
-  for (std::size_t i = 0; i + 1 < chart.bars.size(); ++i) {
-    const auto& a = chart.bars[i];
-    if (a.lane != GanttLane::SEND) continue;
-    const auto& b = chart.bars[i + 1];
+  for (const auto& flow : chart.flows) {
+    const auto& a = chart.bars[flow.send];
+    const auto& b = chart.bars[flow.receive];
     s += fmt::format("<line class=\"flow\" x1=\"{:.2f}\" y1=\"{:.2f}\" x2=\"{:.2f}\" y2=\"{:.2f}\"/>\n", x(a.start),
-                     row_y(a.row) + lane_y(GanttLane::SEND) + LANE_HEIGHT / 2, x(b.end),
-                     row_y(b.row) + lane_y(GanttLane::RECEIVE) + LANE_HEIGHT / 2);
+                     bar_y(a) + LANE_HEIGHT / 2, x(b.end), bar_y(b) + LANE_HEIGHT / 2);
   }
   s += "</g>\n<g class=\"bars\">\n";
   constexpr const char* LANE_CLASS[] = {"send", "receive", "compute"};
   for (const auto& b : chart.bars) {
     const double bx = x(b.start);
-    const double by = row_y(b.row) + lane_y(b.lane);
+    const double by = bar_y(b);
     const double bw = x(b.end) - bx;
     const std::string fill =
         b.lane == GanttLane::COMPUTE ? std::string() : fmt::format(" style=\"fill:{}\"", port_colour(b.port));
@@ -213,13 +214,8 @@ std::string gantt_svg(const GanttChart& chart, double width_asked) {
     }
   }
   s += "</g>\n";
-  s += fmt::format(
-      "<line class=\"makespan\" x1=\"{0:.2f}\" y1=\"{1:.1f}\" x2=\"{0:.2f}\" y2=\"{2:.1f}\"/>\n"
-      "<text class=\"makespan-label\" x=\"{0:.2f}\" y=\"{3:.1f}\" text-anchor=\"end\" fill=\"#c00\">makespan "
-      "{4}</text>\n"
-      "</svg>\n",
-      x(chart.makespan), TOP_MARGIN - 12, height - 34, TOP_MARGIN - 16, xml_escape(chart.makespan_text));
-  return s;
+  return s + detail::makespan_and_end_svg(x(chart.makespan), TOP_MARGIN - 12, height - 34, TOP_MARGIN - 16,
+                                          chart.makespan_text);
 }
 
 }  // namespace starnet::api

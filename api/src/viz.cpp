@@ -25,9 +25,11 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <numbers>
+#include <optional>
 #include <set>
 #include <span>
 
@@ -346,7 +348,7 @@ std::string svg_link(const StarLayout& layout, const LinkPath& link) {
 /// The node boxes in their state at the start: @p result_key and @p outgoing_key name the two
 /// lines the script updates at each step.
 std::string svg_nodes(const std::vector<std::string>& labels, const std::vector<Point>& at, std::string_view result_key,
-                      std::string_view outgoing_key, const nlohmann::json& start) {
+                      std::string_view outgoing_key, const nlohmann::json& start, double box_w) {
   std::string s = "<g id=\"nodes\">\n";
   for (std::size_t v = 0; v < labels.size(); ++v) {
     s += fmt::format(
@@ -356,7 +358,7 @@ std::string svg_nodes(const std::vector<std::string>& labels, const std::vector<
         "<text class=\"result\" y=\"7\"><tspan class=\"key\">{8} </tspan><tspan class=\"val\">{9}</tspan></text>"
         "<text class=\"outgoing\" y=\"19\"><tspan class=\"key\">{10} </tspan><tspan class=\"val\">{11}</tspan></text>"
         "</g>\n",
-        v, at[v].x, at[v].y, -BOX_W / 2, -BOX_H / 2, BOX_W, BOX_H, xml_escape(labels[v]), result_key,
+        v, at[v].x, at[v].y, -box_w / 2, -BOX_H / 2, box_w, BOX_H, xml_escape(labels[v]), result_key,
         xml_escape(start["result"][v].get<std::string>()), outgoing_key,
         xml_escape(start["outgoing"][v].get<std::string>()));
   }
@@ -402,8 +404,8 @@ std::string star_background(int n, const StarGraph& g, const StarLayout& layout)
 
 /// The drawing's end: the layers of the messages and of their labels around the node boxes.
 std::string svg_close(const std::vector<std::string>& labels, const std::vector<Point>& at, std::string_view result_key,
-                      std::string_view outgoing_key, const nlohmann::json& start) {
-  return "<g id=\"messages\"></g>\n" + svg_nodes(labels, at, result_key, outgoing_key, start) +
+                      std::string_view outgoing_key, const nlohmann::json& start, double box_w = BOX_W) {
+  return "<g id=\"messages\"></g>\n" + svg_nodes(labels, at, result_key, outgoing_key, start, box_w) +
          "<g id=\"message-labels\"></g>\n</svg>\n";
 }
 
@@ -600,25 +602,24 @@ PageData schedule_page_data(const algorithms::schedule::Schedule& s, const StarG
 }
 
 /// A page of a user's run draws a topology other than a star graph on a circle, node centres this
-/// far apart along it (a box and a message label between two neighbours).
-constexpr double CIRCLE_SPACING = 120;
+/// far apart along it beyond a box's width (a message label between two neighbours).
+constexpr double CIRCLE_GAP = 52;
 constexpr double CIRCLE_MARGIN = 60;
-/// A message's text on the page, at most this many characters (the label sits beside its link).
-constexpr std::size_t MESSAGE_TEXT_MAX = 14;
+/// A message's label on the page, at most this many characters (it sits beside its link); the
+/// whole text is in its tooltip and in the node's details.
+constexpr std::size_t MESSAGE_TEXT_MAX = 18;
+/// A box of a user's run on a circle grows with the longest line it shows, up to this wide; a
+/// longer line is shortened in the box and whole in its tooltip. The width of a character of the
+/// boxes' text (11.5 px DejaVu Sans, a little over its mean) and the room around a line.
+constexpr double MAX_BOX_W = 220;
+constexpr double BOX_CHAR_W = 7.0;
+constexpr double BOX_TEXT_PADDING = 12;
 /// The colour of every link of a topology drawn on a circle (LINK_PALETTE's first).
 constexpr int CIRCLE_LINK_COLOUR = 2;
 
-/// Nodes on a circle in id order, from the top clockwise; every link once, straight.
-StarLayout circle_layout(const topology::Topology& g) {
+/// Every link of @p g once, straight, into @p layout.
+void add_straight_links(const topology::Topology& g, StarLayout& layout) {
   const NodeId n = g.num_nodes();
-  const auto count = static_cast<double>(n);
-  const double radius = n <= 1 ? 0 : CIRCLE_SPACING / (2 * std::sin(std::numbers::pi / count));
-  StarLayout layout;
-  layout.width = layout.height = 2 * (radius + CIRCLE_MARGIN);
-  for (NodeId v = 0; v < n; ++v) {
-    const double angle = 2 * std::numbers::pi * static_cast<double>(v) / count - std::numbers::pi / 2;
-    layout.nodes.push_back({radius + CIRCLE_MARGIN + radius * std::cos(angle), radius + CIRCLE_MARGIN + radius * std::sin(angle)});
-  }
   std::set<std::pair<NodeId, NodeId>> seen;
   for (NodeId u = 0; u < n; ++u) {
     for (topology::Port p = 0; p < g.degree(u); ++p) {
@@ -629,21 +630,93 @@ StarLayout circle_layout(const topology::Topology& g) {
       }
     }
   }
+}
+
+/// Nodes on a circle in id order, from the top clockwise; every link once, straight.
+StarLayout circle_layout(const topology::Topology& g, double box_w) {
+  const NodeId n = g.num_nodes();
+  const auto count = static_cast<double>(n);
+  const double radius = n <= 1 ? 0 : (box_w + CIRCLE_GAP) / (2 * std::sin(std::numbers::pi / count));
+  StarLayout layout;
+  layout.width = layout.height = 2 * (radius + CIRCLE_MARGIN);
+  for (NodeId v = 0; v < n; ++v) {
+    const double angle = 2 * std::numbers::pi * static_cast<double>(v) / count - std::numbers::pi / 2;
+    layout.nodes.push_back({radius + CIRCLE_MARGIN + radius * std::cos(angle), radius + CIRCLE_MARGIN + radius * std::sin(angle)});
+  }
+  add_straight_links(g, layout);
   return layout;
 }
 
-/// A message's text: the caller's, else the payload where it is printable text, else its size.
-std::string message_text(const ProgramPageNotes& notes, const std::string& payload) {
-  std::string text;
-  if (notes.payload_text) {
-    text = notes.payload_text(payload);
-  } else if (std::all_of(payload.begin(), payload.end(), [](unsigned char c) { return c >= 0x20 && c < 0x7f; })) {
-    text = payload;
-  } else {
-    text = fmt::format("{} bytes", payload.size());
+/// A topology named by a spec as `topo draw` lays it out (api/drawing.hpp: a hypercube as a
+/// hypercube, a mesh or torus as a grid, a tree as a tree), stretched until no two boxes of
+/// @p box_w overlap (each pair apart by a box and a gap across or down); every link straight.
+/// None where the run's topology is not a spec (built in memory) or Graphviz cannot lay it out:
+/// the page draws a circle then, and says so. O(V² + E) and Graphviz's layout.
+std::optional<StarLayout> drawn_layout(const EmulateResult& run, double box_w) {
+  const auto& g = *run.graph;
+  TopologyLayout drawn;
+  try {
+    drawn = topology_layout(TopologyRef(run.topology));
+  } catch (const Error&) {
+    return std::nullopt;
   }
-  if (text.size() > MESSAGE_TEXT_MAX) text = text.substr(0, MESSAGE_TEXT_MAX - 1) + "…";
-  return text;
+  const NodeId n = g.num_nodes();
+  if (drawn.nodes.size() != n) return std::nullopt;
+  for (NodeId v = 0; v < n; ++v) {
+    if (drawn.nodes[v].name != g.node_name(v)) return std::nullopt;
+  }
+  double scale = 1;
+  for (NodeId u = 0; u < n; ++u) {
+    for (NodeId v = u + 1; v < n; ++v) {
+      const double dx = std::abs(drawn.nodes[u].x - drawn.nodes[v].x);
+      const double dy = std::abs(drawn.nodes[u].y - drawn.nodes[v].y);
+      const double across = dx > 0 ? (box_w + CIRCLE_GAP) / dx : HUGE_VAL;
+      const double down = dy > 0 ? (BOX_H + CIRCLE_GAP) / dy : HUGE_VAL;
+      scale = std::max(scale, std::min(across, down));
+    }
+  }
+  if (!std::isfinite(scale)) return std::nullopt;  // two nodes at one place
+  StarLayout layout;
+  layout.width = scale * drawn.width + 2 * CIRCLE_MARGIN + box_w;
+  layout.height = scale * drawn.height + 2 * CIRCLE_MARGIN + BOX_H;
+  for (const auto& node : drawn.nodes) {
+    layout.nodes.push_back({CIRCLE_MARGIN + box_w / 2 + scale * node.x, CIRCLE_MARGIN + BOX_H / 2 + scale * node.y});
+  }
+  add_straight_links(g, layout);
+  return layout;
+}
+
+/// A message's whole text: the caller's, else markup's payload_text() (what the run's pictures
+/// write too).
+std::string message_text(const ProgramPageNotes& notes, const std::string& payload) {
+  return notes.payload_text ? notes.payload_text(payload) : payload_text(payload);
+}
+
+/// UTF-8 characters of @p text (code points: what a box's line holds, near enough).
+std::size_t chars_of(std::string_view text) {
+  return static_cast<std::size_t>(
+      std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0U) != 0x80U; }));
+}
+
+/// The width of the boxes of a user's run on a circle, from the longest line they show (the node's
+/// name, or a key and its value at any step), between BOX_W and MAX_BOX_W; and how many
+/// characters of each line's value fit ("value_chars": [state, last]), which the script shortens
+/// to, the whole line in the node's tooltip.
+double fit_boxes(nlohmann::json& page, const std::vector<std::string>& names, std::string_view result_key,
+                 std::string_view outgoing_key, bool grow) {
+  std::size_t longest = 0;
+  for (const auto& name : names) longest = std::max(longest, chars_of(name));
+  const std::array<std::pair<const char*, std::string_view>, 2> lines = {{{"result", result_key}, {"outgoing", outgoing_key}}};
+  for (const auto& step : page["steps"]) {
+    for (const auto& [field, key] : lines) {
+      for (const auto& value : step[field]) longest = std::max(longest, chars_of(key) + 1 + chars_of(value.get<std::string>()));
+    }
+  }
+  const double box_w =
+      grow ? std::clamp(BOX_TEXT_PADDING + BOX_CHAR_W * static_cast<double>(longest), BOX_W, MAX_BOX_W) : BOX_W;
+  const auto room = static_cast<std::size_t>((box_w - BOX_TEXT_PADDING) / BOX_CHAR_W);
+  page["value_chars"] = {room - std::min(room, chars_of(result_key) + 1), room - std::min(room, chars_of(outgoing_key) + 1)};
+  return box_w;
 }
 
 /// A time as a page writes it: exact where that is short ("7/2"), else to six digits ("≈ 24.4435":
@@ -722,13 +795,13 @@ PageData program_page_data(const EmulateResult& run, const StarGraph* star, cons
     for (const auto& t : it->second) {
       const int dim = star != nullptr ? StarGraph::dimension_of(t.port) : CIRCLE_LINK_COLOUR;
       dims.insert(dim);
-      const auto text = t.lost ? "✗ lost: " + message_text(notes, t.payload) : message_text(notes, t.payload);
+      auto text = t.lost ? "✗ lost: " + message_text(notes, t.payload) : message_text(notes, t.payload);
       if (t.finished && !t.lost) {  // a failed run's last send may never have arrived
         ++received[t.to];
         last[t.to] = text;
         if (views.empty()) shown[t.to] = std::to_string(received[t.to]);
       }
-      messages.push_back({t.from, t.to, dim, text});
+      messages.push_back({t.from, t.to, dim, shorten(text, MESSAGE_TEXT_MAX), std::move(text)});
     }
     const auto following = std::next(it);
     show_until(following == by_start.end() ? ~std::uint64_t{0} : following->first);
@@ -763,12 +836,12 @@ PageData program_page_data(const EmulateResult& run, const StarGraph* star, cons
 }
 
 /// The drawing part of the page data for any topology (drawing_json() for star graphs).
-nlohmann::json circle_json(const topology::Topology& g, const StarLayout& layout) {
+nlohmann::json circle_json(const topology::Topology& g, const StarLayout& layout, double box_w) {
   nlohmann::json nodes = nlohmann::json::array();
   for (NodeId v = 0; v < g.num_nodes(); ++v) {
     nodes.push_back({tenth(layout.nodes[v].x), tenth(layout.nodes[v].y), g.node_name(v)});
   }
-  return {{"box", {BOX_W, BOX_H}}, {"message_offset", MESSAGE_OFFSET}, {"nodes", nodes}, {"bends", nlohmann::json::array()}};
+  return {{"box", {box_w, BOX_H}}, {"message_offset", MESSAGE_OFFSET}, {"nodes", nodes}, {"bends", nlohmann::json::array()}};
 }
 
 }  // namespace
@@ -828,7 +901,7 @@ void check_program_page(const topology::Topology& g) {
   }
   if (g.num_nodes() > MAX_PAGE_NODES) {
     throw UsageError(Setting{"topology", g.name()},
-                     fmt::format("the page draws at most {} nodes on a circle (a star graph up to star:{}), and {} has "
+                     fmt::format("the page draws at most {} nodes (a star graph up to star:{}), and {} has "
                                  "{}: keep the run's trace instead",
                                  MAX_PAGE_NODES, MAX_PAGE_N, g.name(), g.num_nodes()));
   }
@@ -842,9 +915,13 @@ VizPage program_page(const EmulateResult& run, const ProgramPageNotes& notes) {
     throw UsageError(Setting{"trace", "false"}, "the page is drawn from the run's trace: run with «trace»");
   }
   const auto* star = dynamic_cast<const StarGraph*>(&g);
-  const StarLayout layout = star != nullptr ? page_layout(*star) : circle_layout(g);
   PageData page = program_page_data(run, star, notes);
-  page.json.update(star != nullptr ? drawing_json(*star, layout) : circle_json(g, layout));
+  const char* result_key = notes.views.empty() ? "recv" : "state";
+  // A star graph's layout keeps its boxes' width; on a circle they grow with their text.
+  const double box_w = fit_boxes(page.json, node_labels(g), result_key, "last", star == nullptr);
+  const auto drawn = star != nullptr ? std::nullopt : drawn_layout(run, box_w);
+  const StarLayout layout = star != nullptr ? page_layout(*star) : drawn ? *drawn : circle_layout(g, box_w);
+  page.json.update(star != nullptr ? drawing_json(*star, layout) : circle_json(g, layout, box_w));
   PageWords words;
   words.title = fmt::format("Your node program on {}", run.topology);
   words.source = fmt::format(
@@ -862,14 +939,16 @@ VizPage program_page(const EmulateResult& run, const ProgramPageNotes& notes) {
     words.colours = n;
     svg = star_background(n, *star, layout);
   } else {
-    words.links = "Nodes on a circle in id order, from the top clockwise. Arrows are the messages of the step, with "
-                  "their texts. Scroll to zoom, drag to pan, double-click to reset.";
+    words.links = fmt::format("{} Arrows are the messages of the step, with their texts. Scroll to zoom, drag to "
+                              "pan, double-click to reset.",
+                              drawn ? "Nodes where Graphviz places them for starnet topo draw."
+                                    : "Nodes on a circle in id order, from the top clockwise.");
     svg = svg_open(0, layout.width, layout.height, "the topology " + run.topology, CIRCLE_LINK_COLOUR) +
           "<g id=\"links\">\n";
     for (const auto& link : layout.links) svg += svg_link(layout, link);
     svg += "</g>\n";
   }
-  svg += svg_close(node_labels(g), layout.nodes, notes.views.empty() ? "recv" : "state", "last", start);
+  svg += svg_close(node_labels(g), layout.nodes, result_key, "last", start, box_w);
   return {page_html(words, svg, page), page.verified, page.steps};
 }
 

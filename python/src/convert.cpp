@@ -1,6 +1,7 @@
 #include "convert.hpp"
 
 #include <starnet/api/settings.hpp>
+#include <starnet/api/swimlane.hpp>
 #include <starnet/api/trace.hpp>
 
 #include <pybind11/numpy.h>
@@ -196,6 +197,7 @@ py::dict gantt_columns(const api::GanttChart& chart) {
   bars["peer"] = unsigned_column(b.size(), [&](std::size_t i) { return b[i].peer; });
   bars["port"] = unsigned_column(b.size(), [&](std::size_t i) { return b[i].port; });
   bars["finished"] = bool_column(b.size(), [&](std::size_t i) { return b[i].finished; });
+  bars["slot"] = unsigned_column(b.size(), [&](std::size_t i) { return b[i].slot; });
   py::list labels;
   for (const auto& bar : b) labels.append(bar.label);
   bars["label"] = labels;
@@ -203,6 +205,12 @@ py::dict gantt_columns(const api::GanttChart& chart) {
   out["title"] = chart.title;
   out["rows"] = chart.rows;
   out["bars"] = bars;
+  out["row_slots"] = unsigned_column(chart.row_slots.size(), [&](std::size_t v) { return chart.row_slots[v]; });
+  const auto& f = chart.flows;
+  py::dict flows;
+  flows["send"] = unsigned_column(f.size(), [&](std::size_t i) { return f[i].send; });
+  flows["receive"] = unsigned_column(f.size(), [&](std::size_t i) { return f[i].receive; });
+  out["flows"] = flows;
   out["makespan"] = chart.makespan;
   out["makespan_text"] = chart.makespan_text;
   return out;
@@ -210,7 +218,8 @@ py::dict gantt_columns(const api::GanttChart& chart) {
 
 template <class Time>
 py::dict interval_columns(const std::vector<api::TraceEvent<Time>>& trace,
-                          const std::shared_ptr<const api::Topology>& on, const std::string& title) {
+                          const std::shared_ptr<const api::Topology>& on, const std::string& title,
+                          api::PayloadText payload_text) {
   const api::Topology& topology = *on;
   const auto intervals = api::trace_intervals(trace);
   const auto& t = intervals.transfers;
@@ -246,15 +255,24 @@ py::dict interval_columns(const std::vector<api::TraceEvent<Time>>& trace,
     const py::gil_scoped_release released;
     return api::trace_text(*kept, *on, f);
   });
+  out["swimlane"] = py::cpp_function([kept, on, title, text = std::move(payload_text)] {
+    return api::swimlane_svg(api::swimlane_diagram(*kept, *on, title, text));
+  });
   return out;
+}
+
+void bytes_from_sizes(std::vector<api::TraceEvent<Rational>>& trace) {
+  for (auto& e : trace) {
+    if (e.bytes != 0) e.bytes = static_cast<std::uint64_t>(std::max<std::int64_t>(e.size.ceil(), 0));
+  }
 }
 
 template py::dict trace_columns(const std::vector<api::TraceEvent<Rational>>&);
 template py::dict trace_columns(const std::vector<api::TraceEvent<double>>&);
 template py::dict interval_columns(const std::vector<api::TraceEvent<Rational>>&,
-                                   const std::shared_ptr<const api::Topology>&, const std::string&);
+                                   const std::shared_ptr<const api::Topology>&, const std::string&, api::PayloadText);
 template py::dict interval_columns(const std::vector<api::TraceEvent<double>>&,
-                                   const std::shared_ptr<const api::Topology>&, const std::string&);
+                                   const std::shared_ptr<const api::Topology>&, const std::string&, api::PayloadText);
 
 std::uint64_t whole(const py::handle& value, const char* keyword) {
   if (!PyIndex_Check(value.ptr()) || PyBool_Check(value.ptr()) || py::isinstance(value, numpy_bool())) {

@@ -4,6 +4,7 @@
 
 #include <starnet/api/core.hpp>
 #include <starnet/api/gantt.hpp>
+#include <starnet/api/markup.hpp>
 #include <starnet/api/setting_table.hpp>
 #include <starnet/api/trace.hpp>
 
@@ -42,12 +43,20 @@ template <class Time>
 /// {"transfers": {from, to, port, tag, start, end, finished}, "computations": {node, tag, start,
 /// end, finished}}, times as in trace_columns(); and "gantt", the run's Gantt chart (api/gantt.hpp,
 /// titled @p title, or the api's title when empty) as {title, rows, bars: {row, lane, start, end,
-/// peer, port, finished, label}, makespan, makespan_text}, or None beyond api::MAX_GANTT_ROWS nodes;
-/// "trace_text", a function of a format ("jsonl", "chrome") giving the trace file (api/trace.hpp).
+/// peer, port, finished, label, slot}, row_slots, flows: {send, receive}, makespan, makespan_text},
+/// or None beyond api::MAX_GANTT_ROWS nodes;
+/// "trace_text", a function of a format ("jsonl", "chrome") giving the trace file (api/trace.hpp);
+/// "swimlane", a function giving the run's space-time diagram (api/swimlane.hpp) as SVG text, each
+/// message labelled by @p payload_text (none: api::payload_text), called with the GIL held.
 template <class Time>
 [[nodiscard]] py::dict interval_columns(const std::vector<api::TraceEvent<Time>>& trace,
                                         const std::shared_ptr<const api::Topology>& topology,
-                                        const std::string& title = "");
+                                        const std::string& title = "", api::PayloadText payload_text = {});
+/// A Python program's trace made to say what its messages weigh: a Python payload travels by
+/// reference, as an 8-byte index (programs.cpp), so its events' `bytes` become the `size` the
+/// program gave (rounded up to a whole number), what the cost model charges; events without a
+/// payload keep 0. O(events).
+void bytes_from_sizes(std::vector<api::TraceEvent<Rational>>& trace);
 /// The event names, in the order of their codes.
 [[nodiscard]] std::vector<std::string> event_names();
 

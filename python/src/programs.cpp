@@ -362,8 +362,9 @@ py::tuple emulate(const py::dict& given, const py::object& make_nodes, const py:
   const py::object topology = py::cast(request.topology);
   const py::object error = raised(result);
   if (!trace) return py::make_tuple(doc, py::none(), py::none(), py::none(), topology, error);
+  bytes_from_sizes(result.run.trace);
   auto columns = trace_columns(result.run.trace);
-  auto intervals = interval_columns(result.run.trace, result.graph);
+  auto intervals = interval_columns(result.run.trace, result.graph, "", [python](std::string_view p) { return payload_repr(*python->payloads, p); });
   // The page is drawn when asked for, with the problem the caller's check may have found since.
   result.run.programs.clear();
   result.error = nullptr;  // its Python object is held by the caller, with the GIL

@@ -173,3 +173,21 @@ class RunResult(Result):
         if self._intervals["gantt"] is None:
             _core.require_gantt_rows(self._intervals["nodes"], self._intervals["topology_name"])
         return gantt(self._intervals["gantt"], ax=ax, max_rows=max_rows)
+
+    def swimlane(self, path=None):
+        """The space-time (swim-lane) diagram of the run as SVG text, the picture of the command line's
+        ``--swimlane FILE.svg`` (api/swimlane.hpp): a line per node with time to the right, an arrow per
+        message from its sending to its arrival labelled with its payload (a Python program's: its
+        ``repr``; whole in the arrow's tooltip), computations as bars, timers as circles. Written to
+        ``path`` too when given.
+
+        Needs the trace (``trace=True``); at most 256 nodes and 10,000 messages
+        (:class:`starnet.InputError` naming ``swimlane`` beyond).
+        """
+        if self._intervals is None:
+            raise ValueError("swimlane() draws the trace: run with trace=True")
+        text = self._intervals["swimlane"]()
+        if path is not None:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+        return text

@@ -2,18 +2,20 @@
 // on traces changed by hand to see that the picture follows the trace.
 #include "../core/expect_error.hpp"
 #include "../tools/viz_xml.hpp"
+#include "star_trace.hpp"
 
 #include <starnet/api/gantt.hpp>
 
-#include <starnet/algorithms/star/allreduce.hpp>
-#include <starnet/emulator/engine.hpp>
 #include <starnet/core/error.hpp>
+#include <starnet/emulator/engine.hpp>
 #include <starnet/topology/star_graph.hpp>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
+#include <memory>
 #include <set>
 
 namespace starnet::api {
@@ -35,20 +37,7 @@ using emulator::EventKind;
 using emulator::TraceEvent;
 using topology::StarGraph;
 
-std::vector<TraceEvent<Rational>> allreduce_trace(const StarGraph& g) {
-  const algorithms::star::Values values{};
-  const auto expected = algorithms::star::reduce_sequentially(g, algorithms::star::Op::SUM, values);
-  emulator::RunConfig config;
-  config.trace = true;
-  return emulator::LocalEngine<Rational>()
-      .run(
-          g, emulator::UnitCosts<Rational>(),
-          [&](emulator::NodeRange r) {
-            return algorithms::star::make_allreduce_program(g, algorithms::star::Op::SUM, values, expected, r);
-          },
-          config)
-      .trace;
-}
+using testing::allreduce_trace;
 
 std::string text_of(const std::vector<XmlElement>& all, const std::string& cls) {
   const auto found = select(all, "text", cls);
@@ -146,6 +135,108 @@ TEST(GanttChart, ComputationsAndUnfinishedTransfersOnDoubleTime) {
   const auto sends = select(all, "rect", "bar send");
   ASSERT_EQ(sends.size(), 1U);
   EXPECT_NEAR(compute.front().number("width"), 0.75 * (sends.front().number("x") - compute.front().number("x")), 0.02);
+}
+
+/// Every node sends on all its ports at once, then node 0 once more on port 0.
+class AllPorts final : public emulator::NodeProgram {
+ public:
+  void react(emulator::Context& ctx) override {
+    if (ctx.starting()) {
+      for (topology::Port p = 0; p < ctx.topology().degree(ctx.node()); ++p) ctx.send(p, "x");
+    } else if (ctx.node() == 0 && ctx.step() == 1) {
+      ctx.send(0, "again");
+    }
+  }
+};
+
+/// The most bars of @p lane that @p row has at once (a sweep over their ends).
+std::size_t most_at_once(const GanttChart& chart, NodeId row, GanttLane lane) {
+  std::vector<std::pair<double, int>> events;  // (time, +1 start / −1 end): an end before a start at one time
+  for (const auto& b : chart.bars) {
+    if (b.row == row && b.lane == lane) {
+      events.emplace_back(b.start, 1);
+      events.emplace_back(b.end, -1);
+    }
+  }
+  std::sort(events.begin(), events.end());
+  int now = 0;
+  int most = 0;
+  for (const auto& [t, d] : events) most = std::max(most, now += d);
+  return static_cast<std::size_t>(most);
+}
+
+TEST(GanttChart, EachTransferANodeHasAtOnceGetsASubRowOfItsOwn) {
+  const StarGraph g(4);
+  emulator::RunConfig config;
+  config.trace = true;
+  config.ports.ports = 3;
+  const auto run = emulator::LocalEngine<Rational>().run(
+      g, emulator::UnitCosts<Rational>(), [](emulator::NodeRange) { return std::make_unique<AllPorts>(); }, config);
+  ASSERT_EQ(run.counters.max_concurrent_sends, 3U);
+  const auto chart = gantt_chart(run.trace, g);
+  ASSERT_EQ(chart.row_slots.size(), g.size());
+  std::size_t most_sends = 0;
+  for (NodeId v = 0; v < g.size(); ++v) {
+    // A lane's sub-rows: as many as its bars at once, and no two bars of one sub-row overlap.
+    std::array<std::set<std::uint32_t>, 3> slots;
+    for (const auto& b : chart.bars) {
+      if (b.row == v) slots[static_cast<std::size_t>(b.lane)].insert(b.slot);
+    }
+    EXPECT_EQ(slots[0].size(), most_at_once(chart, v, GanttLane::SEND)) << "node " << v;
+    EXPECT_EQ(slots[1].size(), most_at_once(chart, v, GanttLane::RECEIVE)) << "node " << v;
+    EXPECT_EQ(chart.row_slots[v], 3U + 3U + 1U) << "3 sends, 3 receives at once, no computation: node " << v;
+    most_sends = std::max(most_sends, slots[0].size());
+    for (const auto& a : chart.bars) {
+      for (const auto& b : chart.bars) {
+        if (&a != &b && a.row == v && b.row == v && a.slot == b.slot) {
+          EXPECT_TRUE(a.end <= b.start || b.end <= a.start) << "node " << v << " sub-row " << a.slot;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(most_sends, run.counters.max_concurrent_sends);
+  // Node 0's second send, after its first three, takes the first sub-row again.
+  const auto again = std::find_if(chart.bars.begin(), chart.bars.end(),
+                                  [](const GanttBar& b) { return b.row == 0 && b.lane == GanttLane::SEND && b.start == 1; });
+  ASSERT_NE(again, chart.bars.end());
+  EXPECT_EQ(again->slot, 0U);
+  // The SVG: three heights of send bars on a row, a flow line per transfer.
+  const auto all = xml_elements(gantt_svg(run.trace, g));
+  std::set<double> send_heights;
+  for (const auto& bar : select(all, "rect", "bar send")) send_heights.insert(bar.number("y"));
+  EXPECT_EQ(send_heights.size(), 3U * g.size());
+  EXPECT_EQ(select(all, "line", "flow").size(), chart.flows.size());
+  EXPECT_EQ(chart.flows.size(), 24U * 3 + 1);
+}
+
+TEST(GanttChart, OverlappingBarsTakeTheFewestSubRowsFirstFit) {
+  const StarGraph g(3);
+  // Node 0 sends [0, 2) on port 0, [1, 3) on port 1, [2, 4) on port 0: two sub-rows, the third
+  // send back on the first.
+  std::vector<TraceEvent<Rational>> trace(6);
+  const std::array<std::array<int, 4>, 3> sends = {{{0, 2, 0, 1}, {1, 3, 1, 2}, {2, 4, 0, 1}}};
+  for (std::size_t i = 0; i < sends.size(); ++i) {
+    const auto [start, end, port, to] = sends[i];
+    trace[2 * i] = {};
+    trace[2 * i].kind = EventKind::SEND;
+    trace[2 * i].time = start;
+    trace[2 * i].peer = static_cast<NodeId>(to);
+    trace[2 * i].port = static_cast<topology::Port>(port);
+    trace[2 * i + 1].kind = EventKind::RECEIVE;
+    trace[2 * i + 1].time = end;
+    trace[2 * i + 1].node = static_cast<NodeId>(to);
+    trace[2 * i + 1].port = static_cast<topology::Port>(port);
+  }
+  std::stable_sort(trace.begin(), trace.end(), [](const auto& a, const auto& b) { return a.time < b.time; });
+  for (auto& e : trace) e.step = static_cast<std::uint64_t>(e.time.to_double());
+  const auto chart = gantt_chart(trace, g);
+  std::vector<std::uint32_t> send_slots;
+  for (const auto& b : chart.bars) {
+    if (b.lane == GanttLane::SEND) send_slots.push_back(b.slot);
+  }
+  EXPECT_EQ(send_slots, (std::vector<std::uint32_t>{0, 1, 0}));
+  EXPECT_EQ(chart.row_slots[0], 2U + 1U + 1U);
+  EXPECT_EQ(chart.row_slots[2], 3U) << "a node without bars keeps one sub-row a lane";
 }
 
 TEST(GanttChart, RejectsMoreRowsThanItCanShowAndNodesOutsideTheTopology) {

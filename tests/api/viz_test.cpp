@@ -3,12 +3,15 @@
 // sizes a page cannot show are refused.
 #include "../core/expect_error.hpp"
 
+#include <starnet/api/markup.hpp>
 #include <starnet/api/schedule.hpp>
 #include <starnet/api/star.hpp>
 #include <starnet/api/viz.hpp>
 #include <starnet/core/error.hpp>
 
 #include <gtest/gtest.h>
+
+#include <cmath>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -91,7 +94,7 @@ nlohmann::json page_data(const VizPage& page) {
   return nlohmann::json::parse(page.html.substr(begin, page.html.find("</script>", begin) - begin));
 }
 
-TEST(ProgramPage, ARunOnAHypercubeIsDrawnOnACircleFromItsTrace) {
+TEST(ProgramPage, ARunOnAHypercubeIsDrawnFromItsTrace) {
   const auto run = traced_flood("hypercube:3");
   ASSERT_TRUE(run.verified) << run.problem;
   const auto page = program_page(run, {});
@@ -143,8 +146,74 @@ TEST(ProgramPage, AFailedRunsPageEndsWhereItFailedMarkingTheNode) {
   EXPECT_NE(page.html.find(".node.failing rect"), std::string::npos);
 }
 
+TEST(ProgramPage, LongTextsGrowTheBoxesOnACircleAndStayWholeOnHover) {
+  const auto run = traced_flood("ring:5");
+  ASSERT_TRUE(run.verified) << run.problem;
+  ProgramPageNotes notes;
+  const std::string long_text = "a message far longer than any label: its whole text on hover";
+  notes.payload_text = [&](std::string_view) { return long_text; };
+  const std::string state = "{'leader': 4}";
+  for (topology::NodeId v = 0; v < 5; ++v) notes.views.push_back({run.steps, v, state});
+  const auto page = program_page(run, notes);
+  const auto data = page_data(page);
+  // A message: its label shortened, its whole text beside it for the tooltip.
+  const auto& message = data["steps"][1]["messages"][0];
+  ASSERT_EQ(message.size(), 5U);
+  EXPECT_EQ(message[3], shorten(long_text, 18));
+  EXPECT_EQ(message[4], long_text);
+  // The boxes fit their longest line ("last " and the long text) up to the widest box, and say how
+  // much of each value fits; a box as wide as its text where it fits.
+  const double box_w = data["box"][0];
+  EXPECT_GT(box_w, 68);
+  EXPECT_LE(box_w, 220);
+  const auto value_chars = data["value_chars"];
+  EXPECT_GE(value_chars[0].get<std::size_t>(), state.size()) << "the state fits whole";
+  EXPECT_LT(value_chars[1].get<std::size_t>(), long_text.size()) << "the long text is cut in the box";
+  const auto rect = page.html.find(fmt::format("width=\"{:.0f}\" height=\"46\"", box_w));
+  EXPECT_NE(rect, std::string::npos) << "the drawn boxes are that wide";
+  // Neighbours on the circle stay a box and a gap apart.
+  const auto& nodes = data["nodes"];
+  const double dx = nodes[1][0].get<double>() - nodes[0][0].get<double>();
+  const double dy = nodes[1][1].get<double>() - nodes[0][1].get<double>();
+  EXPECT_GE(std::hypot(dx, dy), box_w + 50);
+  // A star graph keeps its layout's boxes, the values cut to them.
+  const auto star = page_data(program_page(traced_flood("star:3"), notes));
+  EXPECT_EQ(star["box"][0], 68);
+  EXPECT_LT(star["value_chars"][1].get<std::size_t>(), long_text.size());
+}
+
+TEST(ProgramPage, AHypercubeIsDrawnAsAHypercubeWithNoTwoBoxesOverlapping) {
+  for (const std::string spec : {"hypercube:4", "mesh:3x4", "torus:4x4"}) {
+    const auto page = program_page(traced_flood(spec), {});
+    const auto data = page_data(page);
+    const auto& nodes = data["nodes"];
+    const double box_w = data["box"][0];
+    const double box_h = data["box"][1];
+    // Not a circle: the nodes' distances from their centre differ.
+    double cx = 0;
+    double cy = 0;
+    for (const auto& p : nodes) cx += p[0].get<double>() / static_cast<double>(nodes.size()), cy += p[1].get<double>() / static_cast<double>(nodes.size());
+    std::set<long> radii;
+    for (const auto& p : nodes) radii.insert(std::lround(std::hypot(p[0].get<double>() - cx, p[1].get<double>() - cy)));
+    EXPECT_GT(radii.size(), 1U) << spec;
+    for (std::size_t u = 0; u < nodes.size(); ++u) {
+      for (std::size_t v = u + 1; v < nodes.size(); ++v) {
+        const double dx = std::abs(nodes[u][0].get<double>() - nodes[v][0].get<double>());
+        const double dy = std::abs(nodes[u][1].get<double>() - nodes[v][1].get<double>());
+        EXPECT_TRUE(dx >= box_w || dy >= box_h) << spec << ": boxes " << u << " and " << v << " overlap";
+      }
+    }
+    EXPECT_NE(page.html.find("where Graphviz places them"), std::string::npos) << spec;
+  }
+}
+
+TEST(ProgramPage, TwoHundredFiftySixNodesAreDrawn) {
+  const auto page = program_page(traced_flood("hypercube:8"), {});
+  EXPECT_EQ(page_data(page)["nodes"].size(), 256U);
+}
+
 TEST(ProgramPage, RefusesRunsItCannotShow) {
-  EXPECT_ERROR(UsageError, (void)program_page(traced_flood("hypercube:7"), {}), "topology", "at most 64 nodes");
+  EXPECT_ERROR(UsageError, (void)program_page(traced_flood("hypercube:9"), {}), "topology", "at most 256 nodes");
   EXPECT_ERROR(UsageError, (void)program_page(traced_flood("star:6"), {}), "topology", "star:6");
   EmulateRequest untraced("ring:4", [](emulator::NodeRange) { return std::make_unique<Flood>(); });
   EXPECT_ERROR(UsageError, (void)program_page(emulate(untraced), {}), "trace");

@@ -151,6 +151,9 @@ def test_a_crash_is_routed_around_on_a_hypercube_and_named_in_the_result():
     assert sum("lost" in m[3] for step in steps for m in step["messages"]) == 4
     assert steps[-1]["result"][1] == "crashed" and steps[0]["result"][1] == "crashed"  # it crashed at time 0
     assert "ctx.step 0" in steps[1]["explain"]
+    svg = r.swimlane()
+    assert svg.count('class="cross"') == 4 + 1  # the four lost messages and the crash
+    assert svg.count("lost when due at") == 4 and "crashed at 0" in svg
 
 
 def test_a_failed_link_is_named_and_loses_what_crosses_it():

@@ -326,8 +326,8 @@ def test_a_page_says_when_the_users_check_failed_and_is_refused_beyond_its_size(
     failed = starnet.emulate(Summing, "hypercube:2", trace=True, check=lambda nodes: False)
     assert failed.page.verified is False and "NOT VERIFIED: check(nodes)" in failed.page.html
     assert starnet.emulate(Summing, "hypercube:2").page is None  # no trace
-    with pytest.raises(starnet.InputError, match="topology.*at most 64 nodes"):
-        starnet.emulate(Summing, "hypercube:7", trace=True).page
+    with pytest.raises(starnet.InputError, match="topology.*at most 256 nodes"):
+        starnet.emulate(Summing, "hypercube:9", trace=True).page
 
 
 def test_a_check_that_fails_makes_the_run_not_verified():

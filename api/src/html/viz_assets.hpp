@@ -59,6 +59,13 @@ inline constexpr const char* VIZ_JS = R"js(
   const layer = document.getElementById('messages');
   const labelLayer = document.getElementById('message-labels');
   const [boxW, boxH] = data.box;
+  // Pages of a user's run: how many characters of each box line's value fit (the box is as wide as
+  // its text allows); a longer value is shortened there and whole in the node's tooltip.
+  const valueChars = data.value_chars || null;
+  function fit(text, chars) {
+    const c = [...text];
+    return valueChars === null || c.length <= chars ? text : c.slice(0, Math.max(chars - 1, 0)).join('') + '…';
+  }
   // The corners of the links drawn bent around nodes, by "u-v" (u < v), from u to v.
   const bends = new Map(data.bends.map(([u, v, corners]) => [u + '-' + v, corners]));
   const last = data.steps.length - 1;
@@ -94,7 +101,8 @@ inline constexpr const char* VIZ_JS = R"js(
     layer.replaceChildren();
     labelLayer.replaceChildren();
     const off = data.message_offset;
-    for (const [from, to, dim, text] of data.steps[step].messages) {
+    for (const [from, to, dim, text, whole] of data.steps[step].messages) {
+      const full = whole === undefined ? text : whole;
       const pts = route(from, to);
       const units = pts.slice(1).map(([x, y], i) => {
         const len = Math.hypot(x - pts[i][0], y - pts[i][1]);
@@ -124,8 +132,10 @@ inline constexpr const char* VIZ_JS = R"js(
       const w = 8 + 6.6 * text.length;
       el('rect', { x: (lx - w / 2).toFixed(1), y: (ly - 8).toFixed(1), width: w.toFixed(1), height: 16, rx: 4 }, lg);
       el('text', { x: lx.toFixed(1), y: ly.toFixed(1) }, lg).textContent = text;
-      el('title', {}, g).textContent = data.nodes[from][2] + ' → ' + data.nodes[to][2] +
-        (data.links_named === false ? '' : ' via link ' + dim) + ': ' + text;
+      const tip = data.nodes[from][2] + ' → ' + data.nodes[to][2] +
+        (data.links_named === false ? '' : ' via link ' + dim) + ': ' + full;
+      el('title', {}, g).textContent = tip;
+      el('title', {}, lg).textContent = tip;
     }
   }
 
@@ -135,8 +145,9 @@ inline constexpr const char* VIZ_JS = R"js(
     const s = data.steps[current];
     const name = (v) => data.nodes[v][2];
     const via = (d) => (data.links_named === false ? '' : ` (link ${d})`);
-    const sent = s.messages.filter((m) => m[0] === selected).map((m) => `${m[3]} to ${name(m[1])}${via(m[2])}`);
-    const got = s.messages.filter((m) => m[1] === selected).map((m) => `${m[3]} from ${name(m[0])}${via(m[2])}`);
+    const text = (m) => (m[4] === undefined ? m[3] : m[4]);
+    const sent = s.messages.filter((m) => m[0] === selected).map((m) => `${text(m)} to ${name(m[1])}${via(m[2])}`);
+    const got = s.messages.filter((m) => m[1] === selected).map((m) => `${text(m)} from ${name(m[0])}${via(m[2])}`);
     const lines = [`Node ${name(selected)} (rank ${selected}) after step ${current}:`];
     if (data.collective === 'broadcast') {
       lines.push(`holds ${s.result[selected]} items: ${s.held[selected]}`);
@@ -160,8 +171,12 @@ inline constexpr const char* VIZ_JS = R"js(
     drawMessages(current);
     data.nodes.forEach((_, v) => {
       const node = document.getElementById('node-' + v);
-      node.querySelector('.result .val').textContent = s.result[v];
-      node.querySelector('.outgoing .val').textContent = s.outgoing[v];
+      node.querySelector('.result .val').textContent = valueChars ? fit(s.result[v], valueChars[0]) : s.result[v];
+      node.querySelector('.outgoing .val').textContent = valueChars ? fit(s.outgoing[v], valueChars[1]) : s.outgoing[v];
+      if (valueChars) {
+        const tip = node.querySelector('title') || el('title', {}, node);
+        tip.textContent = `${data.nodes[v][2]}\n${data.result_name}: ${s.result[v]}\n${data.outgoing_name}: ${s.outgoing[v]}`;
+      }
       node.classList.toggle('changed', current > 0 && (before.result[v] !== s.result[v] || before.outgoing[v] !== s.outgoing[v]));
       node.classList.toggle('failing', s.failed_node === v);
     });

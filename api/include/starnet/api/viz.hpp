@@ -5,6 +5,7 @@
 /// programs (api::emulate) on a small topology, everything it shows read from the run's trace and
 /// checked against it. `starnet viz` writes them; the Python module shows them inline in Jupyter.
 
+#include <starnet/api/drawing.hpp>
 #include <starnet/api/emulate.hpp>
 #include <starnet/api/schedule.hpp>
 #include <starnet/api/star.hpp>
@@ -40,8 +41,9 @@ void check_page_size(int n);
 /// @throws UsageError when it is not a stepped all-gather on a star graph of S_2..S_MAX_PAGE_N.
 [[nodiscard]] VizPage schedule_page(const LoadedSchedule& schedule);
 
-/// Largest topology, other than a star graph, that the page of a user's run draws (on a circle).
-inline constexpr std::uint64_t MAX_PAGE_NODES = 64;
+/// Largest topology, other than a star graph, that the page of a user's run draws (as `topo draw`
+/// lays it out, api/drawing.hpp, whose limit it is).
+inline constexpr std::uint64_t MAX_PAGE_NODES = MAX_DRAW_NODES;
 
 /// What a node's program shows of its state after one of its reactions: the page's "state" line.
 struct NodeView {
@@ -65,7 +67,8 @@ struct ProgramPageNotes {
 void check_program_page(const topology::Topology& g);
 
 /// The page of a user's run (api::emulate with its trace): a star graph drawn as the star
-/// collectives' pages, another topology on a circle; each step the messages that started then,
+/// collectives' pages, another topology named by a spec as `topo draw` lays it out (a hypercube,
+/// mesh, torus or tree as itself), one built in memory, or where Graphviz is missing, on a circle; each step the messages that started then,
 /// with their texts, each node's state and the last message it received. A failed run's page
 /// (a violation, deadlock, step limit or exception) ends with the step it failed at, the node at
 /// fault marked, and says NOT VERIFIED with the problem.
