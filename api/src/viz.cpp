@@ -719,14 +719,6 @@ double fit_boxes(nlohmann::json& page, const std::vector<std::string>& names, st
   return box_w;
 }
 
-/// A time as a page writes it: exact where that is short ("7/2"), else to six digits ("≈ 24.4435":
-/// an asynchronous run's draws are doubles, whose exact sums have denominators of 2^52).
-constexpr std::int64_t PAGE_TIME_DENOMINATOR_MAX = 1000;
-std::string page_time(const Rational& t) {
-  if (t.is_small() && t.den() <= PAGE_TIME_DENOMINATOR_MAX) return t.to_string();
-  return fmt::format("≈ {:.6g}", t.to_double());
-}
-
 /// The last step of a failed run's page: where it stopped (the program's ctx.step) and the node at
 /// fault, which the page marks (`failed_node`), with the states the nodes had then.
 nlohmann::json failure_step(const EmulateResult& run, std::size_t index, const std::vector<std::string>& shown,
@@ -809,7 +801,7 @@ PageData program_page_data(const EmulateResult& run, const StarGraph* star, cons
     const auto& first = it->second.front();
     const auto lost = std::count_if(it->second.begin(), it->second.end(), [](const auto& t) { return t.lost; });
     std::string explain = fmt::format("Step {} (the sends of ctx.step {}{}): {} message{}{}", steps.size(), it->first,
-                                      run.timed ? fmt::format(", time {}", page_time(first.start)) : "",
+                                      run.timed ? fmt::format(", time {}", emulator::time_text(first.start, emulator::TimeText::BRIEF)) : "",
                                       it->second.size(), it->second.size() == 1 ? "" : "s",
                                       lost == 0 ? "" : fmt::format(", {} of them lost", lost));
     if (star != nullptr) explain += fmt::format(" along link{} {}", dims.size() == 1 ? "" : "s", fmt::join(dims, ", "));
@@ -926,7 +918,7 @@ VizPage program_page(const EmulateResult& run, const ProgramPageNotes& notes) {
   words.title = fmt::format("Your node program on {}", run.topology);
   words.source = fmt::format(
       "Run on the starnet emulator: {} nodes, {} steps, {} messages{}. Everything shown is read from the run's trace.",
-      g.num_nodes(), run.steps, run.messages, run.timed ? fmt::format(", makespan {}", page_time(run.makespan)) : "");
+      g.num_nodes(), run.steps, run.messages, run.timed ? fmt::format(", makespan {}", emulator::time_text(run.makespan, emulator::TimeText::BRIEF)) : "");
   words.buffers = notes.views.empty()
                       ? "<b>recv</b>: how many messages the node has received; <b>last</b>: the last one."
                       : "<b>state</b>: what the node's program shows of itself after reacting to the step's messages; "

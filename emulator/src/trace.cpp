@@ -35,8 +35,15 @@ void Counters::merge(const Counters& other) {
   max_concurrent_receives = std::max(max_concurrent_receives, other.max_concurrent_receives);
 }
 
-std::string time_text(const Rational& t, TimeText /*style*/) {
-  return t.to_string();
+namespace {
+/// A BRIEF exact time with a larger denominator is written to six digits: the exact sums of an
+/// asynchronous run's double draws have denominators of 2^52 (docs/emulator.md, "Asynchrony and faults").
+constexpr std::int64_t BRIEF_DENOMINATOR_MAX = 1000;
+}  // namespace
+
+std::string time_text(const Rational& t, TimeText style) {
+  if (style == TimeText::FULL || (t.is_small() && t.den() <= BRIEF_DENOMINATOR_MAX)) return t.to_string();
+  return fmt::format("≈ {:.6g}", t.to_double());
 }
 
 std::string time_text(double t, TimeText style) {

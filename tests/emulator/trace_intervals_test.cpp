@@ -23,6 +23,10 @@ namespace {
 TEST(TimeText, ExactTimesAsFractionsStochasticOnesReadBackTheSame) {
   EXPECT_EQ(time_text(Rational(7, 2)), "7/2");
   EXPECT_EQ(time_text(Rational(7, 2), TimeText::BRIEF), "7/2");
+  // An asynchronous run's exact sums of double draws: six digits where room is short, whole in files.
+  const Rational long_sum(55043167721081077, 2251799813685248);
+  EXPECT_EQ(time_text(long_sum, TimeText::BRIEF), "≈ 24.4441");
+  EXPECT_EQ(time_text(long_sum), "55043167721081077/2251799813685248");
   const double t = 1234567.0 / 3;
   EXPECT_EQ(std::stod(time_text(t)), t);
   EXPECT_EQ(time_text(t, TimeText::BRIEF), "411522");

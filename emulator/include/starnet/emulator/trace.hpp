@@ -32,9 +32,10 @@ enum class EventKind : std::uint8_t { REQUEST, SEND, RECEIVE, SEND_END, COMPUTE,
                                       LINK_DOWN };
 [[nodiscard]] std::string to_string(EventKind kind);
 
-/// How a time is written: exact for exact runs ("7/2"); for stochastic runs the shortest decimal
-/// that reads back as the same double (FULL: messages and files), or six significant digits
-/// (BRIEF: a drawing's labels, where room is short).
+/// How a time is written: exact for exact runs ("7/2"), except in BRIEF where its denominator
+/// exceeds 1,000 ("≈ 24.4441"); for stochastic runs the shortest decimal that reads back as the same
+/// double (FULL: messages and files), or six significant digits (BRIEF: a drawing's labels, where
+/// room is short).
 enum class TimeText : std::uint8_t { FULL, BRIEF };
 [[nodiscard]] std::string time_text(const Rational& t, TimeText style = TimeText::FULL);
 [[nodiscard]] std::string time_text(double t, TimeText style = TimeText::FULL);
