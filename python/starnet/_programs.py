@@ -76,11 +76,13 @@ class EmulateResult(RunResult):
     @property
     def page(self):
         """The step-by-step page of a run with ``trace=True`` (None otherwise), as ``starnet viz``
-        draws the built-ins: a star graph up to star:5 as theirs, another topology of up to 64
-        nodes on a circle; each node's box shows what its ``show()`` returns (else how many
-        messages it received) and the last message it received (``repr`` of the payload). A failed
-        run's page ends with the step it failed at, the node at fault marked, and says NOT
-        VERIFIED. Raises InputError naming ``topology`` for a larger one."""
+        draws the built-ins: a star graph up to star:5 as theirs, another topology of up to 256
+        nodes as ``starnet topo draw`` lays it out (on a circle when built in memory); each step
+        names the ``ctx.step`` whose sends it shows; each node's box shows what its ``show()``
+        returns (else how many messages it received) and the last message it received (``repr``
+        of the payload); a lost message is marked, a crashed node says so. A failed run's page
+        ends with the step it failed at, the node at fault marked, and says NOT VERIFIED. Raises
+        InputError naming ``topology`` for a larger one."""
         if self._page is None and self._page_of is not None:
             html, verified, steps = self._page_of(self.problem or "")
             self._page = Page(html, verified, steps)
