@@ -147,6 +147,19 @@ std::optional<std::pair<Rational, Rational>> equal_links(const Subnetwork& net, 
   return model;
 }
 
+}  // namespace
+
+std::optional<std::string> network_ring_refusal(Algorithm a, std::uint64_t hosts) {
+  if (a != Algorithm::RING && a != Algorithm::RING_SPLIT) return std::nullopt;
+  const std::uint64_t messages = (a == Algorithm::RING_SPLIT ? 2 : 1) * hosts * (hosts - 1);
+  if (messages <= MAX_NETWORK_RING_MESSAGES) return std::nullopt;
+  return fmt::format("{} among {} hosts sends {} messages, beyond the {} a row among a network's hosts runs "
+                     "(recursive doubling and the hierarchical all-reduce send O(H log H))",
+                     to_string(a), hosts, messages, MAX_NETWORK_RING_MESSAGES);
+}
+
+namespace {
+
 /// Timed runs of chunk schedules: α + size·u on each link (size: the message's chunks).
 class ChunkCosts final : public emulator::CostModel<Rational> {
  public:
@@ -165,6 +178,7 @@ class ChunkCosts final : public emulator::CostModel<Rational> {
 
 /// The smallest α and u over the links of @p net (the timed bandwidth term).
 std::pair<Rational, Rational> smallest_link_terms(const Subnetwork& net, const LinkCosts& costs) {
+  if (net.uniform_by_construction()) return {costs.alpha(net.base(), 0, 0), costs.per_unit(net.base(), 0, 0)};
   std::optional<Rational> alpha;
   std::optional<Rational> unit;
   for (NodeId v = 0; v < net.num_nodes(); ++v) {
@@ -204,6 +218,7 @@ struct Scenario {
   Diameter weighted;
   Rational root_weighted;
   Rational min_cost;
+  std::pair<Rational, Rational> smallest_terms;  // smallest_link_terms() of net, in timed runs
   std::optional<Rational> status;  // all-to-all: the mean status of net (bounds.hpp)
   std::optional<std::pair<Rational, Rational>> equal;  // α and u when every link of net has them
 };
@@ -472,9 +487,17 @@ class Runner {
       std::optional<Subnetwork> pieces;
       if (piece_costs().message_size != s_.costs.message_size) pieces.emplace(*base_, sc.faults, root_, piece_costs());
       const Subnetwork& net = pieces ? *pieces : *sc.net;
-      sc.weighted = generic::diameter(net, true, false, sc.relays);
-      sc.root_weighted = generic::eccentricity(net, net.root(), true, sc.relays);
-      sc.min_cost = net.min_cost();
+      if (net.uniform_by_construction()) {
+        // Links that cost alike: a weighted distance is the hop distance times that cost.
+        sc.min_cost = net.min_cost();
+        sc.weighted = {sc.hops.value * sc.min_cost, sc.hops.exact};
+        sc.root_weighted = sc.root_hops * sc.min_cost;
+      } else {
+        sc.weighted = generic::diameter(net, true, false, sc.relays);
+        sc.root_weighted = generic::eccentricity(net, net.root(), true, sc.relays);
+        sc.min_cost = net.min_cost();
+      }
+      sc.smallest_terms = smallest_link_terms(*sc.net, s_.costs);
     }
     // With routers the mean status would count router pairs, which exchange nothing: the volume
     // term falls back on the P − 1 packets every processor sends.
@@ -655,7 +678,7 @@ class Runner {
     } else {
       const auto b = generic::time_lower_bound(model, std::max<std::uint64_t>(r.processors, 1), sc.min_cost,
                                                rooted ? sc.root_weighted : sc.weighted.value);
-      const auto [alpha, unit] = smallest_link_terms(*sc.net, s_.costs);
+      const auto& [alpha, unit] = sc.smallest_terms;
       const Rational bandwidth = per_port > 0 ? alpha + unit * per_port : Rational(0);
       const Rational cut = across > 0 ? alpha + unit * across : Rational(0);
       r.lower_bound_time = std::max({b.value(), bandwidth, cut});
@@ -678,6 +701,9 @@ class Runner {
     const bool split = a == Algorithm::RING_SPLIT || a == Algorithm::RABENSEIFNER;
     if (split && !splits()) return;
     if (auto why = router_blocker(a)) return not_applicable(base_row(sc, model, a), std::move(*why));
+    if (auto why = routed() ? network_ring_refusal(a, base_->num_nodes()) : std::nullopt) {
+      return not_applicable(base_row(sc, model, a), std::move(*why));
+    }
     const bool chunked = a == Algorithm::DIMENSION_ORDERED || a == Algorithm::HIERARCHICAL || split;
     if (!is_blocked(s_.collective) && !chunked) {
       if (a == Algorithm::STAR) return star_row(sc, model);
@@ -721,7 +747,8 @@ class Runner {
         auto s = routed_tree_collective(net, sc.net->root(), s_.collective, model, sc.relays, &variant);
         built = Built{std::move(s), std::move(variant)};
       } else if (a == Algorithm::HIERARCHICAL) {
-        built = hierarchical_allreduce(*host_network_, splits(), model);
+        // Its blocks are chunks of a schedule, built up to MAX_BLOCK_NODES hosts; beyond, the word form.
+        built = hierarchical_allreduce(*host_network_, splits() && net.num_nodes() <= MAX_BLOCK_NODES, model);
       } else {
         built = build(a, s_.collective, net, family_spec_, tree ? sc.net->root() : root_, model);
       }

@@ -104,7 +104,8 @@ Rational LinkCosts::alpha(const Topology& base, NodeId v, Port port) const {
       // One α for every link; a network's route adds the time its switches take (network.hpp).
       if (!latency) return base.link_latency(v, port);
       const topology::Network* net = base.network();
-      return net == nullptr ? *latency : *latency + net->switching_time(v, base.neighbor(v, port));
+      return net == nullptr || net->switching_free() ? *latency
+                                                     : *latency + net->switching_time(v, base.neighbor(v, port));
     }
     case CostKind::RANDOM: return 0;
   }
@@ -114,7 +115,7 @@ Rational LinkCosts::alpha(const Topology& base, NodeId v, Port port) const {
 Rational LinkCosts::per_unit(const Topology& base, NodeId v, Port port) const {
   switch (kind) {
     case CostKind::UNIT: return 0;
-    case CostKind::TOPOLOGY: return message_size * (bandwidth ? Rational(1) / *bandwidth : base.link_cost(v, port));
+    case CostKind::TOPOLOGY: return bandwidth ? message_size / *bandwidth : message_size * base.link_cost(v, port);
     case CostKind::RANDOM:
       return {static_cast<std::int64_t>(2 + link_hash(seed, COST_SALT, v, base.neighbor(v, port)) % 7), 4};
   }
@@ -228,7 +229,8 @@ std::vector<std::pair<NodeId, NodeId>> random_failed_links(const Topology& topol
   return links;
 }
 
-Subnetwork::Subnetwork(const Topology& base, const Faults& faults, NodeId root, LinkCosts costs) : base_(base) {
+Subnetwork::Subnetwork(const Topology& base, const Faults& faults, NodeId root, LinkCosts costs)
+    : base_(base), costs_(std::move(costs)) {
   const NodeId n = base.num_nodes();
   if (n > MAX_SUBNETWORK_NODES) {
     throw TopologyError(fmt::format("topology \"{}\": {} nodes exceed the {} nodes the generic collectives handle",
@@ -260,6 +262,19 @@ Subnetwork::Subnetwork(const Topology& base, const Faults& faults, NodeId root, 
       if (local[v] == n && usable(u, v)) local[v] = 0, queue.push_back(v);
     }
   }
+  nodes_ = static_cast<NodeId>(n - std::count(local.begin(), local.end(), n));
+  if (faults.empty() && nodes_ == n && base.network() != nullptr) {
+    implicit_ = whole_ = true;
+    root_ = root;
+    // Every route costs alike when the study gives every link one α and β and switches take no time.
+    if (costs_.kind == CostKind::TOPOLOGY && costs_.latency && costs_.bandwidth && base.network()->switching_free() &&
+        n > 1) {
+      uniform_ = costs_.of(base, 0, 0);
+    }
+    for (NodeId v = 0; v < n; ++v) arcs_ += base.degree(v);
+    asymmetric_arc_ = find_asymmetric_arc();
+    return;
+  }
   for (NodeId v = 0; v < n; ++v) {
     if (local[v] == n) continue;
     local[v] = original_.size();
@@ -267,7 +282,7 @@ Subnetwork::Subnetwork(const Topology& base, const Faults& faults, NodeId root, 
   }
   root_ = local[root];
   offsets_.assign(original_.size() + 1, 0);
-  const bool unit = costs.kind == CostKind::UNIT;
+  const bool unit = costs_.kind == CostKind::UNIT;
   std::uint64_t base_arcs = 0;
   for (NodeId i = 0; i < original_.size(); ++i) {
     const NodeId u = original_[i];
@@ -277,12 +292,13 @@ Subnetwork::Subnetwork(const Topology& base, const Faults& faults, NodeId root, 
       if (!usable(u, v)) continue;
       target_.push_back(local[v]);
       base_port_.push_back(p);
-      if (!unit) cost_.push_back(costs.of(base, u, p));
+      if (!unit) cost_.push_back(costs_.of(base, u, p));
     }
     offsets_[i + 1] = target_.size();
   }
   // Every node and arc kept, in order: ids and ports are the base's, and so are its network's routes.
-  whole_ = original_.size() == base.num_nodes() && target_.size() == base_arcs;
+  arcs_ = target_.size();
+  whole_ = original_.size() == base.num_nodes() && arcs_ == base_arcs;
   // Symmetric when the arcs, reversed, are the arcs again: O(E log E) (port_to per arc would be
   // O(E·degree), too slow on complete graphs).
   std::vector<std::pair<NodeId, NodeId>> arcs;
@@ -300,13 +316,41 @@ Subnetwork::Subnetwork(const Topology& base, const Faults& faults, NodeId root, 
 }
 
 Port Subnetwork::find_port(NodeId v, NodeId u) const {
+  if (implicit_) return base_.find_port(v, u);
   for (auto k = offsets_[v]; k < offsets_[v + 1]; ++k) {
     if (target_[k] == u) return static_cast<Port>(k - offsets_[v]);
   }
   return NO_PORT;
 }
 
+Rational Subnetwork::link_cost(NodeId v, Port port) const {
+  if (implicit_) return costs_.kind == CostKind::UNIT ? Rational(1) : uniform_ ? *uniform_ : costs_.of(base_, v, port);
+  return cost_.empty() ? Rational(1) : cost_[offsets_[v] + port];
+}
+
+std::optional<std::pair<NodeId, NodeId>> Subnetwork::find_asymmetric_arc() const {
+  for (NodeId v = 0; v < nodes_; ++v) {
+    for (Port p = 0; p < degree(v); ++p) {
+      const NodeId u = neighbor(v, p);
+      if (find_port(u, v) == NO_PORT) return std::pair{original(v), original(u)};
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<Rational> Subnetwork::uniform_cost() const {
+  if (uniform_) return uniform_;
+  if (implicit_ && costs_.kind != CostKind::UNIT) {
+    std::optional<Rational> first;
+    for (NodeId v = 0; v < nodes_; ++v) {
+      for (Port p = 0; p < degree(v); ++p) {
+        auto c = link_cost(v, p);
+        if (first && c != *first) return std::nullopt;
+        first = std::move(c);
+      }
+    }
+    return first.value_or(Rational(1));
+  }
   if (cost_.empty()) return Rational(1);
   for (const auto& c : cost_) {
     if (c != cost_.front()) return std::nullopt;
@@ -315,6 +359,17 @@ std::optional<Rational> Subnetwork::uniform_cost() const {
 }
 
 Rational Subnetwork::min_cost() const {
+  if (uniform_) return *uniform_;
+  if (implicit_ && costs_.kind != CostKind::UNIT) {
+    std::optional<Rational> least;
+    for (NodeId v = 0; v < nodes_; ++v) {
+      for (Port p = 0; p < degree(v); ++p) {
+        auto c = link_cost(v, p);
+        if (!least || c < *least) least = std::move(c);
+      }
+    }
+    return least.value_or(Rational(1));
+  }
   if (cost_.empty()) return 1;
   return *std::min_element(cost_.begin(), cost_.end());
 }

@@ -3,12 +3,15 @@
 #include <starnet/algorithms/generic/subnetwork.hpp>
 #include <starnet/core/error.hpp>
 #include <starnet/topology/families.hpp>
+#include <starnet/topology/network.hpp>
+#include <starnet/topology/platform.hpp>
 #include <starnet/topology/star_graph.hpp>
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <set>
 
 namespace starnet::algorithms::generic {
@@ -163,6 +166,93 @@ TEST(Subnetwork, RejectsAFailedRootAndOversizedTopologies) {
   EXPECT_ERROR(UsageError, Subnetwork(*ring, {}, 6, {}), "root 6", "ring:6", "0..5");
   const topology::StarGraph s10(10);
   EXPECT_ERROR(TopologyError, Subnetwork(s10, {}, 0, {}), "star:10", "3628800", "1048576");
+}
+
+/// @p t without its network: a Subnetwork of it copies every arc, as for any other topology.
+class WithoutNetwork final : public Topology {
+ public:
+  explicit WithoutNetwork(const Topology& t) : t_(t) {}
+  [[nodiscard]] std::string name() const override { return t_.name(); }
+  [[nodiscard]] NodeId num_nodes() const override { return t_.num_nodes(); }
+  [[nodiscard]] Port degree(NodeId v) const override { return t_.degree(v); }
+  [[nodiscard]] NodeId neighbor(NodeId v, Port port) const override { return t_.neighbor(v, port); }
+  [[nodiscard]] Port find_port(NodeId v, NodeId u) const override { return t_.find_port(v, u); }
+  [[nodiscard]] std::string node_name(NodeId v) const override { return t_.node_name(v); }
+  [[nodiscard]] std::string link_name(NodeId v, Port port) const override { return t_.link_name(v, port); }
+  [[nodiscard]] Rational link_cost(NodeId v, Port port) const override { return t_.link_cost(v, port); }
+  [[nodiscard]] Rational link_latency(NodeId v, Port port) const override { return t_.link_latency(v, port); }
+  [[nodiscard]] Rational speed(NodeId v) const override { return t_.speed(v); }
+
+ private:
+  const Topology& t_;
+};
+
+TEST(Subnetwork, ReadsTheIntactRoutesOfANetworkAsACopyOfThemWouldGiveThem) {
+  const auto fattree = topology::make_topology("fattree:4");
+  const auto* platform = dynamic_cast<const topology::PlatformTopology*>(fattree.get());
+  ASSERT_NE(platform, nullptr);
+  LinkCosts alpha_beta{CostKind::TOPOLOGY};
+  alpha_beta.message_size = 1024;
+  alpha_beta.latency = Rational(1, 1'000'000);
+  alpha_beta.bandwidth = Rational(1'000'000'000);
+  LinkCosts own{CostKind::TOPOLOGY};  // the platform's own link costs, route by route
+  own.message_size = 8;
+  struct Case {
+    LinkCosts costs;
+    Rational switch_latency;
+    bool uniform;  // every route costs alike, known without reading them
+  };
+  const std::vector<Case> cases{{LinkCosts{}, 0, false},
+                                {alpha_beta, 0, true},
+                                {alpha_beta, Rational(1, 10), false},
+                                {own, 0, false},
+                                {LinkCosts{CostKind::RANDOM, 3}, 0, false}};
+  for (const auto& c : cases) {
+    topology::NetworkOptions options;
+    options.switch_latency = c.switch_latency;
+    const topology::HostNetwork hosts(std::make_shared<const topology::Platform>(platform->platform()), options);
+    const WithoutNetwork plain(hosts);
+    const Subnetwork implicit(hosts, {}, 3, c.costs);
+    const Subnetwork held(plain, {}, 3, c.costs);
+    EXPECT_EQ(implicit.network(), &hosts);
+    EXPECT_EQ(held.network(), nullptr);
+    EXPECT_EQ(implicit.uniform_by_construction(), c.uniform);
+    EXPECT_FALSE(held.uniform_by_construction());
+    ASSERT_EQ(implicit.num_nodes(), 16U);
+    ASSERT_EQ(held.num_nodes(), 16U);
+    EXPECT_EQ(implicit.root(), held.root());
+    EXPECT_EQ(implicit.num_links(), held.num_links());
+    EXPECT_EQ(implicit.num_links(), 120U);  // K_16
+    EXPECT_EQ(implicit.symmetric(), held.symmetric());
+    std::optional<Rational> least;
+    bool same = true;
+    for (NodeId v = 0; v < 16; ++v) {
+      EXPECT_EQ(implicit.original(v), held.original(v));
+      ASSERT_EQ(implicit.degree(v), held.degree(v));
+      for (Port p = 0; p < held.degree(v); ++p) {
+        EXPECT_EQ(implicit.neighbor(v, p), held.neighbor(v, p));
+        EXPECT_EQ(implicit.base_port(v, p), held.base_port(v, p));
+        // A route's cost as the study defines it (the copy, without a network, has no switch latency).
+        const Rational cost = c.costs.of(hosts, v, p);
+        EXPECT_EQ(implicit.link_cost(v, p), cost) << v << " port " << p;
+        if (c.switch_latency == 0) EXPECT_EQ(held.link_cost(v, p), cost) << v << " port " << p;
+        least = std::min(least.value_or(cost), cost);
+        same = same && cost == implicit.link_cost(0, 0);
+        EXPECT_EQ(implicit.link_name(v, p), held.link_name(v, p));
+      }
+      for (NodeId u = 0; u < 16; ++u) EXPECT_EQ(implicit.find_port(v, u), held.find_port(v, u));
+    }
+    EXPECT_EQ(implicit.min_cost(), least);
+    EXPECT_EQ(implicit.uniform_cost().has_value(), same);
+    if (c.switch_latency == 0) EXPECT_EQ(implicit.uniform_cost(), held.uniform_cost());
+  }
+  // A failed link: the routes would not avoid it, so the arcs are copied and the network dropped.
+  const topology::HostNetwork hosts(std::make_shared<const topology::Platform>(platform->platform()), {});
+  const Subnetwork cut(hosts, Faults{{{0, 1}}, {}}, 0, alpha_beta);
+  EXPECT_EQ(cut.network(), nullptr);
+  EXPECT_FALSE(cut.uniform_by_construction());
+  EXPECT_EQ(cut.degree(0), 14U);
+  EXPECT_EQ(cut.find_port(0, 1), Topology::NO_PORT);
 }
 
 TEST(CostKind, ParsesItsNamesAndRejectsOthersNamingTheInput) {

@@ -112,6 +112,7 @@ class HostNetwork final : public Topology, public Network {
   [[nodiscard]] std::string link_label(LinkId link) const override;
   /// The switch latency per switch the route crosses.
   [[nodiscard]] Rational switching_time(NodeId from, NodeId to) const override;
+  [[nodiscard]] bool switching_free() const override { return options_.switch_latency == 0; }
 
   /// The platform node of rank @p v.
   [[nodiscard]] NodeId host(NodeId v) const { return hosts_[v]; }

@@ -39,6 +39,9 @@ class Network {
   /// Time a message from @p from to @p to spends crossing switches, on top of its sender's α (the
   /// α–β model's latency, which every link is given alike with `--latency`).
   [[nodiscard]] virtual Rational switching_time(NodeId from, NodeId to) const = 0;
+  /// Whether switching_time() is 0 for every pair (no switch latency): routes then cost alike
+  /// wherever the links do, which the what-if study reads once instead of per route.
+  [[nodiscard]] virtual bool switching_free() const = 0;
 };
 
 class Topology {

@@ -19,6 +19,8 @@
 /// 1/2, 3/4, …, 2, the same both ways.
 ///
 /// Complexity: O(V + E) time and memory (E counted in arcs) to build, O(deg v) for port_to(v, ·).
+/// A network of switches seen from its hosts without faults (Topology::network()) is read from
+/// the base instead: O(V) memory, its own port_to and each link cost computed when asked.
 /// IMPORTANT: a Subnetwork refers to its base topology, which must outlive it.
 
 #include <starnet/algorithms/generic/cost_kind.hpp>
@@ -107,18 +109,20 @@ class Subnetwork final : public Topology {
   Subnetwork(const Topology& base, const Faults& faults, NodeId root, LinkCosts costs);
 
   [[nodiscard]] std::string name() const override { return base_.name(); }
-  [[nodiscard]] NodeId num_nodes() const override { return original_.size(); }
-  [[nodiscard]] Port degree(NodeId v) const override { return static_cast<Port>(offsets_[v + 1] - offsets_[v]); }
-  [[nodiscard]] NodeId neighbor(NodeId v, Port port) const override { return target_[offsets_[v] + port]; }
+  [[nodiscard]] NodeId num_nodes() const override { return nodes_; }
+  [[nodiscard]] Port degree(NodeId v) const override {
+    return implicit_ ? base_.degree(v) : static_cast<Port>(offsets_[v + 1] - offsets_[v]);
+  }
+  [[nodiscard]] NodeId neighbor(NodeId v, Port port) const override {
+    return implicit_ ? base_.neighbor(v, port) : target_[offsets_[v] + port];
+  }
   [[nodiscard]] Port find_port(NodeId v, NodeId u) const override;
-  [[nodiscard]] std::string node_name(NodeId v) const override { return base_.node_name(original_[v]); }
+  [[nodiscard]] std::string node_name(NodeId v) const override { return base_.node_name(original(v)); }
   [[nodiscard]] std::string link_name(NodeId v, Port port) const override {
-    return base_.link_name(original_[v], base_port_[offsets_[v] + port]);
+    return base_.link_name(original(v), base_port(v, port));
   }
-  [[nodiscard]] Rational link_cost(NodeId v, Port port) const override {
-    return cost_.empty() ? Rational(1) : cost_[offsets_[v] + port];
-  }
-  [[nodiscard]] Rational speed(NodeId v) const override { return base_.speed(original_[v]); }
+  [[nodiscard]] Rational link_cost(NodeId v, Port port) const override;
+  [[nodiscard]] Rational speed(NodeId v) const override { return base_.speed(original(v)); }
   /// The base's network when nothing failed (the same ids); none otherwise: a network's routes do
   /// not avoid failed parts.
   [[nodiscard]] const topology::Network* network() const override { return whole_ ? base_.network() : nullptr; }
@@ -126,9 +130,11 @@ class Subnetwork final : public Topology {
   [[nodiscard]] const Topology& base() const { return base_; }
   /// The root, renumbered (its original id is original(root())).
   [[nodiscard]] NodeId root() const { return root_; }
-  [[nodiscard]] NodeId original(NodeId v) const { return original_[v]; }
+  [[nodiscard]] NodeId original(NodeId v) const { return implicit_ ? v : original_[v]; }
   /// The base topology's port of @p v's port @p port.
-  [[nodiscard]] Port base_port(NodeId v, Port port) const { return base_port_[offsets_[v] + port]; }
+  [[nodiscard]] Port base_port(NodeId v, Port port) const {
+    return implicit_ ? port : base_port_[offsets_[v] + port];
+  }
   /// Nodes of the base that did not fail (reachable from the root or not).
   [[nodiscard]] NodeId alive_nodes() const { return alive_; }
   /// Every alive node is reachable from the root.
@@ -138,14 +144,26 @@ class Subnetwork final : public Topology {
   /// An arc without reverse (original ids), when !symmetric().
   [[nodiscard]] std::optional<std::pair<NodeId, NodeId>> asymmetric_arc() const { return asymmetric_arc_; }
   /// Links as users count them: arc pairs when symmetric, arcs otherwise.
-  [[nodiscard]] std::uint64_t num_links() const { return symmetric() ? target_.size() / 2 : target_.size(); }
+  [[nodiscard]] std::uint64_t num_links() const { return symmetric() ? arcs_ / 2 : arcs_; }
   /// The cost every link has, if they all have the same (1 for unit costs and an empty network).
   [[nodiscard]] std::optional<Rational> uniform_cost() const;
   /// The smallest link cost (1 when there is no link).
   [[nodiscard]] Rational min_cost() const;
+  /// Whether every link is known to cost alike without reading each: the intact routes of a network
+  /// whose links share the study's α and β and whose switches take no time (then O(1) per question).
+  [[nodiscard]] bool uniform_by_construction() const { return uniform_.has_value(); }
 
  private:
+  [[nodiscard]] std::optional<std::pair<NodeId, NodeId>> find_asymmetric_arc() const;
+
   const Topology& base_;
+  LinkCosts costs_;
+  NodeId nodes_ = 0;
+  std::uint64_t arcs_ = 0;
+  // The intact routes of a network of switches (a complete graph of H² arcs) are read from the
+  // base, not copied: fattree:28's 5,488 hosts would hold 30 million arcs (network.hpp).
+  bool implicit_ = false;
+  std::optional<Rational> uniform_;  // implicit_: every link's cost, when uniform_by_construction()
   std::vector<NodeId> original_;
   std::vector<std::uint64_t> offsets_;
   std::vector<NodeId> target_;
