@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <ostream>
 #include <utility>
 
@@ -69,14 +70,19 @@ namespace {
 using Access = RationalAccess;
 
 Wide gcd128(Wide a, Wide b) {
-  if (a < 0) a = -a;
-  if (b < 0) b = -b;
-  while (b != 0) {
-    const Wide t = a % b;
-    a = b;
-    b = t;
+  __extension__ typedef unsigned __int128 UnsignedWide;
+  constexpr UnsignedWide NARROW = std::numeric_limits<std::uint64_t>::max();
+  UnsignedWide x = a < 0 ? -static_cast<UnsignedWide>(a) : static_cast<UnsignedWide>(a);
+  UnsignedWide y = b < 0 ? -static_cast<UnsignedWide>(b) : static_cast<UnsignedWide>(b);
+  while (y != 0 && (x > NARROW || y > NARROW)) {
+    const UnsignedWide t = x % y;
+    x = y;
+    y = t;
   }
-  return a;
+  if (y == 0) return static_cast<Wide>(x);
+  // Both fit in 64 bits, as nearly always: a 64-bit gcd rather than 128-bit remainders, which
+  // took a fifth of a what-if study's time on a network of 5,488 hosts (docs/whatif.md).
+  return static_cast<Wide>(std::gcd(static_cast<std::uint64_t>(x), static_cast<std::uint64_t>(y)));
 }
 
 bool fits(Wide v) {
@@ -210,6 +216,8 @@ Rational Rational::add(const Rational& a, const Rational& b) {
   if (!a.is_small() || !b.is_small()) {
     return Access::compute(a, b, '+');
   }
+  if (a.num_ == 0) return b;
+  if (b.num_ == 0) return a;
   return Rational::reduce(static_cast<Wide>(a.num_) * b.den_ + static_cast<Wide>(b.num_) * a.den_,
                           static_cast<Wide>(a.den_) * b.den_);
 }

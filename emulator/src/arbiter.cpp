@@ -166,21 +166,34 @@ void Arbiter::unlink(std::uint32_t w) {
 void Arbiter::collect() {
   candidates_.clear();
   if (marked_.empty()) return;
+  // Each list is in order (wait() appends), so a few lists are merged in linear time — a root
+  // that thousands of senders wait for is one run, not a sort every round; many are sorted.
+  runs_.clear();
   for (const NodeId v : marked_) {
     if ((dirty_[v] & OUT) != 0) {
+      runs_.push_back(candidates_.size());
       for (auto w = lists_[v].out_head; w != NIL; w = records_[w].out_next) candidates_.push_back(w);
     }
     if ((dirty_[v] & IN) != 0) {
+      runs_.push_back(candidates_.size());
       for (auto w = lists_[v].in_head; w != NIL; w = records_[w].in_next) candidates_.push_back(w);
     }
     dirty_[v] = 0;
   }
   marked_.clear();
-  if (candidates_.size() > 1) {
-    std::sort(candidates_.begin(), candidates_.end(),
-              [&](std::uint32_t a, std::uint32_t b) { return records_[a].order < records_[b].order; });
-    candidates_.erase(std::unique(candidates_.begin(), candidates_.end()), candidates_.end());
+  const auto earlier = [&](std::uint32_t a, std::uint32_t b) { return records_[a].order < records_[b].order; };
+  if (runs_.size() > MERGED_RUNS) {
+    std::sort(candidates_.begin(), candidates_.end(), earlier);
+  } else {
+    for (std::size_t k = 1; k < runs_.size(); ++k) {
+      const auto middle = candidates_.begin() + static_cast<std::ptrdiff_t>(runs_[k]);
+      const auto end = k + 1 < runs_.size() ? candidates_.begin() + static_cast<std::ptrdiff_t>(runs_[k + 1])
+                                            : candidates_.end();
+      std::inplace_merge(candidates_.begin(), middle, end, earlier);
+    }
   }
+  // A transfer in the lists of both its ends appears twice, side by side once merged.
+  candidates_.erase(std::unique(candidates_.begin(), candidates_.end()), candidates_.end());
 }
 
 void Arbiter::try_waiting(std::uint32_t w) {

@@ -80,8 +80,8 @@ class Arbiter {
 
   /// Decides the round: the transfers that start, in the order above, and each transfer asked for
   /// this round that waits (once, to be traced). Valid until the next call.
-  /// Complexity: O(C log C) for C candidates (the round's requests and the waiting transfers of
-  /// nodes whose ports or posted receives changed).
+  /// Complexity: O(C) for C candidates (the round's requests and the waiting transfers of nodes
+  /// whose ports or posted receives changed) from at most MERGED_RUNS lists, O(C log C) beyond.
   const std::vector<Decision>& arbitrate();
   /// Whether arbitrate() has anything to decide: requests this round, or ends that changed.
   [[nodiscard]] bool has_news() const { return !new_.empty() || !marked_.empty(); }
@@ -115,6 +115,7 @@ class Arbiter {
   static constexpr std::uint64_t FREE = ~std::uint64_t{0};  // Waiting::order of a free record
   static constexpr std::uint8_t OUT = 1;                     // dirty: look at v's waiting sends
   static constexpr std::uint8_t IN = 2;                      // dirty: look at v's waiting receives
+  static constexpr std::size_t MERGED_RUNS = 4;              // lists merged in order; more are sorted
 
   struct New {
     NodeId from;
@@ -179,6 +180,7 @@ class Arbiter {
   std::vector<std::uint8_t> dirty_;       // per node: OUT | IN
   std::vector<NodeId> marked_;            // nodes with dirty_ set
   std::vector<std::uint32_t> candidates_;
+  std::vector<std::size_t> runs_;  // where each list collected into candidates_ starts
   std::uint64_t next_order_ = 0;
   std::vector<Decision> decisions_;
   const topology::Network* network_ = nullptr;

@@ -149,13 +149,14 @@ std::optional<std::pair<Rational, Rational>> equal_links(const Subnetwork& net, 
 
 }  // namespace
 
-std::optional<std::string> network_ring_refusal(Algorithm a, std::uint64_t hosts) {
-  if (a != Algorithm::RING && a != Algorithm::RING_SPLIT) return std::nullopt;
-  const std::uint64_t messages = (a == Algorithm::RING_SPLIT ? 2 : 1) * hosts * (hosts - 1);
-  if (messages <= MAX_NETWORK_RING_MESSAGES) return std::nullopt;
+std::optional<std::string> network_flat_refusal(Algorithm a, std::uint64_t hosts) {
+  const bool flat = a == Algorithm::RING || a == Algorithm::ONE_PACKET || a == Algorithm::COMBINING;
+  if (!flat && a != Algorithm::RING_SPLIT) return std::nullopt;
+  const std::uint64_t messages = (flat ? 1 : 2) * hosts * (hosts - 1);
+  if (messages <= MAX_NETWORK_FLAT_MESSAGES) return std::nullopt;
   return fmt::format("{} among {} hosts sends {} messages, beyond the {} a row among a network's hosts runs "
-                     "(recursive doubling and the hierarchical all-reduce send O(H log H))",
-                     to_string(a), hosts, messages, MAX_NETWORK_RING_MESSAGES);
+                     "(rows of O(H log H) messages run at this size: recursive doubling, hierarchical)",
+                     to_string(a), hosts, messages, MAX_NETWORK_FLAT_MESSAGES);
 }
 
 namespace {
@@ -701,7 +702,7 @@ class Runner {
     const bool split = a == Algorithm::RING_SPLIT || a == Algorithm::RABENSEIFNER;
     if (split && !splits()) return;
     if (auto why = router_blocker(a)) return not_applicable(base_row(sc, model, a), std::move(*why));
-    if (auto why = routed() ? network_ring_refusal(a, base_->num_nodes()) : std::nullopt) {
+    if (auto why = routed() ? network_flat_refusal(a, base_->num_nodes()) : std::nullopt) {
       return not_applicable(base_row(sc, model, a), std::move(*why));
     }
     const bool chunked = a == Algorithm::DIMENSION_ORDERED || a == Algorithm::HIERARCHICAL || split;

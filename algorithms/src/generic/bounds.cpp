@@ -89,6 +89,7 @@ std::pair<Rational, NodeId> farthest(const topology::Topology& t, NodeId v, bool
     if (best.first < d && counts(relays, u)) best = {d, u};
     for (topology::Port p = 0; p < t.degree(u); ++p) {
       const NodeId w = t.neighbor(u, p);
+      if (dist[w] && *dist[w] <= d) continue;  // a cost ≥ 0 cannot bring w nearer than d
       const Rational through = d + t.link_cost(u, p);
       if (!dist[w] || through < *dist[w]) dist[w] = through, heap.emplace(through, w);
     }

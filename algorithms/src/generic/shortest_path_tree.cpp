@@ -29,7 +29,11 @@ SpanningTree shortest_path_tree(const topology::Topology& t, NodeId root) {
     for (topology::Port p = 0; p < t.degree(v); ++p) {
       const NodeId u = t.neighbor(v, p);
       if (done[u]) continue;
-      const Rational via = d + t.link_latency(v, p) + t.link_cost(v, p);
+      const Rational step = t.link_latency(v, p) + t.link_cost(v, p);
+      // A positive step from d cannot reach or tie a node already at d or nearer: no sum needed
+      // (on a network's complete graph of routes nearly every arc is such).
+      if (dist[u] && step > 0 && *dist[u] <= d) continue;
+      const Rational via = d + step;
       // Equal costs: the lower parent id, so that the tree does not depend on the queue's order.
       if (!dist[u] || via < *dist[u] || (via == *dist[u] && v < tree.parent[u])) {
         dist[u] = via;

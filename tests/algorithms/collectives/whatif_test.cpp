@@ -783,18 +783,22 @@ TEST(WhatIfNetwork, AFullBisectionFatTreeRunsTheAllReduceAsFastAsACrossbarOfItsH
   }
 }
 
-TEST(WhatIfNetwork, AFlatRingAmongThousandsOfHostsIsRefusedByItsMessageCount) {
+TEST(WhatIfNetwork, AFlatAlgorithmAmongThousandsOfHostsIsRefusedByItsMessageCount) {
   // fattree:16's 1,024 hosts run both rings; fattree:28's 5,488 would send 30 and 60 million messages.
-  EXPECT_EQ(network_ring_refusal(Algorithm::RING_SPLIT, 1024), std::nullopt);
-  EXPECT_EQ(network_ring_refusal(Algorithm::RING, 2048), std::nullopt);  // 4,192,256 messages
-  const auto ring = network_ring_refusal(Algorithm::RING, 2049);             // 4,196,352
+  EXPECT_EQ(network_flat_refusal(Algorithm::RING_SPLIT, 1024), std::nullopt);
+  EXPECT_EQ(network_flat_refusal(Algorithm::RING, 2048), std::nullopt);  // 4,192,256 messages
+  const auto ring = network_flat_refusal(Algorithm::RING, 2049);             // 4,196,352
   ASSERT_TRUE(ring.has_value());
   EXPECT_NE(ring->find("ring among 2049 hosts sends 4196352 messages, beyond the 4194304"), std::string::npos) << *ring;
-  const auto split = network_ring_refusal(Algorithm::RING_SPLIT, 5488);
+  const auto split = network_flat_refusal(Algorithm::RING_SPLIT, 5488);
   ASSERT_TRUE(split.has_value());
   EXPECT_NE(split->find("ring-split among 5488 hosts sends 60225312 messages"), std::string::npos) << *split;
-  EXPECT_EQ(network_ring_refusal(Algorithm::RECURSIVE_DOUBLING, 5488), std::nullopt);
-  EXPECT_EQ(network_ring_refusal(Algorithm::HIERARCHICAL, 5488), std::nullopt);
+  const auto exchange = network_flat_refusal(Algorithm::ONE_PACKET, 5256);  // dragonfly:12:6:6
+  ASSERT_TRUE(exchange.has_value());
+  EXPECT_NE(exchange->find("one-packet among 5256 hosts sends 27620280 messages"), std::string::npos) << *exchange;
+  EXPECT_EQ(network_flat_refusal(Algorithm::COMBINING, 1024), std::nullopt);
+  EXPECT_EQ(network_flat_refusal(Algorithm::RECURSIVE_DOUBLING, 5488), std::nullopt);
+  EXPECT_EQ(network_flat_refusal(Algorithm::HIERARCHICAL, 5488), std::nullopt);
 }
 
 TEST(WhatIfNetwork, ContentionShowsWithARandomPlacementAndOnAnOversubscribedDragonfly) {

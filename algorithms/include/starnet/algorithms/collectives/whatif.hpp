@@ -96,15 +96,15 @@ inline constexpr std::uint64_t MAX_EXCHANGE_PACKET_HOPS = 200'000'000;
 /// routes is read from the network, never copied (subnetwork.hpp), so memory grows with the
 /// messages a row sends, not with H²: fattree:28's 5,488 hosts, dragonfly:12:6:6's 5,256.
 inline constexpr topology::NodeId MAX_NETWORK_HOSTS = 8192;
-/// Most messages a flat ring (H(H − 1)) or ring-split (2H(H − 1)) among a network's hosts may
-/// send: fattree:16's 1,024 hosts run both (2,095,104 for the ring-split, about 6 s); at 5,488
-/// hosts they would send 30 and 60 million, where Rabenseifner, recursive doubling and the
-/// hierarchical all-reduce send O(H log H).
-inline constexpr std::uint64_t MAX_NETWORK_RING_MESSAGES = std::uint64_t{1} << 22;
+/// Most messages a flat algorithm among a network's hosts may send — the ring and the total
+/// exchanges H(H − 1), the ring-split 2H(H − 1): fattree:16's 1,024 hosts run them all (2,095,104
+/// for the ring-split, about 6 s); at 5,488 hosts they would send 30 and 60 million, where
+/// recursive doubling and the hierarchical all-reduce send O(H log H).
+inline constexpr std::uint64_t MAX_NETWORK_FLAT_MESSAGES = std::uint64_t{1} << 22;
 
-/// Why @p a does not run among the @p hosts hosts of a network of switches: a flat ring or
-/// ring-split whose messages exceed MAX_NETWORK_RING_MESSAGES; none otherwise.
-[[nodiscard]] std::optional<std::string> network_ring_refusal(Algorithm a, std::uint64_t hosts);
+/// Why @p a does not run among the @p hosts hosts of a network of switches: a ring, ring-split or
+/// total exchange whose messages exceed MAX_NETWORK_FLAT_MESSAGES; none otherwise.
+[[nodiscard]] std::optional<std::string> network_flat_refusal(Algorithm a, std::uint64_t hosts);
 
 /// The word each node of @p topology starts a word collective with: values.of(v) on a processor,
 /// ⊕'s identity on a router (which holds no value and never sends it).
