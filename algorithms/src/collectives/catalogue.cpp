@@ -298,15 +298,19 @@ Built build(Algorithm a, Collective c, const topology::Topology& t, std::string_
             const emulator::PortModel& ports) {
   const Shape s = shape_of(t, spec);
   if (auto why = why_not(a, c, s)) throw ScheduleError(*why);
-  // The star all-gather and reduce-scatter have their own limit, MAX_STAR_BLOCK_N (why_not()).
-  if (is_blocked(c) && a != Algorithm::STAR && s.nodes > MAX_BLOCK_NODES) {
+  // The star all-gather and reduce-scatter have their own limit, MAX_STAR_BLOCK_N (why_not());
+  // the log-step ones send N log N messages, not N², and go further.
+  const bool log_step =
+      a == Algorithm::RECURSIVE_DOUBLING || a == Algorithm::RECURSIVE_HALVING || a == Algorithm::RABENSEIFNER;
+  const topology::NodeId limit = log_step ? MAX_HALVING_BLOCK_NODES : MAX_BLOCK_NODES;
+  if (is_blocked(c) && a != Algorithm::STAR && s.nodes > limit) {
     throw ScheduleError(fmt::format("{} {} on {}: {} nodes; blocked collectives are built as schedules up to {} nodes",
-                                    to_string(a), to_string(c), spec, s.nodes, MAX_BLOCK_NODES));
+                                    to_string(a), to_string(c), spec, s.nodes, limit));
   }
   if (a == Algorithm::RING_SPLIT || a == Algorithm::RABENSEIFNER) {
-    if (s.nodes > MAX_BLOCK_NODES) {
+    if (s.nodes > limit) {
       throw ScheduleError(fmt::format("{} on {}: {} nodes; the split all-reduce (N blocks a node) is built up to {} nodes",
-                                      to_string(a), spec, s.nodes, MAX_BLOCK_NODES));
+                                      to_string(a), spec, s.nodes, limit));
     }
     return split_allreduce(a, t, spec, ports);
   }

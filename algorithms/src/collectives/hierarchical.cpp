@@ -1,6 +1,7 @@
 // The hierarchical all-reduce among the hosts of a fat-tree or a dragonfly (hierarchical.hpp).
 #include "schedule_moves.hpp"
 
+#include <starnet/algorithms/collectives/block_collectives.hpp>
 #include <starnet/algorithms/collectives/dimension_ordered.hpp>
 #include <starnet/algorithms/collectives/hierarchical.hpp>
 #include <starnet/core/error.hpp>
@@ -76,8 +77,11 @@ Built hierarchical_allreduce(const topology::HostNetwork& hosts, bool split, con
   const auto n = static_cast<std::uint32_t>(hosts.num_nodes());
   std::vector<Built> phases;
   if (split) {
-    phases.push_back(build(Algorithm::DIMENSION_ORDERED, Collective::REDUCESCATTER, *product, spec, 0, ports));
-    phases.push_back(build(Algorithm::DIMENSION_ORDERED, Collective::ALLGATHER, *product, spec, 0, ports));
+    // The all-gather once, and reversed for the reduce-scatter (as build() would give them), past
+    // build()'s MAX_BLOCK_NODES: the caller bounds the hosts (whatif.hpp, MAX_HIERARCHICAL_SPLIT_HOSTS).
+    auto gather = dimension_ordered(Collective::ALLGATHER, *product, spec, 0, ports);
+    phases.push_back({reverse_allgather(gather.schedule), gather.variant + ", reversed"});
+    phases.push_back(std::move(gather));
   } else {
     phases.push_back(dimension_ordered(Collective::ALLREDUCE, *product, spec, 0, ports));
   }

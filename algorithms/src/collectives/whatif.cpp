@@ -748,8 +748,10 @@ class Runner {
         auto s = routed_tree_collective(net, sc.net->root(), s_.collective, model, sc.relays, &variant);
         built = Built{std::move(s), std::move(variant)};
       } else if (a == Algorithm::HIERARCHICAL) {
-        // Its blocks are chunks of a schedule, built up to MAX_BLOCK_NODES hosts; beyond, the word form.
-        built = hierarchical_allreduce(*host_network_, splits() && net.num_nodes() <= MAX_BLOCK_NODES, model);
+        // Its blocks are chunks of a schedule, H² in all: the split form up to
+        // MAX_HIERARCHICAL_SPLIT_HOSTS hosts, the word form beyond.
+        built = hierarchical_allreduce(*host_network_, splits() && net.num_nodes() <= MAX_HIERARCHICAL_SPLIT_HOSTS,
+                                       model);
       } else {
         built = build(a, s_.collective, net, family_spec_, tree ? sc.net->root() : root_, model);
       }

@@ -87,6 +87,10 @@ void ScheduleBuilder::add_transfer(std::uint32_t step, std::uint32_t from, std::
   std::vector<Item> sent;
   std::vector<Item> received;
   const bool relayed = schedule_.rules_.relay(to);
+  if (++epoch_ == 0) {  // after 2^32 messages: every mark is stale again
+    std::fill(mention_epoch_.begin(), mention_epoch_.end(), 0);
+    epoch_ = 1;
+  }
   for (const auto& it : items) {
     check_slot(it.src, context);
     check_slot(it.dst, context);
@@ -101,9 +105,16 @@ void ScheduleBuilder::add_transfer(std::uint32_t step, std::uint32_t from, std::
       continue;
     }
     // The message carries each source chunk once, in order of first mention.
-    auto pos = std::find_if(sent.begin(), sent.end(), [&](const Item& s) { return s.a == it.src; });
-    if (pos == sent.end()) pos = sent.insert(sent.end(), Item{it.src, 0, ItemOp::COPY});
-    received.push_back({static_cast<std::uint32_t>(pos - sent.begin()), it.dst, it.op});
+    if (it.src >= mention_epoch_.size()) {
+      mention_epoch_.resize(it.src + std::size_t{1}, 0);
+      mention_at_.resize(it.src + std::size_t{1}, 0);
+    }
+    if (mention_epoch_[it.src] != epoch_) {
+      mention_epoch_[it.src] = epoch_;
+      mention_at_[it.src] = static_cast<std::uint32_t>(sent.size());
+      sent.push_back(Item{it.src, 0, ItemOp::COPY});
+    }
+    received.push_back({mention_at_[it.src], it.dst, it.op});
   }
   const std::uint32_t send_list = from == to ? 0 : intern(sent);
   stepped_.push_back({step, from, to, send_list, intern(received)});

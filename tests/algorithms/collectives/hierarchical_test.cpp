@@ -55,6 +55,20 @@ TEST(HierarchicalAllReduce, EveryHostIsVerifiedInBothFormsAndTheFatTreeNeverMake
   EXPECT_EQ(hierarchical_allreduce(*hosts_of("fattree:8"), true, {}).schedule.steps(), 2U * (2 + 2 + 3));
 }
 
+TEST(HierarchicalAllReduce, TheSplitFormIsBuiltPastTheBlockedSchedulesNodeLimitAndVerified) {
+  // dragonfly:8:4:4: 33 groups, 8 routers, 4 hosts: 1,056 hosts, beyond MAX_BLOCK_NODES (1,024),
+  // where build() refuses a blocked schedule; the hierarchical split form has a limit of its own.
+  static_assert(MAX_BLOCK_NODES < 1056);
+  const auto hosts = hosts_of("dragonfly:8:4:4");
+  ASSERT_EQ(hosts->num_nodes(), 1056U);
+  const auto built = hierarchical_allreduce(*hosts, true, {});
+  EXPECT_EQ(built.schedule.rules().chunks(), 1056U);
+  EXPECT_EQ(sch::volume(built.schedule).sent_max, 2U * 1055) << "2(H − 1) blocks of M/H";
+  const auto r = run(built, *hosts);
+  EXPECT_TRUE(r.verified) << r.report.first_problem();
+  EXPECT_EQ(r.report.nodes_checked, 1056U);
+}
+
 TEST(HierarchicalAllReduce, TheFirstPhaseStaysUnderOneEdgeSwitchUnderARandomPlacement) {
   const auto hosts = hosts_of("fattree:8", {true, 7});
   const auto built = hierarchical_allreduce(*hosts, true, {});

@@ -52,6 +52,11 @@ namespace starnet::algorithms::collectives {
 /// Largest node count of the blocked collectives' schedules (N chunks per node; a gather of N²
 /// chunks in all), but the star algorithm's (MAX_STAR_BLOCK_N).
 inline constexpr topology::NodeId MAX_BLOCK_NODES = 1024;
+/// Largest node count of the blocked recursive doubling and halving and so of Rabenseifner's
+/// all-reduce: N log N messages, N² chunks moved (hypercube:12's Rabenseifner: 4,096 nodes, 33
+/// million chunks in 49,152 messages, a few seconds), where the ring's N² messages stop at
+/// MAX_BLOCK_NODES.
+inline constexpr topology::NodeId MAX_HALVING_BLOCK_NODES = 8192;
 /// Largest S_n whose star all-gather is built (S_7: 25 million chunks moved).
 inline constexpr int MAX_STAR_BLOCK_N = 7;
 /// The uniform gossip search of the catalogue: exhaustive up to this many search nodes …

@@ -102,6 +102,10 @@ inline constexpr topology::NodeId MAX_NETWORK_HOSTS = 8192;
 /// recursive doubling and the hierarchical all-reduce send O(H log H).
 inline constexpr std::uint64_t MAX_NETWORK_FLAT_MESSAGES = std::uint64_t{1} << 22;
 
+/// Most hosts among which the hierarchical all-reduce takes its split form (H blocks a host, H² chunks
+/// moved in all); beyond, its word form.
+inline constexpr topology::NodeId MAX_HIERARCHICAL_SPLIT_HOSTS = 8192;
+
 /// Why @p a does not run among the @p hosts hosts of a network of switches: a ring, ring-split or
 /// total exchange whose messages exceed MAX_NETWORK_FLAT_MESSAGES; none otherwise.
 [[nodiscard]] std::optional<std::string> network_flat_refusal(Algorithm a, std::uint64_t hosts);

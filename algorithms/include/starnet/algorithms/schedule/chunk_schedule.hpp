@@ -198,6 +198,12 @@ class ScheduleBuilder {
   };
   std::vector<std::vector<Thread>> threads_;
   std::uint64_t transfers_added_ = 0;  // for the stop checks of add_transfer()
+  // add_transfer(): the place of each source chunk in the message being built, valid where
+  // mention_epoch_ holds this message's epoch — O(1) an item where a search of the message was
+  // O(items): a hierarchical all-reduce's 392-chunk messages at 5,488 hosts (hierarchical.hpp).
+  std::vector<std::uint32_t> mention_epoch_;
+  std::vector<std::uint32_t> mention_at_;
+  std::uint32_t epoch_ = 0;
   struct Dep {
     std::uint32_t v, t, index, on_t, on_index;
     std::string context;
