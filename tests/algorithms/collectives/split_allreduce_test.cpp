@@ -46,6 +46,22 @@ TEST(SplitAllReduce, StepsAndVolumeAreTheClassicOnesAndEveryNodeIsVerified) {
   }
 }
 
+TEST(SplitAllReduce, RabenseifnerGoesPastTheRingsNodeLimitWhichStaysForTheRingSplit) {
+  // hypercube:11: 2,048 nodes, above MAX_BLOCK_NODES, within MAX_HALVING_BLOCK_NODES.
+  static_assert(MAX_BLOCK_NODES < 2048 && 2048 <= MAX_HALVING_BLOCK_NODES);
+  const auto cube = topology::make_topology("hypercube:11");
+  const auto built = build(Algorithm::RABENSEIFNER, Collective::ALLREDUCE, *cube, "hypercube:11", 0, {});
+  EXPECT_EQ(built.schedule.steps(), 2U * 11);
+  EXPECT_EQ(sch::volume(built.schedule).sent_max, 2U * 2047);
+  const auto r = sch::run_schedule(built.schedule, *cube, {});
+  EXPECT_TRUE(r.verified) << r.report.first_problem();
+  EXPECT_EQ(r.report.nodes_checked, 2048U);
+  const auto complete = topology::make_topology("complete:1032");  // 2N(N − 1) messages: refused
+  EXPECT_ERROR(ScheduleError,
+               (void)build(Algorithm::RING_SPLIT, Collective::ALLREDUCE, *complete, "complete:1032", 0, {}),
+               "ring-split on complete:1032: 1032 nodes", "up to 1024 nodes");
+}
+
 TEST(SplitAllReduce, RefusesOtherFamiliesCollectivesAndAlgorithmsNamingThem) {
   const auto star = topology::make_topology("star:4");
   EXPECT_ERROR(ScheduleError, (void)build(Algorithm::RABENSEIFNER, Collective::ALLREDUCE, *star, "star:4", 0, {}),
