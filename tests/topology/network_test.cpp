@@ -144,6 +144,17 @@ TEST(HostNetwork, DragonflyMinimalIsLocalGlobalLocalAndValiantVisitsAThirdGroup)
   EXPECT_EQ(groups.size(), 3U);
 }
 
+TEST(HostNetwork, DragonflyRoutesCrossTheGlobalLinkOfEachArrangement) {
+  for (const auto arrangement : {GlobalArrangement::RELATIVE, GlobalArrangement::CIRCULANT}) {
+    const DragonflyShape shape{/*routers=*/4, /*hosts=*/2, /*global=*/2, arrangement};
+    const auto platform = shared(dragonfly_platform(shape));
+    EXPECT_EQ(check_routes(HostNetwork(platform, {})), 5U) << shape.spec();
+    NetworkOptions options;
+    options.routing = Routing::VALIANT;
+    EXPECT_LE(check_routes(HostNetwork(platform, options)), 8U) << shape.spec();
+  }
+}
+
 TEST(HostNetwork, OtherPlatformsTakeShortestPathsThroughRouters) {
   const HostNetwork net(shared(dumbbell(/*per_switch=*/4)), {});
   EXPECT_EQ(check_routes(net), 3U);

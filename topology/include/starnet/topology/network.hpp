@@ -31,6 +31,7 @@
 /// through other hosts is refused.
 
 #include <starnet/core/rational.hpp>
+#include <starnet/topology/families.hpp>
 #include <starnet/topology/platform.hpp>
 #include <starnet/topology/topology.hpp>
 
@@ -143,6 +144,7 @@ class HostNetwork final : public Topology, public Network {
   std::uint64_t arity_ = 0;    // fat-tree: k/2; dragonfly: routers per group
   std::uint64_t per_router_ = 0;  // dragonfly: hosts per router
   std::uint64_t globals_ = 0;     // dragonfly: global links per router
+  DragonflyShape dragonfly_;      // dragonfly: its shape and arrangement
   NodeId ranks_ = 0;
   std::vector<NodeId> hosts_;         // rank → platform node
   std::vector<NodeId> host_index_;    // platform node → index among the hosts (platform order)
