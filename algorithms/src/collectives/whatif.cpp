@@ -491,15 +491,14 @@ class Runner {
       std::optional<Subnetwork> pieces;
       if (piece_costs().message_size != s_.costs.message_size) pieces.emplace(*base_, sc.faults, root_, piece_costs());
       const Subnetwork& net = pieces ? *pieces : *sc.net;
+      sc.min_cost = net.min_cost();
       if (net.uniform_by_construction()) {
         // Links that cost alike: a weighted distance is the hop distance times that cost.
-        sc.min_cost = net.min_cost();
         sc.weighted = {sc.hops.value * sc.min_cost, sc.hops.exact};
         sc.root_weighted = sc.root_hops * sc.min_cost;
       } else {
         sc.weighted = generic::diameter(net, true, false, sc.relays);
         sc.root_weighted = generic::eccentricity(net, net.root(), true, sc.relays);
-        sc.min_cost = net.min_cost();
       }
       sc.smallest_terms = smallest_link_terms(*sc.net, s_.costs);
     }

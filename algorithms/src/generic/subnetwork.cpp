@@ -338,40 +338,30 @@ std::optional<std::pair<NodeId, NodeId>> Subnetwork::find_asymmetric_arc() const
   return std::nullopt;
 }
 
-std::optional<Rational> Subnetwork::uniform_cost() const {
-  if (uniform_) return uniform_;
+Subnetwork::CostRange Subnetwork::cost_range() const {
+  if (uniform_) return {*uniform_, true};
+  CostRange range{Rational(1), true};
+  bool any = false;
+  const auto take = [&](const Rational& c) {
+    if (any && c != range.least) range.uniform = false;
+    if (!any || c < range.least) range.least = c;
+    any = true;
+  };
   if (implicit_ && costs_.kind != CostKind::UNIT) {
-    std::optional<Rational> first;
     for (NodeId v = 0; v < nodes_; ++v) {
-      for (Port p = 0; p < degree(v); ++p) {
-        auto c = link_cost(v, p);
-        if (first && c != *first) return std::nullopt;
-        first = std::move(c);
-      }
+      for (Port p = 0; p < degree(v); ++p) take(link_cost(v, p));
     }
-    return first.value_or(Rational(1));
+  } else {
+    for (const auto& c : cost_) take(c);
   }
-  if (cost_.empty()) return Rational(1);
-  for (const auto& c : cost_) {
-    if (c != cost_.front()) return std::nullopt;
-  }
-  return cost_.front();
+  return range;
 }
 
-Rational Subnetwork::min_cost() const {
-  if (uniform_) return *uniform_;
-  if (implicit_ && costs_.kind != CostKind::UNIT) {
-    std::optional<Rational> least;
-    for (NodeId v = 0; v < nodes_; ++v) {
-      for (Port p = 0; p < degree(v); ++p) {
-        auto c = link_cost(v, p);
-        if (!least || c < *least) least = std::move(c);
-      }
-    }
-    return least.value_or(Rational(1));
-  }
-  if (cost_.empty()) return 1;
-  return *std::min_element(cost_.begin(), cost_.end());
+std::optional<Rational> Subnetwork::uniform_cost() const {
+  auto range = cost_range();
+  return range.uniform ? std::optional<Rational>(std::move(range.least)) : std::nullopt;
 }
+
+Rational Subnetwork::min_cost() const { return cost_range().least; }
 
 }  // namespace starnet::algorithms::generic
