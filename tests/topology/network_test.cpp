@@ -155,6 +155,18 @@ TEST(HostNetwork, DragonflyRoutesCrossTheGlobalLinkOfEachArrangement) {
   }
 }
 
+TEST(HostNetwork, NamesTheLevelsOfItsHierarchyOutermostFirst) {
+  const HostNetwork fattree(shared(fattree_platform(/*k=*/8)), {});
+  EXPECT_EQ(fattree.hierarchy(), (std::vector<NodeId>{8, 4, 4}));
+  EXPECT_EQ(fattree.hierarchy_names(), (std::vector<std::string_view>{"pods", "edge switches", "hosts"}));
+  const HostNetwork dragonfly(shared(dragonfly_platform({/*routers=*/4, /*hosts=*/3, /*global=*/2})), {});
+  EXPECT_EQ(dragonfly.hierarchy(), (std::vector<NodeId>{9, 4, 3}));
+  EXPECT_EQ(dragonfly.hierarchy_names(), (std::vector<std::string_view>{"groups", "routers", "hosts"}));
+  const HostNetwork other(shared(dumbbell(/*per_switch=*/2)), {});
+  EXPECT_TRUE(other.hierarchy().empty());
+  EXPECT_TRUE(other.hierarchy_names().empty());
+}
+
 TEST(HostNetwork, OtherPlatformsTakeShortestPathsThroughRouters) {
   const HostNetwork net(shared(dumbbell(/*per_switch=*/4)), {});
   EXPECT_EQ(check_routes(net), 3U);

@@ -177,6 +177,15 @@ std::vector<NodeId> HostNetwork::hierarchy() const {
   return {};
 }
 
+std::vector<std::string_view> HostNetwork::hierarchy_names() const {
+  switch (family_) {
+    case Family::FATTREE: return {"pods", "edge switches", "hosts"};
+    case Family::DRAGONFLY: return {"groups", "routers", "hosts"};
+    case Family::OTHER: break;
+  }
+  return {};
+}
+
 std::uint64_t HostNetwork::flow_hash(NodeId from, NodeId to) const {
   return mix(mix(mix(options_.seed) ^ from) ^ to);
 }

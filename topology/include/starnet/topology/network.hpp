@@ -125,6 +125,9 @@ class HostNetwork final : public Topology, public Network {
   /// in platform order: a fat-tree's pods, edge switches of a pod and hosts of an edge switch; a
   /// dragonfly's groups, routers of a group and hosts of a router. Empty on other platforms.
   [[nodiscard]] std::vector<NodeId> hierarchy() const;
+  /// What each level of hierarchy() is, in its order ("pods", "edge switches", "hosts" on a
+  /// fat-tree; "groups", "routers", "hosts" on a dragonfly). Empty on other platforms.
+  [[nodiscard]] std::vector<std::string_view> hierarchy_names() const;
   /// The rank that runs on the @p index-th host in platform order (the placement's inverse).
   [[nodiscard]] NodeId rank_at(NodeId index) const { return rank_at_[index]; }
 
