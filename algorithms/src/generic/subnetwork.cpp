@@ -1,5 +1,6 @@
 #include <starnet/algorithms/generic/subnetwork.hpp>
 #include <starnet/core/error.hpp>
+#include <starnet/emulator/costs.hpp>
 #include <starnet/topology/platform.hpp>
 #include <starnet/topology/star_graph.hpp>
 
@@ -102,10 +103,11 @@ Rational LinkCosts::alpha(const Topology& base, NodeId v, Port port) const {
     case CostKind::UNIT: return 1;
     case CostKind::TOPOLOGY: {
       // One α for every link; a network's route adds the time its switches take (network.hpp).
-      if (!latency) return base.link_latency(v, port);
+      const emulator::AlphaBeta given{latency, bandwidth};
       const topology::Network* net = base.network();
-      return net == nullptr || net->switching_free() ? *latency
-                                                     : *latency + net->switching_time(v, base.neighbor(v, port));
+      return !latency || net == nullptr || net->switching_free()
+                 ? given.alpha(base, v, port)
+                 : given.alpha(base, v, port) + net->switching_time(v, base.neighbor(v, port));
     }
     case CostKind::RANDOM: return 0;
   }
@@ -115,7 +117,7 @@ Rational LinkCosts::alpha(const Topology& base, NodeId v, Port port) const {
 Rational LinkCosts::per_unit(const Topology& base, NodeId v, Port port) const {
   switch (kind) {
     case CostKind::UNIT: return 0;
-    case CostKind::TOPOLOGY: return bandwidth ? message_size / *bandwidth : message_size * base.link_cost(v, port);
+    case CostKind::TOPOLOGY: return emulator::AlphaBeta{latency, bandwidth}.units(base, v, port, message_size);
     case CostKind::RANDOM:
       return {static_cast<std::int64_t>(2 + link_hash(seed, COST_SALT, v, base.neighbor(v, port)) % 7), 4};
   }
