@@ -962,7 +962,8 @@ class Runner {
     for (const bool ports_too : {false, true}) {
       WhatIfRow r = base_row(sc, model, Algorithm::WEIGHTED_TREE);
       const auto start = Clock::now();
-      const auto tree = ports_too ? generic::earliest_completion_tree(*sc.net, sc.net->root(), model.ports)
+      const auto tree = ports_too ? generic::earliest_completion_tree(*sc.net, sc.net->root(), model.ports,
+                                                                      sc.net->uniform_by_construction())
                                   : generic::shortest_path_tree(*sc.net, sc.net->root());
       const std::string name = ports_too ? "earliest completion" : "shortest paths";
       if (!sc.relays.empty()) {

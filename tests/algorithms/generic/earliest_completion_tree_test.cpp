@@ -6,6 +6,7 @@
 #include <starnet/algorithms/generic/earliest_completion_tree.hpp>
 #include <starnet/algorithms/generic/shortest_path_tree.hpp>
 #include <starnet/core/error.hpp>
+#include <starnet/topology/families.hpp>
 #include <starnet/topology/platform.hpp>
 
 #include <gtest/gtest.h>
@@ -36,6 +37,16 @@ TEST(EarliestCompletionTree, AOnePortRootHandsAChildToAServedNeighbourThatRelays
   EXPECT_EQ(one.order, (std::vector<NodeId>{0, 1, 3, 2}));
   // Two ports: a serves b and c at once (both end at 2), then b → d ends at 3 before a → d at 4.
   EXPECT_EQ(earliest_completion_tree(t, 0, /*ports=*/2).parent, (std::vector<NodeId>{0, 0, 0, 1}));
+}
+
+TEST(EarliestCompletionTree, OnEqualLinksItIsTheBinomialTreeAndNeedsNoSortedLinks) {
+  // complete:8, one port: the holders double each round (1, 2, 4, 8), the root serving 1, 2, 4.
+  const auto p = topology::make_platform("complete:8");
+  const topology::PlatformTopology t(p);
+  const auto sorted = earliest_completion_tree(t, 0, /*ports=*/1);
+  EXPECT_EQ(sorted.parent, (std::vector<NodeId>{0, 0, 0, 1, 0, 1, 2, 3}));
+  EXPECT_EQ(earliest_completion_tree(t, 0, 1, /*equal_links=*/true).parent, sorted.parent)
+      << "port order is neighbour order here: the same tree";
 }
 
 TEST(EarliestCompletionTree, RefusesANodeTheRootDoesNotReachNamingIt) {
