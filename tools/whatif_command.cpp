@@ -51,9 +51,7 @@ std::string plot_format(const std::string& path) {
   throw UsageError(fmt::format("--plot {}: expected a file name ending in .svg or .png", path));
 }
 
-
 std::string port_text(const emulator::PortModel& m) { return fmt::format("{} {}", m.ports, api::duplex_name(m)); }
-bool timed(const WhatIfRow& r) { return r.time == emulator::TimeMode::TIMED; }
 
 /// The exit code of a study in which no row ran: nothing measured is neither a success nor a
 /// failed verification (docs/whatif.md, README "Exit codes").
@@ -62,7 +60,7 @@ constexpr int EXIT_NOTHING_RAN = 4;
 /// The cells of a row that ran: steps (unit time) or "-" (timed), volume, the time when the links
 /// have costs, the bound (steps, or time with costs), the ratio, messages, verdict.
 std::vector<std::string> measured_cells(const WhatIfRow& r, bool times) {
-  std::vector<std::string> cells{timed(r) ? "-" : std::to_string(r.steps), std::to_string(r.volume)};
+  std::vector<std::string> cells{r.timed() ? "-" : std::to_string(r.steps), std::to_string(r.volume)};
   if (times) cells.push_back(time_text(r.makespan));
   cells.push_back(times ? time_text(r.lower_bound_time) : std::to_string(r.lower_bound));
   cells.push_back(r.ratio ? fmt::format("{:.2f}", *r.ratio) : "-");

@@ -128,8 +128,6 @@ coll::ExtraAlgorithm schedule_rows(const std::string& path, Collective collectiv
   };
 }
 
-bool timed(const WhatIfRow& r) { return r.time == emulator::TimeMode::TIMED; }
-
 }  // namespace
 
 namespace {
@@ -445,13 +443,13 @@ nlohmann::json WhatIfResult::row_json(const WhatIfRow& r) {
     }
     return j;
   }
-  j["time_mode"] = timed(r) ? "timed" : "unit";
-  j["steps"] = timed(r) ? nlohmann::json(nullptr) : nlohmann::json(r.steps);
+  j["time_mode"] = r.timed() ? "timed" : "unit";
+  j["steps"] = r.timed() ? nlohmann::json(nullptr) : nlohmann::json(r.steps);
   j["planned_steps"] = r.planned_steps;
   put_exact(j, "makespan", r.makespan);
   j["messages"] = r.messages;
   j["volume"] = r.volume;
-  j["lower_bound"] = timed(r) ? nlohmann::json(nullptr) : nlohmann::json(r.lower_bound);
+  j["lower_bound"] = r.timed() ? nlohmann::json(nullptr) : nlohmann::json(r.lower_bound);
   put_exact(j, "lower_bound_time", r.lower_bound_time);
   put_exact(j, "bound_counting", r.bound_counting);
   put_exact(j, "bound_distance", r.bound_distance);

@@ -56,6 +56,8 @@ struct WhatIfRow {
   bool applicable = true;
   std::string reason;  ///< why not, when !applicable (or, for a row not verified, why not)
   emulator::TimeMode time = emulator::TimeMode::UNIT;
+  /// The row ran timed (no steps of its own: its makespan is a time).
+  [[nodiscard]] bool timed() const { return time == emulator::TimeMode::TIMED; }
   std::uint64_t steps = 0;          ///< unit time: measured steps
   std::uint64_t planned_steps = 0;  ///< steps of the plan (star: n(n−1)/2)
   Rational makespan;                ///< unit time: c·steps; timed: the exact makespan
