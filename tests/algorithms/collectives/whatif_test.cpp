@@ -487,14 +487,12 @@ Rational fastest(const WhatIfStudy& study) {
   return best.value_or(Rational(0));
 }
 
-TEST(WhatIfStudy, TimedWordCollectivesGetATreeThatWeighsLinkCosts) {
-  // a – b costs 8, a – c – b 1 + 1, a – d 1: the BFS tree hangs b on the slow link, and a, with
-  // one port, takes its three children one after the other: 1 + 1 + 8 up, as much down. The
-  // shortest-path tree hangs b below c: 2 up (b → c while d → a, then c → a), 2 down.
-  const auto path = std::filesystem::temp_directory_path() / ("starnet_whatif_weighted_" + std::to_string(::getpid()) + ".dot");
-  std::ofstream(path) << "graph { a -- b [cost=8]; a -- c [cost=1]; c -- b [cost=1]; a -- d [cost=1]; }\n";
-  const std::map<Collective, std::pair<Rational, Rational>> expected{
-      {Collective::ALLREDUCE, {20, 4}}, {Collective::REDUCE, {10, 2}}, {Collective::BROADCAST, {10, 2}}};
+/// Each word collective on the graph @p dot with its own link costs: the BFS tree's and the
+/// weighted tree's makespans, and the tree that won the weighted row.
+void expect_trees(const std::string& name, const std::string& dot,
+                  const std::map<Collective, std::pair<Rational, Rational>>& expected, const std::string& variant) {
+  const auto path = std::filesystem::temp_directory_path() / ("starnet_whatif_" + name + std::to_string(::getpid()) + ".dot");
+  std::ofstream(path) << dot;
   for (const auto& [c, times] : expected) {
     WhatIfStudy study;
     study.collective(c).topologies({path.string()}).costs(CostKind::TOPOLOGY).run();
@@ -502,18 +500,28 @@ TEST(WhatIfStudy, TimedWordCollectivesGetATreeThatWeighsLinkCosts) {
     ASSERT_EQ(study.rows().size(), 2U) << to_string(c);
     EXPECT_EQ(study.rows()[0].algorithm, Algorithm::BFS_TREE);
     EXPECT_EQ(study.rows()[0].makespan, times.first) << to_string(c);
-    EXPECT_EQ(study.rows()[1].algorithm, Algorithm::WEIGHTED_TREE);
-    // The earliest-completion tree is the same tree here; the tie keeps the shortest paths.
-    EXPECT_EQ(study.rows()[1].variant, "shortest paths") << to_string(c);
-    EXPECT_EQ(study.rows()[1].makespan, times.second) << to_string(c);
-    EXPECT_TRUE(study.rows()[1].verified) << to_string(c);
-    EXPECT_EQ(study.rows()[1].nodes, 4U);
+    const auto& weighted = study.rows()[1];
+    EXPECT_EQ(weighted.algorithm, Algorithm::WEIGHTED_TREE);
+    EXPECT_EQ(weighted.variant, variant) << to_string(c);
+    EXPECT_EQ(weighted.makespan, times.second) << to_string(c);
+    EXPECT_TRUE(weighted.verified) << to_string(c);
+    EXPECT_EQ(weighted.nodes, 4U);
   }
+  std::filesystem::remove(path);
+}
+
+TEST(WhatIfStudy, TimedWordCollectivesGetATreeThatWeighsLinkCosts) {
+  // a – b costs 8, a – c – b 1 + 1, a – d 1: the BFS tree hangs b on the slow link, and a, with
+  // one port, takes its three children one after the other: 1 + 1 + 8 up, as much down. The
+  // shortest-path tree hangs b below c: 2 up (b → c while d → a, then c → a), 2 down. The
+  // earliest-completion tree is the same tree here; the tie keeps the shortest paths.
+  expect_trees("weighted", "graph { a -- b [cost=8]; a -- c [cost=1]; c -- b [cost=1]; a -- d [cost=1]; }\n",
+               {{Collective::ALLREDUCE, {20, 4}}, {Collective::REDUCE, {10, 2}}, {Collective::BROADCAST, {10, 2}}},
+               "shortest paths");
   // Equal links: the BFS tree already weighs them; no second tree row.
   WhatIfStudy unit;
   unit.topologies({"mesh:3x3"}).run();
   for (const auto& r : unit.rows()) EXPECT_NE(r.algorithm, Algorithm::WEIGHTED_TREE);
-  std::filesystem::remove(path);
 }
 
 TEST(WhatIfStudy, TheWeightedTreeWeighsThePortModelWhereCheapestPathsOverloadTheRoot) {
@@ -521,23 +529,10 @@ TEST(WhatIfStudy, TheWeightedTreeWeighsThePortModelWhereCheapestPathsOverloadThe
   // BFS and shortest-path trees make a, with one port, serve b, c, d at 2, 4, 6 (as much up). The
   // earliest-completion tree hangs c below b: down, a → b [0, 2], then a → d [2, 4] with
   // b → c [2, 3]; up, c → b [0, 1] and d → a [0, 2], then b → a [2, 4].
-  const auto path = std::filesystem::temp_directory_path() / ("starnet_whatif_ecef_" + std::to_string(::getpid()) + ".dot");
-  std::ofstream(path) << "graph { a -- b [cost=2]; a -- c [cost=2]; a -- d [cost=2]; b -- c [cost=1]; b -- d [cost=1]; }\n";
-  const std::map<Collective, std::pair<Rational, Rational>> expected{
-      {Collective::ALLREDUCE, {12, 8}}, {Collective::REDUCE, {6, 4}}, {Collective::BROADCAST, {6, 4}}};
-  for (const auto& [c, times] : expected) {
-    WhatIfStudy study;
-    study.collective(c).topologies({path.string()}).costs(CostKind::TOPOLOGY).run();
-    expect_sound(study);
-    ASSERT_EQ(study.rows().size(), 2U) << to_string(c);
-    EXPECT_EQ(study.rows()[0].makespan, times.first) << to_string(c);
-    const auto& weighted = study.rows()[1];
-    EXPECT_EQ(weighted.algorithm, Algorithm::WEIGHTED_TREE);
-    EXPECT_EQ(weighted.variant, "earliest completion") << to_string(c);
-    EXPECT_EQ(weighted.makespan, times.second) << to_string(c);
-    EXPECT_TRUE(weighted.verified) << to_string(c);
-  }
-  std::filesystem::remove(path);
+  expect_trees("ecef",
+               "graph { a -- b [cost=2]; a -- c [cost=2]; a -- d [cost=2]; b -- c [cost=1]; b -- d [cost=1]; }\n",
+               {{Collective::ALLREDUCE, {12, 8}}, {Collective::REDUCE, {6, 4}}, {Collective::BROADCAST, {6, 4}}},
+               "earliest completion");
 }
 
 TEST(WhatIfStudy, TheAllReduceBoundOfAVectorStaysBelowReduceScatterThenAllGather) {
