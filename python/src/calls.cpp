@@ -251,7 +251,7 @@ py::tuple run_schedule(const api::LoadedSchedule& l, const py::object& ports, co
                        const std::optional<std::string>& checking, const std::string& costs,
                        const std::string& chunk_size, const py::object& op, const py::object& values,
                        const py::object& seed, const api::EngineChoice& engine, const py::object& trace_value,
-                       const py::object& progress) {
+                       const py::object& link_report, const py::object& progress) {
   const bool trace = flag(trace_value, "trace");
   api::ScheduleRunRequest request;
   request.schedule = l;
@@ -263,6 +263,7 @@ py::tuple run_schedule(const api::LoadedSchedule& l, const py::object& ports, co
   request.values = {api::parse_op(text(op, "op")), api::parse_values(text(values, "values")), whole(seed, "seed")};
   request.engine = engine;
   request.trace = trace;
+  request.link_report = flag(link_report, "link_report");
   const auto result =
       run_interruptibly<api::ScheduleRunResult>([request] { return api::run_schedule(request); }, progress);
   return with_trace(document([&] { return result.to_json(); }), result.run.run.trace, request.schedule.topology,
@@ -382,7 +383,7 @@ void bind_schedules(py::module_& m) {
            },
            arg("name"), arg("protocol"))
       .def("run", &run_schedule, arg("ports"), arg("duplex"), arg("checking"), arg("costs"), arg("chunk_size"),
-           arg("op"), arg("values"), arg("seed"), arg("engine"), arg("trace"), arg("progress"));
+           arg("op"), arg("values"), arg("seed"), arg("engine"), arg("trace"), arg("link_report"), arg("progress"));
 }
 
 }  // namespace starnet::python
