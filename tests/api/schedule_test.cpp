@@ -45,8 +45,8 @@ TEST(RunSchedule, EveryExampleRunsVerified) {
   }
 }
 
-TEST(BuildSchedule, ADraftIsTheScheduleItsFileWouldBe) {
-  // The ring all-gather on ring:4, transfer by transfer: node v passes block v − s at step s.
+/// The ring all-gather on ring:4, transfer by transfer: node v passes block v − s to v + 1 at step s.
+ScheduleDraft ring_allgather_draft() {
   ScheduleDraft d;
   d.collective = Collective::ALLGATHER;
   d.topology = "ring:4";
@@ -57,6 +57,11 @@ TEST(BuildSchedule, ADraftIsTheScheduleItsFileWouldBe) {
       d.transfers.push_back({step, v, (v + 1) % 4, {{block, block, std::nullopt}}, ItemOp::COPY});
     }
   }
+  return d;
+}
+
+TEST(BuildSchedule, ADraftIsTheScheduleItsFileWouldBe) {
+  ScheduleDraft d = ring_allgather_draft();
   ScheduleRunRequest request;
   request.schedule = build_schedule(d, "a draft");
   const auto r = run_schedule(request);
@@ -94,16 +99,7 @@ const LinkLoad* load_of(const ScheduleRunResult& r, const std::string& link) {
 TEST(RunSchedule, TheLinkReportCountsEachLinkOfARingAllGather) {
   // Node v passes block v − s to v + 1 at step s: each link v->v+1 carries 3 one-chunk messages,
   // the reverse links nothing.
-  ScheduleDraft d;
-  d.collective = Collective::ALLGATHER;
-  d.topology = "ring:4";
-  d.chunks = 4;
-  for (std::uint64_t step = 0; step < 3; ++step) {
-    for (std::uint64_t v = 0; v < 4; ++v) {
-      const std::uint64_t block = (v + 4 - step) % 4;
-      d.transfers.push_back({step, v, (v + 1) % 4, {{block, block, std::nullopt}}, ItemOp::COPY});
-    }
-  }
+  ScheduleDraft d = ring_allgather_draft();
   ScheduleRunRequest request;
   request.schedule = build_schedule(d, "a draft");
   request.link_report = true;
