@@ -173,10 +173,22 @@ void bind_topology_and_star(py::module_& m) {
              out["legend"] = l.legend;
              return out;
            })
-      .def("svg", [](const api::TopologyRef& t, const std::string& layout) {
-        return run_interruptibly<api::TopologyDrawing>([t, layout] { return api::draw_topology(t, layout); },
-                                                       py::none()).svg;
-      });
+      .def(
+          "svg",
+          [](const api::TopologyRef& t, const std::string& layout, const std::optional<std::string>& loads_path,
+             const std::optional<std::string>& loads_csv, const std::string& load_by) {
+            // A link report as a file, or as the CSV text of a DataFrame (result.link_report).
+            std::optional<api::DrawnLoads> loads;
+            if (loads_path) loads = api::DrawnLoads{api::read_link_report(*loads_path, "link_loads"), load_by, *loads_path};
+            if (loads_csv) {
+              loads = api::DrawnLoads{api::parse_link_report(*loads_csv, "link_loads", "a DataFrame"), load_by,
+                                      "a DataFrame"};
+            }
+            return run_interruptibly<api::TopologyDrawing>([t, layout, loads] { return api::draw_topology(t, layout, loads); },
+                                                           py::none())
+                .svg;
+          },
+          arg("layout"), arg("loads_path"), arg("loads_csv"), arg("load_by"));
   m.def("require_gantt_rows", py::overload_cast<std::uint64_t, const std::string&>(&api::require_gantt_rows),
         arg("nodes"), arg("name"));
   m.attr("LINK_PALETTE") = std::vector<std::string>(api::LINK_PALETTE.begin(), api::LINK_PALETTE.end());
