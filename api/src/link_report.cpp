@@ -7,13 +7,24 @@
 #include <starnet/topology/input.hpp>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <map>
 
 namespace starnet::api {
 namespace {
+
+/// The columns a link report read back must have (others are ignored).
+constexpr std::array<std::string_view, 6> READ_COLUMNS = {"row", "topology", "link", "messages", "units_exact",
+                                                          "busy_exact"};
+
+/// What a file read as a link report should be, for messages.
+std::string expected_report() {
+  return fmt::format("expected a link report: a CSV with columns {}", fmt::join(READ_COLUMNS, ", "));
+}
 
 [[nodiscard]] bool exact_column(std::string_view c) { return c == "packets" || c == "units" || c == "busy"; }
 
@@ -112,10 +123,8 @@ std::vector<LinkReportLine> parse_link_report(std::string_view text, std::string
     if (!split_csv_line(line, cells)) throw refuse(number, "a quoted cell is not closed");
     if (column.empty()) {
       for (std::size_t i = 0; i < cells.size(); ++i) column.emplace(cells[i], i);
-      for (const auto c : {"row", "topology", "link", "messages", "units_exact", "busy_exact"}) {
-        if (!column.contains(c)) {
-          throw refuse(number, fmt::format("no column \"{}\" (expected a link report: the CSV of --link-report)", c));
-        }
+      for (const auto c : READ_COLUMNS) {
+        if (!column.contains(c)) throw refuse(number, fmt::format("no column \"{}\" ({})", c, expected_report()));
       }
       continue;
     }
@@ -143,7 +152,7 @@ std::vector<LinkReportLine> parse_link_report(std::string_view text, std::string
     out.push_back({whole("row"), cell("topology"), cell("link"), whole("messages"), exact("units_exact"),
                    exact("busy_exact")});
   }
-  if (column.empty()) throw refuse(number, "empty (expected a link report: the CSV of --link-report)");
+  if (column.empty()) throw refuse(number, fmt::format("empty ({})", expected_report()));
   return out;
 }
 
