@@ -157,7 +157,12 @@ std::vector<LinkReportLine> parse_link_report(std::string_view text, std::string
 }
 
 std::vector<LinkReportLine> read_link_report(const std::string& path, std::string_view setting) {
-  const std::string text = read_input(path, fmt::format("link report \"{}\"", path), "a link report (CSV)");
+  std::string text;
+  try {
+    text = read_input(path, "the file", "a link report (CSV)");
+  } catch (const InputError& e) {
+    throw UsageError(Setting{std::string(setting), path}, e.what());
+  }
   return parse_link_report(text, setting, path);
 }
 

@@ -50,8 +50,10 @@ TEST(LinkReport, RefusesWhatIsNotALinkReportNamingTheSetting) {
   EXPECT_ERROR(UsageError, parse_link_report(head + "0,t,a->b,1,1,soon\n", "link_loads", "b.csv"), "line 2", "soon");
   EXPECT_ERROR(UsageError, parse_link_report(head + "0,t,a->b\n", "link_loads", "s.csv"), "line 2", "3 cells");
   EXPECT_ERROR(UsageError, parse_link_report(head + "0,\"t,a->b,1,1,1\n", "link_loads", "o.csv"), "not closed");
-  EXPECT_EQ(testing::setting_of([] { (void)read_link_report("/nonexistent/r.csv", "link_loads"); }), "");
-  EXPECT_ERROR(InputError, read_link_report("/nonexistent/r.csv", "link_loads"), "/nonexistent/r.csv");
+  EXPECT_EQ(testing::setting_of([] { (void)read_link_report("/nonexistent/r.csv", "link_loads"); }),
+            "link_loads=/nonexistent/r.csv");
+  EXPECT_ERROR(UsageError, read_link_report("/nonexistent/r.csv", "link_loads"), "link_loads /nonexistent/r.csv",
+               "does not exist");
 }
 
 }  // namespace

@@ -63,7 +63,8 @@ struct LinkReportLine {
 /// O(size).
 [[nodiscard]] std::vector<LinkReportLine> parse_link_report(std::string_view text, std::string_view setting,
                                                             const std::string& path);
-/// The same, read from @p path (a regular file, or - for standard input; topology/input.hpp).
+/// The same, read from @p path (a regular file, or - for standard input; topology/input.hpp). @throws
+/// UsageError about @p setting also when the file cannot be read (missing, a folder, too large).
 [[nodiscard]] std::vector<LinkReportLine> read_link_report(const std::string& path, std::string_view setting);
 
 }  // namespace starnet::api
