@@ -45,6 +45,7 @@ struct RunOptions {
   std::string values = "random";
   std::uint64_t seed = 1;
   RunPictures pictures;  // --gantt, --swimlane
+  std::string link_report;
   bool json = false;
   EngineOptions engine;
 };
@@ -147,7 +148,9 @@ int run(const RunOptions& o) {
   request.values = {api::parse_op(o.op), api::parse_values(o.values), o.seed};
   request.engine = o.engine.choice();
   request.trace = o.engine.trace.wanted() || o.pictures.wanted();
+  request.link_report = !o.link_report.empty();
   const api::ScheduleRunResult r = api::run_schedule(request);
+  if (request.link_report) write_file_atomically(o.link_report, r.link_report_csv());
   o.engine.trace.write(r.run.run.trace, *request.schedule.topology);
   o.pictures.write(r.run.run.trace, *request.schedule.topology);
   if (o.json) {
@@ -215,6 +218,11 @@ void declare_schedule_command(CLI::App& cmd, Action& action) {
   add_values_option(*run_cmd, r.values, "Chunk values: random (seeded) or index (contribution id + 1; rank is the same)");
   run_cmd->add_option("--seed", r.seed, "Seed of --values random")->capture_default_str()->check(any_seed());
   r.pictures.add_to(*run_cmd, "the run");
+  run_cmd->add_option("--link-report", r.link_report,
+                      "Also write what each directed link carried (messages, packets: chunks, units: chunks × "
+                      "--chunk-size, busy time) as CSV to FILE, the columns of whatif's --link-report; "
+                      "'topo draw --link-loads FILE' colours a drawing by it")
+      ->check(output_file());
   run_cmd->add_flag("--json", r.json, "Print one JSON document instead of the summary (also when the run fails)");
   r.engine.add_to(*run_cmd, /*processes=*/false);
   run_cmd->callback([&action, run_cmd] {

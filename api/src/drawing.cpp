@@ -16,6 +16,7 @@
 
 #include <boost/range/iterator_range.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include <array>
@@ -43,20 +44,127 @@ constexpr double POINTS_PER_INCH = 72;
 /// Added to the clearance of the star layout's links: Graphviz rounds a box up to whole points.
 constexpr double BOX_ROUNDING_PT = 1;
 
-/// The graph's title with, under it, the legend of the link colours: one row per dimension, a
-/// bar of its colour and what a link of that dimension does (an HTML-like label).
-std::string title_with_legend(const std::string& title, const std::string& family, const std::set<int>& dims) {
+using Legend = std::vector<std::pair<std::string, std::string>>;
+
+/// The graph's title with, under it, the legend of the link colours: a row per colour, a bar of
+/// it and what a link of that colour is (an HTML-like label).
+std::string title_with_legend(const std::string& title, const Legend& legend) {
   std::string s = "<<TABLE BORDER=\"0\" CELLSPACING=\"2\" CELLPADDING=\"1\"><TR><TD COLSPAN=\"2\">" + xml_escape(title) +
                   "</TD></TR>";
-  const int lowest = dims.empty() ? 0 : *dims.begin();
-  for (const int d : dims) {
+  for (const auto& [colour, text] : legend) {
     s += fmt::format(
         "<TR><TD WIDTH=\"28\" HEIGHT=\"4\" FIXEDSIZE=\"TRUE\" BGCOLOR=\"{}\"></TD>"
         "<TD ALIGN=\"LEFT\"><FONT POINT-SIZE=\"11\">{}</FONT></TD></TR>",
-        LINK_PALETTE[static_cast<std::size_t>(d - lowest) % LINK_PALETTE.size()],
-        family == "star" ? star_link_legend(d) : fmt::format("dimension {}", d));
+        colour, xml_escape(text));
   }
   return s + "</TABLE>>";
+}
+
+/// The colour of each link dimension in @p dims, and what a link of it does.
+Legend dimension_legend(const std::set<int>& dims, const std::string& family) {
+  Legend out;
+  for (const int d : dims) {
+    out.emplace_back(LINK_PALETTE[static_cast<std::size_t>(d - *dims.begin()) % LINK_PALETTE.size()],
+                     family == "star" ? star_link_legend(d) : fmt::format("dimension {}", d));
+  }
+  return out;
+}
+
+/// The links of a drawing coloured by load (DrawnLoads): each arc's value and the scale.
+class LoadScale {
+ public:
+  LoadScale(const Platform& p, const DrawnLoads& loads);
+  /// The colour of arc (@p u, @p v), and of its reverse when @p both: by the larger value.
+  [[nodiscard]] std::string colour(std::size_t u, std::size_t v, bool both) const;
+  /// What the tooltip of the link says.
+  [[nodiscard]] std::string tooltip(const std::string& a, const std::string& b, std::size_t u, std::size_t v,
+                                    bool both) const;
+  [[nodiscard]] Legend legend() const;
+
+ private:
+  [[nodiscard]] std::optional<Rational> value(std::size_t u, std::size_t v) const;
+  [[nodiscard]] std::optional<Rational> larger(std::size_t u, std::size_t v, bool both) const;
+  std::map<std::pair<std::size_t, std::size_t>, Rational> value_;
+  Rational most_ = 0;
+  std::string by_;
+};
+
+LoadScale::LoadScale(const Platform& p, const DrawnLoads& loads) : by_(loads.by) {
+  if (std::find(std::begin(LOAD_MEASURES), std::end(LOAD_MEASURES), loads.by) == std::end(LOAD_MEASURES)) {
+    throw UsageError(Setting{"load_by", loads.by}, "not a measure (expected busy, units or messages)");
+  }
+  const auto& g = p.graph();
+  const auto refuse = [&](const std::string& why) { return UsageError(Setting{"link_loads", loads.source}, why); };
+  std::map<std::string, std::size_t, std::less<>> node;
+  for (const auto v : boost::make_iterator_range(boost::vertices(g))) node.emplace(g[v].name, v);
+  std::set<std::pair<std::size_t, std::size_t>> arcs;
+  for (const auto e : boost::make_iterator_range(boost::edges(g))) {
+    arcs.emplace(boost::source(e, g), boost::target(e, g));
+    if (!p.directed()) arcs.emplace(boost::target(e, g), boost::source(e, g));
+  }
+  std::set<std::uint64_t> rows;
+  for (const auto& line : loads.lines) {
+    if (line.topology != p.name()) continue;
+    rows.insert(line.row);
+    const auto arrow = line.link.find("->");
+    const auto a = arrow == std::string::npos ? node.end() : node.find(std::string_view(line.link).substr(0, arrow));
+    const auto b = arrow == std::string::npos ? node.end() : node.find(std::string_view(line.link).substr(arrow + 2));
+    if (a == node.end() || b == node.end() || !arcs.contains({a->second, b->second})) {
+      throw refuse(fmt::format("link \"{}\" is not a link of topology \"{}\" (expected \"a->b\", a and b linked)",
+                               line.link, p.name()));
+    }
+    const Rational v = by_ == "busy" ? line.busy : by_ == "units" ? line.units : Rational(static_cast<std::int64_t>(line.messages));
+    value_[{a->second, b->second}] += v;
+    most_ = std::max(most_, value_[{a->second, b->second}]);
+  }
+  if (rows.empty()) throw refuse(fmt::format("no line of topology \"{}\" (expected a link report of a run on it)", p.name()));
+  if (rows.size() > 1) {
+    throw refuse(fmt::format("lines of {} runs of topology \"{}\" (rows {}; expected one: keep the lines of one row)",
+                             rows.size(), p.name(), fmt::join(rows, ", ")));
+  }
+}
+
+std::optional<Rational> LoadScale::value(std::size_t u, std::size_t v) const {
+  const auto it = value_.find({u, v});
+  return it == value_.end() ? std::nullopt : std::optional<Rational>(it->second);
+}
+
+std::optional<Rational> LoadScale::larger(std::size_t u, std::size_t v, bool both) const {
+  const auto there = value(u, v);
+  const auto back = both ? value(v, u) : std::nullopt;
+  if (!there || !back) return there ? there : back;
+  return std::max(*there, *back);
+}
+
+std::string LoadScale::colour(std::size_t u, std::size_t v, bool both) const {
+  const auto load = larger(u, v, both);
+  if (!load || !(most_ > 0)) return std::string(IDLE_LINK);
+  constexpr auto STEPS = std::size(LOAD_PALETTE);
+  // Step i holds the loads in (i, i + 1] × most / STEPS.
+  const double share = (*load / most_).to_double() * static_cast<double>(STEPS);
+  const auto step = static_cast<std::size_t>(std::max(0.0, std::ceil(share) - 1));
+  return std::string(LOAD_PALETTE[std::min(step, STEPS - 1)]);
+}
+
+std::string LoadScale::tooltip(const std::string& a, const std::string& b, std::size_t u, std::size_t v,
+                               bool both) const {
+  const auto text = [&](const std::string& from, const std::string& to, std::size_t x, std::size_t y) {
+    const auto load = value(x, y);
+    return fmt::format("{}->{}: {} {}", from, to, by_, load ? load->to_string() : "none");
+  };
+  return both ? text(a, b, u, v) + "; " + text(b, a, v, u) : text(a, b, u, v);
+}
+
+Legend LoadScale::legend() const {
+  Legend out;
+  constexpr auto STEPS = std::size(LOAD_PALETTE);
+  for (std::size_t i = 0; i < STEPS && most_ > 0; ++i) {
+    const double step = most_.to_double() / static_cast<double>(STEPS);
+    out.emplace_back(LOAD_PALETTE[i], fmt::format("{} {:.4g} to {:.4g}", by_, step * static_cast<double>(i),
+                                                  step * static_cast<double>(i + 1)));
+  }
+  out.emplace_back(IDLE_LINK, "not in the link report");
+  return out;
 }
 
 /// The `pos` of a bent star link for neato -n2: its polyline as straight cubic Bézier pieces,
@@ -121,7 +229,7 @@ std::string star_outlines(const topology::StarGraph& sg, const StarLayout& layou
 }
 
 /// The DOT text Graphviz draws. @p pinned: star-graph positions given (for neato -n2).
-std::string styled_dot(const Platform& p, const topology::Spec& spec, bool pinned) {
+std::string styled_dot(const Platform& p, const topology::Spec& spec, bool pinned, const LoadScale* loads) {
   const auto& g = p.graph();
   bool unit_costs = true;
   bool unit_speeds = true;
@@ -141,10 +249,10 @@ std::string styled_dot(const Platform& p, const topology::Spec& spec, bool pinne
       "width={}, height={}, margin=\"0.04,0.02\"];\n"
       "edge [penwidth={}, fontname=\"DejaVu Sans\", fontsize=9];\n",
       p.directed() ? "digraph" : "graph", dot_id(p.name()),
-      title_with_legend(fmt::format("{}: {}, {}", p.name(), plural(p.num_nodes(), "node", "nodes"),
-                                    plural(p.num_links(), "link", "links")),
-                        spec.family,
-                        dims),
+      title_with_legend(fmt::format("{}: {}, {}{}", p.name(), plural(p.num_nodes(), "node", "nodes"),
+                                    plural(p.num_links(), "link", "links"),
+                                    loads != nullptr ? ", links coloured by load" : ""),
+                        loads != nullptr ? loads->legend() : dimension_legend(dims, spec.family)),
       NODE_WIDTH_IN, NODE_HEIGHT_IN, LINK_PENWIDTH);
 
   std::optional<StarLayout> layout;
@@ -187,7 +295,10 @@ std::string styled_dot(const Platform& p, const topology::Spec& spec, bool pinne
     if (!p.directed() && u > v) continue;  // an undirected link is stored as two arcs
     const auto& link = g[e];
     std::string attrs;
-    if (link.dimension > 0) {
+    if (loads != nullptr) {
+      attrs = fmt::format("color=\"{}\", tooltip={}", loads->colour(u, v, !p.directed()),
+                          dot_id(loads->tooltip(g[u].name, g[v].name, u, v, !p.directed())));
+    } else if (link.dimension > 0) {
       attrs = fmt::format("color=\"{}\", tooltip=\"dimension {}\"",
                           LINK_PALETTE[static_cast<std::size_t>(link.dimension - *dims.begin()) % LINK_PALETTE.size()],
                           link.dimension);
@@ -263,7 +374,7 @@ struct Prepared {
   std::string dot;
 };
 
-Prepared prepare(const TopologyRef& t, std::string_view layout) {
+Prepared prepare(const TopologyRef& t, std::string_view layout, const std::optional<DrawnLoads>& loads) {
   if (std::find(std::begin(DRAW_LAYOUTS), std::end(DRAW_LAYOUTS), layout) == std::end(DRAW_LAYOUTS)) {
     throw UsageError(Setting{"layout", std::string(layout)},
                      "not a layout (expected auto, or a Graphviz engine: dot, neato, circo, fdp, twopi)");
@@ -292,7 +403,9 @@ Prepared prepare(const TopologyRef& t, std::string_view layout) {
   if (p.platform->num_nodes() > MAX_DRAW_NODES) throw too_many(p.platform->num_nodes(), "");
   p.pinned = layout == "auto" && p.spec.family == "star";
   p.engine = layout == "auto" ? auto_engine(p.spec.family) : std::string(layout);
-  p.dot = styled_dot(*p.platform, p.spec, p.pinned);
+  const std::optional<LoadScale> scale =
+      loads ? std::optional<LoadScale>(std::in_place, *p.platform, *loads) : std::nullopt;
+  p.dot = styled_dot(*p.platform, p.spec, p.pinned, scale ? &*scale : nullptr);
   return p;
 }
 
@@ -322,8 +435,8 @@ std::vector<Point> pos_points(const std::string& pos, double left, double top) {
 
 }  // namespace
 
-TopologyDrawing draw_topology(const TopologyRef& t, std::string_view layout) {
-  const Prepared p = prepare(t, layout);
+TopologyDrawing draw_topology(const TopologyRef& t, std::string_view layout, const std::optional<DrawnLoads>& loads) {
+  const Prepared p = prepare(t, layout, loads);
   TopologyDrawing d;
   d.pinned = p.pinned;
   d.engine = p.engine;
@@ -334,7 +447,7 @@ TopologyDrawing draw_topology(const TopologyRef& t, std::string_view layout) {
 }
 
 TopologyLayout topology_layout(const TopologyRef& t, std::string_view layout) {
-  const Prepared p = prepare(t, layout);
+  const Prepared p = prepare(t, layout, std::nullopt);
   const auto& g = p.platform->graph();
   const auto doc = nlohmann::json::parse(run_graphviz(p.engine, p.pinned, p.dot, t.spec(), "json0", "}"));
   TopologyLayout out;

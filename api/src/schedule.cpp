@@ -1,6 +1,7 @@
 #include <starnet/api/schedule.hpp>
 
 #include <starnet/algorithms/collectives/catalogue.hpp>
+#include <starnet/algorithms/collectives/link_loads.hpp>
 #include <starnet/algorithms/generic/bounds.hpp>
 #include <starnet/algorithms/schedule/schedule_run.hpp>
 #include <starnet/api/json.hpp>
@@ -19,6 +20,7 @@
 #include <fmt/ranges.h>
 
 #include <filesystem>
+#include <limits>
 #include <sstream>
 
 namespace starnet::api {
@@ -103,6 +105,28 @@ algorithms::generic::TimeBound timed_lower_bound(const sch::Schedule& s, const t
                                 : algorithms::generic::diameter(times, true, false).value;
   if (!cheapest) return {Rational(0), distance};
   return algorithms::generic::time_lower_bound(ports, t.num_nodes(), *cheapest, distance);
+}
+
+/// What each link carried in a run whose @p trace holds its sends: a send of size s (units) is
+/// s / chunk size chunks, and holds its links for its transfer's time under @p settings' costs.
+std::vector<LinkLoad> link_loads(const std::vector<emulator::TraceEvent<Rational>>& trace,
+                                 const topology::Topology& topo, const sch::ScheduleRunSettings& settings) {
+  algorithms::collectives::LinkTally tally(topo);
+  for (const auto& e : trace) {
+    if (e.kind != emulator::EventKind::SEND) continue;
+    const Rational busy = settings.costs != nullptr ? settings.costs->transfer(e.node, e.port, e.peer, e.size) : Rational(1);
+    tally.add(e.node, e.peer, e.size / settings.chunks.chunk_size, busy);
+  }
+  return tally.loads(std::numeric_limits<std::size_t>::max());
+}
+
+/// The link report's lines of @p r: one run, row 0, algorithm "schedule".
+nlohmann::json link_report_json(const ScheduleRunResult& r) {
+  nlohmann::json out = nlohmann::json::array();
+  add_link_report(out, {0, r.request.schedule.spec, to_string(coll::Algorithm::SCHEDULE), r.request.ports,
+                        r.request.chunk_size},
+                  r.link_loads);
+  return out;
 }
 
 }  // namespace
@@ -357,7 +381,7 @@ ScheduleRunResult run_schedule(const ScheduleRunRequest& request) {
   out.request = request;
   sch::ScheduleRunSettings settings;
   settings.config.ports = request.ports;
-  settings.config.trace = request.trace;
+  settings.config.trace = request.trace || request.link_report;
   settings.config.time = request.timed ? emulator::TimeMode::TIMED : emulator::TimeMode::UNIT;
   out.checking = request.checking.value_or(default_checking(s, request.timed));
   settings.config.checking = out.checking;
@@ -371,7 +395,7 @@ ScheduleRunResult run_schedule(const ScheduleRunRequest& request) {
   if (request.timed) settings.costs = request.latency || request.bandwidth
                                           ? static_cast<const emulator::CostModel<Rational>*>(&alpha_beta)
                                           : &link_costs;
-  request.engine.check_memory(request.engine.memory_estimate(topo.num_nodes(), s.transfers(), request.trace,
+  request.engine.check_memory(request.engine.memory_estimate(topo.num_nodes(), s.transfers(), settings.config.trace,
                                                              sch::run_memory_bytes(s),
                                                              fmt::format("chunk slots ({} per node) and the schedule",
                                                                          s.slots())),
@@ -380,6 +404,8 @@ ScheduleRunResult run_schedule(const ScheduleRunRequest& request) {
   if (request.timed) out.time_bound = timed_lower_bound(s, topo, request);
   try {
     out.run = sch::run_schedule(s, topo, settings);
+    if (request.link_report) out.link_loads = link_loads(out.run.run.trace, topo, settings);
+    if (request.link_report && !request.trace) out.run.run.trace = {};
     out.verified = out.run.verified;
     if (!out.verified) out.problem = out.run.report.first_problem();
   } catch (const ModelViolation& e) {
@@ -443,8 +469,11 @@ nlohmann::json ScheduleRunResult::to_json() const {
     put_exact(j, "bound_distance_time", time_bound->distance);
   }
   if (!verified) j["problem"] = problem;
+  if (request.link_report) j["link_report"] = link_report_json(*this);
   return j;
 }
+
+std::string ScheduleRunResult::link_report_csv() const { return api::link_report_csv(link_report_json(*this)); }
 
 coll::Algorithm parse_builtin(std::string_view text) {
   if (const auto b = coll::find_builtin(text)) return *b;

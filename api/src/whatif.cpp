@@ -2,6 +2,7 @@
 #include <starnet/algorithms/collectives/whatif.hpp>
 #include <starnet/algorithms/optimal/step_bounds.hpp>
 #include <starnet/api/json.hpp>
+#include <starnet/api/link_report.hpp>
 #include <starnet/api/settings.hpp>
 #include <starnet/api/optimal.hpp>
 #include <starnet/api/schedule.hpp>
@@ -481,23 +482,10 @@ nlohmann::json WhatIfResult::link_report_json() const {
   nlohmann::json out = nlohmann::json::array();
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto& r = rows[i];
-    for (const auto& l : r.link_loads) {
-      nlohmann::json j = {{"row", i},
-                          {"topology", r.topology},
-                          {"algorithm", to_string(r.algorithm)},
-                          {"ports", r.ports.ports},
-                          {"duplex", duplex_name(r.ports)},
-                          {"link", l.link},
-                          {"messages", l.messages}};
-      put_exact(j, "packets", l.packets);
-      put_exact(j, "units", l.packets * r.message_size);
-      put_exact(j, "busy", l.busy);
-      out.push_back(std::move(j));
-    }
+    add_link_report(out, {i, r.topology, to_string(r.algorithm), r.ports, r.message_size}, r.link_loads);
   }
   return out;
 }
-
 
 nlohmann::json WhatIfResult::to_json() const {
   nlohmann::json rows_json = nlohmann::json::array();
@@ -535,21 +523,6 @@ nlohmann::json WhatIfResult::to_json() const {
 }
 
 namespace {
-
-std::string csv_cell(const nlohmann::json& v) {
-  if (v.is_null()) return "";
-  std::string s;
-  if (v.is_array()) {
-    // A list as --fail-links and --fail-nodes take it.
-    for (const auto& item : v) s += (s.empty() ? "" : ",") + item.get<std::string>();
-  } else {
-    s = v.is_string() ? v.get<std::string>() : v.dump();
-  }
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string quoted = "\"";
-  for (const char c : s) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
-}
 
 /// The rows' columns in the CSV; an exact one (EXACT_COLUMNS) is a number with its exact text beside
 /// it, KEY_exact, as in the JSON (docs/json.md), so that every time column reads as a number.
@@ -592,26 +565,6 @@ std::string WhatIfResult::csv() const {
   return out;
 }
 
-std::string WhatIfResult::link_report_csv() const {
-  // Numbers, the exact ones (packets, units, busy) with their exact text beside them, as csv().
-  static constexpr std::array<const char*, 10> COLUMNS = {"row",  "topology", "algorithm", "ports", "duplex",
-                                                          "link", "messages", "packets",   "units", "busy"};
-  const auto exact = [](std::string_view c) { return c == "packets" || c == "units" || c == "busy"; };
-  std::string out;
-  for (const char* c : COLUMNS) {
-    out += std::string(out.empty() ? "" : ",") + c + (exact(c) ? std::string(",") + c + "_exact" : "");
-  }
-  out += "\n";
-  for (const auto& j : link_report_json()) {
-    std::string line;
-    for (const char* c : COLUMNS) {
-      line += std::string(c == COLUMNS[0] ? "" : ",") + csv_cell(j[c]);
-      const std::string twin = std::string(c) + "_exact";
-      if (exact(c)) line += "," + csv_cell(j.contains(twin) ? j[twin] : j[c]);
-    }
-    out += line + "\n";
-  }
-  return out;
-}
+std::string WhatIfResult::link_report_csv() const { return api::link_report_csv(link_report_json()); }
 
 }  // namespace starnet::api

@@ -173,10 +173,22 @@ void bind_topology_and_star(py::module_& m) {
              out["legend"] = l.legend;
              return out;
            })
-      .def("svg", [](const api::TopologyRef& t, const std::string& layout) {
-        return run_interruptibly<api::TopologyDrawing>([t, layout] { return api::draw_topology(t, layout); },
-                                                       py::none()).svg;
-      });
+      .def(
+          "svg",
+          [](const api::TopologyRef& t, const std::string& layout, const std::optional<std::string>& loads_path,
+             const std::optional<std::string>& loads_csv, const std::string& load_by) {
+            // A link report as a file, or as the CSV text of a DataFrame (result.link_report).
+            std::optional<api::DrawnLoads> loads;
+            if (loads_path) loads = api::DrawnLoads{api::read_link_report(*loads_path, "link_loads"), load_by, *loads_path};
+            if (loads_csv) {
+              loads = api::DrawnLoads{api::parse_link_report(*loads_csv, "link_loads", "a DataFrame"), load_by,
+                                      "a DataFrame"};
+            }
+            return run_interruptibly<api::TopologyDrawing>([t, layout, loads] { return api::draw_topology(t, layout, loads); },
+                                                           py::none())
+                .svg;
+          },
+          arg("layout"), arg("loads_path"), arg("loads_csv"), arg("load_by"));
   m.def("require_gantt_rows", py::overload_cast<std::uint64_t, const std::string&>(&api::require_gantt_rows),
         arg("nodes"), arg("name"));
   m.attr("LINK_PALETTE") = std::vector<std::string>(api::LINK_PALETTE.begin(), api::LINK_PALETTE.end());
@@ -251,7 +263,7 @@ py::tuple run_schedule(const api::LoadedSchedule& l, const py::object& ports, co
                        const std::optional<std::string>& checking, const std::string& costs,
                        const std::string& chunk_size, const py::object& op, const py::object& values,
                        const py::object& seed, const api::EngineChoice& engine, const py::object& trace_value,
-                       const py::object& progress) {
+                       const py::object& link_report, const py::object& progress) {
   const bool trace = flag(trace_value, "trace");
   api::ScheduleRunRequest request;
   request.schedule = l;
@@ -263,6 +275,7 @@ py::tuple run_schedule(const api::LoadedSchedule& l, const py::object& ports, co
   request.values = {api::parse_op(text(op, "op")), api::parse_values(text(values, "values")), whole(seed, "seed")};
   request.engine = engine;
   request.trace = trace;
+  request.link_report = flag(link_report, "link_report");
   const auto result =
       run_interruptibly<api::ScheduleRunResult>([request] { return api::run_schedule(request); }, progress);
   return with_trace(document([&] { return result.to_json(); }), result.run.run.trace, request.schedule.topology,
@@ -382,7 +395,7 @@ void bind_schedules(py::module_& m) {
            },
            arg("name"), arg("protocol"))
       .def("run", &run_schedule, arg("ports"), arg("duplex"), arg("checking"), arg("costs"), arg("chunk_size"),
-           arg("op"), arg("values"), arg("seed"), arg("engine"), arg("trace"), arg("progress"));
+           arg("op"), arg("values"), arg("seed"), arg("engine"), arg("trace"), arg("link_report"), arg("progress"));
 }
 
 }  // namespace starnet::python

@@ -24,6 +24,18 @@ class ScheduleResult(RunResult):
         or None when it is."""
         return self._fields.get("problem")
 
+    @property
+    def link_report(self):
+        """With ``run(link_report=True)``: what each directed link carried, a DataFrame (row,
+        topology, algorithm, ports, duplex, link, messages, packets — chunks —, units — chunks ×
+        ``chunk_size`` —, busy; the command line's ``--link-report FILE``, whatif's columns), the
+        busiest link first; None without it."""
+        if "link_report" not in self._fields:
+            return None
+        from ._studies import _frame
+
+        return _frame(self._doc["link_report"], self._doc)
+
 
 class Schedule:
     """A collective schedule: who sends which chunks to whom at each step.
@@ -128,20 +140,21 @@ class Schedule:
         return path
 
     def run(self, ports=1, duplex="full", checking=None, costs="unit", chunk_size=1, op="sum", values="random",
-            seed=1, engine="local", workers=None, trace=False, force=False, progress=False):
+            seed=1, engine="local", workers=None, trace=False, force=False, progress=False, link_report=False):
         """Runs the schedule on the emulator and checks the collective on every node and chunk.
 
         Arguments as ``starnet schedule run``'s options: ``ports``/``duplex`` (the port model),
         ``checking`` (``"strict"`` or ``"arbitrated"``; default strict for stepped schedules in unit
         time), ``costs`` (``"unit"`` or ``"topology"``: timed, α–β), ``chunk_size`` (timed runs),
         ``op``, ``values`` (``"random"`` or ``"index"``), ``seed``, ``engine`` (``"local"`` or
-        ``"zmq"`` with ``workers`` threads), ``trace``. A failed check is a result: ``verified`` is
+        ``"zmq"`` with ``workers`` threads), ``trace``, ``link_report`` (what each directed link
+        carried: :attr:`ScheduleResult.link_report`). A failed check is a result: ``verified`` is
         False and ``problem`` says why.
         """
         choice = engine_choice(engine=engine, workers=workers, force=force)
         with progress_bar(progress, "schedule run") as bar:
             doc, columns, intervals = self._built().run(
-                ports, duplex, checking, costs, str(chunk_size), op, values, seed, choice, trace, bar)
+                ports, duplex, checking, costs, str(chunk_size), op, values, seed, choice, trace, link_report, bar)
         return ScheduleResult(doc, columns, intervals, self._topology)
 
     def page(self):

@@ -138,11 +138,21 @@ class Topology:
                 f.write(text)
         return text
 
-    def svg(self, layout="auto", path=None):
+    def svg(self, layout="auto", path=None, link_loads=None, load_by="busy"):
         """The drawing of ``starnet topo draw`` (Graphviz, SVG text): links coloured by dimension,
         star graphs at their sub-star layout; ``layout``: ``"auto"`` or a Graphviz engine (``dot``,
-        ``neato``, ``circo``, ``fdp``, ``twopi``); written to ``path`` too when given."""
-        text = self._ref.svg(layout)
+        ``neato``, ``circo``, ``fdp``, ``twopi``); written to ``path`` too when given.
+        ``link_loads``: a link report — a DataFrame (``ScheduleResult.link_report``, a what-if
+        frame's ``attrs["link_report"]``) or its CSV file — colours the links by load instead
+        (``topo draw --link-loads``), ``load_by`` ``"busy"``, ``"units"`` or ``"messages"``."""
+        loads_path = loads_csv = None
+        if link_loads is not None and hasattr(link_loads, "to_csv"):
+            loads_csv = _report_csv(link_loads)
+        elif link_loads is not None:
+            if not isinstance(link_loads, (str, os.PathLike)):
+                raise _core.InputError(f"link_loads={link_loads!r}: expected a link report, a DataFrame or a file path")
+            loads_path = os.fspath(link_loads)
+        text = self._ref.svg(layout, loads_path, loads_csv, load_by)
         if path is not None:
             with open(path, "w", encoding="utf-8") as f:
                 f.write(text)
@@ -200,3 +210,16 @@ def spec_of(topology, keyword="topology"):
     if isinstance(topology, (str, os.PathLike)):
         return os.fspath(topology)
     raise TypeError(f"{keyword}={topology!r}: expected a Topology or a spec such as 'star:5'")
+
+
+def _report_csv(frame):
+    """A link report's DataFrame as the CSV the command line writes, exact values as their text."""
+    columns = {}
+    for key in ("row", "topology", "link", "messages", "units", "busy"):
+        if key not in frame:
+            raise _core.InputError(f"link_loads: the DataFrame has no column {key!r} (expected a link report)")
+        exact = key + "_exact"
+        columns[exact if key in ("units", "busy") else key] = [str(v) for v in (frame[exact] if exact in frame else frame[key])]
+    import pandas as pd
+
+    return pd.DataFrame(columns).to_csv(index=False)

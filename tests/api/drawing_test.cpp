@@ -58,5 +58,47 @@ TEST(TopologyLayout, RefusesWhatTheDrawingRefuses) {
   EXPECT_ERROR(UsageError, (void)topology_layout("star:6"), "720 nodes", "at most 256");
 }
 
+/// The stroke colour of the SVG's link between @p a and @p b (Graphviz writes "a&#45;&#45;b" as its
+/// title), or "" when there is none.
+std::string link_colour(const std::string& svg, const std::string& a, const std::string& b) {
+  const auto at = svg.find("<title>" + a + "&#45;&#45;" + b + "</title>");
+  if (at == std::string::npos) return "";
+  const auto stroke = svg.find("stroke=\"", at);
+  return svg.substr(stroke + 8, svg.find('"', stroke + 8) - stroke - 8);
+}
+
+/// A line of a link report on ring:4's run @p row.
+LinkReportLine line(const std::string& link, std::int64_t busy, std::uint64_t row = 0) {
+  return {row, "ring:4", link, 1, Rational(1), Rational(busy)};
+}
+
+TEST(DrawTopology, ColoursALoadedLinkByItsLoadAndAnIdleOneGrey) {
+  // 0->1 held 5, 1->2 held 1: the top and the bottom of the scale; 2--3 and 3--0 carried nothing.
+  const DrawnLoads loads{{line("0->1", 5), line("1->2", 1)}, "busy", "r.csv"};
+  const auto d = draw_topology("ring:4", "auto", loads);
+  EXPECT_EQ(link_colour(d.svg, "0", "1"), std::string(LOAD_PALETTE[4]));
+  EXPECT_EQ(link_colour(d.svg, "1", "2"), std::string(LOAD_PALETTE[0]));
+  EXPECT_EQ(link_colour(d.svg, "2", "3"), std::string(IDLE_LINK));
+  EXPECT_EQ(link_colour(d.svg, "0", "3"), std::string(IDLE_LINK));
+  EXPECT_NE(d.svg.find("not in the link report"), std::string::npos) << "the legend";
+  EXPECT_NE(d.svg.find("busy 4 to 5"), std::string::npos) << "the legend's top step";
+  // Without loads the same link has the colour of a link without a dimension.
+  EXPECT_NE(link_colour(draw_topology("ring:4").svg, "0", "1"), std::string(LOAD_PALETTE[4]));
+  // By messages both carried one: the same colour.
+  const auto by_messages = draw_topology("ring:4", "auto", DrawnLoads{loads.lines, "messages", "r.csv"});
+  EXPECT_EQ(link_colour(by_messages.svg, "0", "1"), link_colour(by_messages.svg, "1", "2"));
+}
+
+TEST(DrawTopology, RefusesALinkReportThatDoesNotFit) {
+  EXPECT_ERROR(UsageError, (void)draw_topology("ring:4", "auto", DrawnLoads{{line("0->2", 1)}, "busy", "r.csv"}),
+               "link_loads r.csv", "\"0->2\" is not a link of topology \"ring:4\"");
+  EXPECT_ERROR(UsageError, (void)draw_topology("ring:4", "auto", DrawnLoads{{line("0->1", 1), line("1->2", 1, 3)}, "busy", "r.csv"}),
+               "link_loads r.csv", "2 runs", "rows 0, 3");
+  EXPECT_ERROR(UsageError, (void)draw_topology("ring:5", "auto", DrawnLoads{{line("0->1", 1)}, "busy", "r.csv"}),
+               "link_loads r.csv", "no line of topology \"ring:5\"");
+  EXPECT_ERROR(UsageError, (void)draw_topology("ring:4", "auto", DrawnLoads{{line("0->1", 1)}, "bytes", "r.csv"}),
+               "load_by bytes", "busy, units or messages");
+}
+
 }  // namespace
 }  // namespace starnet::api

@@ -6,7 +6,11 @@
 #include <starnet/api/schedule.hpp>
 #include <starnet/core/error.hpp>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <tuple>
 
 #include <filesystem>
 #include <fstream>
@@ -41,8 +45,8 @@ TEST(RunSchedule, EveryExampleRunsVerified) {
   }
 }
 
-TEST(BuildSchedule, ADraftIsTheScheduleItsFileWouldBe) {
-  // The ring all-gather on ring:4, transfer by transfer: node v passes block v − s at step s.
+/// The ring all-gather on ring:4, transfer by transfer: node v passes block v − s to v + 1 at step s.
+ScheduleDraft ring_allgather_draft() {
   ScheduleDraft d;
   d.collective = Collective::ALLGATHER;
   d.topology = "ring:4";
@@ -53,6 +57,11 @@ TEST(BuildSchedule, ADraftIsTheScheduleItsFileWouldBe) {
       d.transfers.push_back({step, v, (v + 1) % 4, {{block, block, std::nullopt}}, ItemOp::COPY});
     }
   }
+  return d;
+}
+
+TEST(BuildSchedule, ADraftIsTheScheduleItsFileWouldBe) {
+  ScheduleDraft d = ring_allgather_draft();
   ScheduleRunRequest request;
   request.schedule = build_schedule(d, "a draft");
   const auto r = run_schedule(request);
@@ -79,6 +88,76 @@ TEST(RunSchedule, ASendAlongAMissingLinkIsAResultNamingIt) {
   EXPECT_EQ(j.at("verified"), false);
   EXPECT_EQ(j.at("problem"), r.problem);
   EXPECT_TRUE(j.at("steps").is_null());
+}
+
+/// The link report's line of @p link, or null.
+const LinkLoad* load_of(const ScheduleRunResult& r, const std::string& link) {
+  const auto it = std::find_if(r.link_loads.begin(), r.link_loads.end(), [&](const LinkLoad& l) { return l.link == link; });
+  return it == r.link_loads.end() ? nullptr : &*it;
+}
+
+TEST(RunSchedule, TheLinkReportCountsEachLinkOfARingAllGather) {
+  // Node v passes block v − s to v + 1 at step s: each link v->v+1 carries 3 one-chunk messages,
+  // the reverse links nothing.
+  ScheduleDraft d = ring_allgather_draft();
+  ScheduleRunRequest request;
+  request.schedule = build_schedule(d, "a draft");
+  request.link_report = true;
+  const auto r = run_schedule(request);
+  ASSERT_TRUE(r.verified) << r.problem;
+  ASSERT_EQ(r.link_loads.size(), 4U);
+  for (int v = 0; v < 4; ++v) {
+    const auto* l = load_of(r, fmt::format("{}->{}", v, (v + 1) % 4));
+    ASSERT_NE(l, nullptr) << " v=" << v;
+    EXPECT_EQ(l->messages, 3U) << " v=" << v;
+    EXPECT_EQ(l->packets, Rational(3)) << " v=" << v;
+    EXPECT_EQ(l->busy, Rational(3)) << " v=" << v << ": a step each";
+    EXPECT_EQ(load_of(r, fmt::format("{}->{}", (v + 1) % 4, v)), nullptr) << " v=" << v;
+  }
+  // The trace was kept only to be read: not asked for, not handed out.
+  EXPECT_TRUE(r.run.run.trace.empty());
+  const auto j = r.to_json();
+  ASSERT_EQ(j.at("link_report").size(), 4U);
+  EXPECT_EQ(j["link_report"][0].at("algorithm"), "schedule");
+  EXPECT_EQ(j["link_report"][0].at("messages"), 3);
+  EXPECT_FALSE(run_schedule(ScheduleRunRequest{.schedule = request.schedule}).to_json().contains("link_report"));
+}
+
+TEST(RunSchedule, TheLinkReportCountsTheLinkBetweenTwoSwitches) {
+  // Hosts a, b on switch s, hosts c, d on switch t, s -- t the one link between them. A broadcast
+  // of 2 chunks from a: a->s, s->t, then s->b and t->c, then t->d. The bridge s->t carries one
+  // message of 2 chunks, t->s nothing; timed with α = 1, β = 2 and chunks of 8 units, each
+  // message holds its link 1 + 2·8/2 = 9.
+  const TempDir dir;
+  const auto dot = dir.write("two_switches.dot", "graph { a -- s; b -- s; s -- t; t -- c; t -- d; }\n");
+  ScheduleDraft d;
+  d.collective = Collective::BROADCAST;
+  d.topology = dot;
+  d.chunks = 2;
+  d.root = std::string("a");
+  const std::vector<std::tuple<std::uint64_t, std::string, std::string>> sends = {
+      {0, "a", "s"}, {1, "s", "t"}, {2, "s", "b"}, {2, "t", "c"}, {3, "t", "d"}};
+  for (const auto& [step, from, to] : sends) {
+    d.transfers.push_back({step, from, to, {{0, 0, std::nullopt}, {1, 1, std::nullopt}}, ItemOp::COPY});
+  }
+  ScheduleRunRequest request;
+  request.schedule = build_schedule(d, "a draft");
+  request.link_report = true;
+  request.timed = true;
+  request.latency = Rational(1);
+  request.bandwidth = Rational(2);
+  request.chunk_size = Rational(8);
+  const auto r = run_schedule(request);
+  ASSERT_TRUE(r.verified) << r.problem;
+  ASSERT_EQ(r.link_loads.size(), sends.size());
+  const auto* bridge = load_of(r, "s->t");
+  ASSERT_NE(bridge, nullptr);
+  EXPECT_EQ(bridge->messages, 1U);
+  EXPECT_EQ(bridge->packets, Rational(2));
+  EXPECT_EQ(bridge->busy, Rational(9));
+  EXPECT_EQ(load_of(r, "t->s"), nullptr);
+  const auto csv = r.link_report_csv();
+  EXPECT_NE(csv.find(fmt::format("0,{},schedule,1,full,s->t,1,2,2,16,16,9,9\n", dot)), std::string::npos) << csv;
 }
 
 TEST(LoadSchedule, ATopologyFileNamedByTheScheduleIsFoundBesideIt) {

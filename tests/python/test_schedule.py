@@ -23,6 +23,26 @@ def test_a_ring_allgather_built_in_python_runs_verified():
     assert r.verified and r.steps == 5 and r.problem is None
 
 
+def test_the_link_report_counts_each_link_of_a_ring_as_the_command_line_does(tmp_path):
+    # Node v sends to v + 1 at each of the 5 steps: 5 one-chunk messages on each link v->v+1.
+    s = ring_allgather(6)
+    r = s.run(link_report=True)
+    frame = r.link_report
+    assert len(frame) == 6
+    assert sorted(frame["link"]) == sorted(f"{v}->{(v + 1) % 6}" for v in range(6))
+    assert (frame["messages"] == 5).all() and (frame["packets"] == 5).all() and (frame["busy"] == 5).all()
+    assert {"row", "topology", "algorithm", "ports", "duplex", "link", "messages", "packets", "units",
+            "busy"} <= set(frame.columns)
+    assert s.run().link_report is None
+    path = tmp_path / "ring6.json"
+    s.save(path)
+    csv = tmp_path / "links.csv"
+    cli = cli_json("schedule", "run", path, "--link-report", csv)
+    assert stable(starnet.Schedule.load(path).run(link_report=True).to_dict()) == stable(cli)
+    with pytest.raises(starnet.InputError, match="link_report"):
+        s.run(link_report="yes")
+
+
 def test_saved_schedule_runs_the_same_from_the_command_line(tmp_path):
     path = tmp_path / "ring6.json"
     ring_allgather(6).save(path)

@@ -140,6 +140,32 @@ def test_svg_is_the_command_lines_drawing_and_takes_graphs_built_in_memory():
         starnet.Topology("ring:300").svg()
 
 
+def test_svg_colours_links_by_a_link_report_as_the_command_line_does(tmp_path):
+    """A schedule run's link report, as a DataFrame or its CSV file: the same drawing as
+    `topo draw --link-loads`, the loaded links red, the idle ones grey."""
+    s = starnet.Schedule(collective="broadcast", topology="ring:4", chunks=1, root=0)
+    s.send(0, 0, 1, [0])
+    s.send(1, 1, 2, [0])
+    s.send(1, 0, 3, [0])
+    r = s.run(link_report=True)
+    assert r.verified and sorted(r.link_report["link"]) == ["0->1", "0->3", "1->2"]
+    ring = starnet.Topology("ring:4")
+    from_frame = ring.svg(link_loads=r.link_report)
+    assert "#a50f15" in from_frame and "#c8c8c8" in from_frame and "not in the link report" in from_frame
+    path = tmp_path / "b.json"
+    s.save(path)
+    csv = tmp_path / "links.csv"
+    assert run_cli("schedule", "run", path, "--link-report", csv)[0] == 0
+    code, out, _ = run_cli("topo", "draw", "ring:4", "--link-loads", csv, "-o", "-")
+    assert code == 0 and ring.svg(link_loads=csv) == out
+    bad = tmp_path / "bad.csv"
+    bad.write_text("row,topology,link,messages,units_exact,busy_exact\n0,ring:4,0->2,1,1,1\n")
+    with pytest.raises(starnet.InputError, match=r"link_loads.*\"0->2\" is not a link"):
+        ring.svg(link_loads=bad)
+    with pytest.raises(starnet.InputError, match="link_loads=5"):
+        ring.svg(link_loads=5)
+
+
 def test_draw_is_the_command_lines_drawing_in_matplotlib():
     """One layout for both faces (api/drawing.hpp): the figure puts every node where the SVG does."""
     import re

@@ -45,6 +45,51 @@ TEST(ScheduleCommand, RunsEveryDocumentedExampleAndReportsWhatItChecked) {
   }
 }
 
+TEST(ScheduleCommand, WritesTheLinkReportAndTheDrawingColoursByIt) {
+  // The documented all-gather on complete:4 (recursive doubling): step 0 sends one chunk over
+  // 0-1 and 2-3 both ways, step 1 two chunks over 0-2 and 1-3 both ways; 0-3 and 1-2 stay idle.
+  const auto csv = (scratch_dir() / "links.csv").string();
+  const auto r = run_starnet("schedule run " + example("allgather") + " --json --link-report " + csv);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto report = r.json().at("link_report");
+  ASSERT_EQ(report.size(), 8U);
+  for (const auto& line : report) {
+    const auto link = line.at("link").get<std::string>();
+    const bool first = link == "0->1" || link == "1->0" || link == "2->3" || link == "3->2";
+    EXPECT_EQ(line.at("messages"), 1) << link;
+    EXPECT_EQ(line.at("packets"), first ? 1 : 2) << link;
+    EXPECT_EQ(line.at("busy"), 1) << link << ": a step";
+  }
+  const auto text = read(csv);
+  EXPECT_THAT(text, HasSubstr("row,topology,algorithm,ports,duplex,link,messages,packets,packets_exact,units,"
+                              "units_exact,busy,busy_exact\n"));
+  EXPECT_THAT(text, HasSubstr("0,complete:4,schedule,1,full,0->2,1,2,2,2,2,1,1\n"));
+  const auto svg = (scratch_dir() / "loads.svg").string();
+  const auto drawn = run_starnet("topo draw complete:4 -o " + svg + " --link-loads " + csv + " --load-by units");
+  ASSERT_EQ(drawn.exit_code, 0) << drawn.err;
+  EXPECT_THAT(drawn.out, HasSubstr("links coloured by units from " + csv));
+  const auto picture = read(svg);
+  EXPECT_THAT(picture, HasSubstr("#a50f15")) << "0-2 and 1-3, the most units";
+  EXPECT_THAT(picture, HasSubstr("#c8c8c8")) << "0-3 and 1-2, idle";
+  EXPECT_THAT(picture, HasSubstr("not in the link report"));
+}
+
+TEST(ScheduleCommand, RefusesALinkReportItCannotWriteOrDraw) {
+  const auto r = run_starnet("schedule run " + example("allgather") + " --link-report /nonexistent/links.csv");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--link-report"));
+  EXPECT_THAT(r.err, HasSubstr("/nonexistent"));
+  const auto wrong = write("wrong.csv", "row,topology,link,messages,units_exact,busy_exact\n0,complete:4,0->5,1,1,1\n");
+  const auto d = run_starnet("topo draw complete:4 -o " + (scratch_dir() / "w.svg").string() + " --link-loads " + wrong);
+  EXPECT_EQ(d.exit_code, 2);
+  EXPECT_THAT(d.err, HasSubstr("--link-loads " + wrong));
+  EXPECT_THAT(d.err, HasSubstr("\"0->5\" is not a link of topology \"complete:4\""));
+  const auto by = run_starnet("topo draw complete:4 -o " + (scratch_dir() / "b.svg").string() + " --load-by units");
+  EXPECT_EQ(by.exit_code, 2);
+  EXPECT_THAT(by.err, HasSubstr("--load-by"));
+  EXPECT_THAT(by.err, HasSubstr("--link-loads"));
+}
+
 TEST(ScheduleCommand, TimedRunsUseTheAlphaBetaTimeOfEveryLink) {
   // K_4 with latencies: a message of 2 units takes α + 2·cost. Step 1: 0–1 takes 5 + 2·1/2 = 6,
   // 2–3 takes 1 + 2·4 = 9; step 2 starts when both ends are free: 0–2 (1 + 2) ends at 12, 1–3

@@ -1,26 +1,55 @@
-// What each directed link of a network of switches carries in a run (link_loads.hpp).
+// What each directed link carries in a run (link_loads.hpp).
 #include <starnet/algorithms/collectives/link_loads.hpp>
+
+#include <starnet/core/error.hpp>
 
 #include <algorithm>
 #include <numeric>
 #include <tuple>
 
 namespace starnet::algorithms::collectives {
+namespace {
 
-LinkTally::LinkTally(const topology::Network& network)
-    : network_(network),
-      messages_(network.num_links(), 0),
-      packets_(network.num_links(), Rational(0)),
-      busy_(network.num_links(), Rational(0)) {}
+/// The first link id of each node's ports on a direct topology; the last entry is the link count.
+std::vector<std::uint64_t> port_offsets(const topology::Topology& t) {
+  std::vector<std::uint64_t> first(t.num_nodes() + 1, 0);
+  for (topology::NodeId v = 0; v < t.num_nodes(); ++v) first[v + 1] = first[v] + t.degree(v);
+  return first;
+}
+
+}  // namespace
+
+LinkTally::LinkTally(const topology::Topology& topology)
+    : topology_(topology),
+      network_(topology.network()),
+      first_(network_ != nullptr ? std::vector<std::uint64_t>() : port_offsets(topology)) {
+  const std::uint64_t links = network_ != nullptr ? network_->num_links() : first_.back();
+  messages_.assign(links, 0);
+  packets_.assign(links, Rational(0));
+  busy_.assign(links, Rational(0));
+}
 
 void LinkTally::add(topology::NodeId from, topology::NodeId to, const Rational& packets, const Rational& busy) {
   route_.clear();
-  network_.route(from, to, route_);
+  if (network_ != nullptr) {
+    network_->route(from, to, route_);
+  } else {
+    const auto port = topology_.find_port(from, to);
+    STARNET_ASSERT(port != topology::Topology::NO_PORT);
+    route_.push_back(static_cast<topology::LinkId>(first_[from] + port));
+  }
   for (const auto l : route_) {
     ++messages_[l];
     packets_[l] += packets;
     busy_[l] += busy;
   }
+}
+
+std::string LinkTally::label(topology::LinkId link) const {
+  if (network_ != nullptr) return network_->link_label(link);
+  const auto v = static_cast<topology::NodeId>(std::upper_bound(first_.begin(), first_.end(), link) - first_.begin() - 1);
+  const auto port = static_cast<topology::Port>(link - first_[v]);
+  return topology_.node_name(v) + "->" + topology_.node_name(topology_.neighbor(v, port));
 }
 
 std::vector<LinkLoad> LinkTally::loads(std::size_t most) const {
@@ -38,7 +67,7 @@ std::vector<LinkLoad> LinkTally::loads(std::size_t most) const {
   out.reserve(kept);
   for (std::size_t i = 0; i < kept; ++i) {
     const auto l = used[i];
-    out.push_back({network_.link_label(l), messages_[l], packets_[l], busy_[l]});
+    out.push_back({label(l), messages_[l], packets_[l], busy_[l]});
   }
   return out;
 }

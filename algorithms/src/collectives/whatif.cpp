@@ -405,9 +405,8 @@ class Runner {
   /// busiest otherwise. Nothing off a network of switches.
   template <class EachMessage>
   void tally_links(WhatIfRow& r, const Subnetwork& net, TimeMode time, EachMessage&& each) const {
-    const topology::Network* network = net.network();
-    if (network == nullptr) return;
-    LinkTally tally(*network);
+    if (net.network() == nullptr) return;
+    LinkTally tally(net);
     each([&](NodeId from, NodeId to, const Rational& packets) {
       const auto port = net.find_port(from, to);
       const Rational busy = time == TimeMode::UNIT ? Rational(1)

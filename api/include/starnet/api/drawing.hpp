@@ -4,10 +4,12 @@
 /// grey boxes, costs and speeds shown where they are not all 1; star graphs at the sub-star
 /// layout's positions (api/star_layout.hpp) unless a Graphviz engine is asked for.
 
+#include <starnet/api/link_report.hpp>
 #include <starnet/api/star_layout.hpp>
 #include <starnet/api/topology.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -57,6 +59,24 @@ struct TopologyLayout {
   std::vector<std::pair<std::string, std::string>> legend;  ///< (colour, what a link of it does)
 };
 
+/// What a drawing coloured by load reads (`topo draw --link-loads FILE`): a link report's lines
+/// (api/link_report.hpp) and the measure its scale shows.
+struct DrawnLoads {
+  /// The report's lines: those of the topology drawn are kept (a what-if report holds several
+  /// topologies); they must be of one run (one row) and name links of the topology.
+  std::vector<LinkReportLine> lines;
+  /// "busy" (time held), "units" or "messages" (LOAD_MEASURES).
+  std::string by = "busy";
+  /// Where the lines came from, for messages (the file).
+  std::string source;
+};
+/// The measures a drawing may colour links by.
+inline constexpr std::string_view LOAD_MEASURES[] = {"busy", "units", "messages"};
+/// The scale's colours, least loaded first; a link without a line in the report is drawn in
+/// IDLE_LINK.
+inline constexpr std::string_view LOAD_PALETTE[] = {"#fcbba1", "#fc9272", "#fb6a4a", "#de2d26", "#a50f15"};
+inline constexpr std::string_view IDLE_LINK = "#c8c8c8";
+
 /// @p topology laid out as draw_topology() lays it out (the same DOT, engine and positions).
 /// @throws as draw_topology(). O(V + E) and Graphviz's layout.
 [[nodiscard]] TopologyLayout topology_layout(const TopologyRef& topology, std::string_view layout = "auto");
@@ -65,6 +85,14 @@ struct TopologyLayout {
 /// @throws UsageError about "layout", or naming the topology when it has more than MAX_DRAW_NODES
 /// nodes (checked before a star graph is built); TopologyError as the topology; Error (exit 3)
 /// when Graphviz is missing or fails, with what it printed. O(V + E) and Graphviz's layout.
-[[nodiscard]] TopologyDrawing draw_topology(const TopologyRef& topology, std::string_view layout = "auto");
+/// With @p loads, every link is coloured by its load on LOAD_PALETTE's scale, from 0 to the most
+/// any link carried in equal steps (an undirected link by the larger of its two directions, its
+/// tooltip giving both), a link the report does not name in IDLE_LINK, and the legend gives each
+/// colour's range.
+/// @throws UsageError about "link_loads" naming the file when the report holds no line of the
+/// topology, lines of several runs, or a link the topology lacks; about "load_by" for a measure
+/// not in LOAD_MEASURES.
+[[nodiscard]] TopologyDrawing draw_topology(const TopologyRef& topology, std::string_view layout = "auto",
+                                            const std::optional<DrawnLoads>& loads = std::nullopt);
 
 }  // namespace starnet::api

@@ -19,6 +19,7 @@
 #include <starnet/algorithms/schedule/chunk_report.hpp>
 #include <starnet/algorithms/schedule/chunk_schedule.hpp>
 #include <starnet/api/engine.hpp>
+#include <starnet/api/link_report.hpp>
 #include <starnet/api/settings.hpp>
 #include <starnet/api/topology.hpp>
 #include <starnet/topology/topology.hpp>
@@ -192,6 +193,9 @@ struct ScheduleRunRequest {
   /// The local engine, or zmq worker threads (no worker processes).
   EngineChoice engine;
   bool trace = false;
+  /// What each directed link carried (ScheduleRunResult::link_loads): the run then keeps its trace
+  /// while it is read, whatever `trace` says.
+  bool link_report = false;
 };
 
 struct ScheduleRunResult {
@@ -207,8 +211,18 @@ struct ScheduleRunResult {
   bool verified = false;
   /// Why not, when not verified: the first wrong chunk, the violation or the deadlock.
   std::string problem;
-  /// The document of `starnet schedule run --json`.
+  /// With ScheduleRunRequest::link_report: every directed link that carried a message of the run,
+  /// the busiest first, read from the run's sends (collectives/link_loads.hpp) — on a topology whose
+  /// nodes are linked directly, the link from sender to receiver; on a view of a network of
+  /// switches, every link of the route. Packets are chunks, units chunks × chunk size, busy the
+  /// transfers' times (steps in unit time). Empty without the report or when the run stopped at a
+  /// violation.
+  std::vector<LinkLoad> link_loads;
+  /// The document of `starnet schedule run --json` ("link_report": the link report's lines,
+  /// api/link_report.hpp, with the report).
   [[nodiscard]] nlohmann::json to_json() const;
+  /// The link report as CSV (api/link_report.hpp: the columns of `whatif --link-report`).
+  [[nodiscard]] std::string link_report_csv() const;
 };
 
 /// Runs and checks @p request. A violation of the port model or a deadlock is a result (verified
