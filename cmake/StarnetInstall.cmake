@@ -37,5 +37,5 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/starnetConfigVersion.cmak
 # config for them), so they travel with it.
 install(FILES ${PROJECT_BINARY_DIR}/starnetConfig.cmake ${PROJECT_BINARY_DIR}/starnetConfigVersion.cmake
               ${CMAKE_CURRENT_LIST_DIR}/FindGLPK.cmake ${CMAKE_CURRENT_LIST_DIR}/FindGMP.cmake
-              ${CMAKE_CURRENT_LIST_DIR}/FindMETIS.cmake
+              ${CMAKE_CURRENT_LIST_DIR}/FindMETIS.cmake ${CMAKE_CURRENT_LIST_DIR}/StarnetPlainLibrary.cmake
         DESTINATION ${STARNET_INSTALL_CMAKEDIR} COMPONENT starnet_Development)

@@ -68,6 +68,17 @@ Platform random_platform(int nodes, bool directed, unsigned seed) {
   return p;
 }
 
+/// The partition of @p p is balanced, and its cut no fewer links than the width by brute force.
+void expect_bound_at_least_width(const Platform& p, const std::string& label) {
+  ASSERT_LE(processors(p), 16U) << label << ": the oracle tries 2^P splits";
+  const auto part = balanced_partition(p);
+  expect_balanced(p, part);
+  EXPECT_GE(part.cut, brute_force_bisection(p)) << label;
+}
+
+/// Random graphs of each kind checked against the oracle.
+constexpr unsigned RANDOM_GRAPHS = 6;
+
 TEST(Partition, EasyFilesGiveTheirWidth) {
   struct Case {
     Platform platform;
@@ -95,17 +106,10 @@ TEST(Partition, EasyFilesGiveTheirWidth) {
 TEST(Partition, BoundIsAtLeastTheBruteForceWidth) {
   for (const char* spec : {"ring:7", "mesh:3x5", "torus:3x5", "complete:7", "pancake:3", "bubblesort:3", "mct:2:2",
                            "debruijn:4", "fattree:4", "dragonfly:2:2:1", "tiers:1"}) {
-    const Platform p = make_platform(spec);
-    ASSERT_LE(processors(p), 16U) << spec << ": the oracle tries 2^P splits";
-    const auto part = balanced_partition(p);
-    expect_balanced(p, part);
-    EXPECT_GE(part.cut, brute_force_bisection(p)) << spec;
+    expect_bound_at_least_width(make_platform(spec), spec);
   }
-  for (unsigned seed = 1; seed <= 6; ++seed) {
-    const Platform p = random_platform(/*nodes=*/12, /*directed=*/false, seed);
-    const auto part = balanced_partition(p);
-    expect_balanced(p, part);
-    EXPECT_GE(part.cut, brute_force_bisection(p)) << " seed=" << seed;
+  for (unsigned seed = 1; seed <= RANDOM_GRAPHS; ++seed) {
+    expect_bound_at_least_width(random_platform(/*nodes=*/12, /*directed=*/false, seed), "seed=" + std::to_string(seed));
   }
 }
 
@@ -123,11 +127,8 @@ TEST(Partition, DirectedArcsCountWhicheverWayTheyCross) {
                                        FileFormat::DOT, "both.dot");
   EXPECT_EQ(balanced_partition(both).cut, 4U);
   EXPECT_EQ(brute_force_bisection(both), 4U);
-  for (unsigned seed = 1; seed <= 6; ++seed) {
-    const Platform p = random_platform(/*nodes=*/11, /*directed=*/true, seed);
-    const auto cut = balanced_partition(p);
-    expect_balanced(p, cut);
-    EXPECT_GE(cut.cut, brute_force_bisection(p)) << " seed=" << seed;
+  for (unsigned seed = 1; seed <= RANDOM_GRAPHS; ++seed) {
+    expect_bound_at_least_width(random_platform(/*nodes=*/11, /*directed=*/true, seed), "seed=" + std::to_string(seed));
   }
 }
 
