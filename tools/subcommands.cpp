@@ -79,8 +79,8 @@ const Subcommand SUBCOMMANDS[] = {
      "on each topology under each port model and fault scenario with every algorithm that applies (star all-reduce "
      "on star:N, recursive doubling and halving, ring, Bruck, the uniform gossip, the total exchanges on Cayley "
      "graphs, dimension-ordered on products and meshes, the split all-reduces of a long vector, a greedy BFS tree "
-     "everywhere and a shortest-path tree in timed runs: docs/collectives.md; with routers, routed trees among "
-     "the processors), verifies every node (every processor) on the emulator and prints the "
+     "everywhere and a tree that weighs link costs and ports in timed runs: docs/collectives.md; with routers, routed "
+     "trees among the processors), verifies every node (every processor) on the emulator and prints the "
      "steps, volume and time beside a lower bound (docs/whatif.md). Exit 1 if a run is not verified (a collective "
      "that did not reach every alive node is not), 4 if no row ran.",
      declare_whatif_command},

@@ -33,7 +33,7 @@ const char* const SPEC_SYNTAX =
     "  mct:D:L           mesh-connected trees: product of D complete binary trees of\n                    L levels (MCT_D(L)); properties up to 2^28 nodes\n"
     "  product:S1*S2...  Cartesian product of two or more of the above or of files\n"
     "  fattree:K         k-ary fat-tree, K even 2..62: K^3/4 hosts, 5K^2/4 switches (routers)\n"
-    "  dragonfly:A:P:H   dragonfly: A*H+1 groups of A routers, P hosts and H global links\n                    per router\n"
+    "  dragonfly:A:P:H[:ARR]  dragonfly: A*H+1 groups of A routers, P hosts and H global\n                    links per router; ARR absolute (default), relative or circulant\n"
     "  tiers:SEED        seeded random WAN/MAN/LAN platform (routers and LAN processors)\n"
     "  FILE.dot|.gv|.graphml  a platform file (schema: docs/topology.md; extensions in any case)\n"
     "  FILE.xml          a SimGrid platform (docs/simgrid.md)\n"

@@ -1,6 +1,5 @@
 #include <starnet/api/emulate.hpp>
 
-#include "alpha_beta.hpp"
 
 #include <starnet/api/delays.hpp>
 
@@ -258,7 +257,7 @@ EmulateResult emulate(const EmulateRequest& request) {
   const auto topology = request.topology.topology();
   check_faults(request, *topology);
   const emulator::UnitCosts<Rational> unit;
-  const AlphaBetaLinks links(*topology, request.latency, request.bandwidth);
+  const emulator::TopologyCosts<Rational> links(*topology, {request.latency, request.bandwidth});
   const auto& costs = request.timed() ? static_cast<const emulator::CostModel<Rational>&>(links)
                                       : static_cast<const emulator::CostModel<Rational>&>(unit);
   Fault fault;

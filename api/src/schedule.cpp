@@ -1,6 +1,5 @@
 #include <starnet/api/schedule.hpp>
 
-#include "alpha_beta.hpp"
 #include <starnet/algorithms/collectives/catalogue.hpp>
 #include <starnet/algorithms/generic/bounds.hpp>
 #include <starnet/algorithms/schedule/schedule_run.hpp>
@@ -61,9 +60,8 @@ std::string where_of(const std::string& path) { return fmt::format("schedule fil
 /// command line's α and β where given): the weights of the timed lower bound.
 class ChunkTimes final : public topology::Topology {
  public:
-  ChunkTimes(const topology::Topology& base, Rational chunk_size, std::optional<Rational> alpha,
-             std::optional<Rational> beta)
-      : base_(base), chunk_size_(std::move(chunk_size)), alpha_(std::move(alpha)), beta_(std::move(beta)) {}
+  ChunkTimes(const topology::Topology& base, Rational chunk_size, emulator::AlphaBeta given)
+      : base_(base), chunk_size_(std::move(chunk_size)), given_(std::move(given)) {}
   [[nodiscard]] std::string name() const override { return base_.name(); }
   [[nodiscard]] topology::NodeId num_nodes() const override { return base_.num_nodes(); }
   [[nodiscard]] topology::Port degree(topology::NodeId v) const override { return base_.degree(v); }
@@ -78,21 +76,20 @@ class ChunkTimes final : public topology::Topology {
     return base_.link_name(v, p);
   }
   [[nodiscard]] Rational link_cost(topology::NodeId v, topology::Port p) const override {
-    return (alpha_ ? *alpha_ : base_.link_latency(v, p)) + (beta_ ? chunk_size_ / *beta_ : chunk_size_ * base_.link_cost(v, p));
+    return given_.time(base_, v, p, chunk_size_);
   }
   [[nodiscard]] Rational speed(topology::NodeId v) const override { return base_.speed(v); }
 
  private:
   const topology::Topology& base_;
   Rational chunk_size_;
-  std::optional<Rational> alpha_;
-  std::optional<Rational> beta_;
+  emulator::AlphaBeta given_;
 };
 
 /// The timed lower bound of @p s on @p t (ScheduleRunResult::time_bound).
 algorithms::generic::TimeBound timed_lower_bound(const sch::Schedule& s, const topology::Topology& t,
                                                  const ScheduleRunRequest& request) {
-  const ChunkTimes times(t, request.chunk_size, request.latency, request.bandwidth);
+  const ChunkTimes times(t, request.chunk_size, {request.latency, request.bandwidth});
   const auto& ports = request.ports;
   std::optional<Rational> cheapest;
   for (topology::NodeId v = 0; v < t.num_nodes(); ++v) {
@@ -370,7 +367,7 @@ ScheduleRunResult run_schedule(const ScheduleRunRequest& request) {
   settings.zmq_workers = request.engine.kind == EngineKind::ZMQ ? request.engine.worker_count() : 0;
   settings.zmq_timeout_seconds = request.engine.barrier_timeout();
   const emulator::TopologyCosts<Rational> link_costs(topo);
-  const AlphaBetaLinks alpha_beta(topo, request.latency, request.bandwidth);
+  const emulator::TopologyCosts<Rational> alpha_beta(topo, {request.latency, request.bandwidth});
   if (request.timed) settings.costs = request.latency || request.bandwidth
                                           ? static_cast<const emulator::CostModel<Rational>*>(&alpha_beta)
                                           : &link_costs;

@@ -22,7 +22,7 @@ TEST(Bisection, FormulasEqualTheBruteForceWidth) {
 }
 
 TEST(Bisection, UpperBoundsAreAtLeastTheWidthAndSaySo) {
-  for (const char* spec : {"torus:3x4", "mesh:3x4", "star:4", "dragonfly:2:2:1"}) {
+  for (const char* spec : {"torus:3x4", "mesh:3x4", "star:4", "dragonfly:2:2:1", "dragonfly:2:2:1:relative"}) {
     const auto b = bisection_width(spec);
     ASSERT_TRUE(b.has_value()) << spec;
     EXPECT_FALSE(b->exact) << spec;
@@ -33,6 +33,10 @@ TEST(Bisection, UpperBoundsAreAtLeastTheWidthAndSaySo) {
   EXPECT_EQ(bisection_width("fattree:8")->links, 64U);
   EXPECT_EQ(bisection_width("hypercube:10")->links, 512U);
   EXPECT_EQ(bisection_width("torus:8x8x8")->links, 128U);
+  // Nine groups: the middle one split, its global links on its routers' side (absolute, relative).
+  EXPECT_EQ(bisection_width("dragonfly:4:1:2")->links, 16U + 4U);
+  EXPECT_EQ(bisection_width("dragonfly:4:1:2:relative")->links, 16U + 4U);
+  EXPECT_FALSE(bisection_width("dragonfly:4:1:2:circulant").has_value()) << "its routers hold links to both halves";
   EXPECT_FALSE(bisection_width("debruijn:5").has_value());
   EXPECT_FALSE(bisection_width("mesh:3x5").has_value()) << "no cut across an odd side halves the nodes";
 }

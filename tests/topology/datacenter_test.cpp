@@ -5,6 +5,7 @@
 #include <starnet/topology/families.hpp>
 #include <starnet/topology/properties.hpp>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -175,8 +176,57 @@ TEST(Dragonfly, OneGlobalLinkJoinsEveryTwoGroupsInTheAbsoluteArrangement) {
   EXPECT_EQ(neighbour_names(p, "r0_0"), (std::set<std::string>{"h0_0_0", "h0_0_1", "r0_1", "r0_2", "r0_3", "r1_0", "r2_0"}));
 }
 
+TEST(Dragonfly, EveryArrangementJoinsEveryTwoGroupsOnceThroughThePortsItsFormulaNames) {
+  // Odd and even numbers of groups (A·H even and odd: the circulant's port G/2 away).
+  for (const Shape& s : {Shape{4, 2, 2}, {3, 1, 1}, {2, 1, 3}, {3, 2, 3}, {1, 1, 1}}) {
+    for (const auto arrangement : {GlobalArrangement::ABSOLUTE, GlobalArrangement::RELATIVE, GlobalArrangement::CIRCULANT}) {
+      const DragonflyShape shape{s.a, s.p, s.h, arrangement};
+      const std::string spec = shape.spec();
+      const Platform p = dragonfly_platform(shape);
+      EXPECT_EQ(p.name(), spec);
+      const auto groups = static_cast<int>(shape.groups());
+      for (int g = 0; g < groups; ++g) {
+        std::set<std::uint64_t> reached;
+        for (int t = 0; t + 1 < groups; ++t) {
+          const auto peer = shape.global_peer(g, t);
+          ASSERT_LT(peer, shape.groups()) << spec;
+          EXPECT_NE(peer, static_cast<std::uint64_t>(g)) << spec;
+          reached.insert(peer);
+          EXPECT_EQ(shape.global_port(g, peer), static_cast<std::uint64_t>(t)) << spec << " group " << g << " port " << t;
+          // The link is there, between the routers that hold the port at each end.
+          const auto back = shape.global_port(peer, g);
+          EXPECT_EQ(shape.global_peer(peer, back), static_cast<std::uint64_t>(g)) << spec;
+          const std::string here = fmt::format("r{}_{}", g, t / s.h);
+          EXPECT_TRUE(neighbour_names(p, here).contains(fmt::format("r{}_{}", peer, back / s.h))) << spec << " " << here;
+        }
+        EXPECT_EQ(reached.size(), static_cast<std::size_t>(groups - 1)) << spec;
+      }
+      const auto props = topology_properties(spec);
+      EXPECT_EQ(props.links, static_cast<std::uint64_t>(groups) * static_cast<std::uint64_t>(s.a * s.p + s.a * (s.a - 1) / 2) +
+                                 static_cast<std::uint64_t>(groups * (groups - 1) / 2))
+          << spec << ": one global link a pair of groups, none twice";
+      EXPECT_EQ(props.degree_max, static_cast<std::uint32_t>(s.a - 1 + s.p + s.h)) << spec;
+    }
+  }
+  // Router 0 of group 0 of dragonfly:4:2:2 (9 groups), by each arrangement's rule.
+  const auto globals = [](const char* spec) {
+    std::set<std::string> out;
+    for (const auto& n : neighbour_names(make_platform(spec), "r0_0")) {
+      if (n[0] == 'r' && n.rfind("r0_", 0) != 0) out.insert(n);
+    }
+    return out;
+  };
+  EXPECT_EQ(globals("dragonfly:4:2:2:absolute"), (std::set<std::string>{"r1_0", "r2_0"}));
+  EXPECT_EQ(globals("dragonfly:4:2:2:relative"), (std::set<std::string>{"r1_3", "r2_3"}));
+  EXPECT_EQ(globals("dragonfly:4:2:2:circulant"), (std::set<std::string>{"r1_0", "r8_0"}));
+  EXPECT_EQ(globals("dragonfly:4:2:2"), globals("dragonfly:4:2:2:absolute")) << "the default";
+}
+
 TEST(Dragonfly, RefusesBadShapesNamingTheSpec) {
   EXPECT_ERROR(TopologyError, make_platform("dragonfly:2:1"), "\"dragonfly:2:1\"", "dragonfly:A:P:H");
+  EXPECT_ERROR(TopologyError, make_platform("dragonfly:2:1:1:1:1"), "\"dragonfly:2:1:1:1:1\"", "dragonfly:A:P:H[:ARRANGEMENT]");
+  EXPECT_ERROR(TopologyError, make_platform("dragonfly:2:1:1:diagonal"), "\"dragonfly:2:1:1:diagonal\"", "\"diagonal\"",
+               "absolute, relative or circulant");
   EXPECT_ERROR(TopologyError, make_platform("dragonfly:0:1:1"), "\"dragonfly:0:1:1\"", "routers per group A");
   EXPECT_ERROR(TopologyError, make_platform("dragonfly:2:x:1"), "\"dragonfly:2:x:1\"", "hosts per router P");
   EXPECT_ERROR(TopologyError, make_platform("dragonfly:64:64:64"), "\"dragonfly:64:64:64\"", "65,536");

@@ -144,6 +144,29 @@ TEST(HostNetwork, DragonflyMinimalIsLocalGlobalLocalAndValiantVisitsAThirdGroup)
   EXPECT_EQ(groups.size(), 3U);
 }
 
+TEST(HostNetwork, DragonflyRoutesCrossTheGlobalLinkOfEachArrangement) {
+  for (const auto arrangement : {GlobalArrangement::RELATIVE, GlobalArrangement::CIRCULANT}) {
+    const DragonflyShape shape{/*routers=*/4, /*hosts=*/2, /*global=*/2, arrangement};
+    const auto platform = shared(dragonfly_platform(shape));
+    EXPECT_EQ(check_routes(HostNetwork(platform, {})), 5U) << shape.spec();
+    NetworkOptions options;
+    options.routing = Routing::VALIANT;
+    EXPECT_LE(check_routes(HostNetwork(platform, options)), 8U) << shape.spec();
+  }
+}
+
+TEST(HostNetwork, NamesTheLevelsOfItsHierarchyOutermostFirst) {
+  const HostNetwork fattree(shared(fattree_platform(/*k=*/8)), {});
+  EXPECT_EQ(fattree.hierarchy(), (std::vector<NodeId>{8, 4, 4}));
+  EXPECT_EQ(fattree.hierarchy_names(), (std::vector<std::string_view>{"pods", "edge switches", "hosts"}));
+  const HostNetwork dragonfly(shared(dragonfly_platform({/*routers=*/4, /*hosts=*/3, /*global=*/2})), {});
+  EXPECT_EQ(dragonfly.hierarchy(), (std::vector<NodeId>{9, 4, 3}));
+  EXPECT_EQ(dragonfly.hierarchy_names(), (std::vector<std::string_view>{"groups", "routers", "hosts"}));
+  const HostNetwork other(shared(dumbbell(/*per_switch=*/2)), {});
+  EXPECT_TRUE(other.hierarchy().empty());
+  EXPECT_TRUE(other.hierarchy_names().empty());
+}
+
 TEST(HostNetwork, OtherPlatformsTakeShortestPathsThroughRouters) {
   const HostNetwork net(shared(dumbbell(/*per_switch=*/4)), {});
   EXPECT_EQ(check_routes(net), 3U);

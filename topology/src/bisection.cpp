@@ -38,10 +38,11 @@ std::optional<Bisection> grid(const Spec& spec, bool torus) {
 }
 
 /// Dragonfly: the groups in two halves; every pair of groups has one global link. With an odd
-/// number of groups the middle one is split by routers, ⌊a/2⌋ on each side (a even), and its
-/// global links stay on their side in the absolute arrangement (datacenter.cpp: router r of group
-/// G holds the links to G's r·h-th … (r+1)·h−1-th other groups, the lower half of them on side A),
-/// so only its local links between the halves cross. None for an odd a with an odd number of groups.
+/// number of groups the middle one is split by routers, a/2 on each side (a even), and its global
+/// links stay on their side in the absolute and relative arrangements (datacenter.cpp: its first
+/// a/2 routers hold the links to the lower groups, absolute, or to the higher ones, relative, and
+/// sit on that side), so only its local links between the halves cross. None for an odd a with an
+/// odd number of groups, nor for the circulant arrangement then (its routers hold links both ways).
 std::optional<Bisection> dragonfly(const Spec& spec) {
   const auto s = dragonfly_shape(spec);
   const auto a = static_cast<std::uint64_t>(s.routers);
@@ -50,7 +51,7 @@ std::optional<Bisection> dragonfly(const Spec& spec) {
   if (groups % 2 == 0) {
     return Bisection{half * half, false, fmt::format("upper bound: {} groups against {}, their global links", half, half)};
   }
-  if (a % 2 == 1) return std::nullopt;
+  if (a % 2 == 1 || s.arrangement == GlobalArrangement::CIRCULANT) return std::nullopt;
   return Bisection{half * half + (a / 2) * (a / 2), false,
                    fmt::format("upper bound: {} groups and half the routers of the middle one on each side: the "
                                "global links between the halves, the middle group's local links across",

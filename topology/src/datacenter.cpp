@@ -6,6 +6,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
+#include <utility>
+
 namespace starnet::topology {
 namespace {
 
@@ -50,6 +54,16 @@ DragonflySize dragonfly_size(const DragonflyShape& s, std::string_view spec_text
   detail::check_size(spec_text, hosts + groups * a, links);
   return {groups, groups * a, hosts, links};
 }
+
+constexpr std::array<std::pair<GlobalArrangement, std::string_view>, 3> ARRANGEMENTS{
+    {{GlobalArrangement::ABSOLUTE, "absolute"}, {GlobalArrangement::RELATIVE, "relative"}, {GlobalArrangement::CIRCULANT, "circulant"}}};
+constexpr std::string_view DRAGONFLY_FORM =
+    "dragonfly:A:P:H[:ARRANGEMENT]: A routers per group, P hosts per router, H global links per router, the global "
+    "links' arrangement absolute (the default), relative or circulant, e.g. dragonfly:4:2:2 or dragonfly:4:2:2:relative";
+/// Where each arrangement's ports lead, for network_notes (GlobalArrangement's order).
+constexpr std::array<std::string_view, 3> ARRANGEMENT_ORDER{
+    "the other groups in increasing order", "the groups that follow, in order, wrapping around",
+    "the groups one, two, … away on either side in turn"};
 
 }  // namespace
 
@@ -106,12 +120,67 @@ std::vector<NodeOrbit> fattree_orbits(int k) {
   return {{0, hosts}, {hosts, edges}, {hosts + edges, edges}, {hosts + 2 * edges, half * half}};
 }
 
+std::string_view arrangement_name(GlobalArrangement arrangement) {
+  for (const auto& [a, name] : ARRANGEMENTS) {
+    if (a == arrangement) return name;
+  }
+  return "absolute";
+}
+
+std::uint64_t DragonflyShape::groups() const {
+  return static_cast<std::uint64_t>(routers) * static_cast<std::uint64_t>(global) + 1;
+}
+
+std::uint64_t DragonflyShape::global_peer(std::uint64_t group, std::uint64_t port) const {
+  const std::uint64_t g = groups();
+  switch (arrangement) {
+    case GlobalArrangement::ABSOLUTE: return port < group ? port : port + 1;
+    case GlobalArrangement::RELATIVE: return (group + port + 1) % g;
+    case GlobalArrangement::CIRCULANT: {
+      const std::uint64_t offset = port / 2 + 1;
+      return port % 2 == 0 ? (group + offset) % g : (group + g - offset) % g;
+    }
+  }
+  return group;
+}
+
+std::uint64_t DragonflyShape::global_port(std::uint64_t group, std::uint64_t other) const {
+  const std::uint64_t g = groups();
+  switch (arrangement) {
+    case GlobalArrangement::ABSOLUTE: return other < group ? other : other - 1;
+    case GlobalArrangement::RELATIVE: return (other + g - group - 1) % g;
+    case GlobalArrangement::CIRCULANT: {
+      const std::uint64_t ahead = (other + g - group) % g;
+      // G even: the group G/2 away is reached forward, by the last (even) port, from both sides.
+      if (2 * ahead == g) return g - 2;
+      return ahead <= (g - 1) / 2 ? 2 * (ahead - 1) : 2 * (g - ahead - 1) + 1;
+    }
+  }
+  return 0;
+}
+
+std::string DragonflyShape::spec() const {
+  const std::string base = fmt::format("dragonfly:{}:{}:{}", routers, hosts, global);
+  return arrangement == GlobalArrangement::ABSOLUTE ? base : fmt::format("{}:{}", base, arrangement_name(arrangement));
+}
+
 DragonflyShape dragonfly_shape(const Spec& spec) {
-  const auto parts = detail::split_argument(
-      spec, ':', 3,
-      "dragonfly:A:P:H: A routers per group, P hosts per router, H global links per router, e.g. dragonfly:4:2:2");
-  const DragonflyShape s{detail::bounded(parts[0], DRAGONFLY_A, spec.text), detail::bounded(parts[1], DRAGONFLY_P, spec.text),
-                         detail::bounded(parts[2], DRAGONFLY_H, spec.text)};
+  const auto parts = detail::split_argument(spec, ':', 0, DRAGONFLY_FORM);
+  if (parts.size() != 3 && parts.size() != 4) {
+    throw TopologyError(fmt::format("topology \"{}\": \"{}\" is not valid (expected {})", spec.text, spec.argument,
+                                    DRAGONFLY_FORM));
+  }
+  DragonflyShape s{detail::bounded(parts[0], DRAGONFLY_A, spec.text), detail::bounded(parts[1], DRAGONFLY_P, spec.text),
+                   detail::bounded(parts[2], DRAGONFLY_H, spec.text)};
+  if (parts.size() == 4) {
+    const auto known = std::find_if(ARRANGEMENTS.begin(), ARRANGEMENTS.end(), [&](const auto& a) { return a.second == parts[3]; });
+    if (known == ARRANGEMENTS.end()) {
+      throw TopologyError(fmt::format("topology \"{}\": arrangement \"{}\" is not one (expected absolute, relative or "
+                                      "circulant, e.g. dragonfly:4:2:2:relative)",
+                                      spec.text, parts[3]));
+    }
+    s.arrangement = known->first;
+  }
   (void)dragonfly_size(s, spec.text);
   return s;
 }
@@ -135,13 +204,14 @@ std::vector<std::string> network_notes(const Spec& spec) {
                             "p = {}, h = {}){}",
                             balanced ? "balanced" : "not balanced", s.routers, s.hosts, s.global,
                             balanced ? "" : fmt::format("; dragonfly:{}:{}:{} is", 2 * s.global, s.global, s.global)));
-  out.push_back("global links in the absolute arrangement: a group's global ports, router by router, lead to the "
-                "other groups in increasing order (docs/topology.md)");
+  out.push_back(fmt::format("global links in the {} arrangement: a group's global ports, router by router, lead to {} "
+                            "(docs/topology.md)",
+                            arrangement_name(s.arrangement), ARRANGEMENT_ORDER.at(static_cast<std::size_t>(s.arrangement))));
   return out;
 }
 
 Platform dragonfly_platform(const DragonflyShape& s) {
-  const std::string name = fmt::format("dragonfly:{}:{}:{}", s.routers, s.hosts, s.global);
+  const std::string name = s.spec();
   const DragonflySize size = dragonfly_size(s, name);
   const auto a = static_cast<Platform::vertex_descriptor>(s.routers);
   const auto per_router = static_cast<Platform::vertex_descriptor>(s.hosts);
@@ -165,11 +235,13 @@ Platform dragonfly_platform(const DragonflyShape& s) {
       for (Platform::vertex_descriptor q = r + 1; q < a; ++q) p.add_link(router(g, r), router(g, q));
     }
   }
-  // The absolute arrangement: global port t = r·H + j of group G (router r, its j-th global link)
-  // leads to the t-th other group, i.e. group t if t < G and t + 1 otherwise. Seen from group
-  // T > G, G is its G-th other group: the link lands on router ⌊G/H⌋ of T.
+  // Each link once, from its lower group, in port order (so the absolute arrangement adds them as
+  // it always has: ports and link names unchanged); the far end is the port that leads back.
   for (Platform::vertex_descriptor g = 0; g < groups; ++g) {
-    for (Platform::vertex_descriptor t = g; t + 1 < groups; ++t) p.add_link(router(g, t / h), router(t + 1, g / h));
+    for (Platform::vertex_descriptor t = 0; t + 1 < groups; ++t) {
+      const auto peer = static_cast<Platform::vertex_descriptor>(s.global_peer(g, t));
+      if (peer > g) p.add_link(router(g, t / h), router(peer, s.global_port(peer, g) / h));
+    }
   }
   return p;
 }

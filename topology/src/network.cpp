@@ -113,10 +113,10 @@ HostNetwork::HostNetwork(std::shared_ptr<const Platform> platform, NetworkOption
     arity_ = static_cast<std::uint64_t>(fattree_arity(parse_spec(platform_->name()))) / 2;
   } else if (family == "dragonfly") {
     family_ = Family::DRAGONFLY;
-    const auto shape = dragonfly_shape(parse_spec(platform_->name()));
-    arity_ = static_cast<std::uint64_t>(shape.routers);
-    per_router_ = static_cast<std::uint64_t>(shape.hosts);
-    globals_ = static_cast<std::uint64_t>(shape.global);
+    dragonfly_ = dragonfly_shape(parse_spec(platform_->name()));
+    arity_ = static_cast<std::uint64_t>(dragonfly_.routers);
+    per_router_ = static_cast<std::uint64_t>(dragonfly_.hosts);
+    globals_ = static_cast<std::uint64_t>(dragonfly_.global);
   } else {
     if (options_.routing == Routing::VALIANT) {
       throw UsageError(Setting{"routing", "valiant"},
@@ -177,6 +177,15 @@ std::vector<NodeId> HostNetwork::hierarchy() const {
   return {};
 }
 
+std::vector<std::string_view> HostNetwork::hierarchy_names() const {
+  switch (family_) {
+    case Family::FATTREE: return {"pods", "edge switches", "hosts"};
+    case Family::DRAGONFLY: return {"groups", "routers", "hosts"};
+    case Family::OTHER: break;
+  }
+  return {};
+}
+
 std::uint64_t HostNetwork::flow_hash(NodeId from, NodeId to) const {
   return mix(mix(mix(options_.seed) ^ from) ^ to);
 }
@@ -220,9 +229,8 @@ void HostNetwork::dragonfly_path(NodeId s, NodeId d, std::uint64_t hash, std::ve
   const std::uint64_t groups = a * globals_ + 1;
   const NodeId hosts = groups * a * per_router_;
   const auto router = [&](NodeId g, NodeId r) { return hosts + g * a + r; };
-  // Group g's global link to group t (absolute arrangement, datacenter.cpp): on router idx/h of g,
-  // idx being t's place among g's other groups.
-  const auto gateway = [&](NodeId g, NodeId t) { return router(g, (t < g ? t : t - 1) / globals_); };
+  // Group g's global link to group t: on the router of g's global port to t (the arrangement's, datacenter.cpp).
+  const auto gateway = [&](NodeId g, NodeId t) { return router(g, dragonfly_.global_port(g, t) / globals_); };
   const auto hop = [&nodes](NodeId v) {
     if (nodes.back() != v) nodes.push_back(v);
   };

@@ -17,9 +17,6 @@ using topology::NodeId;
 namespace {
 
 /// The names of a family's levels, outermost first (HostNetwork::hierarchy()).
-constexpr std::string_view FATTREE_LEVELS[] = {"pods", "edge switches", "hosts"};
-constexpr std::string_view DRAGONFLY_LEVELS[] = {"groups", "routers", "hosts"};
-
 /// The levels of more than one member, innermost first, with their names.
 struct Levels {
   std::vector<NodeId> sizes;
@@ -28,12 +25,12 @@ struct Levels {
 
 Levels levels_of(const topology::HostNetwork& hosts) {
   const auto all = hosts.hierarchy();
-  const bool fattree = hosts.platform().name().starts_with("fattree");
+  const auto names = hosts.hierarchy_names();
   Levels out;
   for (std::size_t k = all.size(); k-- > 0;) {
     if (all[k] < 2) continue;
     out.sizes.push_back(all[k]);
-    out.names.push_back(fattree ? FATTREE_LEVELS[k] : DRAGONFLY_LEVELS[k]);
+    out.names.push_back(names[k]);
   }
   return out;
 }

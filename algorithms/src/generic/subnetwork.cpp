@@ -1,5 +1,6 @@
 #include <starnet/algorithms/generic/subnetwork.hpp>
 #include <starnet/core/error.hpp>
+#include <starnet/emulator/costs.hpp>
 #include <starnet/topology/platform.hpp>
 #include <starnet/topology/star_graph.hpp>
 
@@ -102,10 +103,11 @@ Rational LinkCosts::alpha(const Topology& base, NodeId v, Port port) const {
     case CostKind::UNIT: return 1;
     case CostKind::TOPOLOGY: {
       // One α for every link; a network's route adds the time its switches take (network.hpp).
-      if (!latency) return base.link_latency(v, port);
+      const emulator::AlphaBeta given{latency, bandwidth};
       const topology::Network* net = base.network();
-      return net == nullptr || net->switching_free() ? *latency
-                                                     : *latency + net->switching_time(v, base.neighbor(v, port));
+      return !latency || net == nullptr || net->switching_free()
+                 ? given.alpha(base, v, port)
+                 : given.alpha(base, v, port) + net->switching_time(v, base.neighbor(v, port));
     }
     case CostKind::RANDOM: return 0;
   }
@@ -115,7 +117,7 @@ Rational LinkCosts::alpha(const Topology& base, NodeId v, Port port) const {
 Rational LinkCosts::per_unit(const Topology& base, NodeId v, Port port) const {
   switch (kind) {
     case CostKind::UNIT: return 0;
-    case CostKind::TOPOLOGY: return bandwidth ? message_size / *bandwidth : message_size * base.link_cost(v, port);
+    case CostKind::TOPOLOGY: return emulator::AlphaBeta{latency, bandwidth}.units(base, v, port, message_size);
     case CostKind::RANDOM:
       return {static_cast<std::int64_t>(2 + link_hash(seed, COST_SALT, v, base.neighbor(v, port)) % 7), 4};
   }
@@ -338,40 +340,30 @@ std::optional<std::pair<NodeId, NodeId>> Subnetwork::find_asymmetric_arc() const
   return std::nullopt;
 }
 
-std::optional<Rational> Subnetwork::uniform_cost() const {
-  if (uniform_) return uniform_;
+Subnetwork::CostRange Subnetwork::cost_range() const {
+  if (uniform_) return {*uniform_, true};
+  CostRange range{Rational(1), true};
+  bool any = false;
+  const auto take = [&](const Rational& c) {
+    if (any && c != range.least) range.uniform = false;
+    if (!any || c < range.least) range.least = c;
+    any = true;
+  };
   if (implicit_ && costs_.kind != CostKind::UNIT) {
-    std::optional<Rational> first;
     for (NodeId v = 0; v < nodes_; ++v) {
-      for (Port p = 0; p < degree(v); ++p) {
-        auto c = link_cost(v, p);
-        if (first && c != *first) return std::nullopt;
-        first = std::move(c);
-      }
+      for (Port p = 0; p < degree(v); ++p) take(link_cost(v, p));
     }
-    return first.value_or(Rational(1));
+  } else {
+    for (const auto& c : cost_) take(c);
   }
-  if (cost_.empty()) return Rational(1);
-  for (const auto& c : cost_) {
-    if (c != cost_.front()) return std::nullopt;
-  }
-  return cost_.front();
+  return range;
 }
 
-Rational Subnetwork::min_cost() const {
-  if (uniform_) return *uniform_;
-  if (implicit_ && costs_.kind != CostKind::UNIT) {
-    std::optional<Rational> least;
-    for (NodeId v = 0; v < nodes_; ++v) {
-      for (Port p = 0; p < degree(v); ++p) {
-        auto c = link_cost(v, p);
-        if (!least || c < *least) least = std::move(c);
-      }
-    }
-    return least.value_or(Rational(1));
-  }
-  if (cost_.empty()) return 1;
-  return *std::min_element(cost_.begin(), cost_.end());
+std::optional<Rational> Subnetwork::uniform_cost() const {
+  auto range = cost_range();
+  return range.uniform ? std::optional<Rational>(std::move(range.least)) : std::nullopt;
 }
+
+Rational Subnetwork::min_cost() const { return cost_range().least; }
 
 }  // namespace starnet::algorithms::generic

@@ -34,7 +34,8 @@ sch::ScheduleRun run(const Built& built, const HostNetwork& hosts) {
 }
 
 TEST(HierarchicalAllReduce, EveryHostIsVerifiedInBothFormsAndTheFatTreeNeverMakesAMessageWait) {
-  for (const char* spec : {"fattree:4", "fattree:8", "dragonfly:2:2:1", "dragonfly:4:3:2"}) {
+  for (const char* spec : {"fattree:4", "fattree:8", "dragonfly:2:2:1", "dragonfly:4:3:2", "dragonfly:4:3:2:relative",
+                           "dragonfly:4:3:2:circulant"}) {
     const auto hosts = hosts_of(spec);
     const auto n = hosts->num_nodes();
     for (const bool split : {true, false}) {
@@ -53,6 +54,19 @@ TEST(HierarchicalAllReduce, EveryHostIsVerifiedInBothFormsAndTheFatTreeNeverMake
   }
   // fattree:8: 8 pods, 4 edge switches, 4 hosts: recursive halving 2 + 2 + 3 steps, then doubling.
   EXPECT_EQ(hierarchical_allreduce(*hosts_of("fattree:8"), true, {}).schedule.steps(), 2U * (2 + 2 + 3));
+}
+
+TEST(HierarchicalAllReduce, IsVerifiedOnEveryDragonflyArrangementUnderMinimalAndValiantRouting) {
+  for (const char* spec : {"dragonfly:4:3:2", "dragonfly:4:3:2:relative", "dragonfly:4:3:2:circulant"}) {
+    for (const auto routing : {topology::Routing::MINIMAL, topology::Routing::VALIANT}) {
+      topology::NetworkOptions options;
+      options.routing = routing;
+      const HostNetwork hosts(std::make_shared<const topology::Platform>(topology::make_platform(spec)), options);
+      const auto r = run(hierarchical_allreduce(hosts, /*split=*/true, {}), hosts);
+      EXPECT_TRUE(r.verified) << spec << ": " << r.report.first_problem();
+      EXPECT_EQ(r.report.nodes_checked, hosts.num_nodes()) << spec;
+    }
+  }
 }
 
 TEST(HierarchicalAllReduce, TheSplitFormIsBuiltPastTheBlockedSchedulesNodeLimitAndVerified) {

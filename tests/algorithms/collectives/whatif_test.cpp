@@ -503,6 +503,8 @@ TEST(WhatIfStudy, TimedWordCollectivesGetATreeThatWeighsLinkCosts) {
     EXPECT_EQ(study.rows()[0].algorithm, Algorithm::BFS_TREE);
     EXPECT_EQ(study.rows()[0].makespan, times.first) << to_string(c);
     EXPECT_EQ(study.rows()[1].algorithm, Algorithm::WEIGHTED_TREE);
+    // The earliest-completion tree is the same tree here; the tie keeps the shortest paths.
+    EXPECT_EQ(study.rows()[1].variant, "shortest paths") << to_string(c);
     EXPECT_EQ(study.rows()[1].makespan, times.second) << to_string(c);
     EXPECT_TRUE(study.rows()[1].verified) << to_string(c);
     EXPECT_EQ(study.rows()[1].nodes, 4U);
@@ -511,6 +513,30 @@ TEST(WhatIfStudy, TimedWordCollectivesGetATreeThatWeighsLinkCosts) {
   WhatIfStudy unit;
   unit.topologies({"mesh:3x3"}).run();
   for (const auto& r : unit.rows()) EXPECT_NE(r.algorithm, Algorithm::WEIGHTED_TREE);
+  std::filesystem::remove(path);
+}
+
+TEST(WhatIfStudy, TheWeightedTreeWeighsThePortModelWhereCheapestPathsOverloadTheRoot) {
+  // a – b, a – c, a – d cost 2; b – c, b – d cost 1. Every cheapest path from a is direct, so the
+  // BFS and shortest-path trees make a, with one port, serve b, c, d at 2, 4, 6 (as much up). The
+  // earliest-completion tree hangs c below b: down, a → b [0, 2], then a → d [2, 4] with
+  // b → c [2, 3]; up, c → b [0, 1] and d → a [0, 2], then b → a [2, 4].
+  const auto path = std::filesystem::temp_directory_path() / ("starnet_whatif_ecef_" + std::to_string(::getpid()) + ".dot");
+  std::ofstream(path) << "graph { a -- b [cost=2]; a -- c [cost=2]; a -- d [cost=2]; b -- c [cost=1]; b -- d [cost=1]; }\n";
+  const std::map<Collective, std::pair<Rational, Rational>> expected{
+      {Collective::ALLREDUCE, {12, 8}}, {Collective::REDUCE, {6, 4}}, {Collective::BROADCAST, {6, 4}}};
+  for (const auto& [c, times] : expected) {
+    WhatIfStudy study;
+    study.collective(c).topologies({path.string()}).costs(CostKind::TOPOLOGY).run();
+    expect_sound(study);
+    ASSERT_EQ(study.rows().size(), 2U) << to_string(c);
+    EXPECT_EQ(study.rows()[0].makespan, times.first) << to_string(c);
+    const auto& weighted = study.rows()[1];
+    EXPECT_EQ(weighted.algorithm, Algorithm::WEIGHTED_TREE);
+    EXPECT_EQ(weighted.variant, "earliest completion") << to_string(c);
+    EXPECT_EQ(weighted.makespan, times.second) << to_string(c);
+    EXPECT_TRUE(weighted.verified) << to_string(c);
+  }
   std::filesystem::remove(path);
 }
 

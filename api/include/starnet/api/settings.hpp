@@ -10,6 +10,7 @@
 /// words (`--like-this`, `like_this=`).
 
 #include <starnet/algorithms/collective.hpp>
+#include <starnet/algorithms/generic/cost_kind.hpp>
 #include <starnet/algorithms/star/star_report.hpp>
 #include <starnet/core/rational.hpp>
 #include <starnet/emulator/config.hpp>
@@ -91,9 +92,9 @@ struct NodeValues {
 
 /// What a transfer of a node program or a schedule costs: one step each (unit), or the topology's
 /// link costs, speeds and latencies — α–β on every link where latency and bandwidth are given
-/// (timed).
-enum class RunCosts : std::uint8_t { UNIT, TOPOLOGY };
-/// "unit" or "topology". @throws UsageError about setting "costs".
+/// (timed). The what-if study's kinds (generic/cost_kind.hpp), of which a run takes two.
+using RunCosts = algorithms::generic::CostKind;
+/// "unit" or "topology" (a run draws no random costs). @throws UsageError about setting "costs".
 [[nodiscard]] RunCosts parse_run_costs(std::string_view text);
 
 /// "strict" or "arbitrated" (emulator/config.hpp). @throws UsageError about @p setting otherwise.

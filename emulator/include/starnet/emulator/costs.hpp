@@ -7,6 +7,9 @@
 #include <starnet/emulator/program.hpp>
 #include <starnet/topology/topology.hpp>
 
+#include <optional>
+#include <utility>
+
 namespace starnet::emulator {
 
 template <class Time>
@@ -51,14 +54,35 @@ class UniformCosts final : public CostModel<Time> {
   Rational c_;
 };
 
-/// Timed: latency(link) + size·cost(link) per transfer (α + m/β, Hockney) and work/speed(node)
-/// per computation, from the topology.
+/// The one rule for what a message costs on a link, that every engine, bound and algorithm uses
+/// (Hockney's α + m/β): a message of `size` units on link (v, p) takes alpha + units, alpha the
+/// link's latency unless one α is given for every link, units size·cost(link) unless one β is
+/// given for every link (then size/β). Nothing given: the topology's own latencies and costs.
+struct AlphaBeta {
+  /// α on every link; none: each link's latency.
+  std::optional<Rational> latency;
+  /// β on every link; none: each link's cost per unit.
+  std::optional<Rational> bandwidth;
+  [[nodiscard]] Rational alpha(const topology::Topology& t, NodeId v, Port p) const {
+    return latency ? *latency : t.link_latency(v, p);
+  }
+  [[nodiscard]] Rational units(const topology::Topology& t, NodeId v, Port p, const Rational& size) const {
+    return bandwidth ? size / *bandwidth : size * t.link_cost(v, p);
+  }
+  [[nodiscard]] Rational time(const topology::Topology& t, NodeId v, Port p, const Rational& size) const {
+    return alpha(t, v, p) + units(t, v, p, size);
+  }
+};
+
+/// Timed: a transfer takes what AlphaBeta says (the topology's own costs, or an α and β given for
+/// every link) and a computation work/speed(node).
 template <class Time>
 class TopologyCosts final : public CostModel<Time> {
  public:
-  explicit TopologyCosts(const topology::Topology& topology) : topology_(topology) {}
+  explicit TopologyCosts(const topology::Topology& topology, AlphaBeta given = {})
+      : topology_(topology), given_(std::move(given)) {}
   [[nodiscard]] Time transfer(NodeId from, Port port, NodeId, const Rational& size) const override {
-    return time_from<Time>(topology_.link_latency(from, port) + size * topology_.link_cost(from, port));
+    return time_from<Time>(given_.time(topology_, from, port, size));
   }
   [[nodiscard]] Time compute(NodeId node, const Rational& work) const override {
     return time_from<Time>(work / topology_.speed(node));
@@ -66,6 +90,7 @@ class TopologyCosts final : public CostModel<Time> {
 
  private:
   const topology::Topology& topology_;
+  AlphaBeta given_;
 };
 
 }  // namespace starnet::emulator

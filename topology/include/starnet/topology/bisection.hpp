@@ -13,7 +13,8 @@
 ///   - fattree:K: K³/8, half the hosts (Al-Fares, Loukissas, Vahdat, SIGCOMM 2008: full bisection).
 /// An upper bound, said to be one, from a cut named for the family elsewhere: tori and meshes of
 /// other sides (a cut across the longest dimension), dragonflies (the global links between two
-/// halves of the groups, and a split group's local links when their number is odd), star graphs
+/// halves of the groups, and a split group's local links when their number is odd, in the absolute
+/// and relative arrangements), star graphs
 /// (the sub-stars by last symbol split in two halves: (n!/2)·⌊n/2⌋/(n − 1) links, rounded as the
 /// symbols split). Other topologies: none here; partition.hpp bounds any topology from its graph
 /// (a balanced partition by METIS), which `topo info` (api/topology.hpp) gives where this file

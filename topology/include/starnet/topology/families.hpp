@@ -40,10 +40,12 @@
 /// each; P hosts on each router; H global links per router, so that each group has A·H global
 /// links, exactly one to every other group. Host i of router r of group g is "hg_r_i" (a
 /// processor), the router "rg_r" (a router); hosts first, then routers. Which router of a group
-/// carries which global link is the *absolute* arrangement (as Hastings et al., "Comparing global
-/// link arrangements for Dragonfly networks", IEEE Cluster 2015, name it): the global ports
-/// t = r·H + j of group g (router r, its j-th global link) lead, in this order, to the other
-/// groups in increasing order, skipping g: port t to group t if t < g, to group t + 1 otherwise.
+/// carries which global link is the arrangement (Hastings et al., "Comparing global link
+/// arrangements for Dragonfly networks", IEEE Cluster 2015, name them; GlobalArrangement below):
+/// by default the *absolute* one, where the global ports t = r·H + j of group g (router r, its
+/// j-th global link) lead, in this order, to the other groups in increasing order, skipping g:
+/// port t to group t if t < g, to group t + 1 otherwise; dragonfly:A:P:H:relative and
+/// dragonfly:A:P:H:circulant name the others.
 /// Minimal routes take at most one global link: routers are at most 3 links apart (local,
 /// global, local; 1 when A = 1) and hosts at most 5.
 ///
@@ -90,6 +92,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -188,7 +191,20 @@ struct NodeOrbit {
 /// map links to links. @throws TopologyError as fattree_platform().
 [[nodiscard]] std::vector<NodeOrbit> fattree_orbits(int k);
 
-/// A, P, H of dragonfly:A:P:H.
+/// Which global port of a group leads to which other group, the three arrangements Hastings et al.
+/// (IEEE Cluster 2015) compare; the G − 1 = A·H global ports t of group g (router ⌊t/H⌋) lead to:
+///   - ABSOLUTE: the other groups in increasing order — group t if t < g, t + 1 otherwise;
+///   - RELATIVE: the groups that follow g — group (g + t + 1) mod G;
+///   - CIRCULANT: the groups at ±1, ±2, … in turn — (g + t/2 + 1) mod G for even t, (g − t/2 − 1)
+///     mod G for odd t (with G even, the last port reaches the group G/2 away, on both sides).
+/// Each joins every pair of groups exactly once; what differs is which routers carry the links to
+/// nearby groups, so which traffic meets on a router (Hastings et al.; Camarero, Vallejo and
+/// Beivide, ACM TACO 2014, for the circulant one).
+enum class GlobalArrangement : std::uint8_t { ABSOLUTE, RELATIVE, CIRCULANT };
+/// "absolute", "relative" or "circulant", as the spec's fourth part spells it.
+[[nodiscard]] std::string_view arrangement_name(GlobalArrangement arrangement);
+
+/// A, P, H and the arrangement of dragonfly:A:P:H[:ARRANGEMENT].
 struct DragonflyShape {
   /// A: routers per group.
   int routers = 1;
@@ -196,13 +212,23 @@ struct DragonflyShape {
   int hosts = 1;
   /// H: global links per router.
   int global = 1;
+  GlobalArrangement arrangement = GlobalArrangement::ABSOLUTE;
+  /// G = A·H + 1 groups.
+  [[nodiscard]] std::uint64_t groups() const;
+  /// The group that global port @p port (0 ≤ port < A·H, on router ⌊port/H⌋) of @p group leads to.
+  [[nodiscard]] std::uint64_t global_peer(std::uint64_t group, std::uint64_t port) const;
+  /// The global port of @p group that leads to group @p other ≠ @p group: global_peer's inverse.
+  [[nodiscard]] std::uint64_t global_port(std::uint64_t group, std::uint64_t other) const;
+  /// The spec: dragonfly:A:P:H for the absolute arrangement, dragonfly:A:P:H:NAME otherwise.
+  [[nodiscard]] std::string spec() const;
 };
-/// The dragonfly (file comment): A·H + 1 groups of A routers with P hosts each, the absolute
-/// arrangement of global links. @throws TopologyError unless A, P, H ≥ 1 and the platform is
-/// within MAX_PLATFORM_NODES and MAX_PLATFORM_LINKS.
+/// The dragonfly (file comment): A·H + 1 groups of A routers with P hosts each, global links in
+/// the shape's arrangement. @throws TopologyError unless A, P, H ≥ 1 and the platform is within
+/// MAX_PLATFORM_NODES and MAX_PLATFORM_LINKS.
 [[nodiscard]] Platform dragonfly_platform(const DragonflyShape& shape);
-/// The shape of a dragonfly:A:P:H spec. @throws TopologyError naming the spec and the expected form
-/// unless it has three integers ≥ 1 and a platform of that shape is within the limits.
+/// The shape of a dragonfly:A:P:H[:ARRANGEMENT] spec (absolute when the fourth part is left out).
+/// @throws TopologyError naming the spec and the expected form unless it has three integers ≥ 1
+/// and, if a fourth part, an arrangement's name, and a platform of that shape is within the limits.
 [[nodiscard]] DragonflyShape dragonfly_shape(const Spec& spec);
 /// What a network of @p spec offers its hosts, in sentences for `topo info`: a dragonfly's global
 /// links against its hosts (oversubscribed when P > H) and Kim et al.'s balance a = 2p = 2h; a

@@ -31,6 +31,7 @@
 /// through other hosts is refused.
 
 #include <starnet/core/rational.hpp>
+#include <starnet/topology/families.hpp>
 #include <starnet/topology/platform.hpp>
 #include <starnet/topology/topology.hpp>
 
@@ -124,6 +125,9 @@ class HostNetwork final : public Topology, public Network {
   /// in platform order: a fat-tree's pods, edge switches of a pod and hosts of an edge switch; a
   /// dragonfly's groups, routers of a group and hosts of a router. Empty on other platforms.
   [[nodiscard]] std::vector<NodeId> hierarchy() const;
+  /// What each level of hierarchy() is, in its order ("pods", "edge switches", "hosts" on a
+  /// fat-tree; "groups", "routers", "hosts" on a dragonfly). Empty on other platforms.
+  [[nodiscard]] std::vector<std::string_view> hierarchy_names() const;
   /// The rank that runs on the @p index-th host in platform order (the placement's inverse).
   [[nodiscard]] NodeId rank_at(NodeId index) const { return rank_at_[index]; }
 
@@ -143,6 +147,7 @@ class HostNetwork final : public Topology, public Network {
   std::uint64_t arity_ = 0;    // fat-tree: k/2; dragonfly: routers per group
   std::uint64_t per_router_ = 0;  // dragonfly: hosts per router
   std::uint64_t globals_ = 0;     // dragonfly: global links per router
+  DragonflyShape dragonfly_;      // dragonfly: its shape and arrangement
   NodeId ranks_ = 0;
   std::vector<NodeId> hosts_;         // rank → platform node
   std::vector<NodeId> host_index_;    // platform node → index among the hosts (platform order)

@@ -154,6 +154,12 @@ class Subnetwork final : public Topology {
   [[nodiscard]] bool uniform_by_construction() const { return uniform_.has_value(); }
 
  private:
+  /// The smallest link cost (1 when there is none) and whether every link has it: one walk.
+  struct CostRange {
+    Rational least;
+    bool uniform;
+  };
+  [[nodiscard]] CostRange cost_range() const;
   [[nodiscard]] std::optional<std::pair<NodeId, NodeId>> find_asymmetric_arc() const;
 
   const Topology& base_;
