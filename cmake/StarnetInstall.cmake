@@ -33,8 +33,9 @@ configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/starnetConfig.cmake.in
 # 0.x: a minor release may change the API, so only the same major.minor is compatible.
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/starnetConfigVersion.cmake
                                  COMPATIBILITY SameMinorVersion)
-# The config finds GLPK and GMP with the project's own Find modules (Debian ships no CMake
+# The config finds GLPK, GMP and METIS with the project's own Find modules (Debian ships no CMake
 # config for them), so they travel with it.
 install(FILES ${PROJECT_BINARY_DIR}/starnetConfig.cmake ${PROJECT_BINARY_DIR}/starnetConfigVersion.cmake
               ${CMAKE_CURRENT_LIST_DIR}/FindGLPK.cmake ${CMAKE_CURRENT_LIST_DIR}/FindGMP.cmake
+              ${CMAKE_CURRENT_LIST_DIR}/FindMETIS.cmake ${CMAKE_CURRENT_LIST_DIR}/StarnetPlainLibrary.cmake
         DESTINATION ${STARNET_INSTALL_CMAKEDIR} COMPONENT starnet_Development)

@@ -176,7 +176,8 @@ void declare_topo_command(CLI::App& topo, Action& action) {
                  "Print one JSON object: name, model, nodes, links, directed, processors, degree_min, degree_max, "
                  "diameter (null if some pair is unreachable), unreachable_pairs, average_distance, "
                  "average_distance_exact, distance_histogram (ordered pairs at distance d), method, bisection ({links, "
-                 "exact, argument} or null), hosts (with routers: {processors, diameter, average_distance, "
+                 "exact, argument}: a formula, or an upper bound from a cut or a balanced partition; null for "
+                 "a graph too large to partition), hosts (with routers: {processors, diameter, average_distance, "
                  "average_distance_exact, distance_histogram, unreachable_pairs} among the hosts over routes through "
                  "routers; null otherwise), network_notes (what a fat-tree's or dragonfly's links offer its hosts)");
   info_cmd.callback([opts, &action] {
@@ -188,7 +189,7 @@ void declare_topo_command(CLI::App& topo, Action& action) {
       } else {
         fmt::print("{}", info_text(info.properties));
         if (info.bisection) {
-          fmt::print("bisection width: {} links{} ({})\n", info.bisection->links,
+          fmt::print("bisection width: {} link{}{} ({})\n", info.bisection->links, info.bisection->links == 1 ? "" : "s",
                      info.bisection->exact ? "" : " at most", info.bisection->argument);
         }
         if (info.hosts) fmt::print("{}", hosts_text(*info.hosts));

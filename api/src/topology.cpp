@@ -5,6 +5,7 @@
 #include <starnet/core/interrupt.hpp>
 #include <starnet/algorithms/generic/routed_tree.hpp>
 #include <starnet/topology/families.hpp>
+#include <starnet/topology/partition.hpp>
 
 #include <fmt/format.h>
 
@@ -119,6 +120,12 @@ TopologyInfo topology_info(const TopologyRef& t) {
     info.properties = topology::platform_properties(*t.platform(), topology::DistanceMethod::ALL_PAIRS_BFS);
   }
   info.verified = self_check(info.properties);
+  // Files, families without a formula and platforms built in memory: the partitioner's bound, where
+  // the graph is one a platform may be (families.hpp) and within the partitioner's limit.
+  if (!info.bisection && info.properties.nodes <= topology::MAX_PARTITION_NODES &&
+      info.properties.links <= topology::MAX_PLATFORM_LINKS) {
+    info.bisection = topology::partition_bisection(*t.platform());
+  }
   if (info.properties.processors < info.properties.nodes) {
     const auto platform = t.platform();
     if (topology::host_distance_work(*platform) <= topology::MAX_ALL_PAIRS_WORK) {

@@ -42,7 +42,8 @@ class Topology:
     Its attributes are those of ``starnet topo info --json``: ``nodes``, ``links``, ``diameter``,
     ``degree_min``, ``degree_max``, ``processors``, ``directed``, ``average_distance`` (a Fraction),
     ``distance_histogram``, ``unreachable_pairs``, ``method``, ``bisection`` (links, exact or an upper
-    bound, and the argument; None where the family has none), ``hosts`` (with routers: the diameter,
+    bound, and the argument: the family's formula or cut, else a balanced partition's bound by METIS
+    for files, graphs and other families; None above 65,536 nodes), ``hosts`` (with routers: the diameter,
     average distance and histogram among the hosts over routes through routers; None otherwise),
     ``network_notes`` (what a fat-tree's or dragonfly's links offer its hosts). They are computed once, when first
     asked for. Wherever starnet asks for a topology, a Topology or a spec string will do.

@@ -4,6 +4,7 @@
 #include <starnet/api/topology.hpp>
 #include <starnet/core/error.hpp>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 namespace starnet::api {
@@ -34,6 +35,29 @@ TEST(TopologyRef, APlatformBuiltInMemoryIsATopologyToo) {
   const auto info = topology_info(t);
   EXPECT_EQ(info.properties.links, 3U);
   EXPECT_EQ(info.properties.diameter(), 1U);
+  // One processor against two: two of the three links cross, whichever is alone.
+  ASSERT_TRUE(info.bisection.has_value());
+  EXPECT_EQ(info.bisection->links, 2U);
+  EXPECT_FALSE(info.bisection->exact);
+}
+
+TEST(TopologyInfo, TheBisectionIsTheFormulaWhereOneIsKnownElseThePartitionersBound) {
+  const auto cube = topology_info("hypercube:4").bisection;
+  ASSERT_TRUE(cube.has_value());
+  EXPECT_TRUE(cube->exact);
+  EXPECT_EQ(cube->links, 8U);
+  EXPECT_EQ(cube->argument, topology::bisection_width("hypercube:4")->argument);
+  const std::string metis = "upper bound: a balanced partition by METIS";
+  for (const char* spec : {"pancake:4", "mesh:3x5", "star:5", "debruijn:5"}) {
+    const auto b = topology_info(spec).bisection;
+    ASSERT_TRUE(b.has_value()) << spec;
+    EXPECT_FALSE(b->exact) << spec;
+    EXPECT_EQ(b->argument.rfind(metis, 0), 0U) << spec << ": " << b->argument;
+    EXPECT_EQ(b->argument, fmt::format("{} (Karypis and Kumar, 1998), {} links cross", metis, b->links)) << spec;
+  }
+  // mesh:3x5's width is 4 (three links across its rows and one down a column, 7 against 8 nodes;
+  // partition_test's oracle), and the bound finds it.
+  EXPECT_EQ(topology_info("mesh:3x5").bisection->links, 4U);
 }
 
 TEST(SameTopology, ComparesStructureWhereverATopologyComesFrom) {

@@ -196,3 +196,15 @@ def test_a_network_gives_the_distances_among_its_hosts_and_what_its_links_offer(
     assert (hosts["diameter"], hosts["average_distance"]) == (6, Fraction(726, 127))  # 2, 4 or 6 links apart
     assert starnet.Topology("star:4").hosts is None
     assert "oversubscribed 3:2" in starnet.Topology("dragonfly:4:3:2").network_notes[0]
+
+
+def test_a_file_or_graph_without_a_formula_gets_a_partitions_upper_bound(tmp_path):
+    ring = tmp_path / "ring8.dot"
+    ring.write_text(starnet.Topology("ring:8").export("dot"))
+    b = starnet.Topology(str(ring)).bisection
+    assert b == {"links": 2, "exact": False,
+                 "argument": "upper bound: a balanced partition by METIS (Karypis and Kumar, 1998), 2 links cross"}
+    assert b == cli_json("topo", "info", str(ring))["bisection"]
+    cube = starnet.Topology.from_networkx(nx.hypercube_graph(4), name="q4").bisection
+    assert (cube["links"], cube["exact"]) == (8, False)  # Q_4's width, 2^3: the bound is tight here
+    assert starnet.Topology("hypercube:4").bisection["exact"] is True  # the formula, by spec

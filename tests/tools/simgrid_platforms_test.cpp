@@ -11,6 +11,7 @@
 
 #include <filesystem>
 #include <string>
+#include <utility>
 
 namespace starnet::tools::testing {
 namespace {
@@ -43,6 +44,23 @@ nlohmann::json row_of(const nlohmann::json& j, const std::string& name) {
     if (row["algorithm"] == name) return row;
   }
   return nullptr;
+}
+
+// A platform file has no formula: topo info bounds its bisection by a balanced partition. Their
+// routes make complete graphs (docs/simgrid.md), whose width is ⌊N/2⌋·⌈N/2⌉: the bound reaches it.
+TEST(SimgridPlatforms, TopoInfoBoundsTheBisectionOfAPlatformFile) {
+  SKIP_WITHOUT_SIMGRID_EXAMPLES();
+  for (const auto& [name, width] : {std::pair{"two_hosts.xml", 1}, std::pair{"small_platform.xml", 12},
+                                    std::pair{"cluster_backbone.xml", 2500}}) {
+    const auto r = run_starnet("topo info --json " + simgrid_example(name));
+    ASSERT_EQ(r.exit_code, 0) << name << ": " << r.err;
+    const auto j = r.json();
+    const auto n = j.at("processors").get<int>();
+    ASSERT_EQ(j.at("links"), n * (n - 1) / 2) << name << ": a complete graph";
+    EXPECT_EQ(width, (n / 2) * (n - n / 2)) << name;
+    EXPECT_EQ(j.at("bisection").at("links"), width) << name;
+    EXPECT_EQ(j.at("bisection").at("exact"), false) << name;
+  }
 }
 
 TEST(SimgridPlatforms, WhatIfAllReduceWithTopologyCostsIsVerifiedWithExactMakespans) {

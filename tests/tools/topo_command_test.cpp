@@ -309,6 +309,25 @@ TEST_F(TopoCommand, InfoJsonHasTheDocumentedFieldsAndTheyAgree) {
   EXPECT_EQ(run_starnet("topo info --json debruijn:6").json().at("method"), "all-pairs-bfs");
 }
 
+// A graph file has no formula: its bisection is the balanced partition's bound, counted links.
+TEST_F(TopoCommand, InfoGivesAFilesBisectionAsAPartitionsUpperBound) {
+  const auto dot = run_starnet("topo export ring:8 --format dot");
+  ASSERT_EQ(dot.exit_code, 0) << dot.err;
+  const auto path = file("ring8.dot", dot.out);
+  const auto r = run_starnet("topo info --json " + path);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto b = r.json().at("bisection");
+  ASSERT_TRUE(b.is_object()) << r.out;
+  EXPECT_EQ(b.at("links"), 2);
+  EXPECT_EQ(b.at("exact"), false);
+  EXPECT_EQ(b.at("argument"), "upper bound: a balanced partition by METIS (Karypis and Kumar, 1998), 2 links cross");
+  const auto human = run_starnet("topo info " + path);
+  EXPECT_THAT(human.out, ::testing::HasSubstr("bisection width: 2 links at most (upper bound: a balanced partition by "
+                                              "METIS (Karypis and Kumar, 1998), 2 links cross)\n"));
+  // The same ring by spec keeps its formula.
+  EXPECT_EQ(run_starnet("topo info --json ring:8").json().at("bisection").at("exact"), true);
+}
+
 TEST_F(TopoCommand, InfoOnADirectedFileReportsUnreachablePairs) {
   const auto path = file("path.dot", "digraph { node [role=processor]; a -> b [cost=\"1/2\"]; b -> c; }\n");
   const auto r = run_starnet("topo info --json " + path);
@@ -319,6 +338,10 @@ TEST_F(TopoCommand, InfoOnADirectedFileReportsUnreachablePairs) {
   EXPECT_TRUE(j.at("diameter").is_null());
   EXPECT_EQ(j.at("unreachable_pairs"), 3);
   EXPECT_EQ(exact(j, "average_distance"), "4/3");
+  // One processor against two: one arc crosses, counted whichever way it points.
+  EXPECT_EQ(j.at("bisection").at("links"), 1);
+  EXPECT_EQ(j.at("bisection").at("argument"),
+            "upper bound: a balanced partition by METIS (Karypis and Kumar, 1998), 1 arc crosses (either way)");
   const auto human = run_starnet("topo info " + path);
   EXPECT_NE(human.out.find("3 ordered pairs are unreachable"), std::string::npos) << human.out;
 }

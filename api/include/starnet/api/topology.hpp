@@ -64,8 +64,9 @@ void refuse_routers(const TopologyRef& t, std::string_view what);
 /// `topo info`: the properties and their self-check (every ordered pair counted once).
 struct TopologyInfo {
   topology::TopologyProperties properties;
-  /// The bisection width in links, exact or an upper bound, where the family has one
-  /// (topology/bisection.hpp); none for other topologies.
+  /// The bisection width in links, exact or an upper bound: the family's formula or cut where it
+  /// has one (topology/bisection.hpp), else a balanced partition's (topology/partition.hpp); none
+  /// above MAX_PARTITION_NODES nodes.
   std::optional<topology::Bisection> bisection;
   /// With routers: the distances among the hosts over routes through routers (host_properties()),
   /// none without routers or above MAX_ALL_PAIRS_WORK (then `hosts_note` says so).

@@ -16,7 +16,9 @@
 /// halves of the groups, and a split group's local links when their number is odd, in the absolute
 /// and relative arrangements), star graphs
 /// (the sub-stars by last symbol split in two halves: (n!/2)·⌊n/2⌋/(n − 1) links, rounded as the
-/// symbols split). Other topologies: none here.
+/// symbols split). Other topologies: none here; partition.hpp bounds any topology from its graph
+/// (a balanced partition by METIS), which `topo info` (api/topology.hpp) gives where this file
+/// knows nothing.
 ///
 /// Complexity: O(1) per formula.
 /// IMPORTANT: a link counts once however many arcs it has (undirected families only).
