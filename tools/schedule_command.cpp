@@ -109,14 +109,14 @@ std::string summary_text(const api::ScheduleRunResult& r) {
                                 plural(s.nodes(), "node", "nodes"), plural(s.rules().chunks(), "data chunk", "data chunks"),
                                 s.scratch(), stepped ? plural(s.steps(), "step planned", "steps planned")
                                                      : std::string("per-node programs"));
-  out += fmt::format("ran: {}, {}, {} checking, {} engine{}\n", r.request.timed ? "timed (α–β link costs)" : "unit time",
+  out += fmt::format("ran: {}, {}, {} checking, {} engine{}\n", r.request.timed() ? "timed (α–β link costs)" : "unit time",
                      ports.to_string(), emulator::to_string(r.checking), api::to_string(r.request.engine.kind),
                      r.request.engine.kind == api::EngineKind::ZMQ
                          ? fmt::format(" ({})", plural(r.request.engine.worker_count(), "worker", "workers"))
                          : "");
   const auto& makespan = r.run.run.makespan;
   const std::string measured =
-      r.request.timed ? "makespan: " + time_text(makespan) : fmt::format("steps: {}", makespan.to_string());
+      r.request.timed() ? "makespan: " + time_text(makespan) : fmt::format("steps: {}", makespan.to_string());
   const std::string bound =
       r.time_bound ? fmt::format("{} (counting {}, distance {})", time_text(r.time_bound->value()),
                                  time_text(r.time_bound->counting), time_text(r.time_bound->distance))
@@ -140,7 +140,7 @@ int run(const RunOptions& o) {
   request.schedule = api::load_schedule(o.file, o.topology);
   o.pictures.require(*request.schedule.topology);
   request.ports = o.ports.model();
-  request.timed = api::parse_run_costs(o.costs) == api::RunCosts::TOPOLOGY;
+  request.costs = api::parse_run_costs(o.costs);
   if (!o.checking.empty()) request.checking = api::parse_checking(o.checking);
   request.chunk_size = api::parse_number(o.chunk_size, "chunk_size", 0, /*strictly=*/true);
   if (!o.latency.empty()) request.latency = api::parse_number(o.latency, "latency", 0);

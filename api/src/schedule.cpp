@@ -367,12 +367,12 @@ ScheduleRunResult run_schedule(const ScheduleRunRequest& request) {
   if (!(request.chunk_size > 0)) {
     throw UsageError(Setting{"chunk_size", request.chunk_size.to_string()}, "expected a positive size");
   }
-  if (!request.timed && request.chunk_size != 1) {
+  if (!request.timed() && request.chunk_size != 1) {
     throw UsageError(Setting{"chunk_size", request.chunk_size.to_string()},
                      "applies only to timed runs («costs» topology)");
   }
   algorithms::generic::check_alpha_beta(request.latency, request.bandwidth);
-  if (!request.timed && (request.latency || request.bandwidth)) {
+  if (!request.timed() && (request.latency || request.bandwidth)) {
     throw UsageError(request.latency ? Setting{"latency", request.latency->to_string()}
                                      : Setting{"bandwidth", request.bandwidth->to_string()},
                      "applies only to timed runs («costs» topology)");
@@ -382,8 +382,8 @@ ScheduleRunResult run_schedule(const ScheduleRunRequest& request) {
   sch::ScheduleRunSettings settings;
   settings.config.ports = request.ports;
   settings.config.trace = request.trace || request.link_report;
-  settings.config.time = request.timed ? emulator::TimeMode::TIMED : emulator::TimeMode::UNIT;
-  out.checking = request.checking.value_or(default_checking(s, request.timed));
+  settings.config.time = request.timed() ? emulator::TimeMode::TIMED : emulator::TimeMode::UNIT;
+  out.checking = request.checking.value_or(default_checking(s, request.timed()));
   settings.config.checking = out.checking;
   settings.chunks.chunk_size = request.chunk_size;
   settings.op = request.values.op;
@@ -392,7 +392,7 @@ ScheduleRunResult run_schedule(const ScheduleRunRequest& request) {
   settings.zmq_timeout_seconds = request.engine.barrier_timeout();
   const emulator::TopologyCosts<Rational> link_costs(topo);
   const emulator::TopologyCosts<Rational> alpha_beta(topo, {request.latency, request.bandwidth});
-  if (request.timed) settings.costs = request.latency || request.bandwidth
+  if (request.timed()) settings.costs = request.latency || request.bandwidth
                                           ? static_cast<const emulator::CostModel<Rational>*>(&alpha_beta)
                                           : &link_costs;
   request.engine.check_memory(request.engine.memory_estimate(topo.num_nodes(), s.transfers(), settings.config.trace,
@@ -401,7 +401,7 @@ ScheduleRunResult run_schedule(const ScheduleRunRequest& request) {
                                                                          s.slots())),
                               request.schedule.source);
   out.bound = schedule_lower_bound(s, topo, request.schedule.spec, request.ports);
-  if (request.timed) out.time_bound = timed_lower_bound(s, topo, request);
+  if (request.timed()) out.time_bound = timed_lower_bound(s, topo, request);
   try {
     out.run = sch::run_schedule(s, topo, settings);
     if (request.link_report) out.link_loads = link_loads(out.run.run.trace, topo, settings);
@@ -414,7 +414,7 @@ ScheduleRunResult run_schedule(const ScheduleRunRequest& request) {
   } catch (const OverflowError& e) {
     throw OverflowError(fmt::format("{} on {} with {} costs: {} (exact times are kept or refused, never rounded)",
                                     request.schedule.source, request.schedule.spec,
-                                    request.timed ? "topology" : "unit", e.what()));
+                                    request.timed() ? "topology" : "unit", e.what()));
   }
   return out;
 }
@@ -439,7 +439,7 @@ nlohmann::json ScheduleRunResult::to_json() const {
                       {"ports", request.ports.ports},
                       {"duplex", duplex_name(request.ports)},
                       {"checking", emulator::to_string(checking)},
-                      {"time", request.timed ? "timed" : "unit"},
+                      {"time", request.timed() ? "timed" : "unit"},
                       {"latency", nullptr},
                       {"bandwidth", nullptr},
                       {"engine", to_string(request.engine.kind)},
@@ -455,7 +455,7 @@ nlohmann::json ScheduleRunResult::to_json() const {
   if (!ran) {
     j["steps"] = nullptr;
     j["makespan"] = nullptr;
-  } else if (request.timed) {
+  } else if (request.timed()) {
     j["steps"] = nullptr;
     put_exact(j, "makespan", run.run.makespan);
   } else {

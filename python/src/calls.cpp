@@ -269,7 +269,7 @@ py::tuple run_schedule(const api::LoadedSchedule& l, const py::object& ports, co
   request.schedule = l;
   request.ports = api::port_model(port_count(ports), duplex);
   if (checking) request.checking = api::parse_checking(*checking);
-  request.timed = api::parse_run_costs(costs) == api::RunCosts::TOPOLOGY;
+  request.costs = api::parse_run_costs(costs);
   request.chunk_size = api::parse_number(chunk_size, "chunk_size", 0, /*strictly=*/true);
   // Braces evaluate left to right: op, values, then seed, each checked in that order.
   request.values = {api::parse_op(text(op, "op")), api::parse_values(text(values, "values")), whole(seed, "seed")};

@@ -143,7 +143,7 @@ TEST(RunSchedule, TheLinkReportCountsTheLinkBetweenTwoSwitches) {
   ScheduleRunRequest request;
   request.schedule = build_schedule(d, "a draft");
   request.link_report = true;
-  request.timed = true;
+  request.costs = RunCosts::TOPOLOGY;
   request.latency = Rational(1);
   request.bandwidth = Rational(2);
   request.chunk_size = Rational(8);
@@ -219,7 +219,7 @@ TEST(ExportSchedule, APlatformBuiltInMemoryIsSavedBesideItsScheduleAndLoadsBack)
   EXPECT_TRUE(same_topology(TopologyRef(back.spec), TopologyRef::of(p)));
   ScheduleRunRequest run;
   run.schedule = back;
-  run.timed = true;
+  run.costs = RunCosts::TOPOLOGY;
   const auto r = run_schedule(run);
   EXPECT_TRUE(r.verified) << r.problem;
   EXPECT_ERROR(UsageError, (void)schedule_files(l, "-"), "ring:5", "built in memory");

@@ -181,8 +181,10 @@ struct ScheduleRunRequest {
   emulator::PortModel ports;
   /// Strict or arbitrated; none: default_checking().
   std::optional<emulator::Checking> checking;
-  /// Timed: every transfer takes latency + size × link cost (the topology's α–β); unit otherwise.
-  bool timed = false;
+  /// TOPOLOGY: timed, every transfer takes latency + size × link cost (the topology's α–β,
+  /// emulator::AlphaBeta); UNIT: one step each.
+  RunCosts costs = RunCosts::UNIT;
+  [[nodiscard]] bool timed() const { return costs == RunCosts::TOPOLOGY; }
   /// Timed: every link's latency α and bandwidth β instead of the topology's own (none: its own);
   /// a transfer of c chunks then takes α + c·chunk_size/β.
   std::optional<Rational> latency;
