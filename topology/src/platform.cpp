@@ -198,14 +198,22 @@ std::optional<std::string> difference(const Platform& a, const Platform& b) {
 
 PlatformTopology::PlatformTopology(std::shared_ptr<const Platform> platform) : platform_(std::move(platform)) {
   STARNET_ASSERT(platform_ != nullptr);
+  const auto& g = platform_->graph();
+  first_arc_.reserve(platform_->num_nodes() + 1);
+  first_arc_.push_back(0);
+  targets_.reserve(boost::num_edges(g));
+  for (const auto v : boost::make_iterator_range(boost::vertices(g))) {
+    for (const auto e : boost::make_iterator_range(boost::out_edges(v, g))) {
+      targets_.push_back(static_cast<NodeId>(boost::target(e, g)));
+    }
+    first_arc_.push_back(targets_.size());
+  }
 }
 
 PlatformTopology::PlatformTopology(Platform platform)
     : PlatformTopology(std::make_shared<const Platform>(std::move(platform))) {}
 
-Port PlatformTopology::degree(NodeId v) const {
-  return static_cast<Port>(boost::out_degree(static_cast<Platform::vertex_descriptor>(v), platform_->graph()));
-}
+Port PlatformTopology::degree(NodeId v) const { return static_cast<Port>(first_arc_[v + 1] - first_arc_[v]); }
 
 Platform::edge_descriptor PlatformTopology::arc(NodeId v, Port port) const {
   auto [it, end] = boost::out_edges(static_cast<Platform::vertex_descriptor>(v), platform_->graph());
@@ -215,17 +223,15 @@ Platform::edge_descriptor PlatformTopology::arc(NodeId v, Port port) const {
 }
 
 NodeId PlatformTopology::neighbor(NodeId v, Port port) const {
-  return boost::target(arc(v, port), platform_->graph());
+  STARNET_ASSERT(port < degree(v));
+  return targets_[first_arc_[v] + port];
 }
 
 Port PlatformTopology::find_port(NodeId v, NodeId u) const {
-  Port p = 0;
-  for (const auto e : boost::make_iterator_range(
-           boost::out_edges(static_cast<Platform::vertex_descriptor>(v), platform_->graph()))) {
-    if (boost::target(e, platform_->graph()) == u) return p;
-    ++p;
-  }
-  return NO_PORT;
+  const auto begin = targets_.begin() + static_cast<std::ptrdiff_t>(first_arc_[v]);
+  const auto end = targets_.begin() + static_cast<std::ptrdiff_t>(first_arc_[v + 1]);
+  const auto it = std::find(begin, end, u);
+  return it == end ? NO_PORT : static_cast<Port>(it - begin);
 }
 
 std::string PlatformTopology::node_name(NodeId v) const {

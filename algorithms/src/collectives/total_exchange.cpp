@@ -228,14 +228,38 @@ void ExchangeReport::merge(const ExchangeReport& o) {
 
 namespace {
 
+/// The port along each generator of @p g, where it is the same at every node of @p range (the
+/// star graph's by construction; other families' where their port order is the generators'), so
+/// that a send names its port rather than having the engine search the sender's ports for the
+/// neighbour (what send_to() does) once per message. Empty where some node's port differs.
+std::vector<topology::Port> generator_ports(const CayleyGroup& g, const topology::Topology& t, const RightTables& right,
+                                            emulator::NodeRange range) {
+  std::vector<topology::Port> ports;
+  if (dynamic_cast<const StarGraph*>(&t) != nullptr) {
+    for (int k = g.first(); k <= g.last(); ++k) ports.push_back(StarGraph::port_of(k));
+    return ports;
+  }
+  if (range.size() == 0) return ports;
+  const auto first = static_cast<std::uint32_t>(range.begin);
+  for (int k = g.first(); k <= g.last(); ++k) ports.push_back(t.find_port(first, right.to(k, first)));
+  for (auto v = first; v < range.end; ++v) {
+    throw_if_stopped_every(v);
+    for (int k = g.first(); k <= g.last(); ++k) {
+      const auto port = ports[static_cast<std::size_t>(k - g.first())];
+      if (port == topology::Topology::NO_PORT || t.neighbor(v, port) != right.to(k, v)) return {};
+    }
+  }
+  return ports;
+}
+
 /// exchange_program(): one object per partition (the file comment of the header).
 class ExchangeProgram final : public emulator::NodeProgram {
  public:
   ExchangeProgram(const CayleyGroup& g, const ExchangePlan& p, const topology::Topology& t, emulator::NodeRange range)
       : g_(g),
         p_(p),
-        star_(dynamic_cast<const StarGraph*>(&t)),
         right_(g),
+        ports_(generator_ports(g, t, right_, range)),
         range_(range),
         exact_(std::all_of(p.packets.begin(), p.packets.end(), [](std::uint64_t c) { return c == 1; })),
         carried_(range.size(), 0),
@@ -251,14 +275,13 @@ class ExchangeProgram final : public emulator::NodeProgram {
       ++ends_[route.back()];
     }
     if (exact_) {
-      // The inverse of each offset, to name the origin of what arrives: v·h⁻¹.
+      // Each offset's word, last generator first, to name the origin of what arrives: v·h⁻¹.
       const auto geo = geodesics(g, right_);
-      inverse_.assign(n, 0);
+      undo_begin_.assign(n + 1, 0);
       for (std::uint32_t h = 0; h < n; ++h) {
         const auto w = geo.word(h);
-        std::uint32_t y = 0;
-        for (auto it = w.rbegin(); it != w.rend(); ++it) y = right_.from(*it, y);
-        inverse_[h] = y;
+        undo_.insert(undo_.end(), w.rbegin(), w.rend());
+        undo_begin_[h + 1] = undo_.size();
       }
     }
   }
@@ -276,8 +299,8 @@ class ExchangeProgram final : public emulator::NodeProgram {
     std::uint64_t word = step;
     if (exact_) word = starts_[step] > 0 ? v : carried_[i];
     const Rational size(static_cast<std::int64_t>(p_.packets[step]));
-    if (star_ != nullptr) {
-      ctx.send(StarGraph::port_of(k), emulator::word_payload(word), size, step);
+    if (!ports_.empty()) {
+      ctx.send(ports_[static_cast<std::size_t>(k - g_.first())], emulator::word_payload(word), size, step);
     } else {
       ctx.send_to(right_.to(k, v), emulator::word_payload(word), size, step);
     }
@@ -311,19 +334,25 @@ class ExchangeProgram final : public emulator::NodeProgram {
     }
   }
 
-  /// v·h⁻¹: where the packet of offset h that ends at v started.
-  [[nodiscard]] std::uint32_t origin(std::uint32_t v, std::uint32_t h) const { return g_.times(v, inverse_[h]); }
+  /// v·h⁻¹: where the packet of offset h that ends at v started. With h = g_1⋯g_m, v·h⁻¹ is v
+  /// times g_m⁻¹, …, g_1⁻¹ in turn: m lookups in the right tables, once per packet received,
+  /// where a product (CayleyGroup::times) unranks and ranks permutations or divides per digit.
+  [[nodiscard]] std::uint32_t origin(std::uint32_t v, std::uint32_t h) const {
+    for (auto i = undo_begin_[h]; i < undo_begin_[h + 1]; ++i) v = right_.from(undo_[i], v);
+    return v;
+  }
 
   const CayleyGroup& g_;
   const ExchangePlan& p_;
-  const StarGraph* star_;
   RightTables right_;
+  std::vector<topology::Port> ports_;  // each generator's port, where one port serves every node
   emulator::NodeRange range_;
   bool exact_;
   std::vector<std::uint32_t> offset_;  // exact plans: the offset moving at each step
   std::vector<std::uint32_t> starts_;  // routes starting at each step
   std::vector<std::uint32_t> ends_;    // routes ending at each step
-  std::vector<std::uint32_t> inverse_;
+  std::vector<int> undo_;                   // exact plans: each offset's word, reversed, one after another
+  std::vector<std::uint64_t> undo_begin_;   // offset h's word is undo_[undo_begin_[h] .. undo_begin_[h + 1])
   std::vector<std::uint32_t> carried_;
   std::vector<std::uint64_t> received_;
   std::uint64_t wrong_ = 0;

@@ -106,7 +106,10 @@ class Platform {
 [[nodiscard]] std::optional<std::string> difference(const Platform& a, const Platform& b);
 
 /// The emulator's view of a Platform: port p of v is v's p-th out-arc in insertion order.
-/// Shares ownership of the platform, which it never modifies.
+/// Shares ownership of the platform, which it never modifies and which must not change while
+/// viewed: the arcs' targets are copied into one flat array when the view is made, so that
+/// neighbor() and find_port(), asked once per message, read contiguous memory (4 bytes an arc)
+/// rather than each node's Boost edge list.
 class PlatformTopology final : public Topology {
  public:
   /// @pre @p platform is not null.
@@ -127,6 +130,8 @@ class PlatformTopology final : public Topology {
  private:
   [[nodiscard]] Platform::edge_descriptor arc(NodeId v, Port port) const;
   std::shared_ptr<const Platform> platform_;
+  std::vector<std::uint64_t> first_arc_;  // v's out-arcs are targets_[first_arc_[v] .. first_arc_[v + 1])
+  std::vector<NodeId> targets_;
 };
 
 }  // namespace starnet::topology
