@@ -1,4 +1,4 @@
-# Profile-guided optimization of Release builds with GCC (docs/architecture.md, "Build").
+# Profile-guided optimization of Release builds with GCC (docs/build.md, "Profile-guided builds").
 #
 # The engine's sparse path (Monte-Carlo studies: millions of small emulations) is branchy code
 # behind virtual calls whose hot side the compiler cannot guess; a profile tells it, and gains
@@ -8,7 +8,7 @@
 # profile is remade on every build (a few seconds); a source edited since only loses the profile
 # of what changed. Off by default, since it doubles the first build for a gain only the big
 # studies feel: `tools/bootstrap --fast-binary` (or -DSTARNET_PGO=ON) turns it on; the figures of
-# what it costs and buys are in docs/architecture.md, "Build".
+# what it costs and buys are in docs/build.md, "Profile-guided builds".
 
 option(STARNET_PGO "Release builds with GCC: profile-guided optimization (trains an instrumented build first)" OFF)
 set(STARNET_PGO_GENERATE "" CACHE PATH "Internal (the training build): write the profile to this directory")

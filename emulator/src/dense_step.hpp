@@ -1,5 +1,5 @@
 #pragma once
-// The dense step path of the local engine (docs/architecture.md, "The dense step path"): unit-time,
+// The dense step path of the local engine (docs/emulator.md, "The dense step path"): unit-time,
 // strict, single-port full-duplex runs of programs that only send (NodeProgram::sends_only()),
 // such as the star collectives, in which every transfer takes exactly one step. No agenda and no
 // record per message: a step's messages live in flat arrays indexed by receiver (two sets, the

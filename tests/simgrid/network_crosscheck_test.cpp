@@ -19,7 +19,7 @@
 // the clock's advance.
 //
 // IMPORTANT: a SimGrid DRAGONFLY links router n of every group to group n, one global link a
-// router (SimGrid's src/kernel/routing/DragonflyZone.cpp), so it matches starnet's
+// router (DragonflyZone.cpp in SimGrid's src/kernel/routing/), so it matches starnet's
 // dragonfly:A:P:1 only, with A + 1 routers a group of which router g of group g carries no global
 // link and its hosts stay idle; dragonfly:A:P:H with H > 1 has no SimGrid counterpart.
 #include "star_zone.hpp"

@@ -508,7 +508,7 @@ TEST(Files, DotNestingIsLimitedBeforeBoostRecurses) {
 }
 
 TEST(Files, DotWriterRefusesNodeNamesThatItWouldNotQuote) {
-  // Found by fuzz/dot_fuzz: `graph { "node" }` holds a node named node; written unquoted, the
+  // Found by fuzz/dot_fuzz.cpp: `graph { "node" }` holds a node named node; written unquoted, the
   // line `node;` reads back as a default-attribute statement and the node is lost.
   const Platform p = parse_platform("graph { \"Node\" -- b; }", FileFormat::DOT, "k.dot");
   EXPECT_EQ(p.num_nodes(), 2U);

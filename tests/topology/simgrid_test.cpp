@@ -182,8 +182,8 @@ TEST(Simgrid, AnAsymmetricalRouteMakesTheWholePlatformDirected) {
 }
 
 TEST(Simgrid, ClusterHostNamesAreTrimmedAsHostIdsAre) {
-  // Found by fuzz/simgrid_fuzz: a prefix " n" made the host " n0", which, written as <host id=" n0">,
-  // read back as "n0" (ids are trimmed).
+  // Found by fuzz/simgrid_fuzz.cpp: a prefix " n" made the host " n0", which, written as
+  // <host id=" n0">, read back as "n0" (ids are trimmed).
   const Platform p = parse_simgrid(platform_xml(R"(  <cluster id="c" prefix=" n" suffix=" " radical="0-1"
            speed="1Gf" bw="1GBps" lat="0"/>
 )"),
