@@ -19,19 +19,20 @@ struct DrawOptions {
   std::string output;
   std::string layout = "auto";
   std::string link_loads;
-  std::string load_by = "busy";
+  std::optional<std::string> load_by;
 };
 
 int draw(const DrawOptions& o) {
-  std::optional<api::DrawnLoads> loads;
-  if (!o.link_loads.empty()) loads = api::DrawnLoads{api::read_link_report(o.link_loads, "link_loads"), o.load_by, o.link_loads};
+  std::optional<std::vector<api::LinkReportLine>> lines;
+  if (!o.link_loads.empty()) lines = api::read_link_report(o.link_loads, "link_loads");
+  const auto loads = api::drawn_loads(std::move(lines), o.load_by, o.link_loads);
   const auto d = api::draw_topology(o.spec, o.layout, loads);
   write_file_atomically(o.output, d.svg);
   if (o.output != "-") {
     std::cout << fmt::format("{}: {} ({}, {}) drawn by Graphviz {}{}{}\n", o.output, o.spec, plural(d.nodes, "node", "nodes"),
                              plural(d.links, "link", "links"), d.engine,
                              d.pinned ? " at the sub-star layout's positions" : "",
-                             loads ? fmt::format(", links coloured by {} from {}", o.load_by, o.link_loads) : "");
+                             loads ? fmt::format(", links coloured by {} from {}", loads->by, o.link_loads) : "");
   }
   return 0;
 }
@@ -55,14 +56,10 @@ void add_topo_draw_command(CLI::App& topo, Action& action) {
                   "Colour the links by load from a link report (the CSV of 'schedule run --link-report' or 'whatif "
                   "--link-report'; its lines of this topology, one run): a scale from light to dark red with a "
                   "legend, links the report does not name grey");
-  cmd->add_option("--load-by", o->load_by, "With --link-loads: busy (time held), units or messages")
-      ->check(CLI::IsMember(std::vector<std::string>(std::begin(api::LOAD_MEASURES), std::end(api::LOAD_MEASURES))))
-      ->capture_default_str();
-  cmd->callback([o, &action, cmd] {
-    action = [o, cmd] {
-      applies_only(*cmd, "--load-by", !o->link_loads.empty(), "--link-loads");
-      return draw(*o);
-    };
+  cmd->add_option("--load-by", o->load_by, "With --link-loads: busy (time held; the default), units or messages")
+      ->check(CLI::IsMember(std::vector<std::string>(std::begin(api::LOAD_MEASURES), std::end(api::LOAD_MEASURES))));
+  cmd->callback([o, &action] {
+    action = [o] { return draw(*o); };
   });
 }
 

@@ -9,6 +9,7 @@
 // a node bent around it (pos given). A legend under the title gives each link dimension's colour.
 #include <starnet/api/drawing.hpp>
 #include <starnet/api/markup.hpp>
+#include <starnet/api/setting_table.hpp>
 #include <starnet/api/star_layout.hpp>
 #include <starnet/core/error.hpp>
 #include <starnet/topology/families.hpp>
@@ -434,6 +435,13 @@ std::vector<Point> pos_points(const std::string& pos, double left, double top) {
 }
 
 }  // namespace
+
+std::optional<DrawnLoads> drawn_loads(std::optional<std::vector<LinkReportLine>> lines,
+                                      const std::optional<std::string>& load_by, std::string source) {
+  applies_only("load_by", load_by, lines.has_value(), "«link_loads»");
+  if (!lines) return std::nullopt;
+  return DrawnLoads{std::move(*lines), load_by.value_or("busy"), std::move(source)};
+}
 
 TopologyDrawing draw_topology(const TopologyRef& t, std::string_view layout, const std::optional<DrawnLoads>& loads) {
   const Prepared p = prepare(t, layout, loads);

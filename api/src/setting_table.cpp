@@ -118,9 +118,13 @@ std::string GivenSettings::text(std::string_view name) const {
   return "";
 }
 
+void applies_only(std::string_view name, const std::optional<std::string>& value, bool applies, std::string_view when) {
+  if (applies || !value) return;
+  throw UsageError(Setting{std::string(name), *value}, fmt::format("applies only with {} (it would be ignored)", when));
+}
+
 void GivenSettings::applies_only(std::string_view name, bool applies, std::string_view when) const {
-  if (applies || !has(name)) return;
-  throw UsageError(Setting{std::string(name), text(name)}, fmt::format("applies only with {} (it would be ignored)", when));
+  api::applies_only(name, has(name) ? std::optional<std::string>(text(name)) : std::nullopt, applies, when);
 }
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {

@@ -176,14 +176,12 @@ void bind_topology_and_star(py::module_& m) {
       .def(
           "svg",
           [](const api::TopologyRef& t, const std::string& layout, const std::optional<std::string>& loads_path,
-             const std::optional<std::string>& loads_csv, const std::string& load_by) {
+             const std::optional<std::string>& loads_csv, const std::optional<std::string>& load_by) {
             // A link report as a file, or as the CSV text of a DataFrame (result.link_report).
-            std::optional<api::DrawnLoads> loads;
-            if (loads_path) loads = api::DrawnLoads{api::read_link_report(*loads_path, "link_loads"), load_by, *loads_path};
-            if (loads_csv) {
-              loads = api::DrawnLoads{api::parse_link_report(*loads_csv, "link_loads", "a DataFrame"), load_by,
-                                      "a DataFrame"};
-            }
+            std::optional<std::vector<api::LinkReportLine>> lines;
+            if (loads_path) lines = api::read_link_report(*loads_path, "link_loads");
+            if (loads_csv) lines = api::parse_link_report(*loads_csv, "link_loads", "a DataFrame");
+            const auto loads = api::drawn_loads(std::move(lines), load_by, loads_path.value_or("a DataFrame"));
             return run_interruptibly<api::TopologyDrawing>([t, layout, loads] { return api::draw_topology(t, layout, loads); },
                                                            py::none())
                 .svg;

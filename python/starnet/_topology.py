@@ -139,13 +139,14 @@ class Topology:
                 f.write(text)
         return text
 
-    def svg(self, layout="auto", path=None, link_loads=None, load_by="busy"):
+    def svg(self, layout="auto", path=None, link_loads=None, load_by=None):
         """The drawing of ``starnet topo draw`` (Graphviz, SVG text): links coloured by dimension,
         star graphs at their sub-star layout; ``layout``: ``"auto"`` or a Graphviz engine (``dot``,
         ``neato``, ``circo``, ``fdp``, ``twopi``); written to ``path`` too when given.
         ``link_loads``: a link report — a DataFrame (``ScheduleResult.link_report``, a what-if
         frame's ``attrs["link_report"]``) or its CSV file — colours the links by load instead
-        (``topo draw --link-loads``), ``load_by`` ``"busy"``, ``"units"`` or ``"messages"``."""
+        (``topo draw --link-loads``), ``load_by`` ``"busy"`` (the default), ``"units"`` or
+        ``"messages"``; ``load_by`` without ``link_loads`` is an InputError."""
         loads_path = loads_csv = None
         if link_loads is not None and hasattr(link_loads, "to_csv"):
             loads_csv = _report_csv(link_loads)

@@ -100,5 +100,17 @@ TEST(DrawTopology, RefusesALinkReportThatDoesNotFit) {
                "load_by bytes", "busy, units or messages");
 }
 
+TEST(DrawnLoads, AMeasureWithoutAReportIsRefusedAndOneWithoutAMeasureIsBusy) {
+  // The rule both faces take (`topo draw --load-by`, `Topology.svg(load_by=…)`): a measure with
+  // nothing to measure would be ignored, so it is an error naming the setting it needs.
+  EXPECT_ERROR(UsageError, (void)drawn_loads(std::nullopt, "units", ""), "load_by units", "applies only with «link_loads»");
+  EXPECT_FALSE(drawn_loads(std::nullopt, std::nullopt, "").has_value());
+  const auto loads = drawn_loads(std::vector{line("0->1", 5)}, std::nullopt, "r.csv");
+  ASSERT_TRUE(loads.has_value());
+  EXPECT_EQ(loads->by, "busy");
+  EXPECT_EQ(loads->source, "r.csv");
+  EXPECT_EQ(drawn_loads(std::vector{line("0->1", 5)}, "messages", "r.csv")->by, "messages");
+}
+
 }  // namespace
 }  // namespace starnet::api

@@ -164,6 +164,12 @@ def test_svg_colours_links_by_a_link_report_as_the_command_line_does(tmp_path):
         ring.svg(link_loads=bad)
     with pytest.raises(starnet.InputError, match="link_loads=5"):
         ring.svg(link_loads=5)
+    # The measure is checked with or without a report (api::drawn_loads): never ignored.
+    with pytest.raises(starnet.InputError, match=r"load_by=units: applies only with link_loads="):
+        ring.svg(load_by="units")
+    with pytest.raises(starnet.InputError, match=r"load_by=bytes.*busy, units or messages"):
+        ring.svg(link_loads=csv, load_by="bytes")
+    assert ring.svg(link_loads=csv, load_by="busy") == out
 
 
 def test_draw_is_the_command_lines_drawing_in_matplotlib():

@@ -958,31 +958,41 @@ class Runner {
   void weighted_tree_row(const Scenario& sc, const PortModel& model) {
     if (sc.net == nullptr || sc.net->asymmetric_arc() || equal_on(sc, *sc.net)) return;
     std::optional<WhatIfRow> best;
-    const auto start = Clock::now();  // the row's wall time: both trees
+    emulator::RunResult<Rational> best_run;  // the observer sees the kept tree's run only
+    const auto start = Clock::now();         // the row's wall time: both trees
     for (const bool ports_too : {false, true}) {
       WhatIfRow r = base_row(sc, model, Algorithm::WEIGHTED_TREE);
       const auto tree = ports_too ? generic::earliest_completion_tree(*sc.net, sc.net->root(), model.ports,
                                                                       sc.net->uniform_by_construction())
                                   : generic::shortest_path_tree(*sc.net, sc.net->root());
       const std::string name = ports_too ? "earliest completion" : "shortest paths";
+      emulator::RunResult<Rational> run;
       if (!sc.relays.empty()) {
         const auto plan = generic::routed_tree_schedule(*sc.net, tree, sc.relays, s_.collective, model);
         r.variant = name + ", " + plan.variant;
-        execute(r, sc, *sc.net, plan.schedule, s_.collective, model);
+        run = execute(r, sc, *sc.net, plan.schedule, s_.collective, model, /*observe=*/false);
       } else {
         r.variant = name;
-        execute(r, sc, *sc.net, generic::tree_schedule(tree, s_.collective, model.ports), s_.collective, model);
+        run = execute(r, sc, *sc.net, generic::tree_schedule(tree, s_.collective, model.ports), s_.collective, model,
+                      /*observe=*/false);
       }
-      if (!best || (r.verified && (!best->verified || r.makespan < best->makespan))) best = std::move(r);
+      if (!best || (r.verified && (!best->verified || r.makespan < best->makespan))) {
+        best = std::move(r);
+        best_run = std::move(run);
+      }
     }
     best->wall_seconds = seconds_since(start);
+    if (s_.observer) s_.observer(*best, best_run, *sc.net);
     rows_.push_back(std::move(*best));
   }
 
   /// Runs @p plan on @p net (unit time and strict checks for equal costs, timed and arbitrated
-  /// otherwise) and fills in the measurements, the verdict and the bound.
-  void execute(WhatIfRow& r, const Scenario& sc, const Subnetwork& net, const generic::Schedule& plan, Collective c,
-               const PortModel& model) {
+  /// otherwise) and fills in the measurements, the verdict and the bound. The run goes to the
+  /// observer unless @p observe is false: a row that runs several plans and keeps one shows only
+  /// the run it kept, which it is returned for.
+  emulator::RunResult<Rational> execute(WhatIfRow& r, const Scenario& sc, const Subnetwork& net,
+                                        const generic::Schedule& plan, Collective c, const PortModel& model,
+                                        bool observe = true) {
     std::vector<std::uint64_t> initial(net.num_nodes());
     std::vector<bool> relays;  // the plan's, that the expectation leaves out
     for (NodeId v = 0; v < net.num_nodes(); ++v) initial[v] = words_[net.original(v)];
@@ -1000,7 +1010,7 @@ class Runner {
     const emulator::UnitCosts<Rational> unit;
     const emulator::TopologyCosts<Rational> timed(net);
     const emulator::CostModel<Rational>& costs = equal ? static_cast<const emulator::CostModel<Rational>&>(unit) : timed;
-    const auto run = engine_.run(
+    auto run = engine_.run(
         net, costs,
         [&](emulator::NodeRange range) {
           // On a network a transfer may wait for a link: the plan runs as its data arrive, not by steps.
@@ -1034,7 +1044,8 @@ class Runner {
                                    equal ? r.steps : plan.steps(), plan.steps(), r.messages, plan.transfers().size());
     }
     bound(r, sc, c, model);
-    if (s_.observer) s_.observer(r, run, net);
+    if (observe && s_.observer) s_.observer(r, run, net);
+    return run;
   }
 
   Settings s_;

@@ -488,16 +488,26 @@ Rational fastest(const WhatIfStudy& study) {
 }
 
 /// Each word collective on the graph @p dot with its own link costs: the BFS tree's and the
-/// weighted tree's makespans, and the tree that won the weighted row.
+/// weighted tree's makespans, and the tree that won the weighted row. The observer (`--trace`)
+/// sees one run a row: the weighted row's is the tree it kept, though it ran both.
 void expect_trees(const std::string& name, const std::string& dot,
                   const std::map<Collective, std::pair<Rational, Rational>>& expected, const std::string& variant) {
   const auto path = std::filesystem::temp_directory_path() / ("starnet_whatif_" + name + std::to_string(::getpid()) + ".dot");
   std::ofstream(path) << dot;
   for (const auto& [c, times] : expected) {
     WhatIfStudy study;
-    study.collective(c).topologies({path.string()}).costs(CostKind::TOPOLOGY).run();
+    std::vector<std::pair<Algorithm, Rational>> observed;  // each observed run's row and makespan
+    study.collective(c).topologies({path.string()}).costs(CostKind::TOPOLOGY).observe_runs(
+        [&](const WhatIfRow& r, const emulator::RunResult<Rational>& run, const topology::Topology&) {
+          EXPECT_EQ(run.makespan, r.makespan) << where(r);
+          observed.emplace_back(r.algorithm, run.makespan);
+        });
+    study.run();
     expect_sound(study);
     ASSERT_EQ(study.rows().size(), 2U) << to_string(c);
+    const std::vector<std::pair<Algorithm, Rational>> one_each = {{Algorithm::BFS_TREE, times.first},
+                                                                   {Algorithm::WEIGHTED_TREE, times.second}};
+    EXPECT_EQ(observed, one_each) << to_string(c);
     EXPECT_EQ(study.rows()[0].algorithm, Algorithm::BFS_TREE);
     EXPECT_EQ(study.rows()[0].makespan, times.first) << to_string(c);
     const auto& weighted = study.rows()[1];

@@ -70,6 +70,12 @@ struct DrawnLoads {
   /// Where the lines came from, for messages (the file).
   std::string source;
 };
+/// The loads a drawing is coloured by, as a face was given them: @p lines read from @p source
+/// (none: no report), by @p load_by ("busy" when not given). A measure given without a report is
+/// refused rather than ignored: it would colour nothing.
+/// @throws UsageError about "load_by" given without «link_loads».
+[[nodiscard]] std::optional<DrawnLoads> drawn_loads(std::optional<std::vector<LinkReportLine>> lines,
+                                                    const std::optional<std::string>& load_by, std::string source);
 /// The measures a drawing may colour links by.
 inline constexpr std::string_view LOAD_MEASURES[] = {"busy", "units", "messages"};
 /// The scale's colours, least loaded first; a link without a line in the report is drawn in

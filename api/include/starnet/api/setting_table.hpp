@@ -126,6 +126,12 @@ T read_item(const SettingInfo& row, std::string_view text) {
   }
 }
 
+/// Refuses the setting @p name, given as @p value (none: not given), where it does not apply
+/// (@p applies false): a run that ignored it would answer what was not asked. @p when names what
+/// it needs «like_this». Requests with a table check this through GivenSettings; others call it.
+/// @throws UsageError about @p name.
+void applies_only(std::string_view name, const std::optional<std::string>& value, bool applies, std::string_view when);
+
 /// The settings a face gave, for a request's rules: whether one was given, and as what.
 class GivenSettings {
  public:
